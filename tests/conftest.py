@@ -1,0 +1,32 @@
+"""Shared test helpers: repository paths, CI flag, artifact folder, Hypothesis profile."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+ROOT = Path(__file__).resolve().parent.parent
+LESSONS_DIR = ROOT / "lessons"
+ARTIFACTS_DIR = ROOT / "tests" / "artifacts"
+# True under CI (CI=true): tests that would skip locally for a missing tool must fail instead.
+IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+# Two slow cores: wall-clock deadlines make property tests flaky, so none.
+settings.register_profile("project", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("project")
+
+
+@pytest.fixture(scope="session")
+def repo_root() -> Path:
+    """The repository root (where pyproject.toml and voila.json live)."""
+    return ROOT
+
+
+@pytest.fixture(scope="session")
+def artifacts_dir() -> Path:
+    """tests/artifacts/ (git-ignored), created on demand, for screenshots and reports."""
+    ARTIFACTS_DIR.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS_DIR
