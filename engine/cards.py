@@ -1,0 +1,200 @@
+"""Playing cards, decks, the colour-sign convention and signed-number text."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from engine.errors import ConfigError
+
+
+class Color(Enum):
+    """The colour of a suit."""
+
+    BLACK = "black"
+    RED = "red"
+
+
+class Suit(Enum):
+    """The four suits, by their one-letter code."""
+
+    CLUBS = "C"
+    DIAMONDS = "D"
+    HEARTS = "H"
+    SPADES = "S"
+
+    @property
+    def color(self) -> Color:
+        return Color.BLACK if self in (Suit.CLUBS, Suit.SPADES) else Color.RED
+
+    @property
+    def symbol(self) -> str:
+        return {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}[self.value]
+
+    @property
+    def word(self) -> str:
+        return self.name.lower()
+
+
+class Convention(Enum):
+    """Which colour counts as positive at this table."""
+
+    BLACK_POSITIVE = "black-positive"  # "accounting" colours, the default
+    RED_POSITIVE = "red-positive"  # "electrician" colours
+
+    @classmethod
+    def parse(cls, value: Convention | str) -> Convention:
+        """Accept a Convention or one of its names ('black-positive', 'red-positive')."""
+        if isinstance(value, Convention):
+            return value
+        aliases = {"accounting": cls.BLACK_POSITIVE, "electrician": cls.RED_POSITIVE}
+        text = str(value).strip().lower()
+        if text in aliases:
+            return aliases[text]
+        for member in cls:
+            if member.value == text:
+                return member
+        allowed = ", ".join(m.value for m in cls)
+        raise ConfigError(f"colors must be one of {allowed}; got {value!r}")
+
+    def sign(self, color: Color) -> int:
+        """+1 or -1 for a card of this colour."""
+        positive = Color.BLACK if self is Convention.BLACK_POSITIVE else Color.RED
+        return 1 if color is positive else -1
+
+
+RANK_LABELS = {1: "A", 11: "J", 12: "Q", 13: "K"}
+RANK_WORDS = {
+    1: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
+    8: "eight", 9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king",
+}
+_LABEL_TO_RANK = {"A": 1, "J": 11, "Q": 12, "K": 13, "1": 1}
+_LABEL_TO_RANK.update({str(n): n for n in range(2, 11)})
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    """One physical card. `copy` tells apart equal cards from different decks."""
+
+    rank: int
+    suit: Suit
+    copy: int = 0
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.rank <= 13:
+            raise ConfigError(f"a card rank is 1 (ace) to 13 (king); got {self.rank!r}")
+
+    @property
+    def label(self) -> str:
+        """The rank as printed on the card: A, 2..10, J, Q, K."""
+        return RANK_LABELS.get(self.rank, str(self.rank))
+
+    @property
+    def code(self) -> str:
+        """Short text such as 'KS', '7H', '10C' (the copy is not shown)."""
+        return f"{self.label}{self.suit.value}"
+
+    @property
+    def short(self) -> str:
+        """Rank and suit symbol: 'J\u2660', '10\u2665'."""
+        return f"{self.label}{self.suit.symbol}"
+
+    @property
+    def color(self) -> Color:
+        return self.suit.color
+
+    @property
+    def name(self) -> str:
+        """Words a screen reader can read: 'seven of hearts'."""
+        return f"{RANK_WORDS[self.rank]} of {self.suit.word}"
+
+    @property
+    def key(self) -> str:
+        """A unique id among the cards of one game: 'KS' or 'KS#1' for a second deck's copy."""
+        return self.code if self.copy == 0 else f"{self.code}#{self.copy}"
+
+    def __str__(self) -> str:
+        return self.code
+
+
+def signed(n: int) -> str:
+    """An integer with its sign always written: +7, -7, 0."""
+    return f"+{n}" if n > 0 else str(n)
+
+
+def number_words(n: int) -> str:
+    """'minus 7', 'plus 7' or 'zero' for screen readers."""
+    if n == 0:
+        return "zero"
+    return f"{'plus' if n > 0 else 'minus'} {abs(n)}"
+
+
+def parse_card(text: str) -> Card:
+    """Read one card code such as 'KS', '7h', '10C' (copy 0)."""
+    t = str(text).strip().upper()
+    if len(t) < 2 or t[-1] not in "CDHS" or t[:-1] not in _LABEL_TO_RANK:
+        raise ConfigError(
+            f"not a card code: {text!r} (write rank then suit, e.g. KS, 7H, 10C, AD)"
+        )
+    return Card(_LABEL_TO_RANK[t[:-1]], Suit(t[-1]))
+
+
+def parse_cards(text: str | Iterable[str]) -> list[Card]:
+    """Read a card order like 'KS,7H,10C' (top first). Repeats become copies 1, 2, ..."""
+    items = text.replace(" ", ",").split(",") if isinstance(text, str) else list(text)
+    seen: dict[tuple[int, Suit], int] = {}
+    out = []
+    for item in items:
+        if not str(item).strip():
+            continue
+        c = parse_card(item)
+        n = seen.get((c.rank, c.suit), 0)
+        seen[(c.rank, c.suit)] = n + 1
+        out.append(Card(c.rank, c.suit, n))
+    return out
+
+
+def make_deck(decks: int = 1, ranks: Sequence[int] = tuple(range(1, 14))) -> list[Card]:
+    """All cards of `decks` standard decks (optionally only some ranks), in a fixed order."""
+    return [Card(r, s, d) for d in range(decks) for s in Suit for r in ranks]
+
+
+def check_order(order: Sequence[Card], full_deck: Sequence[Card], what: str) -> None:
+    """Refuse a stacked card order that holds a card the game's deck(s) do not have."""
+    pool: dict[Card, int] = {}
+    for c in full_deck:
+        pool[c] = pool.get(c, 0) + 1
+    for c in order:
+        if pool.get(c, 0) <= 0:
+            raise ConfigError(
+                f"deck order: {c.code} appears more often than {what} holds it"
+                if any(k.rank == c.rank and k.suit == c.suit for k in full_deck)
+                else f"deck order: {c.code} is not in {what}"
+            )
+        pool[c] -= 1
+
+
+def shuffled(cards: Sequence[Card], rng: random.Random) -> list[Card]:
+    """A shuffled copy of `cards` using the given generator."""
+    out = list(cards)
+    rng.shuffle(out)
+    return out
+
+
+def make_rng(seed: int | str | random.Random | None) -> random.Random:
+    """A generator from a seed (int or text deal code); a Random passes through."""
+    if isinstance(seed, random.Random):
+        return seed
+    return random.Random(seed)
+
+
+def card_to_json(card: Card) -> str:
+    return card.key
+
+
+def card_from_json(text: str) -> Card:
+    code, _, copy = text.partition("#")
+    c = parse_card(code)
+    return Card(c.rank, c.suit, int(copy) if copy else 0)

@@ -1,0 +1,483 @@
+"""Flapjack: play cards onto a running total to make exactly a target (-13, 0 or 13).
+
+`FlapjackConfig` holds the settings (a named variant, each piece also settable on its own);
+`FlapjackState` is one game from the deal to the end.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from engine.cards import (
+    Card,
+    Convention,
+    card_from_json,
+    card_to_json,
+    check_order,
+    make_deck,
+    make_rng,
+    parse_cards,
+    shuffled,
+    signed,
+)
+from engine.errors import ConfigError, IllegalActionError, check_int
+from engine.events import Event, EventKind, card_view
+
+HAND_SIZE = 7
+
+VARIANTS: dict[str, dict[str, Any]] = {
+    "classic": {"limit": 13, "face_cards": True, "add_or_subtract": False},
+    "simple-ten": {"limit": 10, "face_cards": False, "add_or_subtract": False},
+    "add-or-subtract": {"limit": 13, "face_cards": True, "add_or_subtract": True},
+}
+VARIANT_NAMES = {
+    "classic": "Classic",
+    "simple-ten": "Simple ten",
+    "add-or-subtract": "Add or subtract",
+}
+
+
+class EndReason(Enum):
+    """Why a Flapjack game ended."""
+
+    BLOCKED = "blocked"  # no player could play legally
+    ALL_PLAYED = "all-played"  # hands and draw pile empty
+
+
+@dataclass(frozen=True)
+class FlapjackConfig:
+    """The fixed settings of a Flapjack table.
+
+    `variant` fills in every setting left as None: limit (the total must stay within
+    -limit..limit, or 0..limit when adding or subtracting), face_cards (J Q K in the deck),
+    add_or_subtract (cards count positive; the player chooses + or -) and targets.
+    """
+
+    players: int = 2
+    decks: int = 1
+    colors: Convention = Convention.BLACK_POSITIVE
+    variant: str = "classic"
+    limit: int | None = None
+    face_cards: bool | None = None
+    add_or_subtract: bool | None = None
+    targets: tuple[int, ...] | None = None
+
+    def __post_init__(self) -> None:
+        check_int(self.players, "players", 2)
+        check_int(self.decks, "decks", 1)
+        object.__setattr__(self, "colors", Convention.parse(self.colors))
+        name = str(self.variant).strip().lower().replace(" ", "-").replace("_", "-")
+        if name not in VARIANTS:
+            raise ConfigError(
+                f"variant must be one of {', '.join(VARIANTS)}; got {self.variant!r}"
+            )
+        object.__setattr__(self, "variant", name)
+        preset = VARIANTS[name]
+        for key in ("limit", "face_cards", "add_or_subtract"):
+            if getattr(self, key) is None:
+                object.__setattr__(self, key, preset[key])
+        check_int(self.limit, "limit", 1, 100)
+        for key in ("face_cards", "add_or_subtract"):
+            if not isinstance(getattr(self, key), bool):
+                raise ConfigError(f"{key} must be true or false; got {getattr(self, key)!r}")
+        if self.targets is None:
+            t = (0, self.limit) if self.add_or_subtract else (-self.limit, 0, self.limit)
+            object.__setattr__(self, "targets", t)
+        else:
+            try:
+                t = tuple(sorted({int(x) for x in self.targets}))
+            except (TypeError, ValueError):
+                raise ConfigError(f"targets must be whole numbers; got {self.targets!r}") from None
+            if not t or any(not self.low <= x <= self.high for x in t):
+                raise ConfigError(
+                    f"targets must lie within {self.low}..{self.high}; got {self.targets!r}"
+                )
+            object.__setattr__(self, "targets", t)
+        size = self.deck_size()
+        if HAND_SIZE * self.players > size:
+            raise ConfigError(
+                f"decks must be enough to deal 7 cards to each of {self.players} players: "
+                f"{self.decks} deck(s) hold {size} cards, {HAND_SIZE * self.players} are needed"
+            )
+
+    @property
+    def low(self) -> int:
+        return 0 if self.add_or_subtract else -self.limit
+
+    @property
+    def high(self) -> int:
+        return self.limit
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        return tuple(range(1, 14 if self.face_cards else 11))
+
+    def deck_size(self) -> int:
+        return len(self.ranks) * 4 * self.decks
+
+    def value(self, card: Card) -> int:
+        """A card's Flapjack value: A = 1 .. K = 13; signed by colour unless adding/subtracting."""
+        if self.add_or_subtract:
+            return card.rank
+        return card.rank * self.colors.sign(card.color)
+
+    @property
+    def title(self) -> str:
+        return VARIANT_NAMES[self.variant]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "decks": self.decks,
+            "colors": self.colors.value,
+            "variant": self.variant,
+            "limit": self.limit,
+            "face_cards": self.face_cards,
+            "add_or_subtract": self.add_or_subtract,
+            "targets": list(self.targets),
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> FlapjackConfig:
+        d = dict(d)
+        d["targets"] = tuple(d["targets"])
+        return cls(**d)
+
+
+@dataclass(frozen=True)
+class Play:
+    """Play `card`; `sign` is +1 (add) or -1 (subtract, only in add-or-subtract)."""
+
+    card: Card
+    sign: int = 1
+
+    def __str__(self) -> str:
+        return f"play {self.card.code}" + (" (subtract)" if self.sign < 0 else "")
+
+
+@dataclass(frozen=True)
+class FlapjackResult:
+    """Cards won per seat, the winners (most cards; equal counts tie) and why play ended."""
+
+    cards_won: tuple[int, ...]
+    winners: tuple[int, ...]
+    reason: EndReason
+
+    @property
+    def tie(self) -> bool:
+        return len(self.winners) > 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {"cards_won": list(self.cards_won), "winners": list(self.winners),
+                "tie": self.tie, "reason": self.reason.value}
+
+
+@dataclass
+class FlapjackState:
+    """One game of Flapjack. Change it only through `apply_action`."""
+
+    config: FlapjackConfig
+    dealer: int
+    draw_pile: list[Card]  # top first
+    hands: list[list[Card]]
+    table: list[tuple[Card, int]]  # cards in play with the amount each added to the total
+    tricks: list[list[Card]]
+    current: int | None
+    end_reason: EndReason | None = None
+    flapjacks: list[int] = field(default_factory=list)
+    plays: int = 0
+    passes: int = 0
+    events: list[Event] = field(default_factory=list)
+
+    @classmethod
+    def deal(
+        cls,
+        config: FlapjackConfig,
+        rng: random.Random | int | str | None = None,
+        deck: Sequence[Card] | str | None = None,
+        exact: bool = False,
+        dealer: int = 0,
+    ) -> FlapjackState:
+        """Shuffle and deal 7 cards each. `deck` stacks the top of the deck (top first);
+        with `exact` the given cards are the whole deck."""
+        if not isinstance(config, FlapjackConfig):
+            raise ConfigError("config must be a FlapjackConfig")
+        check_int(dealer, "dealer", 0, config.players - 1)
+        rng = make_rng(rng)
+        full = make_deck(config.decks, config.ranks)
+        if deck is not None:
+            top = parse_cards(deck) if isinstance(deck, str) else list(deck)
+            check_order(top, full, f"this variant's {config.decks} deck(s)")
+            if exact:
+                order = top
+                if len(order) < HAND_SIZE * config.players:
+                    raise ConfigError(
+                        f"deck order: {len(order)} cards cannot deal 7 to each of "
+                        f"{config.players} players"
+                    )
+            else:
+                rest = list(full)
+                for c in top:
+                    rest.remove(c)
+                order = top + shuffled(rest, rng)
+        else:
+            order = shuffled(full, rng)
+        n = config.players
+        state = cls(
+            config=config,
+            dealer=dealer,
+            draw_pile=list(order),
+            hands=[[] for _ in range(n)],
+            table=[],
+            tricks=[[] for _ in range(n)],
+            current=None,
+            flapjacks=[0] * n,
+        )
+        for _ in range(HAND_SIZE):
+            for i in range(n):
+                state.hands[(dealer + 1 + i) % n].append(state.draw_pile.pop(0))
+        state.events.append(Event(EventKind.DEAL, dealer, f"deals 7 cards to each player; "
+                                  f"{len(state.draw_pile)} cards stay in the draw pile"))
+        state._advance((dealer + 1) % n)
+        return state
+
+    # ----- reading ----------------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        return self.config.players
+
+    @property
+    def total(self) -> int:
+        """The running total of the cards in play."""
+        return sum(v for _, v in self.table)
+
+    @property
+    def over(self) -> bool:
+        return self.end_reason is not None
+
+    def _moves(self, player: int) -> list[Play]:
+        cfg = self.config
+        total = self.total
+        signs = (1, -1) if cfg.add_or_subtract and self.table else (1,)
+        out = []
+        for card in self.hands[player]:
+            for s in signs:
+                if cfg.low <= total + s * cfg.value(card) <= cfg.high:
+                    out.append(Play(card, s))
+        return out
+
+    def legal_actions(self, player: int | None = None) -> list[Play]:
+        """Every play `player` (default: whoever is to act) may make now."""
+        if self.over:
+            return []
+        if player is None:
+            player = self.current
+        if player != self.current:
+            return []
+        return self._moves(player)
+
+    def why_illegal(self, player: int, card: Card, sign: int = 1) -> str | None:
+        """Why playing `card` with `sign` is not allowed now, in words (None if it is allowed)."""
+        cfg = self.config
+        if self.over:
+            return "the game is over"
+        if player != self.current:
+            return f"it is player {self.current}'s turn, not player {player}'s"
+        if card not in self.hands[player]:
+            return f"{getattr(card, 'code', card)} is not in player {player}'s hand"
+        if sign not in (1, -1) or (sign == -1 and not cfg.add_or_subtract):
+            return "cards are added with their own sign in this variant"
+        if sign == -1 and not self.table:
+            return "a lead can only add"
+        new = self.total + sign * cfg.value(card)
+        if not cfg.low <= new <= cfg.high:
+            side = "greater than" if new > cfg.high else "less than"
+            return (f"the total would be {signed(new)}, {side} the limit "
+                    f"{signed(cfg.high if new > cfg.high else cfg.low)}")
+        return None
+
+    # ----- changing ---------------------------------------------------------------------
+    def apply_action(self, action: Play, player: int | None = None) -> None:
+        """Play a card; an illegal play raises IllegalActionError and changes nothing."""
+        if self.over:
+            raise IllegalActionError("the game is over: no more moves")
+        if player is None:
+            player = self.current
+        if not isinstance(action, Play) or not isinstance(action.card, Card):
+            raise IllegalActionError(f"not a Flapjack move: {action!r}")
+        reason = self.why_illegal(player, action.card, action.sign)
+        if reason:
+            raise IllegalActionError(f"illegal play: {reason}")
+        cfg = self.config
+        before = self.total
+        delta = action.sign * cfg.value(action.card)
+        self.hands[player].remove(action.card)
+        self.table.append((action.card, delta))
+        self.plays += 1
+        after = self.total
+        if cfg.add_or_subtract:
+            math = (f"{cfg.value(action.card)}" if not before and len(self.table) == 1 else
+                    f"{before} {'+' if delta > 0 else '-'} {abs(delta)} = {after}")
+        else:
+            math = f"{signed(before)} + ({signed(delta)}) = {signed(after)}"
+        lead = len(self.table) == 1
+        verb = "leads" if lead else "plays"
+        if cfg.add_or_subtract:
+            how = f"and {'subtracts' if delta < 0 else 'adds'} {abs(delta)}"
+            shown = str(after)
+        else:
+            how = f"({signed(delta)})"
+            shown = signed(after)
+        self.events.append(Event(
+            EventKind.PLAY, player,
+            f"{verb} {action.card.short} {how}; the total is {shown}",
+            math=math,
+        ))
+        if after in cfg.targets:
+            won = [c for c, _ in self.table]
+            self.tricks[player] += won
+            self.table = []
+            self.flapjacks[player] += 1
+            self.events.append(Event(
+                EventKind.FLAPJACK, player,
+                f"makes {signed(after) if not cfg.add_or_subtract else after}: Flapjack! and takes {len(won)} card"
+                f"{'s' if len(won) != 1 else ''}",
+                math=f"total = {signed(after) if not cfg.add_or_subtract else after}",
+            ))
+        if self.draw_pile:
+            card = self.draw_pile.pop(0)
+            self.hands[player].append(card)
+            self.events.append(Event(EventKind.DRAW, player, "draws a card",
+                                     private=f"you drew {card.short} ({signed(cfg.value(card))})"))
+        self._advance(player if after in cfg.targets else (player + 1) % self.players)
+
+    def _advance(self, seat: int) -> None:
+        """Give the turn to `seat`, or the next player who can play; or end the game."""
+        if not self.draw_pile and not any(self.hands):
+            self._end(EndReason.ALL_PLAYED)
+            return
+        if not any(self._moves(p) for p in range(self.players)):
+            self._end(EndReason.BLOCKED)
+            return
+        while not self._moves(seat):
+            self.passes += 1
+            why = "has no cards" if not self.hands[seat] else "has no legal card"
+            self.events.append(Event(EventKind.PASS, seat, f"passes ({why})"))
+            seat = (seat + 1) % self.players
+        self.current = seat
+
+    def _end(self, reason: EndReason) -> None:
+        self.current = None
+        self.end_reason = reason
+        res = self.result()
+        text = ("no player can play a legal card" if reason is EndReason.BLOCKED
+                else "every card has been played")
+        won = ", ".join(f"{n}" for n in res.cards_won)
+        self.events.append(Event(EventKind.END, None, f"game over: {text}",
+                                 math=f"cards won by seat: {won}"))
+
+    def result(self) -> FlapjackResult | None:
+        """Cards won and winners, once the game is over."""
+        if not self.over:
+            return None
+        won = tuple(len(t) for t in self.tricks)
+        best = max(won)
+        return FlapjackResult(won, tuple(p for p in range(self.players) if won[p] == best),
+                              self.end_reason)
+
+    # ----- what one player may see --------------------------------------------------------
+    def observation(self, viewer: int | None, reveal: bool = False) -> dict[str, Any]:
+        """The game as `viewer` sees it (None: a spectator). `reveal` shows every hand."""
+        if viewer is not None and not (isinstance(viewer, int) and 0 <= viewer < self.players):
+            raise IllegalActionError(f"no such player: {viewer!r}")
+        cfg = self.config
+        seats = []
+        for p in range(self.players):
+            show = reveal or viewer == p
+            seat: dict[str, Any] = {
+                "seat": p,
+                "hand": [card_view(c, cfg.value(c)) for c in self.hands[p]] if show else None,
+                "hand_count": len(self.hands[p]),
+                "trick_count": len(self.tricks[p]),
+                "flapjacks": self.flapjacks[p],
+            }
+            seats.append(seat)
+        legal = []
+        if viewer is not None:
+            legal = [{"key": a.card.key, "sign": a.sign, "text": str(a)}
+                     for a in self.legal_actions(viewer)]
+        res = self.result()
+        return {
+            "game": "flapjack",
+            "viewer": viewer,
+            "reveal": reveal,
+            "config": cfg.to_json(),
+            "low": cfg.low,
+            "high": cfg.high,
+            "targets": list(cfg.targets),
+            "players": self.players,
+            "dealer": self.dealer,
+            "current_player": self.current,
+            "over": self.over,
+            "end_reason": self.end_reason.value if self.end_reason else None,
+            "total": self.total,
+            "table": [card_view(c, cfg.value(c), added=v) for c, v in self.table],
+            "draw_pile": len(self.draw_pile),
+            "seats": seats,
+            "legal_actions": legal,
+            "plays": self.plays,
+            "passes": self.passes,
+            "events": [e.view(viewer, reveal) for e in self.events],
+            "result": res.to_json() if res else None,
+        }
+
+    # ----- saving ------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """The whole state (hidden cards included) as JSON-ready data, for saving."""
+        return {
+            "game": "flapjack",
+            "config": self.config.to_json(),
+            "dealer": self.dealer,
+            "draw_pile": [card_to_json(c) for c in self.draw_pile],
+            "hands": [[card_to_json(c) for c in h] for h in self.hands],
+            "table": [[card_to_json(c), v] for c, v in self.table],
+            "tricks": [[card_to_json(c) for c in t] for t in self.tricks],
+            "current": self.current,
+            "end_reason": self.end_reason.value if self.end_reason else None,
+            "flapjacks": list(self.flapjacks),
+            "plays": self.plays,
+            "passes": self.passes,
+            "events": [e.to_json() for e in self.events],
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> FlapjackState:
+        return cls(
+            config=FlapjackConfig.from_json(d["config"]),
+            dealer=d["dealer"],
+            draw_pile=[card_from_json(c) for c in d["draw_pile"]],
+            hands=[[card_from_json(c) for c in h] for h in d["hands"]],
+            table=[(card_from_json(c), v) for c, v in d["table"]],
+            tricks=[[card_from_json(c) for c in t] for t in d["tricks"]],
+            current=d["current"],
+            end_reason=EndReason(d["end_reason"]) if d["end_reason"] else None,
+            flapjacks=list(d["flapjacks"]),
+            plays=d["plays"],
+            passes=d["passes"],
+            events=[Event.from_json(e) for e in d["events"]],
+        )
+
+    def clone(self) -> FlapjackState:
+        return copy.deepcopy(self)
+
+    def all_cards(self) -> list[Card]:
+        """Every card of the game wherever it is (for checking nothing is lost)."""
+        out = list(self.draw_pile) + [c for c, _ in self.table]
+        for p in range(self.players):
+            out += self.hands[p] + self.tricks[p]
+        return out

@@ -1,0 +1,600 @@
+"""Hit Me: get the sum of your cards as close to zero as you can.
+
+`HitMeConfig` holds a table's settings, `HitMeRound` is one round (deal, hits, reveal) and
+`HitMeGame` is a sequence of rounds with a score table and the passing of the deal.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from engine.cards import (
+    Card,
+    Convention,
+    card_from_json,
+    card_to_json,
+    check_order,
+    make_deck,
+    make_rng,
+    parse_cards,
+    shuffled,
+    signed,
+)
+from engine.errors import ConfigError, IllegalActionError, check_int, parse_enum
+from engine.events import HIDDEN_CARD, Event, EventKind, abs_math, card_view, step_math, sum_math
+
+MAX_CARDS = 7
+MAX_HITS = MAX_CARDS - 2
+CARDS_PER_DECK = 52
+
+
+class TurnOrder(Enum):
+    """How hits are offered."""
+
+    ROUND_ROBIN = "round-robin"  # one hit a pass, everyone asked each pass
+    ALL_AT_ONCE = "all-at-once"  # each player takes all their hits before the next player
+
+
+def hit_me_value(card: Card, colors: Convention) -> int:
+    """A card's Hit Me value: A = 1, 2-10 face value, J Q K = 10, signed by colour."""
+    return min(card.rank, 10) * colors.sign(card.color)
+
+
+@dataclass(frozen=True)
+class HitMeConfig:
+    """The fixed settings of a Hit Me table."""
+
+    players: int = 2
+    decks: int | None = None  # None: the fewest decks that give every player 7 cards
+    colors: Convention = Convention.BLACK_POSITIVE
+    turn_order: TurnOrder = TurnOrder.ROUND_ROBIN
+    ace_eleven: bool = False
+
+    def __post_init__(self) -> None:
+        check_int(self.players, "players", 2)
+        object.__setattr__(self, "colors", Convention.parse(self.colors))
+        object.__setattr__(self, "turn_order", parse_enum(TurnOrder, self.turn_order, "turn_order"))
+        if not isinstance(self.ace_eleven, bool):
+            raise ConfigError(f"ace_eleven must be true or false; got {self.ace_eleven!r}")
+        need = self.min_decks(self.players)
+        if self.decks is None:
+            object.__setattr__(self, "decks", need)
+        else:
+            check_int(self.decks, "decks", 1)
+            if self.decks < need:
+                raise ConfigError(
+                    f"decks must be {need} or more for {self.players} players "
+                    f"(each player may need 7 cards); got {self.decks}"
+                )
+
+    @staticmethod
+    def min_decks(players: int) -> int:
+        return math.ceil(MAX_CARDS * players / CARDS_PER_DECK)
+
+    def value(self, card: Card) -> int:
+        return hit_me_value(card, self.colors)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "decks": self.decks,
+            "colors": self.colors.value,
+            "turn_order": self.turn_order.value,
+            "ace_eleven": self.ace_eleven,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> HitMeConfig:
+        return cls(**d)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """Take one more card, face up."""
+
+    def __str__(self) -> str:
+        return "hit"
+
+
+@dataclass(frozen=True)
+class Hold:
+    """Stop taking cards for the rest of the round (final)."""
+
+    def __str__(self) -> str:
+        return "hold"
+
+
+@dataclass(frozen=True)
+class ChooseAce:
+    """Count one of your aces as 1 or as 11 (with its colour's sign); allowed at any time."""
+
+    card: Card
+    high: bool
+
+    def __str__(self) -> str:
+        return f"count {self.card.code} as {11 if self.high else 1}"
+
+
+HitMeAction = Hit | Hold | ChooseAce
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """The end of a round: every sum and score, and who won."""
+
+    sums: tuple[int, ...]
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+
+    @property
+    def tie(self) -> bool:
+        return len(self.winners) > 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {"sums": list(self.sums), "scores": list(self.scores),
+                "winners": list(self.winners), "tie": self.tie}
+
+
+@dataclass
+class HitMeRound:
+    """One round of Hit Me. Change it only through `apply_action`."""
+
+    config: HitMeConfig
+    dealer: int
+    deck: list[Card]  # what is left, top first
+    face_down: list[Card | None]
+    face_up: list[list[Card]]
+    held: list[bool]
+    ace_high: list[dict[str, bool]]  # per player: card key -> counts as 11?
+    current: int | None
+    events: list[Event] = field(default_factory=list)
+
+    # ----- making a round -------------------------------------------------------------
+    @classmethod
+    def deal(
+        cls,
+        config: HitMeConfig,
+        dealer: int = 0,
+        rng: random.Random | int | str | None = None,
+        deck: Sequence[Card] | str | None = None,
+    ) -> HitMeRound:
+        """Gather, shuffle and deal a new round. `deck` stacks the top of the deck (top first)."""
+        if not isinstance(config, HitMeConfig):
+            raise ConfigError("config must be a HitMeConfig")
+        check_int(dealer, "dealer", 0, config.players - 1)
+        rng = make_rng(rng)
+        full = make_deck(config.decks)
+        if deck is not None:
+            top = parse_cards(deck) if isinstance(deck, str) else list(deck)
+            check_order(top, full, f"{config.decks} deck(s)")
+            rest = list(full)
+            for c in top:
+                rest.remove(c)
+            order = top + shuffled(rest, rng)
+        else:
+            order = shuffled(full, rng)
+        n = config.players
+        seats = [(dealer + 1 + i) % n for i in range(n)]  # left of the dealer first, dealer last
+        state = cls(
+            config=config,
+            dealer=dealer,
+            deck=order,
+            face_down=[None] * n,
+            face_up=[[] for _ in range(n)],
+            held=[False] * n,
+            ace_high=[{} for _ in range(n)],
+            current=None,
+        )
+        for s in seats:
+            state.face_down[s] = state.deck.pop(0)
+        for s in seats:
+            state.face_up[s].append(state.deck.pop(0))
+        for s in seats:
+            up = state.face_up[s][0]
+            state.events.append(Event(
+                EventKind.DEAL, s, f"is dealt a face-down card and {up.short} ({signed(config.value(up))}) face up",
+                math=f"face up: {signed(config.value(up))}",
+                private=f"your face-down card is {state.face_down[s].short}; "
+                        f"your sum is {sum_math(state.card_values(s))}",
+            ))
+        state.current = state._next_in(dealer)
+        if state.current is None:  # cannot happen with 2 cards each, kept for safety
+            state._finish()
+        return state
+
+    # ----- reading the state ------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        return self.config.players
+
+    @property
+    def over(self) -> bool:
+        return self.current is None
+
+    def cards(self, player: int) -> list[Card]:
+        """All of a player's cards: the face-down one first."""
+        down = self.face_down[player]
+        return ([down] if down is not None else []) + list(self.face_up[player])
+
+    def hits(self, player: int) -> int:
+        return len(self.face_up[player]) - 1
+
+    def is_in(self, player: int) -> bool:
+        """Still to be asked: has not held and has fewer than 7 cards."""
+        return not self.held[player] and len(self.cards(player)) < MAX_CARDS
+
+    def card_value(self, player: int, card: Card) -> int:
+        """A card's value in this player's hand, counting an ace as chosen."""
+        v = self.config.value(card)
+        if self.config.ace_eleven and card.rank == 1 and self.ace_high[player].get(card.key):
+            v *= 11
+        return v
+
+    def card_values(self, player: int) -> list[int]:
+        return [self.card_value(player, c) for c in self.cards(player)]
+
+    def sum(self, player: int) -> int:
+        """The player's sum with their ace choices so far."""
+        return sum(self.card_values(player))
+
+    def final_sum(self, player: int) -> int:
+        """The sum that scores: chosen aces as chosen, unchosen aces as brings it closest to 0."""
+        if not self.config.ace_eleven:
+            return self.sum(player)
+        fixed, free = 0, []
+        for c in self.cards(player):
+            if c.rank == 1 and c.key not in self.ace_high[player]:
+                free.append(self.config.value(c))
+            else:
+                fixed += self.card_value(player, c)
+        best = None
+        for highs in itertools.product((False, True), repeat=len(free)):
+            s = fixed + sum(v * (11 if h else 1) for v, h in zip(free, highs, strict=True))
+            if best is None or abs(s) < abs(best):
+                best = s
+        return best
+
+    def pass_number(self) -> int:
+        """Round robin: which pass of hits (1 to 5) is being asked now (0 when over)."""
+        if self.current is None:
+            return 0
+        return self.hits(self.current) + 1
+
+    def legal_actions(self, player: int | None = None) -> list[HitMeAction]:
+        """Every move `player` (default: whoever is to act) may make now."""
+        if self.over:
+            return []
+        if player is None:
+            player = self.current
+        actions: list[HitMeAction] = []
+        if player == self.current:
+            actions += [Hit(), Hold()]
+        if self.config.ace_eleven:
+            for c in self.cards(player):
+                if c.rank == 1:
+                    actions.append(ChooseAce(c, not self.ace_high[player].get(c.key, False)))
+        return actions
+
+    # ----- changing the state -------------------------------------------------------------
+    def apply_action(self, action: HitMeAction, player: int | None = None) -> None:
+        """Make one move; an illegal one raises IllegalActionError and changes nothing."""
+        if self.over:
+            raise IllegalActionError("the round is over: no more moves")
+        if player is None:
+            player = self.current
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.players:
+            raise IllegalActionError(f"no such player: {player!r}")
+        if isinstance(action, ChooseAce):
+            self._choose_ace(action, player)
+            return
+        if not isinstance(action, Hit | Hold):
+            raise IllegalActionError(f"not a Hit Me move: {action!r}")
+        if player != self.current:
+            raise IllegalActionError(
+                f"it is player {self.current}'s turn, not player {player}'s"
+            )
+        if isinstance(action, Hit):
+            before_up = sum(self.config.value(c) for c in self.face_up[player])
+            before = self.sum(player)
+            card = self.deck.pop(0)
+            self.face_up[player].append(card)
+            v = self.card_value(player, card)
+            self.events.append(Event(
+                EventKind.HIT, player, f"says \u201cHit me!\u201d and gets {card.short} ({signed(self.config.value(card))})",
+                math=f"face-up cards: {step_math(before_up, self.config.value(card), before_up + self.config.value(card))}",
+                private=f"your sum: {step_math(before, v, before + v)}",
+            ))
+            if len(self.cards(player)) == MAX_CARDS:
+                self.events.append(Event(EventKind.FULL, player, "has 7 cards and is done"))
+        else:
+            self.held[player] = True
+            s = self.sum(player)
+            self.events.append(Event(EventKind.HOLD, player, "holds",
+                                     private=f"you hold at {signed(s)}, {abs_math(s)}"))
+        if self.config.turn_order is TurnOrder.ALL_AT_ONCE and self.is_in(player):
+            return
+        self.current = self._next_in(player)
+        if self.current is None:
+            self._finish()
+
+    def _choose_ace(self, action: ChooseAce, player: int) -> None:
+        if not self.config.ace_eleven:
+            raise IllegalActionError("aces count 1 only: the 'ace one or eleven' rule is off")
+        if not isinstance(action.card, Card) or action.card not in self.cards(player):
+            raise IllegalActionError(f"{getattr(action.card, 'code', action.card)} is not "
+                                     f"one of player {player}'s cards")
+        if action.card.rank != 1:
+            raise IllegalActionError(f"{action.card.code} is not an ace")
+        if not isinstance(action.high, bool):
+            raise IllegalActionError("an ace counts 1 or 11")
+        self.ace_high[player][action.card.key] = action.high
+        s = self.sum(player)
+        self.events.append(Event(EventKind.ACE, player, "changes the value of an ace",
+                                 private=f"{action.card.short} now counts "
+                                         f"{signed(self.card_value(player, action.card))}; "
+                                         f"your sum is {signed(s)}"))
+
+    def _next_in(self, after: int) -> int | None:
+        for i in range(1, self.players + 1):
+            seat = (after + i) % self.players
+            if self.is_in(seat):
+                return seat
+        return None
+
+    def _finish(self) -> None:
+        self.current = None
+        res = self.result()
+        for s in self._seat_order():
+            vals = self.card_values(s)
+            if self.config.ace_eleven:
+                vals = self._final_values(s)
+            self.events.append(Event(
+                EventKind.REVEAL, s, f"turns up {self.face_down[s].short}",
+                math=f"{sum_math(vals)}, {abs_math(res.sums[s])}",
+            ))
+        if res.tie:
+            text = "tie: co-winners " + ", ".join(f"player {w}" for w in res.winners)
+        else:
+            text = f"player {res.winners[0]} wins, closest to zero"
+        self.events.append(Event(EventKind.RESULT, None, text,
+                                 math=f"lowest |sum| = {res.scores[res.winners[0]]}"))
+
+    def _final_values(self, player: int) -> list[int]:
+        """Card values as scored (unchosen aces set to the best choice)."""
+        target = self.final_sum(player)
+        fixed = self.card_values(player)
+        free = [i for i, c in enumerate(self.cards(player))
+                if c.rank == 1 and c.key not in self.ace_high[player]]
+        for highs in itertools.product((False, True), repeat=len(free)):
+            vals = list(fixed)
+            for i, h in zip(free, highs, strict=True):
+                vals[i] = vals[i] * (11 if h else 1)
+            if sum(vals) == target:
+                return vals
+        return fixed
+
+    def _seat_order(self) -> list[int]:
+        return [(self.dealer + 1 + i) % self.players for i in range(self.players)]
+
+    def result(self) -> RoundResult | None:
+        """Sums, scores (|sum|) and winners once the round is over."""
+        if not self.over:
+            return None
+        sums = tuple(self.final_sum(p) for p in range(self.players))
+        scores = tuple(abs(s) for s in sums)
+        best = min(scores)
+        return RoundResult(sums, scores, tuple(p for p in range(self.players) if scores[p] == best))
+
+    # ----- what one player may see ----------------------------------------------------------
+    def observation(self, viewer: int | None, reveal: bool = False) -> dict[str, Any]:
+        """The round as `viewer` sees it (None: a spectator). `reveal` shows everything."""
+        if viewer is not None and not (isinstance(viewer, int) and 0 <= viewer < self.players):
+            raise IllegalActionError(f"no such player: {viewer!r}")
+        show_all = reveal or self.over
+        seats = []
+        for p in range(self.players):
+            mine = viewer == p or show_all
+            own_values = viewer == p or show_all  # ace choices are private until the end
+            down = self.face_down[p]
+
+            def view(c: Card, p: int = p, own_values: bool = own_values) -> dict[str, Any]:
+                v = self.card_value(p, c) if own_values else self.config.value(c)
+                extra = {}
+                if self.config.ace_eleven and c.rank == 1 and own_values:
+                    extra["ace_high"] = self.ace_high[p].get(c.key)
+                return card_view(c, v, **extra)
+
+            up_vals = [self.config.value(c) for c in self.face_up[p]]
+            seat: dict[str, Any] = {
+                "seat": p,
+                "face_down": view(down) if mine else dict(HIDDEN_CARD),
+                "face_up": [view(c) for c in self.face_up[p]],
+                "held": self.held[p],
+                "hits": self.hits(p),
+                "cards": len(self.cards(p)),
+                "in": self.is_in(p) and not self.over,
+                "face_up_sum": sum(up_vals),
+                "sum": None,
+                "abs": None,
+            }
+            if mine:
+                s = self.final_sum(p) if self.over else self.sum(p)
+                seat["sum"], seat["abs"] = s, abs(s)
+            seats.append(seat)
+        legal = [] if viewer is None else [str(a) for a in self.legal_actions(viewer)]
+        res = self.result()
+        return {
+            "game": "hit-me",
+            "viewer": viewer,
+            "reveal": show_all,
+            "config": self.config.to_json(),
+            "players": self.players,
+            "dealer": self.dealer,
+            "current_player": self.current,
+            "pass_number": self.pass_number(),
+            "over": self.over,
+            "deck_count": len(self.deck),
+            "seats": seats,
+            "legal_actions": legal,
+            "events": [e.view(viewer, reveal) for e in self.events],
+            "result": res.to_json() if res else None,
+        }
+
+    # ----- saving ---------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """The whole state (hidden cards included) as JSON-ready data, for saving."""
+        return {
+            "game": "hit-me",
+            "config": self.config.to_json(),
+            "dealer": self.dealer,
+            "deck": [card_to_json(c) for c in self.deck],
+            "face_down": [card_to_json(c) if c else None for c in self.face_down],
+            "face_up": [[card_to_json(c) for c in cs] for cs in self.face_up],
+            "held": list(self.held),
+            "ace_high": [dict(a) for a in self.ace_high],
+            "current": self.current,
+            "events": [e.to_json() for e in self.events],
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> HitMeRound:
+        return cls(
+            config=HitMeConfig.from_json(d["config"]),
+            dealer=d["dealer"],
+            deck=[card_from_json(c) for c in d["deck"]],
+            face_down=[card_from_json(c) if c else None for c in d["face_down"]],
+            face_up=[[card_from_json(c) for c in cs] for cs in d["face_up"]],
+            held=list(d["held"]),
+            ace_high=[dict(a) for a in d["ace_high"]],
+            current=d["current"],
+            events=[Event.from_json(e) for e in d["events"]],
+        )
+
+    def clone(self) -> HitMeRound:
+        return copy.deepcopy(self)
+
+    def all_cards(self) -> list[Card]:
+        """Every card of the round wherever it is (for checking nothing is lost)."""
+        out = list(self.deck)
+        for p in range(self.players):
+            out += self.cards(p)
+        return out
+
+
+class HitMeGame:
+    """A game of many Hit Me rounds: a score table and the passing of the deal."""
+
+    def __init__(
+        self,
+        config: HitMeConfig,
+        seed: random.Random | int | str | None = None,
+        deck: Sequence[Card] | str | None = None,
+    ) -> None:
+        """`seed` makes the whole game repeatable; `deck` stacks the first round's deck."""
+        self.config = config
+        self.seed = seed if not isinstance(seed, random.Random) else None
+        self.rng = make_rng(seed)
+        self.wins = [0] * config.players
+        self.ties = [0] * config.players
+        self.last_dealt: list[int | None] = [None] * config.players
+        self.history: list[RoundResult] = []
+        self.dealer = 0
+        self.last_dealt[0] = 0
+        self._recorded = False
+        self.round = HitMeRound.deal(config, 0, self.rng, deck)
+
+    @property
+    def rounds_played(self) -> int:
+        return len(self.history)
+
+    def finish_round(self) -> RoundResult:
+        """Record the over round in the score table (once) and return its result."""
+        if not self.round.over:
+            raise IllegalActionError("the round is not over yet")
+        res = self.round.result()
+        if not self._recorded:
+            self._record(res)
+        return res
+
+    def _record(self, res: RoundResult) -> None:
+        self.history.append(res)
+        self._recorded = True
+        if res.tie:
+            for w in res.winners:
+                self.ties[w] += 1
+        else:
+            self.wins[res.winners[0]] += 1
+
+    def next_dealer(self) -> int:
+        """The winner deals; after a tie, whoever dealt least recently (seat order breaks ties)."""
+        res = self.round.result()
+        if res is None:
+            raise IllegalActionError("the round is not over yet")
+        if not res.tie:
+            return res.winners[0]
+        n = self.config.players
+        order = [(self.dealer + 1 + i) % n for i in range(n)]
+
+        def staleness(seat: int) -> int:
+            last = self.last_dealt[seat]
+            return -1 if last is None else last
+
+        return min(order, key=staleness)  # min is stable: seat order breaks ties
+
+    def next_round(self, deck: Sequence[Card] | str | None = None) -> HitMeRound:
+        """Start the next round with a fresh shuffle of every card."""
+        if not self.round.over:
+            raise IllegalActionError("finish this round before dealing the next")
+        if not self._recorded:
+            self._record(self.round.result())
+        self.dealer = self.next_dealer()
+        self.last_dealt[self.dealer] = len(self.history)
+        self.round = HitMeRound.deal(self.config, self.dealer, self.rng, deck)
+        self._recorded = False
+        return self.round
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole game, generator state included, as JSON-ready data."""
+        version, internal, gauss = self.rng.getstate()
+        return {
+            "game": "hit-me-game",
+            "config": self.config.to_json(),
+            "rng": [version, list(internal), gauss],
+            "wins": list(self.wins),
+            "ties": list(self.ties),
+            "last_dealt": list(self.last_dealt),
+            "history": [r.to_json() for r in self.history],
+            "dealer": self.dealer,
+            "recorded": self._recorded,
+            "round": self.round.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> HitMeGame:
+        game = cls.__new__(cls)
+        game.config = HitMeConfig.from_json(d["config"])
+        game.seed = None
+        game.rng = random.Random()
+        version, internal, gauss = d["rng"]
+        game.rng.setstate((version, tuple(internal), gauss))
+        game.wins = list(d["wins"])
+        game.ties = list(d["ties"])
+        game.last_dealt = list(d["last_dealt"])
+        game.history = [RoundResult(tuple(r["sums"]), tuple(r["scores"]), tuple(r["winners"]))
+                        for r in d["history"]]
+        game.dealer = d["dealer"]
+        game._recorded = d["recorded"]
+        game.round = HitMeRound.from_json(d["round"])
+        return game
+
+    def score_table(self) -> list[dict[str, int]]:
+        """Round wins and ties per seat."""
+        return [{"seat": p, "wins": self.wins[p], "ties": self.ties[p]}
+                for p in range(self.config.players)]
