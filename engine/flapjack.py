@@ -428,6 +428,7 @@ class FlapjackState:
             "total": self.total,
             "table": [card_view(c, cfg.value(c), added=v) for c, v in self.table],
             "draw_pile": len(self.draw_pile),
+            "played": [c.code for c in self.played_cards()],
             "seats": seats,
             "legal_actions": legal,
             "plays": self.plays,
@@ -471,6 +472,11 @@ class FlapjackState:
             passes=d["passes"],
             events=[Event.from_json(e) for e in d["events"]],
         )
+
+    def played_cards(self) -> list[Card]:
+        """Every card played so far (in tricks or on the table): seen by everyone."""
+        out = [c for t in self.tricks for c in t] + [c for c, _ in self.table]
+        return out
 
     def clone(self) -> FlapjackState:
         return copy.deepcopy(self)
