@@ -66,9 +66,10 @@ endif
 serve: venv
 	$(BIN)/voila --no-browser --Voila.ip=127.0.0.1 --port=$(PORT) lessons/
 
+# --allow-root only when make runs as root (containers, this project's machines).
 lab: venv
 	$(BIN)/jupyter lab --no-browser --ServerApp.ip=127.0.0.1 --ServerApp.port=$(LAB_PORT) \
-	  --ServerApp.root_dir=lessons
+	  --ServerApp.root_dir=lessons $(if $(filter 0,$(shell id -u)),--allow-root)
 
 browsers:
 	@if [ -x /usr/bin/chromium ]; then \
