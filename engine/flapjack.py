@@ -345,7 +345,8 @@ class FlapjackState:
             self.flapjacks[player] += 1
             self.events.append(Event(
                 EventKind.FLAPJACK, player,
-                f"makes {signed(after) if not cfg.add_or_subtract else after}: Flapjack! and takes {len(won)} card"
+                f"makes {signed(after) if not cfg.add_or_subtract else after}: Flapjack! "
+                f"and takes {len(won)} card"
                 f"{'s' if len(won) != 1 else ''}",
                 math=f"total = {signed(after) if not cfg.add_or_subtract else after}",
             ))

@@ -199,7 +199,8 @@ class HitMeRound:
         for s in seats:
             up = state.face_up[s][0]
             state.events.append(Event(
-                EventKind.DEAL, s, f"is dealt a face-down card and {up.short} ({signed(config.value(up))}) face up",
+                EventKind.DEAL, s,
+                f"is dealt a face-down card and {up.short} ({signed(config.value(up))}) face up",
                 math=f"face up: {signed(config.value(up))}",
                 private=f"your face-down card is {state.face_down[s].short}; "
                         f"your sum is {sum_math(state.card_values(s))}",
@@ -289,7 +290,8 @@ class HitMeRound:
             raise IllegalActionError("the round is over: no more moves")
         if player is None:
             player = self.current
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.players:
+        if isinstance(player, bool) or not isinstance(player, int) \
+                or not 0 <= player < self.players:
             raise IllegalActionError(f"no such player: {player!r}")
         if isinstance(action, ChooseAce):
             self._choose_ace(action, player)
@@ -306,9 +308,11 @@ class HitMeRound:
             card = self.deck.pop(0)
             self.face_up[player].append(card)
             v = self.card_value(player, card)
+            shown = self.config.value(card)
             self.events.append(Event(
-                EventKind.HIT, player, f"says \u201cHit me!\u201d and gets {card.short} ({signed(self.config.value(card))})",
-                math=f"face-up cards: {step_math(before_up, self.config.value(card), before_up + self.config.value(card))}",
+                EventKind.HIT, player,
+                f"says \u201cHit me!\u201d and gets {card.short} ({signed(shown)})",
+                math=f"face-up cards: {step_math(before_up, shown, before_up + shown)}",
                 private=f"your sum: {step_math(before, v, before + v)}",
             ))
             if len(self.cards(player)) == MAX_CARDS:
