@@ -1,0 +1,132 @@
+"""Worked examples for the lessons: stacked deals played out move by move, as plain text.
+
+Each example is a fixed card order (a stacked deck) and a fixed list of moves, so the printed
+log is the same on every run and a notebook cell can check it (nbval).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.cards import parse_cards, signed
+from engine.events import Event, EventKind, abs_math
+from engine.flapjack import FlapjackConfig, FlapjackState, Play
+from engine.hit_me import Hit, HitMeConfig, HitMeRound, Hold
+
+NAMES = ("Ana", "Ben", "Cam", "Dee", "Eli", "Fay", "Gus", "Hal")
+
+# Hit Me, 3 players, Ana (seat 0) deals. Top of the deck first: three face-down cards
+# (Ben, Cam, Ana), three face-up cards in the same order, then the hits.
+HIT_ME_EXAMPLE_DECK = "4H,2C,KD,9S,3D,6C,7D,3S,5H,JS"
+# (seat, move) in the order they happen.
+HIT_ME_EXAMPLE_MOVES = (
+    (1, "hit"), (2, "hold"), (0, "hit"),  # first pass
+    (1, "hold"), (0, "hit"),  # second pass
+    (0, "hit"),  # third pass
+    (0, "hold"),  # fourth pass
+)
+
+# Flapjack, 3 players, Ana (seat 0) deals: each hand as dealt, and the plays.
+FLAPJACK_EXAMPLE_HANDS = (
+    ("9S", "5D", "2C", "KH", "6S", "4D", "AC"),  # Ana
+    ("8S", "5C", "QS", "3H", "7C", "10D", "2H"),  # Ben
+    ("4H", "QD", "JC", "6D", "9H", "AS", "3C"),  # Cam
+)
+FLAPJACK_EXAMPLE_DRAW = "7S,8D,2S"
+FLAPJACK_EXAMPLE_PLAYS = (
+    (1, "8S"),  # Ben leads +8
+    (2, "4H"),  # Cam: +8 + (-4) = +4
+    (0, "9S"),  # Ana: +4 + (+9) = +13, Flapjack
+    (0, "5D"),  # Ana leads again: -5
+    (1, "5C"),  # Ben: -5 + (+5) = 0, Flapjack
+)
+
+
+def event_line(event: Event, names: Sequence[str] = NAMES, show_private: bool = True,
+               show_math: bool = True) -> str:
+    """One event as a sentence with the player's name, and its arithmetic."""
+    who = f"{names[event.player]} " if event.player is not None else ""
+    line = f"{who}{event.text}"
+    if show_math and event.math:
+        line += f"   [{event.math}]"
+    if show_private and event.private:
+        line += f"; {third_person(event.private)}"
+    return line
+
+
+def third_person(private: str) -> str:
+    """A private note ('your sum is ...') reworded for an onlooker who sees every card."""
+    for mine, theirs in (("your face-down card is", "face down:"), ("your sum is", "sum"),
+                         ("your sum:", "sum"), ("you hold at", "sum"), ("you drew", "drew")):
+        private = private.replace(mine, theirs)
+    return private
+
+
+def hit_me_example_round() -> HitMeRound:
+    """The Hit Me worked example, played to the end."""
+    rnd = HitMeRound.deal(HitMeConfig(players=3), dealer=0, rng=0, deck=HIT_ME_EXAMPLE_DECK)
+    for seat, move in HIT_ME_EXAMPLE_MOVES:
+        rnd.apply_action(Hit() if move == "hit" else Hold(), player=seat)
+    return rnd
+
+
+def hit_me_example() -> str:
+    """The Hit Me worked example as a move log, with every sum and the winner."""
+    rnd = hit_me_example_round()
+    lines = ["Hit Me with 3 players; Ana deals. Black cards count +, red cards count -.", ""]
+    for e in rnd.events:
+        if e.kind is EventKind.REVEAL:
+            continue
+        if e.kind is EventKind.RESULT:
+            break
+        lines.append(event_line(e, show_math=False))
+    lines += ["", "All cards turn face up:"]
+    res = rnd.result()
+    for seat in (1, 2, 0):
+        values = rnd.card_values(seat)
+        terms = " + ".join(f"({signed(v)})" for v in values)
+        lines.append(f"  {NAMES[seat]}: {terms} = {signed(res.sums[seat])}, "
+                     f"{abs_math(res.sums[seat])}")
+    winner = NAMES[res.winners[0]]
+    lines.append(f"{winner} wins: a sum of {signed(res.sums[res.winners[0]])} is the closest "
+                 "to zero.")
+    return "\n".join(lines)
+
+
+def flapjack_deck(hands: Sequence[Sequence[str]], draw: str = "", dealer: int = 0) -> str:
+    """The card order (top first) that deals these hands, one card at a time from the
+    dealer's left, followed by `draw` as the top of the draw pile."""
+    n = len(hands)
+    order = []
+    for i in range(len(hands[0])):
+        for k in range(n):
+            order.append(hands[(dealer + 1 + k) % n][i])
+    return ",".join(order + [c for c in draw.split(",") if c])
+
+
+def flapjack_example_state(plays: int = len(FLAPJACK_EXAMPLE_PLAYS)) -> FlapjackState:
+    """The Flapjack worked example after its first `plays` scripted plays."""
+    deck = flapjack_deck(FLAPJACK_EXAMPLE_HANDS, FLAPJACK_EXAMPLE_DRAW)
+    state = FlapjackState.deal(FlapjackConfig(players=3), rng=0, deck=deck)
+    for seat, code in FLAPJACK_EXAMPLE_PLAYS[:plays]:
+        state.apply_action(Play(parse_cards(code)[0]), player=seat)
+    return state
+
+
+def flapjack_example() -> str:
+    """The Flapjack worked example as a move log (classic rules, limit 13)."""
+    state = flapjack_example_state()
+    lines = ["Flapjack with 3 players; Ana deals, so Ben leads. Black +, red -.", ""]
+    for e in state.events[1:]:
+        if e.kind is EventKind.DRAW:
+            continue
+        lines.append(event_line(e, show_private=False))
+    lines += ["", "Cards won so far: "
+              + ", ".join(f"{NAMES[p]} {len(state.tricks[p])}" for p in range(3)) + "."]
+    # What if Ben had played Q\u2660 (+12) on -5 instead? The engine says what Cam could not do.
+    what_if = flapjack_example_state(len(FLAPJACK_EXAMPLE_PLAYS) - 1)
+    what_if.apply_action(Play(parse_cards("QS")[0]), player=1)
+    why = what_if.why_illegal(2, parse_cards("JC")[0])
+    lines.append("What if Ben had played Q\u2660 (+12) on -5 instead? "
+                 f"-5 + (+12) = +7, and then Cam could not play J\u2663 (+11): {why}.")
+    return "\n".join(lines)
