@@ -38,10 +38,12 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --disable-pip-version-check -e '.[test]'
 	@touch $(STAMP)
 
-# Runs pytest with the given arguments; exit 5 (no test collected) is only
+# Runs pytest with the given arguments. The pytest script, not `python -m pytest`:
+# the latter puts the repo root on sys.path, where ./voila.py (Voila's config
+# file) would shadow the voila package. exit 5 (no test collected) is only
 # tolerated when ALLOW_NO_TESTS=1.
 define run_pytest
-	@rc=0; $(PY) -m pytest $(1) || rc=$$?; \
+	@rc=0; $(BIN)/pytest $(1) || rc=$$?; \
 	if [ $$rc -eq 5 ] && [ "$(ALLOW_NO_TESTS)" = "1" ]; then \
 	  echo "note: pytest collected no test in $(2) (tolerated: ALLOW_NO_TESTS=1)"; \
 	elif [ $$rc -ne 0 ]; then exit $$rc; fi
