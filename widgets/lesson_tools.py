@@ -7,11 +7,13 @@ log is the same on every run and a notebook cell can check it (nbval).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from engine.cards import parse_cards, signed
 from engine.events import Event, EventKind, abs_math
 from engine.flapjack import FlapjackConfig, FlapjackState, Play
 from engine.hit_me import Hit, HitMeConfig, HitMeRound, Hold
+from widgets.render import Arrow, Point, Span, number_line_svg
 
 NAMES = ("Ana", "Ben", "Cam", "Dee", "Eli", "Fay", "Gus", "Hal")
 
@@ -130,3 +132,35 @@ def flapjack_example() -> str:
     lines.append("What if Ben had played Q\u2660 (+12) on -5 instead? "
                  f"-5 + (+12) = +7, and then Cam could not play J\u2663 (+11): {why}.")
     return "\n".join(lines)
+
+
+# ----- number lines for the lessons (drawn by widgets.render) ---------------------------------
+def stylesheet_html() -> str:
+    """The tables' stylesheet in a <style> element (the number line needs it to be seen)."""
+    css = (Path(__file__).with_name("style.css")).read_text(encoding="utf-8")
+    return f"<style>{css}</style>"
+
+
+def points_line(values: Sequence[int], labels: Sequence[str] | None = None,
+                title: str = "Number line") -> str:
+    """Each value as a point with its distance to zero drawn as a span (|v| = d)."""
+    labels = list(labels) if labels is not None else [signed(v) for v in values]
+    points = [Point(v, lab) for v, lab in zip(values, labels, strict=True)]
+    spans = [Span(v) for v in values]
+    return number_line_svg(points=points, spans=spans, title=title)
+
+
+def steps_line(values: Sequence[int], title: str = "Adding the cards on the number line") -> str:
+    """A sum built up card by card: a point after each card, an arrow for the last card,
+    and the distance from the sum to zero."""
+    if not values:
+        return number_line_svg(points=[Point(0, "start")], title=title)
+    totals, total = [], 0
+    for v in values:
+        total += v
+        totals.append(total)
+    points = [Point(0, "start")] + [Point(t, f"after card {i + 1}: {signed(t)}")
+                                   for i, t in enumerate(totals)]
+    before = totals[-2] if len(totals) > 1 else 0
+    arrow = Arrow(before, total, f"last card {signed(values[-1])}")
+    return number_line_svg(points=points, arrow=arrow, spans=[Span(total)], title=title)

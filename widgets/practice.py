@@ -1,0 +1,326 @@
+"""Absolute value practice: generated questions with check, try again and show me.
+
+Question kinds:
+- 'abs': what is |n|?
+- 'sum-abs': a hand of two or three cards; what is the absolute value of its sum?
+- 'closer': which of two sums is closer to zero (or are they the same distance)?
+Questions come from a seeded generator, so a practice set can be repeated by its code.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import ipywidgets as w
+
+from engine.cards import signed
+from engine.events import abs_math, sum_math
+from widgets import lesson_tools as nl
+
+KINDS = ("abs", "sum-abs", "closer")
+SAME = "same"
+MAX_ATTEMPTS_BEFORE_SHOW = 2
+
+
+@dataclass(frozen=True)
+class Question:
+    """One practice question. For 'closer', `answer` is the index of the closer number
+    in `numbers` or SAME; otherwise it is the absolute value."""
+
+    kind: str
+    prompt: str
+    numbers: tuple[int, ...]
+    answer: int | str
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        """Button labels for a 'closer' question (empty for typed answers)."""
+        if self.kind != "closer":
+            return ()
+        return (signed(self.numbers[0]), signed(self.numbers[1]), "Same distance")
+
+    @property
+    def total(self) -> int:
+        return sum(self.numbers)
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """The result of checking one answer."""
+
+    correct: bool
+    message: str
+    valid: bool = True
+
+
+def _nonzero(rng: random.Random, low: int, high: int) -> int:
+    n = 0
+    while n == 0:
+        n = rng.randint(low, high)
+    return n
+
+
+def make_question(rng: random.Random, kind: str) -> Question:
+    """A new question of `kind` drawn with `rng`."""
+    if kind == "abs":
+        n = _nonzero(rng, -13, 13) if rng.random() < 0.9 else 0
+        if n > 0 and rng.random() < 0.6:
+            n = -n  # most questions ask about a negative number
+        return Question(kind, f"What is |{signed(n)}|?", (n,), abs(n))
+    if kind == "sum-abs":
+        count = 2 if rng.random() < 0.7 else 3
+        values = tuple(_nonzero(rng, -10, 10) for _ in range(count))
+        cards = ", ".join(signed(v) for v in values)
+        return Question(kind, f"A hand holds the cards {cards}. What is the absolute value of "
+                              "its sum?", values, abs(sum(values)))
+    if kind == "closer":
+        style = rng.random()
+        if style < 0.5:  # a negative number that is less, but farther from zero
+            b = rng.randint(1, 8)
+            a = -rng.randint(b + 1, 12)
+        elif style < 0.7:  # same distance
+            b = rng.randint(1, 12)
+            a = -b
+        else:  # anything
+            a, b = _nonzero(rng, -12, 12), _nonzero(rng, -12, 12)
+            while a == b:
+                b = _nonzero(rng, -12, 12)
+        if rng.random() < 0.5:
+            a, b = b, a
+        answer: int | str = SAME if abs(a) == abs(b) else (0 if abs(a) < abs(b) else 1)
+        return Question(kind, f"Which sum is closer to zero: {signed(a)} or {signed(b)}?",
+                        (a, b), answer)
+    raise ValueError(f"kind must be one of {', '.join(KINDS)}; got {kind!r}")
+
+
+def parse_answer(text: object) -> int | None:
+    """A typed whole number ('8', '-8', '+8', with a typographic minus too), else None."""
+    if not isinstance(text, str):
+        return None
+    t = text.strip().replace("\u2212", "-").replace(" ", "")
+    if not t or len(t) > 6:
+        return None
+    body = t[1:] if t[0] in "+-" else t
+    if not body.isdigit() or not body.isascii():
+        return None
+    return int(t)
+
+
+def explain(q: Question) -> str:
+    """The worked answer, in words and symbols."""
+    if q.kind == "abs":
+        n = q.numbers[0]
+        if n == 0:
+            return "|0| = 0: zero is no distance from itself."
+        steps = "step" if abs(n) == 1 else "steps"
+        return (f"{abs_math(n)}. {signed(n)} is {abs(n)} {steps} from zero, and a distance is "
+                "never negative.")
+    if q.kind == "sum-abs":
+        s = q.total
+        return f"The sum: {sum_math(list(q.numbers))}. Its distance from zero: {abs_math(s)}."
+    a, b = q.numbers
+    dist = f"{abs_math(a)} and {abs_math(b)}"
+    if q.answer == SAME:
+        return f"{dist}: both are the same distance from zero, so neither is closer."
+    near, far = (a, b) if q.answer == 0 else (b, a)
+    text = f"{dist}, so {signed(near)} is closer to zero."
+    if near > far:
+        text += f" ({signed(far)} is less than {signed(near)}, but it is farther from zero.)"
+    return text
+
+
+def check(q: Question, answer: object) -> Feedback:
+    """Check a typed answer (for 'abs'/'sum-abs') or a choice index or SAME (for 'closer')."""
+    if q.kind == "closer":
+        if answer not in (0, 1, SAME):
+            return Feedback(False, "Choose one of the buttons.", valid=False)
+        if answer == q.answer:
+            return Feedback(True, f"Yes! {explain(q)}")
+        a, b = q.numbers
+        if answer == SAME:
+            return Feedback(False, f"Not the same: compare {abs_math(a)} and {abs_math(b)}.")
+        if q.answer == SAME:
+            return Feedback(False, f"Look again: how far is {signed(a)} from zero, and how far "
+                                   f"is {signed(b)}?")
+        chosen = q.numbers[answer]
+        other = q.numbers[1 - answer]
+        if chosen < other:
+            return Feedback(False, f"{signed(chosen)} is less than {signed(other)}, but "
+                                   "closer to zero means the shorter distance to zero. "
+                                   "Compare the absolute values.")
+        return Feedback(False, "Compare the distances to zero (the absolute values).")
+    n = parse_answer(answer)
+    if n is None:
+        return Feedback(False, "Type a whole number, for example 8.", valid=False)
+    if n == q.answer:
+        return Feedback(True, f"Yes! {explain(q)}")
+    if n == -q.answer:
+        return Feedback(False, "An absolute value is a distance, and a distance is never "
+                               "negative. Try again.")
+    if q.kind == "sum-abs" and n == q.total:
+        return Feedback(False, f"{signed(n)} is the sum. Now give its distance from zero.")
+    if q.kind == "sum-abs" and n == sum(abs(v) for v in q.numbers):
+        return Feedback(False, "Add the cards with their signs first, then take the "
+                               "absolute value of the sum.")
+    return Feedback(False, "Not yet. Count the steps from zero on the number line.")
+
+
+class AbsoluteValuePractice(w.VBox):
+    """Practice with feedback: type (or choose) an answer, then Check, Try again or Show me."""
+
+    def __init__(
+        self,
+        kinds: Sequence[str] = KINDS,
+        seed: int | None = None,
+        questions: int = 10,
+    ) -> None:
+        kinds = tuple(kinds)
+        if not kinds or any(k not in KINDS for k in kinds):
+            raise ValueError(f"kinds must be taken from {', '.join(KINDS)}; got {kinds!r}")
+        if isinstance(seed, bool) or (seed is not None and not isinstance(seed, int)):
+            raise ValueError(f"seed must be a whole number or None; got {seed!r}")
+        self.seed = seed if seed is not None else random.Random().randrange(1000, 10000)
+        self.rng = random.Random(self.seed)
+        self.kinds = kinds
+        self.total_questions = questions
+        self.number = 0
+        self.correct = 0
+        self.attempts = 0
+        self.done = False  # the current question is answered or shown
+        self.question: Question | None = None
+
+        self.header = w.HTML()
+        self.prompt = w.HTML()
+        self.answer = w.Text(placeholder="your answer", description="Answer:",
+                             layout=w.Layout(width="14em"))
+        self.sign_button = w.Button(description="+/\u2212", tooltip="change the sign",
+                                    layout=w.Layout(width="4em"))
+        self.choice_buttons = [w.Button(description="", tooltip="") for _ in range(3)]
+        self.check_button = w.Button(description="Check", button_style="primary")
+        self.try_button = w.Button(description="Try again")
+        self.show_button = w.Button(description="Show me")
+        self.next_button = w.Button(description="Next question")
+        self.feedback = w.HTML()
+        self.picture = w.HTML()
+        self.typed_row = w.HBox([self.answer, self.sign_button, self.check_button])
+        self.choice_row = w.HBox(self.choice_buttons)
+        self.sign_button.on_click(lambda _: self._flip_sign())
+        self.check_button.on_click(lambda _: self.check_typed())
+        for i, b in enumerate(self.choice_buttons):
+            b.on_click(lambda _, i=i: self.choose(i))
+        self.try_button.on_click(lambda _: self.try_again())
+        self.show_button.on_click(lambda _: self.show_me())
+        self.next_button.on_click(lambda _: self.next_question())
+        self.answer.on_submit(lambda _: self.check_typed())
+        super().__init__([w.HTML(nl.stylesheet_html()), self.header, self.prompt,
+                          self.typed_row, self.choice_row, self.feedback, self.picture,
+                          w.HBox([self.try_button, self.show_button, self.next_button])])
+        self.add_class("icg-root")
+        self.add_class("icg-practice")
+        self.next_question()
+
+    # ----- actions (also called by tests) ----------------------------------------------
+    def next_question(self) -> None:
+        """Draw the next question (or finish the set)."""
+        if self.number >= self.total_questions:
+            self.done = True
+            self.question = None
+            self.prompt.value = (f"<b>Set finished: {self.correct} of {self.total_questions} "
+                                 "correct.</b> Run the cell again for a new set.")
+            self.typed_row.layout.display = "none"
+            self.choice_row.layout.display = "none"
+            self.feedback.value = ""
+            self.picture.value = ""
+            self._update_buttons()
+            return
+        self.number += 1
+        self.attempts = 0
+        self.done = False
+        kind = self.kinds[self.rng.randrange(len(self.kinds))]
+        self.question = make_question(self.rng, kind)
+        self.prompt.value = f"<p style='font-size:1.3em'>{self.question.prompt}</p>"
+        self.answer.value = ""
+        self.feedback.value = ""
+        self.picture.value = ""
+        is_closer = kind == "closer"
+        self.typed_row.layout.display = "none" if is_closer else None
+        self.choice_row.layout.display = None if is_closer else "none"
+        for b, label in zip(self.choice_buttons, self.question.choices or ("", "", ""),
+                            strict=True):
+            b.description = label
+            b.tooltip = f"choose {label}" if label else ""
+        self._update_buttons()
+
+    def check_typed(self) -> Feedback | None:
+        """Check the typed answer."""
+        if self.question is None or self.done or self.question.kind == "closer":
+            return None
+        return self._record(check(self.question, self.answer.value))
+
+    def choose(self, index: int) -> Feedback | None:
+        """Answer a 'closer' question: 0 or 1 picks a number, 2 means the same distance."""
+        if self.question is None or self.done or self.question.kind != "closer":
+            return None
+        return self._record(check(self.question, SAME if index == 2 else index))
+
+    def try_again(self) -> None:
+        """Clear the answer and the feedback for another attempt."""
+        if self.done:
+            return
+        self.answer.value = ""
+        self.feedback.value = ""
+        self._update_buttons()
+
+    def show_me(self) -> None:
+        """Show the worked answer on the number line; the question counts as not correct."""
+        if self.question is None or self.done:
+            return
+        self.done = True
+        self.feedback.value = f"<p><b>Here is how:</b> {explain(self.question)}</p>"
+        self.picture.value = self._picture(self.question)
+        self._update_buttons()
+
+    # ----- helpers ---------------------------------------------------------------------
+    def _record(self, fb: Feedback) -> Feedback:
+        if fb.valid:
+            self.attempts += 1
+        if fb.correct:
+            self.correct += 1
+            self.done = True
+            self.picture.value = self._picture(self.question)
+        elif fb.valid and self.attempts >= MAX_ATTEMPTS_BEFORE_SHOW:
+            fb = Feedback(False, fb.message + " You can press <b>Show me</b>.")
+        icon = "\u2714" if fb.correct else "\u2717" if fb.valid else "!"
+        self.feedback.value = f"<p role='status'>{icon} {fb.message}</p>"
+        self._update_buttons()
+        return fb
+
+    def _flip_sign(self) -> None:
+        t = self.answer.value.strip()
+        if t.startswith(("-", "\u2212")):
+            self.answer.value = t[1:]
+        else:
+            self.answer.value = "-" + t.lstrip("+")
+
+    def _picture(self, q: Question) -> str:
+        if q.kind == "closer":
+            return nl.points_line(list(q.numbers))
+        if q.kind == "sum-abs":
+            return nl.steps_line(list(q.numbers))
+        return nl.points_line([q.numbers[0]])
+
+    def _update_buttons(self) -> None:
+        answering = self.question is not None and not self.done
+        self.check_button.disabled = not answering
+        self.answer.disabled = not answering
+        self.sign_button.disabled = not answering
+        for b in self.choice_buttons:
+            b.disabled = not answering
+        self.try_button.disabled = not answering or not self.feedback.value
+        self.show_button.disabled = not answering or self.attempts == 0
+        self.next_button.disabled = self.question is None or not self.done
+        self.header.value = (f"<b>Question {self.number} of {self.total_questions}</b> "
+                             f"&middot; correct so far: {self.correct} "
+                             f"&middot; practice code: {self.seed}")
