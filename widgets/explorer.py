@@ -1,0 +1,186 @@
+"""Card explorer: pick cards and watch their sum built up on the number line.
+
+Shows what each card is worth (the colour gives the sign), the sum as an equation, its
+absolute value as a distance, opposites (same rank, other colour) and zero pairs.
+"""
+
+from __future__ import annotations
+
+import ipywidgets as w
+
+from engine.cards import RANK_LABELS, Card, Color, Convention, Suit, signed
+from engine.events import abs_math, card_view, sum_math
+from widgets import lesson_tools
+from widgets.render import esc, hand_html
+
+MAX_CARDS = 12
+GAMES = ("hit-me", "flapjack")
+SUIT_FOR = {Color.BLACK: Suit.SPADES, Color.RED: Suit.HEARTS}
+
+
+def card_value(card: Card, game: str, colors: Convention) -> int:
+    """The card's signed value: J Q K count 10 in Hit Me and 11, 12, 13 in Flapjack."""
+    size = min(card.rank, 10) if game == "hit-me" else card.rank
+    return size * colors.sign(card.color)
+
+
+def zero_pairs(values: list[int]) -> list[tuple[int, int]]:
+    """Index pairs (i, j) of cards whose values are opposites, each card used at most once."""
+    used: set[int] = set()
+    pairs = []
+    for i, v in enumerate(values):
+        if i in used or v == 0:
+            continue
+        for j in range(i + 1, len(values)):
+            if j not in used and values[j] == -v:
+                used.update((i, j))
+                pairs.append((i, j))
+                break
+    return pairs
+
+
+class CardExplorer(w.VBox):
+    """Pick black and red cards; see each value, the running sum and |sum| on the number line."""
+
+    def __init__(self, game: str = "hit-me", colors: str = "black-positive") -> None:
+        if game not in GAMES:
+            raise ValueError(f"game must be one of {', '.join(GAMES)}; got {game!r}")
+        self.game = game
+        self.colors = Convention.parse(colors)
+        self.cards: list[Card] = []
+        self.message = ""
+
+        self.color_toggle = w.ToggleButtons(
+            options=[("Black +, red \u2212", "black-positive"),
+                     ("Red +, black \u2212", "red-positive")],
+            value=self.colors.value, description="Colours:",
+            tooltips=["black cards positive, red negative", "red cards positive, black negative"])
+        self.color_toggle.observe(self._on_colors, names="value")
+        self.rank_buttons: dict[tuple[int, Color], w.Button] = {}
+        rows = []
+        for color in (Color.BLACK, Color.RED):
+            row = []
+            for rank in range(1, 14):
+                b = w.Button(layout=w.Layout(width="4.8em", height="3.2em"))
+                b.add_class("icg-card-btn")
+                b.add_class(f"icg-{color.value}")
+                b.on_click(lambda _, r=rank, c=color: self.add(r, c))
+                self.rank_buttons[(rank, color)] = b
+                row.append(b)
+            rows.append(w.HBox(row, layout=w.Layout(flex_flow="row wrap")))
+        self.opposite_button = w.Button(description="Add the opposite",
+                                        tooltip="add the opposite of the last card")
+        self.cancel_button = w.Button(description="Remove zero pairs",
+                                      tooltip="take away pairs of opposite cards")
+        self.undo_button = w.Button(description="Undo", tooltip="take back the last card")
+        self.clear_button = w.Button(description="Clear", tooltip="start again with no cards")
+        self.opposite_button.on_click(lambda _: self.add_opposite())
+        self.cancel_button.on_click(lambda _: self.remove_zero_pairs())
+        self.undo_button.on_click(lambda _: self.undo())
+        self.clear_button.on_click(lambda _: self.clear())
+        self.hand = w.HTML()
+        self.equation = w.HTML()
+        self.line = w.HTML()
+        self.pairs = w.HTML()
+        super().__init__([
+            w.HTML(lesson_tools.stylesheet_html()),
+            self.color_toggle,
+            w.HTML("<b>Click a card to add it:</b>"),
+            *rows,
+            w.HBox([self.opposite_button, self.cancel_button, self.undo_button,
+                    self.clear_button]),
+            self.hand, self.equation, self.pairs, self.line,
+        ])
+        self.add_class("icg-root")
+        self.add_class("icg-explorer")
+        self._refresh()
+
+    # ----- reading -----------------------------------------------------------------------
+    @property
+    def values(self) -> list[int]:
+        """The signed values of the cards picked, in order."""
+        return [card_value(c, self.game, self.colors) for c in self.cards]
+
+    @property
+    def total(self) -> int:
+        return sum(self.values)
+
+    # ----- actions -----------------------------------------------------------------------
+    def add(self, rank: int, color: Color) -> None:
+        """Add one card of this rank and colour (at most 12 cards)."""
+        if len(self.cards) >= MAX_CARDS:
+            self.message = f"That is {MAX_CARDS} cards: press Clear or Undo to go on."
+        else:
+            self.cards.append(Card(rank, SUIT_FOR[color]))
+            self.message = ""
+        self._refresh()
+
+    def add_opposite(self) -> None:
+        """Add the opposite of the last card: same rank, the other colour."""
+        if not self.cards:
+            return
+        last = self.cards[-1]
+        other = Color.RED if last.color is Color.BLACK else Color.BLACK
+        self.add(last.rank, other)
+
+    def remove_zero_pairs(self) -> None:
+        """Take away every pair of opposite cards; the sum does not change."""
+        pairs = zero_pairs(self.values)
+        gone = {i for pair in pairs for i in pair}
+        before = self.total
+        self.cards = [c for i, c in enumerate(self.cards) if i not in gone]
+        if pairs:
+            self.message = (f"Removed {len(pairs)} zero pair{'s' if len(pairs) > 1 else ''}. "
+                            f"The sum is still {signed(before)}.")
+        self._refresh()
+
+    def undo(self) -> None:
+        if self.cards:
+            self.cards.pop()
+        self.message = ""
+        self._refresh()
+
+    def clear(self) -> None:
+        self.cards = []
+        self.message = ""
+        self._refresh()
+
+    # ----- drawing -----------------------------------------------------------------------
+    def _on_colors(self, change: dict) -> None:
+        try:
+            self.colors = Convention.parse(change["new"])
+        except ValueError:
+            self.color_toggle.value = self.colors.value
+            return
+        self._refresh()
+
+    def _refresh(self) -> None:
+        for (rank, color), b in self.rank_buttons.items():
+            v = card_value(Card(rank, SUIT_FOR[color]), self.game, self.colors)
+            label = f"{RANK_LABELS.get(rank, str(rank))}{SUIT_FOR[color].symbol}"
+            b.description = f"{label} {signed(v)}"
+            b.tooltip = f"add the {Card(rank, SUIT_FOR[color]).name}, value {signed(v)}"
+            b.disabled = len(self.cards) >= MAX_CARDS
+        values = self.values
+        self.opposite_button.disabled = not self.cards or len(self.cards) >= MAX_CARDS
+        self.undo_button.disabled = not self.cards
+        self.clear_button.disabled = not self.cards
+        pairs = zero_pairs(values)
+        self.cancel_button.disabled = not pairs
+        views = [card_view(c, v) for c, v in zip(self.cards, values, strict=True)]
+        self.hand.value = (hand_html(views, label="cards picked") if views
+                           else "<p>No cards yet: the sum is 0.</p>")
+        if values:
+            eq = f"Sum: {sum_math(values)}. Distance from zero: {abs_math(self.total)}."
+        else:
+            eq = "Sum: 0."
+        note = f"<p role='status'>{esc(self.message)}</p>" if self.message else ""
+        self.equation.value = f"<p style='font-size:1.2em'><b>{esc(eq)}</b></p>{note}"
+        if pairs:
+            items = ", ".join(
+                f"{self.cards[i].short} and {self.cards[j].short} "
+                f"({signed(values[i])} + ({signed(values[j])}) = 0)" for i, j in pairs)
+            self.pairs.value = f"<p>Zero pairs: {esc(items)}.</p>"
+        else:
+            self.pairs.value = ""
+        self.line.value = lesson_tools.steps_line(values)
