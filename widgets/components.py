@@ -1,0 +1,438 @@
+"""Reusable widget pieces for the card tables (core ipywidgets only).
+
+Every control is a real ipywidgets Button (a <button>) whose description is its readable label;
+tooltips repeat the card's full name and value. Everything that a page can send back (Text values,
+Dropdown choices, numbers) is treated as untrusted: it is parsed and checked here, and a bad
+value produces a message, never an exception.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import ipywidgets as widgets
+
+from widgets.render import Arrow, Point, Span, message_html, move_log_html, number_line_svg
+
+log = logging.getLogger(__name__)
+
+CSS_PATH = Path(__file__).with_name("style.css")
+MINUS = "\u2212"  # the minus sign on the keypad button
+
+
+# ----- small helpers ---------------------------------------------------------------------------
+@lru_cache(maxsize=1)
+def load_css() -> str:
+    """The text of widgets/style.css."""
+    return CSS_PATH.read_text(encoding="utf-8")
+
+
+def style_widget() -> widgets.HTML:
+    """An HTML widget holding the one stylesheet in a <style> element (put it in every table)."""
+    w = widgets.HTML(f"<style>{load_css()}</style>")
+    w.add_class("icg-style")
+    return w
+
+
+def html_widget(value: str = "", classes: Iterable[str] = ()) -> widgets.HTML:
+    """An HTML widget with css classes."""
+    w = widgets.HTML(value)
+    for c in classes:
+        w.add_class(c)
+    return w
+
+
+def make_button(
+    description: str,
+    on_click: Callable[[], Any] | None = None,
+    *,
+    tooltip: str = "",
+    disabled: bool = False,
+    classes: Iterable[str] = (),
+    button_style: str = "",
+    width: str = "auto",
+) -> widgets.Button:
+    """A Button whose handler takes no arguments; the description is its screen-reader label."""
+    b = widgets.Button(description=description, tooltip=tooltip or description, disabled=disabled,
+                       button_style=button_style, layout=widgets.Layout(width=width))
+    for c in classes:
+        b.add_class(c)
+    if on_click is not None:
+        b.on_click(lambda _b: on_click())
+    return b
+
+
+def card_label(card: dict[str, Any]) -> str:
+    """Short text for a card button: 'J♠ +10'."""
+    return f"{card['label']}{card['symbol']} {card['value_text']}"
+
+
+def card_button(
+    card: dict[str, Any],
+    on_click: Callable[[dict[str, Any]], Any] | None = None,
+    *,
+    disabled: bool = False,
+    reason: str = "",
+    prefix: str = "",
+    suffix: str = "",
+) -> widgets.Button:
+    """A face-up card as a button: description 'J♠ +10', tooltip 'jack of spades, value plus 10'.
+
+    `reason` (why it is disabled) is added to the description and tooltip so that a screen reader
+    and a colour-blind player both get it. `on_click` receives the card dict.
+    """
+    text = f"{prefix}{card_label(card)}{suffix}"
+    tip = card["aria"]
+    if reason:
+        text = f"{text} ({reason})"
+        tip = f"{tip}: {reason}"
+    b = widgets.Button(description=text, tooltip=tip, disabled=disabled,
+                       layout=widgets.Layout(width="auto"))
+    b.add_class("icg-card-btn")
+    b.add_class(f"icg-{card['color']}")
+    if on_click is not None:
+        b.on_click(lambda _b: on_click(card))
+    return b
+
+
+class MessageArea(widgets.HTML):
+    """A one-line status area (role=status, or alert for errors)."""
+
+    def show(self, text: str, kind: str = "info") -> None:
+        self.value = message_html(text, kind)
+
+    def clear(self) -> None:
+        self.value = ""
+
+    @property
+    def text(self) -> str:
+        return re.sub(r"<[^>]+>", "", self.value)
+
+
+# ----- move log ----------------------------------------------------------------------------------
+class MoveLog(widgets.VBox):
+    """The move log: lines of equations, newest first, in a copyable <pre>."""
+
+    def __init__(self, title: str = "Move log", limit: int | None = None) -> None:
+        self.title = title
+        self.limit = limit
+        self.lines: list[str] = []
+        self.html = html_widget(move_log_html([], title=title))
+        super().__init__([self.html])
+        self.add_class("icg-movelog")
+
+    def set_lines(self, lines: Sequence[str]) -> None:
+        """Replace the log (oldest first in `lines`; shown newest first)."""
+        self.lines = list(lines)
+        self.html.value = move_log_html(self.lines, title=self.title, limit=self.limit)
+
+    def text(self) -> str:
+        """The log as plain text, newest first (what a teacher copies)."""
+        return "\n".join(reversed(self.lines))
+
+
+# ----- number line ------------------------------------------------------------------------
+class NumberLine(widgets.VBox):
+    """A number line widget (inline SVG + a text caption)."""
+
+    def __init__(self, title: str = "Number line") -> None:
+        self.title = title
+        self.html = html_widget(number_line_svg(title=title))
+        super().__init__([self.html])
+        self.add_class("icg-numberline-box")
+
+    def show(
+        self,
+        points: Sequence[Point] = (),
+        arrow: Arrow | None = None,
+        spans: Sequence[Span] = (),
+        marks: Sequence[int] = (),
+        limits: tuple[int, int] | None = None,
+        lo: int | None = None,
+        hi: int | None = None,
+    ) -> None:
+        self.html.value = number_line_svg(points, arrow, spans, marks, limits, lo, hi,
+                                          title=self.title)
+
+
+# ----- settings --------------------------------------------------------------------------------
+class SettingError(ValueError):
+    """A settings field holds a value that is not allowed (message names the allowed values)."""
+
+
+def parse_choice(value: Any, allowed: Sequence[Any], setting: str) -> Any:
+    """Accept only one of `allowed` (what a Dropdown/ToggleButtons offers)."""
+    if value in allowed:
+        return value
+    raise SettingError(f"{setting} must be one of {', '.join(str(a) for a in allowed)}")
+
+
+def parse_int_setting(value: Any, setting: str, low: int, high: int) -> int:
+    """A whole number low..high from a widget value (int, or digits as text)."""
+    if isinstance(value, bool):
+        raise SettingError(f"{setting} must be a whole number from {low} to {high}")
+    if isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d{1,6}\s*", value):
+        value = int(value)
+    if not isinstance(value, int) or not low <= value <= high:
+        got = repr(value)[:40]
+        raise SettingError(f"{setting} must be a whole number from {low} to {high}; got {got}")
+    return value
+
+
+DEAL_CODE_RE = re.compile(r"[A-Za-z0-9 _\-]{0,40}")
+
+
+def parse_deal_code(value: Any) -> int | str | None:
+    """A deal code: empty (a fresh shuffle), a whole number, or up to 40 letters/digits/-/_."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise SettingError("deal code must be a number or up to 40 letters, digits, - or _")
+    if isinstance(value, int):
+        return value
+    text = str(value).strip()
+    if not DEAL_CODE_RE.fullmatch(text):
+        raise SettingError("deal code must be a number or up to 40 letters, digits, - or _")
+    if not text:
+        return None
+    if re.fullmatch(r"[+-]?\d{1,18}", text):
+        return int(text)
+    return text
+
+
+class SettingsPanel(widgets.VBox):
+    """A settings form: fields, an Apply button and a message area.
+
+    Add fields with `add_field(name, label, widget, parse)`; `parse(widget.value)` returns the
+    checked value or raises ValueError (SettingError, engine ConfigError) with a message. On Apply
+    every field is parsed; any error is shown in the message area and nothing changes; otherwise
+    `on_apply(values)` runs (it may return an error message, or raise ValueError, also shown).
+    A value that is invalid when it arrives (a forged one) gets a message at once too.
+    """
+
+    def __init__(self, title: str = "Settings", apply_label: str = "Apply and deal",
+                 on_apply: Callable[[dict[str, Any]], str | None] | None = None) -> None:
+        self.fields: dict[str, tuple[widgets.Widget, Callable[[Any], Any]]] = {}
+        self.on_apply = on_apply
+        self.title_html = html_widget(f'<div class="icg-title">{title}</div>')
+        self.rows = widgets.VBox([])
+        self.apply_button = make_button(apply_label, self.apply,
+                                        tooltip=f"{apply_label}: use these settings")
+        self.message = MessageArea()
+        super().__init__([self.title_html, self.rows, self.apply_button, self.message])
+        self.add_class("icg-settings")
+
+    def add_field(self, name: str, label: str, widget: widgets.Widget,
+                  parse: Callable[[Any], Any]) -> widgets.Widget:
+        """Add one labelled input; `parse` checks its value."""
+        self.fields[name] = (widget, parse)
+        if hasattr(widget, "description") and not isinstance(widget, widgets.Checkbox):
+            widget.description = label
+            widget.style.description_width = "initial"
+        elif isinstance(widget, widgets.Checkbox):
+            widget.description = label
+            widget.indent = False
+        widget.observe(lambda ch, n=name: self._check_one(n), names="value")
+        self.rows.children = (*self.rows.children, widget)
+        return widget
+
+    def _check_one(self, name: str) -> None:
+        widget, parse = self.fields[name]
+        try:
+            parse(widget.value)
+        except Exception as e:  # noqa: BLE001 - any bad value becomes a message
+            self.message.show(f"{_field_label(widget, name)}: {e}", "error")
+        else:
+            if "icg-msg-error" in self.message.value:
+                self.message.clear()
+
+    def values(self) -> dict[str, Any]:
+        """Every field parsed; raises SettingError naming the first bad field."""
+        out = {}
+        for name, (widget, parse) in self.fields.items():
+            try:
+                out[name] = parse(widget.value)
+            except Exception as e:  # noqa: BLE001
+                raise SettingError(f"{_field_label(widget, name)}: {e}") from e
+        return out
+
+    def set_values(self, values: dict[str, Any]) -> None:
+        """Show these values in the fields (no checks; used to reflect the game's settings)."""
+        for name, v in values.items():
+            if name in self.fields:
+                try:
+                    self.fields[name][0].value = v
+                except Exception as e:  # noqa: BLE001
+                    log.debug("cannot show %s=%r: %s", name, v, e)
+
+    def apply(self) -> bool:
+        """Check every field and, if all are good, hand them to on_apply. True on success."""
+        try:
+            vals = self.values()
+            err = self.on_apply(vals) if self.on_apply else None
+        except Exception as e:  # noqa: BLE001 - never a traceback in the page
+            self.message.show(str(e)[:300] or "that setting was refused", "error")
+            return False
+        if err:
+            self.message.show(err, "error")
+            return False
+        self.message.show("Settings applied: a new deal.", "ok")
+        return True
+
+
+def _field_label(widget: widgets.Widget, name: str) -> str:
+    return getattr(widget, "description", "") or name
+
+
+# ----- answer entry with keypad -------------------------------------------------------------------
+ANSWER_RE = re.compile(r"\s*([+\-\u2212]?)\s*(\d{1,4})\s*")
+
+
+def parse_int_answer(text: Any) -> int | None:
+    """A typed whole number ('-7', '\u22127', '+7', ' 7 '); None if it is not one."""
+    if not isinstance(text, str) or len(text) > 12:
+        return None
+    m = ANSWER_RE.fullmatch(text)
+    if not m:
+        return None
+    n = int(m.group(2))
+    return -n if m.group(1) in ("-", MINUS) else n
+
+
+class AnswerEntry(widgets.VBox):
+    """Typed answers with an on-screen keypad (digits, a minus key, delete, clear) and Check.
+
+    `fields` is a sequence of (name, label). With several fields a "Type into" toggle chooses
+    which box the keypad writes to. Check calls `on_check(answers)` where answers maps each name
+    to an int or None (not a whole number). The owner shows feedback with `feedback()` and can
+    offer "Show me" with `offer_show_me(True)`, whose click calls `on_show_me()`.
+    """
+
+    def __init__(
+        self,
+        fields: Sequence[tuple[str, str]],
+        on_check: Callable[[dict[str, int | None]], Any] | None = None,
+        on_show_me: Callable[[], Any] | None = None,
+        prompt: str = "",
+        check_label: str = "Check my answer",
+    ) -> None:
+        self.on_check = on_check
+        self.on_show_me = on_show_me
+        self.prompt = html_widget(prompt)
+        self.boxes: dict[str, widgets.Text] = {}
+        rows = []
+        for name, label in fields:
+            t = widgets.Text(value="", description=label, placeholder="e.g. -7",
+                             style={"description_width": "initial"},
+                             layout=widgets.Layout(width="16em"))
+            self.boxes[name] = t
+            rows.append(t)
+        self.names = [n for n, _ in fields]
+        self.labels = dict(fields)
+        self.target = widgets.ToggleButtons(
+            options=[(label, name) for name, label in fields], value=self.names[0],
+            description="Keypad types into:", style={"description_width": "initial"},
+            tooltips=[f"the keypad types into {label}" for _, label in fields])
+        self.target.layout.display = None if len(fields) > 1 else "none"
+        keys = [make_button(str(d), lambda d=d: self.press(str(d)), tooltip=f"type {d}",
+                            width="3em") for d in range(10)]
+        self.minus_key = make_button(MINUS, lambda: self.press("-"), tooltip="minus sign: make "
+                                     "the number negative (or positive again)", width="3em")
+        self.delete_key = make_button("\u232b", lambda: self.press("del"),
+                                      tooltip="delete the last character", width="3em")
+        self.delete_key.description = "\u232b Delete"
+        self.clear_key = make_button("Clear", lambda: self.press("clear"), tooltip="clear the box")
+        self.keypad = widgets.VBox([
+            widgets.HBox(keys[1:6]),
+            widgets.HBox([*keys[6:], keys[0]]),
+            widgets.HBox([self.minus_key, self.delete_key, self.clear_key]),
+        ])
+        self.keypad.add_class("icg-keypad")
+        self.check_button = make_button(check_label, self.check, button_style="primary",
+                                        tooltip="check what you typed")
+        self.show_me_button = make_button("Show me", self._show_me,
+                                          tooltip="show the answer with the arithmetic")
+        self.show_me_button.layout.display = "none"
+        self.feedback_html = MessageArea()
+        super().__init__([self.prompt, *rows, self.target, self.keypad,
+                          widgets.HBox([self.check_button, self.show_me_button]),
+                          self.feedback_html])
+        self.add_class("icg-answer")
+
+    def press(self, key: str) -> None:
+        """What a keypad button does to the chosen box."""
+        name = self.target.value if self.target.value in self.boxes else self.names[0]
+        box = self.boxes[name]
+        text = box.value if isinstance(box.value, str) and len(box.value) <= 12 else ""
+        if key == "clear":
+            text = ""
+        elif key == "del":
+            text = text[:-1]
+        elif key == "-":
+            text = text[1:] if text.startswith(("-", MINUS)) else "-" + text.lstrip("+")
+        elif key.isdigit() and len(text) < 6:
+            text += key
+        box.value = text
+
+    def answers(self) -> dict[str, int | None]:
+        return {n: parse_int_answer(b.value) for n, b in self.boxes.items()}
+
+    def check(self) -> None:
+        if self.on_check is not None:
+            self.on_check(self.answers())
+
+    def _show_me(self) -> None:
+        if self.on_show_me is not None:
+            self.on_show_me()
+
+    def feedback(self, text: str, kind: str = "info") -> None:
+        self.feedback_html.show(text, kind)
+
+    def offer_show_me(self, on: bool) -> None:
+        self.show_me_button.layout.display = None if on else "none"
+        self.show_me_button.disabled = not on
+
+    def reset(self, prompt: str | None = None) -> None:
+        """Empty boxes, no feedback, no Show me; enable Check."""
+        for b in self.boxes.values():
+            b.value = ""
+        if prompt is not None:
+            self.prompt.value = prompt
+        self.feedback_html.clear()
+        self.offer_show_me(False)
+        self.check_button.disabled = False
+        self.target.value = self.names[0]
+
+    def lock(self) -> None:
+        """Disable Check and the keypad (after the answer is settled)."""
+        self.check_button.disabled = True
+        self.offer_show_me(False)
+
+
+# ----- hint ---------------------------------------------------------------------------------
+class HintBox(widgets.VBox):
+    """A Hint button and the hint text. `provider()` returns the hint (from an observation)."""
+
+    def __init__(self, provider: Callable[[], str] | None = None, label: str = "Hint") -> None:
+        self.provider = provider
+        self.button = make_button(label, self.show, tooltip="explain what each choice does")
+        self.html = html_widget("")
+        super().__init__([self.button, self.html])
+        self.add_class("icg-hintbox")
+
+    def show(self) -> None:
+        try:
+            text = self.provider() if self.provider else ""
+        except Exception as e:  # noqa: BLE001 - a hint must never break the table
+            log.warning("hint failed: %s", e)
+            text = "No hint is available right now."
+        self.html.value = message_html(text or "No hint is available right now.", "info").replace(
+            "icg-msg-info", "icg-msg-info icg-hint")
+
+    def clear(self) -> None:
+        self.html.value = ""

@@ -1,0 +1,204 @@
+"""The shared controller of a card table: owns one game, runs the computer players.
+
+A table (Hit Me, Flapjack) subclasses `TableController` and provides `state` (the engine object
+with `current`, `over`, `legal_actions(p)`, `apply_action(a, p)`, `observation(p, reveal)`) and
+`refresh()` (re-render from observations). The controller
+
+* applies a student's move (`human_move`), turning an illegal one into a message;
+* runs computer players one move at a time with a visible pause (`bot_delay` seconds, on the
+  kernel's asyncio loop when there is one, else a `threading.Timer`), or synchronously when
+  `bot_delay <= 0` (tests), or only on `step()` ("Next move") in walkthrough mode;
+* remembers each computer player's reason for its last move (`reasons`);
+* cancels pending computer moves when the game is replaced (`new_generation`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+MAX_BOT_MOVES = 10_000  # a safety stop for the synchronous loop (a game is far shorter)
+
+
+@dataclass(frozen=True)
+class BotMove:
+    """One computer move as the table reports it."""
+
+    seat: int
+    action: Any
+    reason: str
+
+
+def call_later(delay: float, fn: Callable[[], None]) -> None:
+    """Run `fn` after `delay` seconds on the running asyncio loop, else on a timer thread."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        loop = None
+    if loop is not None:
+        loop.call_later(delay, fn)
+        return
+    t = threading.Timer(delay, fn)
+    t.daemon = True
+    t.start()
+
+
+def make_bots(specs: dict[int, Any], game: str, seed: Any) -> dict[int, Any]:
+    """Bots for the given seats. A spec is a level ('easy', 'medium', 'hard'), a bot spec
+    ('threshold:4', 'expert', 'random', 'greedy') or an object with a `choose` method.
+    Each bot gets its own generator seeded from the deal code, so a deal replays exactly."""
+    from engine import bots as engine_bots  # the bots helper's module
+
+    out = {}
+    for seat, spec in specs.items():
+        if hasattr(spec, "choose"):
+            out[seat] = spec
+            continue
+        text = str(spec).strip().lower()
+        text = engine_bots.BOT_LEVELS.get(game, {}).get(text, text)
+        rng = random.Random(f"{seed!r}/bot/{seat}")
+        out[seat] = engine_bots.make_bot(text, game, rng)
+    return out
+
+
+class TableController:
+    """Base class: owns the game and paces the computer players. See the module docstring."""
+
+    def __init__(self, *, bot_delay: float = 0.8, walkthrough: bool = False) -> None:
+        self.lock = threading.RLock()
+        self.bot_delay = float(bot_delay) if isinstance(bot_delay, int | float) else 0.8
+        self.walkthrough = bool(walkthrough)
+        self.bots: dict[int, Any] = {}
+        self.reasons: dict[int, str] = {}
+        self.bot_moves: list[BotMove] = []
+        self._generation = 0
+        self._pending = False
+
+    # ----- to provide -----------------------------------------------------------------------
+    @property
+    def state(self) -> Any:
+        """The engine state being played (a HitMeRound, a FlapjackState)."""
+        raise NotImplementedError
+
+    def refresh(self) -> None:
+        """Re-render every view from observations."""
+        raise NotImplementedError
+
+    def on_error(self, message: str) -> None:
+        """Show a message (an illegal move, a failed bot)."""
+        log.warning("%s", message)
+
+    def bot_legal(self, seat: int) -> list[Any]:
+        """The moves offered to a computer player (default: every legal action)."""
+        return self.state.legal_actions(seat)
+
+    # ----- moves ----------------------------------------------------------------------------
+    def bot_to_move(self) -> int | None:
+        """The seat of the computer player whose turn it is, or None."""
+        st = self.state
+        if st is None or st.over or st.current not in self.bots:
+            return None
+        return st.current
+
+    def human_move(self, action: Any, seat: int) -> str | None:
+        """Apply a student's move; returns an error message (state unchanged) or None."""
+        from engine.errors import IllegalActionError
+
+        with self.lock:
+            try:
+                self.state.apply_action(action, seat)
+            except IllegalActionError as e:
+                self.on_error(str(e))
+                self.refresh()
+                return str(e)
+            self.after_move()
+        self.refresh()
+        self.run_bots()
+        return None
+
+    def after_move(self) -> None:
+        """Hook called (under the lock) after any move is applied."""
+
+    def bot_move(self) -> BotMove | None:
+        """Make one computer move now (the seat to move must be a computer player)."""
+        with self.lock:
+            seat = self.bot_to_move()
+            if seat is None:
+                return None
+            st = self.state
+            legal = self.bot_legal(seat)
+            try:
+                decision = self.bots[seat].choose(st.observation(seat), legal)
+                st.apply_action(decision.action, seat)
+                reason = str(getattr(decision, "reason", ""))
+                action = decision.action
+            except Exception as e:  # noqa: BLE001 - a failing bot must not stall the table
+                log.warning("computer player %s failed: %s", seat, e)
+                action = legal[-1] if legal else None
+                if action is None:
+                    return None
+                st.apply_action(action, seat)
+                reason = "(made a fallback move)"
+            move = BotMove(seat, action, reason)
+            self.reasons[seat] = reason
+            self.bot_moves.append(move)
+            self.after_move()
+            return move
+
+    def run_bots(self) -> None:
+        """Let computer players move: at once (delay 0), paced, or not at all (walkthrough)."""
+        if self.walkthrough:
+            return
+        if self.bot_delay <= 0:
+            for _ in range(MAX_BOT_MOVES):
+                if self.bot_move() is None:
+                    break
+            self.refresh()
+            return
+        with self.lock:
+            if self._pending or self.bot_to_move() is None:
+                return
+            self._pending = True
+            gen = self._generation
+        call_later(self.bot_delay, lambda: self._tick(gen))
+
+    def _tick(self, gen: int) -> None:
+        with self.lock:
+            if gen != self._generation:
+                return
+            self._pending = False
+            try:
+                self.bot_move()
+            except Exception as e:  # noqa: BLE001 - runs outside any handler
+                log.warning("paced bot move failed: %s", e)
+        try:
+            self.refresh()
+        except Exception as e:  # noqa: BLE001
+            log.warning("refresh failed: %s", e)
+        self.run_bots()
+
+    def step(self) -> BotMove | None:
+        """Walkthrough "Next move": one computer move, then re-render."""
+        move = self.bot_move()
+        self.refresh()
+        return move
+
+    def new_generation(self) -> None:
+        """Forget pending paced moves (call when the game or round is replaced)."""
+        with self.lock:
+            self._generation += 1
+            self._pending = False
+            self.reasons = {}
+            self.bot_moves = []
+
+    @property
+    def waiting_for_bots(self) -> bool:
+        """True while a paced computer move is scheduled."""
+        return self._pending

@@ -1,0 +1,283 @@
+"""Pure rendering: observations (plain dicts from the engine) to HTML text.
+
+Nothing here imports ipywidgets or touches a game state: every function takes the data a viewer
+may see (an observation or a piece of one) and returns a string, so it can be tested without a
+browser. Every card face carries its signed value as text; a card back carries no value.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "Arrow", "Point", "Span",
+    "abs_text", "card_back_html", "card_face_html", "card_html", "esc", "event_line",
+    "hand_html", "move_log_html", "number_line_svg", "score_table_html", "signed",
+    "message_html",
+]
+
+
+def esc(text: Any) -> str:
+    """HTML-escape any value's text (quotes included, safe inside attributes)."""
+    return html.escape(str(text), quote=True)
+
+
+def signed(n: int) -> str:
+    """'+7', '-7', '0' (same as engine.cards.signed; kept here so render has no engine import)."""
+    return f"+{n}" if n > 0 else str(n)
+
+
+def abs_text(n: int) -> str:
+    """'|-3| = 3', the distance from zero written out."""
+    return f"|{signed(n)}| = {abs(n)}"
+
+
+# ----- cards ---------------------------------------------------------------------------------
+def card_face_html(card: dict[str, Any], *, small: bool = False, note: str = "") -> str:
+    """A face-up card from an engine card view: rank, suit symbol, colour and signed value.
+
+    `card` is a dict as made by engine.events.card_view (keys label, symbol, color, value_text,
+    aria, ...). `note` is an optional extra line (e.g. "ace counts 11").
+    """
+    value = int(card["value"])
+    sign_class = "icg-pos" if value > 0 else ("icg-neg" if value < 0 else "icg-zero")
+    classes = f"icg-card icg-{esc(card['color'])} {sign_class}" + (" icg-small" if small else "")
+    aria = card.get("aria") or f"{card.get('name', 'card')}, value {value}"
+    if note:
+        aria = f"{aria}, {note}"
+    value_text = card.get("value_text", signed(value))
+    note_html = f'<span class="icg-card-note">{esc(note)}</span>' if note else ""
+    return (
+        f'<span class="{classes}" role="img" aria-label="{esc(aria)}" title="{esc(aria)}">'
+        f'<span class="icg-rank" aria-hidden="true">{esc(card["label"])}</span>'
+        f'<span class="icg-suit" aria-hidden="true">{esc(card["symbol"])}</span>'
+        f'<span class="icg-value" aria-hidden="true">{esc(value_text)}</span>'
+        f"{note_html}</span>"
+    )
+
+
+def card_back_html(label: str = "face-down card", *, small: bool = False) -> str:
+    """A face-down card: a patterned back and an accessible label; no rank, suit or value."""
+    classes = "icg-card icg-back" + (" icg-small" if small else "")
+    return (f'<span class="{classes}" role="img" aria-label="{esc(label)}" title="{esc(label)}">'
+            f'<span class="icg-back-pattern" aria-hidden="true"></span></span>')
+
+
+def card_html(card: dict[str, Any], *, small: bool = False, note: str = "") -> str:
+    """A card view or HIDDEN_CARD: the face if it is known, else the back."""
+    if card.get("hidden") or "value" not in card:
+        return card_back_html(card.get("aria", "face-down card"), small=small)
+    return card_face_html(card, small=small, note=note)
+
+
+def hand_html(cards: Iterable[dict[str, Any]], *, label: str = "cards", small: bool = False) -> str:
+    """A row of cards (faces or backs) as a labelled group."""
+    inner = "".join(card_html(c, small=small) for c in cards)
+    return f'<span class="icg-hand" role="group" aria-label="{esc(label)}">{inner}</span>'
+
+
+# ----- number line ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Point:
+    """A labelled point on the number line (a player's sum, the running total)."""
+
+    value: int
+    label: str
+    kind: str = "sum"  # css hint: 'sum', 'me', 'total', 'winner'
+
+
+@dataclass(frozen=True)
+class Arrow:
+    """The last card: an arrow from the old total to the new one."""
+
+    start: int
+    end: int
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class Span:
+    """The distance from zero to `value`, drawn as a bracket labelled |v| = d."""
+
+    value: int
+    label: str = ""  # default: abs_text(value)
+
+
+def _nice_range(values: Sequence[int], minimum: int) -> tuple[int, int]:
+    r = max([minimum] + [abs(v) for v in values])
+    r = ((r + 4) // 5) * 5  # round up to a multiple of 5
+    return -r, r
+
+
+def number_line_svg(
+    points: Sequence[Point] = (),
+    arrow: Arrow | None = None,
+    spans: Sequence[Span] = (),
+    marks: Sequence[int] = (),
+    limits: tuple[int, int] | None = None,
+    lo: int | None = None,
+    hi: int | None = None,
+    title: str = "Number line",
+    width: int = 640,
+) -> str:
+    """A number line as inline SVG plus a text list of what it shows (for screen readers).
+
+    Points are stacked when they share a value. `marks` are targets drawn as diamonds (Flapjack:
+    -13, 0, 13); `limits` shade everything outside lo..hi. The caption lists every point, the
+    arrow and every span as text ("|-3| = 3"), so nothing is said by the picture alone.
+    """
+    values = [p.value for p in points] + [s.value for s in spans] + list(marks)
+    if arrow is not None:
+        values += [arrow.start, arrow.end]
+    if limits is not None:
+        values += list(limits)
+    auto_lo, auto_hi = _nice_range(values, 10)
+    lo = auto_lo if lo is None else min(lo, min(values, default=lo))
+    hi = auto_hi if hi is None else max(hi, max(values, default=hi))
+    if hi <= lo:
+        hi = lo + 1
+    pad = 24
+    axis_y = 70 + 16 * max(0, _max_stack(points) - 1)
+    height = axis_y + 34 + 16 * len(spans)
+
+    def x(v: float) -> float:
+        return round(pad + (v - lo) * (width - 2 * pad) / (hi - lo), 1)
+
+    parts: list[str] = []
+    if limits is not None:
+        a, b = limits
+        if a > lo:
+            parts.append(f'<rect class="icg-nl-out" x="{x(lo)}" y="{axis_y - 12}" '
+                         f'width="{x(a) - x(lo)}" height="24"/>')
+        if b < hi:
+            parts.append(f'<rect class="icg-nl-out" x="{x(b)}" y="{axis_y - 12}" '
+                         f'width="{x(hi) - x(b)}" height="24"/>')
+    parts.append(f'<line class="icg-nl-axis" x1="{x(lo)}" y1="{axis_y}" '
+                 f'x2="{x(hi)}" y2="{axis_y}"/>')
+    span_len = hi - lo
+    step = 1 if span_len <= 30 else (5 if span_len <= 100 else 10)
+    label_step = 5 if span_len <= 60 else 10
+    for v in range(lo - lo % step, hi + 1, step):
+        if v < lo:
+            continue
+        big = v % label_step == 0
+        h = 8 if big else 4
+        parts.append(f'<line class="icg-nl-tick" x1="{x(v)}" y1="{axis_y - h}" '
+                     f'x2="{x(v)}" y2="{axis_y + h}"/>')
+        if big or (limits is not None and v in limits) or v in marks:
+            parts.append(f'<text class="icg-nl-num" x="{x(v)}" y="{axis_y + 22}" '
+                         f'text-anchor="middle">{esc(signed(v))}</text>')
+    for m in marks:
+        parts.append(f'<path class="icg-nl-mark" d="M{x(m)} {axis_y - 9} l6 9 l-6 9 l-6 -9 z"/>')
+    for i, s in enumerate(spans):
+        y = axis_y + 34 + 16 * i
+        label = s.label or abs_text(s.value)
+        x0, x1 = x(0), x(s.value)
+        lx, anchor = (x1 + 6, "start") if s.value >= 0 else (x1 - 6, "end")
+        parts.append(f'<line class="icg-nl-span" x1="{x0}" y1="{y}" x2="{x1}" y2="{y}"/>'
+                     f'<line class="icg-nl-span" x1="{x0}" y1="{y - 4}" x2="{x0}" y2="{y + 4}"/>'
+                     f'<line class="icg-nl-span" x1="{x1}" y1="{y - 4}" x2="{x1}" y2="{y + 4}"/>'
+                     f'<text class="icg-nl-spanlabel" x="{lx}" y="{y + 4}" '
+                     f'text-anchor="{anchor}">{esc(label)}</text>')
+    if arrow is not None:
+        y = axis_y - 30
+        parts.append(f'<line class="icg-nl-arrow" x1="{x(arrow.start)}" y1="{y}" '
+                     f'x2="{x(arrow.end)}" y2="{y}" marker-end="url(#icg-arrowhead)"/>')
+        if arrow.label:
+            mid = (x(arrow.start) + x(arrow.end)) / 2
+            parts.append(f'<text class="icg-nl-arrowlabel" x="{mid}" '
+                         f'y="{y - 6}" text-anchor="middle">{esc(arrow.label)}</text>')
+    stack: dict[int, int] = {}
+    for p in points:
+        k = stack.get(p.value, 0)
+        stack[p.value] = k + 1
+        parts.append(f'<circle class="icg-nl-pt icg-nl-{esc(p.kind)}" cx="{x(p.value)}" '
+                     f'cy="{axis_y}" r="6"/>')
+        parts.append(f'<text class="icg-nl-ptlabel" x="{x(p.value)}" y="{axis_y - 14 - 16 * k}" '
+                     f'text-anchor="middle">{esc(p.label)}</text>')
+    caption = _number_line_caption(points, arrow, spans, marks, limits)
+    defs = ('<defs><marker id="icg-arrowhead" markerWidth="8" markerHeight="8" refX="7" refY="4" '
+            'orient="auto"><path d="M0,0 L8,4 L0,8 z" class="icg-nl-head"/></marker></defs>')
+    svg = (f'<svg class="icg-nl" viewBox="0 0 {width} {height}" role="img" '
+           f'aria-label="{esc(title)}: {esc(caption)}" preserveAspectRatio="xMidYMid meet">'
+           f"<title>{esc(title)}</title>{defs}{''.join(parts)}</svg>")
+    items = "".join(f"<li>{esc(t)}</li>" for t in caption.split("; ") if t)
+    return (f'<figure class="icg-numberline">{svg}'
+            f'<figcaption><ul class="icg-nl-text">{items}</ul></figcaption></figure>')
+
+
+def _max_stack(points: Sequence[Point]) -> int:
+    counts: dict[int, int] = {}
+    for p in points:
+        counts[p.value] = counts.get(p.value, 0) + 1
+    return max(counts.values(), default=1)
+
+
+def _number_line_caption(points: Sequence[Point], arrow: Arrow | None, spans: Sequence[Span],
+                         marks: Sequence[int], limits: tuple[int, int] | None) -> str:
+    bits = [f"{p.label} at {signed(p.value)}" for p in points]
+    if arrow is not None:
+        bits.append(f"{arrow.label + ': ' if arrow.label else ''}from {signed(arrow.start)} "
+                    f"to {signed(arrow.end)}")
+    bits += [s.label or f"distance from zero {abs_text(s.value)}" for s in spans]
+    if marks:
+        bits.append("targets " + ", ".join(signed(m) for m in marks))
+    if limits is not None:
+        bits.append(f"limits {signed(limits[0])} to {signed(limits[1])}")
+    return "; ".join(bits)
+
+
+# ----- move log, scores, messages ------------------------------------------------------------
+def event_line(event: dict[str, Any], names: Sequence[str]) -> str:
+    """One event view as a log line: 'Ben: -3 + (+5) = +2 (plays 5♠ (+5); ...)'.
+
+    The private part (shown only to its owner by the engine) is added when present.
+    """
+    who = event.get("player")
+    name = names[who] if isinstance(who, int) and 0 <= who < len(names) else "Table"
+    text, math, private = event.get("text", ""), event.get("math", ""), event.get("private", "")
+    line = f"{name}: {math} ({text})" if math else f"{name} {text}"
+    if private:
+        line += f" [only you see: {private}]"
+    return line
+
+
+def move_log_html(lines: Sequence[str], *, title: str = "Move log", newest_first: bool = True,
+                  limit: int | None = None) -> str:
+    """A copyable log (a <pre>), newest line first by default."""
+    rows = list(reversed(lines)) if newest_first else list(lines)
+    if limit is not None:
+        rows = rows[:limit]
+    body = "\n".join(esc(r) for r in rows) or "(no moves yet)"
+    order = "newest first" if newest_first else "oldest first"
+    return (f'<div class="icg-log"><div class="icg-log-title">{esc(title)} ({order})</div>'
+            f'<pre class="icg-log-text" aria-label="{esc(title)}, {order}" tabindex="0">'
+            f"{body}</pre>"
+            f"</div>")
+
+
+def score_table_html(names: Sequence[str], wins: Sequence[int], ties: Sequence[int] | None = None,
+                     *, title: str = "Score table", win_label: str = "Round wins") -> str:
+    """A small table: one row per player with wins (and ties)."""
+    head = f"<th scope='col'>Player</th><th scope='col'>{esc(win_label)}</th>"
+    if ties is not None:
+        head += "<th scope='col'>Ties</th>"
+    rows = []
+    for i, n in enumerate(names):
+        cells = f"<th scope='row'>{esc(n)}</th><td>{int(wins[i])}</td>"
+        if ties is not None:
+            cells += f"<td>{int(ties[i])}</td>"
+        rows.append(f"<tr>{cells}</tr>")
+    return (f'<table class="icg-scores"><caption>{esc(title)}</caption>'
+            f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>")
+
+
+def message_html(text: str, kind: str = "info") -> str:
+    """A status message; kind 'info', 'ok', 'error' or 'celebrate'. Read out by screen readers."""
+    if not text:
+        return ""
+    role = "alert" if kind == "error" else "status"
+    return f'<div class="icg-msg icg-msg-{esc(kind)}" role="{role}">{esc(text)}</div>'
