@@ -1,0 +1,367 @@
+"""The strategy lab: simulations and exact counts that answer "when should I hit?".
+
+Each chart function runs its simulations in batches with a progress bar and returns a
+matplotlib Figure. Hit Me uses the numpy simulator of threshold players
+(`engine.vector_sim`), so 100,000 rounds take well under a second. A threshold player with
+threshold T hits while |sum| >= T, so it holds once |sum| is T - 1 or less; the charts speak
+of "holding at |sum| H or less" (H = T - 1).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import ipywidgets as w
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.figure import Figure
+from tqdm.auto import tqdm
+
+from engine.cards import make_deck
+from engine.flapjack import FlapjackConfig, FlapjackState
+from engine.vector_sim import hold_win_chance, simulate_thresholds
+
+MEDIUM_HOLD = 3  # the 'medium' computer players hold at |sum| 3 or less (threshold 4)
+MAX_ABS = 15
+BATCHES = 10
+
+
+# ----- helpers ------------------------------------------------------------------------------
+def _progress(items: Iterable[Any], total: int, desc: str, progress: bool) -> Iterable[Any]:
+    return tqdm(items, total=total, desc=desc, leave=False) if progress else items
+
+
+def _figure(width: float = 7.5, height: float = 4.2) -> tuple[Figure, Any]:
+    """A new figure that pyplot does not keep (returned objects display once in a notebook)."""
+    fig, ax = plt.subplots(figsize=(width, height))
+    plt.close(fig)
+    return fig, ax
+
+
+def _batch_seeds(seed: int, n: int) -> list[int]:
+    return [seed * 1000 + i for i in range(n)]
+
+
+def _batches(rounds: int, n: int = BATCHES) -> list[int]:
+    n = max(1, min(n, rounds))
+    return [rounds // n + (1 if i < rounds % n else 0) for i in range(n)]
+
+
+def _check(players: int, rounds: int) -> None:
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 8:
+        raise ValueError(f"players must be 2 to 8; got {players!r}")
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= 2_000_000:
+        raise ValueError(f"rounds must be 1 to 2,000,000; got {rounds!r}")
+
+
+# ----- Hit Me: the chance to win when holding at each |sum| ----------------------------------
+@dataclass(frozen=True)
+class HoldTable:
+    """For a player who holds on their first two cards: rounds seen and win chance per |sum|."""
+
+    abs_sum: np.ndarray
+    count: np.ndarray
+    wins: np.ndarray  # ties split between the co-winners
+
+    @property
+    def chance(self) -> np.ndarray:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(self.count > 0, self.wins / np.maximum(self.count, 1), np.nan)
+
+    def chance_at_least(self, k: int) -> float:
+        """The win chance over every round in which the |sum| held was k or more."""
+        c = self.count[k:].sum()
+        return float(self.wins[k:].sum() / c) if c else math.nan
+
+
+def hold_table(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds: int = 100_000,
+               seed: int = 1, progress: bool = True) -> HoldTable:
+    """Simulate `rounds` rounds where seat 0 holds on two cards and the others hold at
+    |sum| `opponent_hold` or less; count seat 0's wins by its |sum|."""
+    _check(players, rounds)
+    count = np.zeros(MAX_ABS + 1)
+    wins = np.zeros(MAX_ABS + 1)
+    parts = list(zip(_batches(rounds), _batch_seeds(seed, BATCHES), strict=False))
+    for n, s in _progress(parts, len(parts), f"{players} players", progress):
+        res = hold_win_chance(players, opponent_hold + 1, n, seed=s, max_abs=MAX_ABS)
+        c = res["count"].astype(float)
+        count += c
+        wins += np.nan_to_num(res["win_chance"]) * c
+    return HoldTable(np.arange(MAX_ABS + 1), count, wins)
+
+
+def hold_chart(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds: int = 100_000,
+               seed: int = 1, progress: bool = True) -> Figure:
+    """Bar chart: your chance to win if you hold at each |sum| (0 to 15)."""
+    table = hold_table(players, opponent_hold, rounds, seed, progress)
+    fig, ax = _figure()
+    pct = 100 * np.nan_to_num(table.chance)
+    colors = ["#1b6e1b" if k < 3 else "#b00020" for k in table.abs_sum]
+    ax.bar(table.abs_sum, pct, color=colors)
+    ax.axhline(100 / players, color="#333", linestyle="--", linewidth=1)
+    ax.text(MAX_ABS, 100 / players + 1.5, f"fair share {100 / players:.0f}%", ha="right")
+    ax.set_xticks(table.abs_sum)
+    ax.set_xlabel("|sum| you hold at (distance from zero)")
+    ax.set_ylabel("chance to win (%)")
+    ax.set_ylim(0, 100)
+    ax.set_title(f"Hold at each |sum|: {players} players, others hold at {opponent_hold} or "
+                 f"less\n{rounds:,} simulated rounds")
+    fig.tight_layout()
+    return fig
+
+
+# ----- Hit Me: which threshold wins most ----------------------------------------------------
+def threshold_win_rates(players: int = 4, holds: Sequence[int] = tuple(range(0, 11)),
+                        opponent_hold: int = MEDIUM_HOLD, rounds: int = 50_000, seed: int = 1,
+                        progress: bool = True) -> dict[int, float]:
+    """Seat 0's share of wins (ties split) when it holds at |sum| H or less, for each H in
+    `holds`, against opponents who hold at `opponent_hold` or less."""
+    _check(players, rounds)
+    out = {}
+    for i, h in enumerate(_progress(holds, len(holds), "thresholds", progress)):
+        t = [h + 1] + [opponent_hold + 1] * (players - 1)
+        out[h] = simulate_thresholds(players, t, rounds, seed=seed * 1000 + i)["win_share"][0]
+    return out
+
+
+def threshold_chart(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds: int = 50_000,
+                    seed: int = 1, progress: bool = True) -> Figure:
+    """Line chart: your win rate for each holding rule 'hold at |sum| H or less'."""
+    rates = threshold_win_rates(players, tuple(range(0, 11)), opponent_hold, rounds, seed,
+                                progress)
+    fig, ax = _figure()
+    hs = list(rates)
+    pct = [100 * rates[h] for h in hs]
+    ax.plot(hs, pct, marker="o", color="#1d4e89")
+    best = max(rates, key=rates.get)
+    ax.plot([best], [100 * rates[best]], marker="*", markersize=16, color="#b58900")
+    ax.annotate(f"best: hold at {best} or less", (best, 100 * rates[best]),
+                textcoords="offset points", xytext=(8, 8))
+    ax.axhline(100 / players, color="#333", linestyle="--", linewidth=1)
+    ax.margins(y=0.2)
+    ax.set_xticks(hs)
+    ax.set_xlabel("your rule: hold when |sum| is this or less (otherwise hit)")
+    ax.set_ylabel("rounds won (%)")
+    ax.set_title(f"Which holding rule wins most? {players} players, others hold at "
+                 f"{opponent_hold} or less\n{rounds:,} rounds per rule")
+    fig.tight_layout()
+    return fig
+
+
+# ----- Hit Me: the number of players ----------------------------------------------------------
+def players_chart(players: Sequence[int] = (2, 3, 4, 6, 8), opponent_hold: int = MEDIUM_HOLD,
+                  rounds: int = 100_000, seed: int = 1, progress: bool = True) -> Figure:
+    """Win chance when holding at each |sum|, one line for each number of players."""
+    fig, ax = _figure()
+    for p in _progress(players, len(players), "player counts", progress):
+        table = hold_table(p, opponent_hold, rounds, seed, progress=False)
+        ks = table.abs_sum[:11]
+        ax.plot(ks, 100 * table.chance[:11], marker="o", label=f"{p} players")
+    ax.set_xticks(range(11))
+    ax.set_ylim(0, 100)
+    ax.set_xlabel("|sum| you hold at")
+    ax.set_ylabel("chance to win (%)")
+    ax.legend()
+    ax.set_title(f"More players, closer to zero needed\n{rounds:,} rounds for each line")
+    fig.tight_layout()
+    return fig
+
+
+# ----- Hit Me: the author's claim -----------------------------------------------------------
+def claim_rates(players: Sequence[int] = (2, 3, 4, 5, 6), opponent_hold: int = MEDIUM_HOLD,
+                rounds: int = 100_000, seed: int = 1, progress: bool = True) -> dict[int, float]:
+    """For each number of players: the win chance of a player who holds at |sum| 3 or more."""
+    out = {}
+    for p in _progress(players, len(players), "player counts", progress):
+        out[p] = hold_table(p, opponent_hold, rounds, seed, progress=False).chance_at_least(3)
+    return out
+
+
+def claim_chart(players: Sequence[int] = (2, 3, 4, 5, 6), opponent_hold: int = MEDIUM_HOLD,
+                rounds: int = 100_000, seed: int = 1, progress: bool = True) -> Figure:
+    """Bar chart: how often a sum of three or more (held) still wins, by number of players."""
+    rates = claim_rates(players, opponent_hold, rounds, seed, progress)
+    fig, ax = _figure()
+    ps = list(rates)
+    pct = [100 * rates[p] for p in ps]
+    bars = ax.bar([str(p) for p in ps], pct, color="#b00020")
+    for b, v in zip(bars, pct, strict=True):
+        ax.text(b.get_x() + b.get_width() / 2, v + 1, f"{v:.0f}%", ha="center")
+    ax.set_ylim(0, 100)
+    ax.set_xlabel("number of players")
+    ax.set_ylabel("rounds won (%)")
+    ax.set_title("Holding with |sum| 3 or more: how often does it still win?\n"
+                 f"others hold at {opponent_hold} or less; {rounds:,} rounds each")
+    fig.tight_layout()
+    return fig
+
+
+# ----- Flapjack: exact counts and simulated games ------------------------------------------
+@dataclass(frozen=True)
+class FlapjackChance:
+    """From one running total, counted in one full deck: the cards that may be played and
+    the cards that make a Flapjack."""
+
+    total: int
+    legal: int  # cards of the deck that keep the total within the limits
+    flapjack: int  # cards of the deck that make a Flapjack
+    deck: int
+
+    @property
+    def share(self) -> float:
+        """The chance that a legal card, picked at random, makes a Flapjack."""
+        return self.flapjack / self.legal if self.legal else 0.0
+
+
+def flapjack_chances(variant: str = "classic") -> list[FlapjackChance]:
+    """For each running total a player can face (0 is the empty table, a lead), exactly."""
+    cfg = FlapjackConfig(players=2, variant=variant)
+    values = [cfg.value(c) for c in make_deck(1, cfg.ranks)]
+    out = []
+    for total in range(cfg.low, cfg.high + 1):
+        if total in cfg.targets and total != 0:
+            continue  # a Flapjack clears the table: nobody faces this total
+        signs = (1, -1) if cfg.add_or_subtract and total != 0 else (1,)
+        legal = flap = 0
+        for v in values:
+            ends = [total + s * v for s in signs if cfg.low <= total + s * v <= cfg.high]
+            legal += bool(ends)
+            flap += any(e in cfg.targets for e in ends)
+        out.append(FlapjackChance(total, legal, flap, len(values)))
+    return out
+
+
+def flapjack_table_text(variant: str = "classic", totals: Sequence[int] | None = None) -> str:
+    """The exact counts as a small text table."""
+    rows = flapjack_chances(variant)
+    if totals is not None:
+        rows = [r for r in rows if r.total in totals]
+    lines = [f"{'total':>6} {'legal cards':>12} {'make a Flapjack':>16} {'share':>7}"]
+    for r in rows:
+        t = f"+{r.total}" if r.total > 0 else str(r.total)
+        lines.append(f"{t:>6} {r.legal:>12} {r.flapjack:>16} {100 * r.share:>6.1f}%")
+    return "\n".join(lines)
+
+
+def flapjack_hand_rates(variant: str = "classic", players: int = 2, games: int = 300,
+                        seed: int = 1, progress: bool = True) -> dict[int, tuple[int, int]]:
+    """Play `games` games between random players (each plays a random legal card). For each
+    total faced on a turn: (turns, turns on which the player held a card making a Flapjack)."""
+    cfg = FlapjackConfig(players=players, variant=variant)
+    rng = random.Random(seed)
+    counts: dict[int, list[int]] = {}
+    for _ in _progress(range(games), games, "games", progress):
+        state = FlapjackState.deal(cfg, rng=rng)
+        while not state.over:
+            total = state.total if state.table else 0
+            legal = state.legal_actions()
+            can = any(total + a.sign * cfg.value(a.card) in cfg.targets for a in legal)
+            c = counts.setdefault(total, [0, 0])
+            c[0] += 1
+            c[1] += can
+            state.apply_action(rng.choice(legal))
+    return {t: (c[0], c[1]) for t, c in sorted(counts.items())}
+
+
+def flapjack_chart(variant: str = "classic", games: int = 300, seed: int = 1,
+                   progress: bool = True) -> Figure:
+    """From each total: the exact share of legal cards that make a Flapjack (bars), and how
+    often, in simulated games, the player to move held such a card (dots)."""
+    rows = flapjack_chances(variant)
+    sim = flapjack_hand_rates(variant, games=games, seed=seed, progress=progress)
+    fig, ax = _figure(8.5, 4.4)
+    xs = [r.total for r in rows]
+    ax.bar(xs, [100 * r.share for r in rows], color="#9ec1e8",
+           label="share of the legal cards that make a Flapjack (exact)")
+    pts = [(t, 100 * k / n) for t, (n, k) in sim.items() if n >= 20]
+    if pts:
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], "o", color="#b00020",
+                label=f"the player to move held one ({games} simulated games)")
+    ax.set_xticks(xs)
+    ax.tick_params(axis="x", labelsize=8)
+    ax.set_xlabel("running total before your turn (0: empty table, you lead)")
+    ax.set_ylabel("chance (%)")
+    ax.set_ylim(0, 100)
+    ax.legend(loc="upper center", fontsize=8)
+    ax.set_title(f"Flapjack ({FlapjackConfig(variant=variant).title}): "
+                 "how often can a card make a Flapjack?")
+    fig.tight_layout()
+    return fig
+
+
+# ----- a panel for Voila pages ----------------------------------------------------------------
+CHARTS: dict[str, Callable[..., Figure]] = {
+    "hold": hold_chart,
+    "threshold": threshold_chart,
+    "players": players_chart,
+    "claim": claim_chart,
+}
+ROUND_CHOICES = (1_000, 10_000, 100_000)
+
+
+class SimulationPanel(w.VBox):
+    """Controls for one chart (players, opponents, rounds, deal code) and a Run button.
+
+    The figure appears below; the time the simulation took is shown with it."""
+
+    def __init__(self, chart: str = "hold", players: int = 4, rounds: int = 100_000,
+                 seed: int = 1) -> None:
+        if chart not in CHARTS:
+            raise ValueError(f"chart must be one of {', '.join(CHARTS)}; got {chart!r}")
+        self.chart = chart
+        self.figure: Figure | None = None
+        self.players = w.IntSlider(value=players, min=2, max=8, description="Players:",
+                                   disabled=chart in ("players", "claim"))
+        self.opponents = w.Dropdown(
+            options=[(f"hold at {h} or less", h) for h in range(0, 9)],
+            value=MEDIUM_HOLD, description="Others:")
+        self.rounds = w.Dropdown(options=[(f"{r:,}", r) for r in ROUND_CHOICES],
+                                 value=rounds if rounds in ROUND_CHOICES else 100_000,
+                                 description="Rounds:")
+        self.seed = w.Text(value=str(seed), description="Deal code:",
+                           layout=w.Layout(width="14em"))
+        self.run_button = w.Button(description="Run the simulation", button_style="primary")
+        self.run_button.on_click(lambda _: self.run())
+        self.status = w.HTML()
+        self.output = w.Output()
+        super().__init__([w.HBox([self.players, self.opponents]),
+                          w.HBox([self.rounds, self.seed, self.run_button]),
+                          self.status, self.output])
+
+    def run(self) -> Figure | None:
+        """Run the chart with the chosen settings; a bad setting gets a message."""
+        try:
+            seed = int(str(self.seed.value).strip())
+            if not 0 <= seed < 10**9:
+                raise ValueError
+        except ValueError:
+            self.status.value = "<p>The deal code must be a whole number (0 or more).</p>"
+            return None
+        players = self.players.value if isinstance(self.players.value, int) else 4
+        players = min(8, max(2, players))
+        rounds = self.rounds.value if self.rounds.value in ROUND_CHOICES else 10_000
+        hold = self.opponents.value if self.opponents.value in range(0, 9) else MEDIUM_HOLD
+        self.run_button.disabled = True
+        self.status.value = "<p>Simulating\u2026</p>"
+        start = time.perf_counter()
+        kwargs: dict[str, Any] = {"opponent_hold": hold, "rounds": rounds, "seed": seed}
+        if self.chart in ("hold", "threshold"):
+            kwargs["players"] = players
+        with self.output:
+            self.output.clear_output(wait=True)
+            fig = CHARTS[self.chart](**kwargs)
+            try:
+                from IPython.display import display
+                display(fig)
+            except ImportError:  # pragma: no cover - IPython comes with ipywidgets
+                pass
+        seconds = time.perf_counter() - start
+        self.figure = fig
+        self.status.value = f"<p>Done: {rounds:,} rounds a run, in {seconds:.1f} seconds.</p>"
+        self.run_button.disabled = False
+        return fig
