@@ -37,6 +37,23 @@ class Suit(Enum):
     def word(self) -> str:
         return self.name.lower()
 
+    # Ordered by code (C < D < H < S) so that cards, ordered by (rank, suit, copy), sort.
+    def __lt__(self, other: Suit) -> bool:
+        if not isinstance(other, Suit):
+            return NotImplemented
+        return self.value < other.value
+
+    def __gt__(self, other: Suit) -> bool:
+        if not isinstance(other, Suit):
+            return NotImplemented
+        return self.value > other.value
+
+    def __le__(self, other: Suit) -> bool:
+        return self == other or self < other
+
+    def __ge__(self, other: Suit) -> bool:
+        return self == other or self > other
+
 
 class Convention(Enum):
     """Which colour counts as positive at this table."""

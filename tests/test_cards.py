@@ -168,3 +168,12 @@ def test_event_private_part_only_for_its_player() -> None:
     assert e.view(1)["private"] == "you drew 5\u2660"
     assert e.view(0, reveal=True)["private"] == "you drew 5\u2660"
     assert Event.from_json(e.to_json()) == e
+
+
+def test_cards_are_ordered_and_sort() -> None:
+    deck = make_deck(2)
+    random.Random(0).shuffle(deck)
+    ordered = sorted(deck)
+    assert ordered[:3] == [Card(1, Suit.CLUBS, 0), Card(1, Suit.CLUBS, 1), Card(1, Suit.DIAMONDS)]
+    assert Card(4, Suit.SPADES) > Card(4, Suit.CLUBS) > Card(3, Suit.SPADES)
+    assert max(deck) == Card(13, Suit.SPADES, 1)
