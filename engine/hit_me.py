@@ -447,7 +447,10 @@ class HitMeRound:
             "deck_count": len(self.deck),
             "seats": seats,
             "legal_actions": legal,
-            "events": [e.view(viewer, reveal) for e in self.events],
+            # An ace choice is a private thought: telling others of it would reveal that a
+            # face-down card is an ace, so others see it only once the round is over.
+            "events": [e.view(viewer, reveal) for e in self.events
+                       if e.kind is not EventKind.ACE or show_all or e.player == viewer],
             "result": res.to_json() if res else None,
         }
 
