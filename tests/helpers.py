@@ -1,0 +1,223 @@
+"""Shared helpers for the engine tests: seeded random play, invariants, hidden-card search."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import pytest
+
+from engine.cards import Card, make_deck
+from engine.errors import IllegalActionError
+from engine.flapjack import FlapjackConfig, FlapjackState, Play
+from engine.hit_me import MAX_CARDS, MAX_HITS, ChooseAce, HitMeConfig, HitMeRound, TurnOrder
+
+# The Hit Me table settings worth sweeping (name -> extra HitMeConfig keywords).
+HIT_ME_VARIANTS: dict[str, dict[str, Any]] = {
+    "round-robin": {},
+    "all-at-once": {"turn_order": "all-at-once"},
+    "ace-eleven": {"ace_eleven": True},
+    "red-positive": {"colors": "red-positive"},
+}
+FLAPJACK_VARIANTS = ("classic", "simple-ten", "add-or-subtract")
+
+
+def flapjack_config(players: int, variant: str, **kw: Any) -> FlapjackConfig:
+    """A Flapjack table with the fewest decks that deal 7 cards to everyone."""
+    per_deck = 40 if variant == "simple-ten" else 52
+    decks = kw.pop("decks", -(-7 * players // per_deck))
+    return FlapjackConfig(players=players, decks=decks, variant=variant, **kw)
+
+
+def hit_me_config(players: int, variant: str) -> HitMeConfig:
+    return HitMeConfig(players=players, **HIT_ME_VARIANTS[variant])
+
+
+def multiset(cards: Iterable[Card]) -> Counter:
+    return Counter(cards)
+
+
+def assert_illegal(state: Any, action: Any, player: Any = None, match: str | None = None) -> str:
+    """The move raises IllegalActionError (with a reason) and leaves to_json() unchanged."""
+    before = json.dumps(state.to_json(), sort_keys=True)
+    with pytest.raises(IllegalActionError) as info:
+        state.apply_action(action, player)
+    message = str(info.value)
+    assert message.strip(), "an illegal move must say why"
+    if match is not None:
+        assert re.search(match, message), f"{message!r} does not match {match!r}"
+    after = json.dumps(state.to_json(), sort_keys=True)
+    assert after == before, "an illegal move changed the state"
+    return message
+
+
+# ----- Hit Me --------------------------------------------------------------------------------
+def random_hit_me_step(state: HitMeRound, rng: random.Random, ace_budget: list[int]) -> None:
+    """One random legal move: sometimes an ace choice by any player, else the current player's."""
+    if state.config.ace_eleven and ace_budget[0] > 0 and rng.random() < 0.3:
+        p = rng.randrange(state.players)
+        aces = [a for a in state.legal_actions(p) if isinstance(a, ChooseAce)]
+        if aces:
+            ace_budget[0] -= 1
+            state.apply_action(rng.choice(aces), p)
+            return
+    moves = [a for a in state.legal_actions() if not isinstance(a, ChooseAce)]
+    state.apply_action(rng.choice(moves), state.current)
+
+
+def play_hit_me_round(
+    config: HitMeConfig,
+    seed: int,
+    dealer: int = 0,
+    on_step: Callable[[HitMeRound], None] | None = None,
+) -> HitMeRound:
+    """Deal with `seed` and play random legal moves (choices from a generator seeded alike)."""
+    state = HitMeRound.deal(config, dealer=dealer, rng=seed)
+    rng = random.Random(f"moves-{seed}")
+    ace_budget = [4]
+    if on_step:
+        on_step(state)
+    bound = config.players * (MAX_HITS + 1) + 4
+    while not state.over:
+        random_hit_me_step(state, rng, ace_budget)
+        bound -= 1
+        assert bound >= 0, "a Hit Me round did not end within its bound"
+        if on_step:
+            on_step(state)
+    return state
+
+
+def check_hit_me_invariants(state: HitMeRound) -> None:
+    """Every card once, card and hit limits, and who may act."""
+    cfg = state.config
+    assert multiset(state.all_cards()) == multiset(make_deck(cfg.decks))
+    assert len(state.all_cards()) == 52 * cfg.decks
+    for p in range(state.players):
+        assert state.face_down[p] is not None
+        assert 1 <= len(state.face_up[p]) <= MAX_CARDS - 1
+        assert 0 <= state.hits(p) <= MAX_HITS
+        assert len(state.cards(p)) <= MAX_CARDS
+    if state.over:
+        assert state.current is None
+        assert all(state.held[p] or len(state.cards(p)) == MAX_CARDS for p in range(state.players))
+        assert state.legal_actions() == []
+    else:
+        assert state.is_in(state.current)
+
+
+def expected_next_hit_me(state: HitMeRound, actor: int) -> int | None:
+    """Who the rules say acts after `actor` moved (computed independently of the engine)."""
+    n = state.players
+    order = [(state.dealer + 1 + i) % n for i in range(n)]  # left of the dealer first
+    if state.config.turn_order is TurnOrder.ALL_AT_ONCE:
+        if state.is_in(actor):
+            return actor
+        later = order[order.index(actor) + 1:]
+        return next((p for p in later if state.is_in(p)), None)
+    # round robin: the next seat still in, wrapping around to start a new pass
+    i = order.index(actor)
+    for p in order[i + 1:] + order[: i + 1]:
+        if state.is_in(p):
+            return p
+    return None
+
+
+# ----- Flapjack --------------------------------------------------------------------------------
+def play_flapjack(
+    config: FlapjackConfig,
+    seed: int,
+    dealer: int = 0,
+    on_step: Callable[[FlapjackState], None] | None = None,
+) -> FlapjackState:
+    """Deal with `seed` and play uniformly random legal moves until the end."""
+    state = FlapjackState.deal(config, rng=seed, dealer=dealer)
+    rng = random.Random(f"moves-{seed}")
+    if on_step:
+        on_step(state)
+    bound = config.deck_size()
+    while not state.over:
+        state.apply_action(rng.choice(state.legal_actions()))
+        bound -= 1
+        assert bound >= 0, "a Flapjack game did not end within one play per card"
+        if on_step:
+            on_step(state)
+    return state
+
+
+def check_flapjack_invariants(state: FlapjackState) -> None:
+    cfg = state.config
+    assert multiset(state.all_cards()) == multiset(make_deck(cfg.decks, cfg.ranks))
+    assert cfg.low <= state.total <= cfg.high
+    assert state.total not in cfg.targets or not state.table, "a Flapjack total left on the table"
+    assert all(len(h) <= 7 for h in state.hands)
+    assert sum(len(t) for t in state.tricks) + len(state.table) == len(state.played_cards())
+    if state.over:
+        assert state.current is None and state.legal_actions() == []
+        if state.end_reason.value == "all-played":
+            assert not state.draw_pile and not any(state.hands)
+        else:
+            assert not any(state._moves(p) for p in range(state.players))
+    else:
+        assert state.legal_actions(), "the player to act must have a legal card"
+        for p in range(state.players):
+            if p != state.current:
+                assert state.legal_actions(p) == []
+
+
+# ----- hidden cards in an observation ---------------------------------------------------------
+def card_forms(card: Card) -> list[str]:
+    """Every way a card may be written: code, key, short form, name."""
+    return sorted({card.code, card.key, card.short, card.name})
+
+
+def find_card_text(text: str, card: Card) -> list[str]:
+    """The forms of `card` that occur in `text` as whole tokens."""
+    found = []
+    for form in card_forms(card):
+        if re.search(r"(?<![0-9A-Za-z])" + re.escape(form) + r"(?![0-9A-Za-z])", text):
+            found.append(form)
+    return found
+
+
+def hidden_cards_leaked(observation: dict[str, Any], hidden: Iterable[Card],
+                        visible: Iterable[Card]) -> dict[str, list[str]]:
+    """Hidden cards (other than copies of a visible card) that appear in the observation."""
+    text = json.dumps(observation, ensure_ascii=False)
+    seen = {(c.rank, c.suit) for c in visible}
+    leaks = {}
+    for card in hidden:
+        if (card.rank, card.suit) in seen:
+            continue  # a twin from another deck is visible: its code may appear legitimately
+        forms = find_card_text(text, card)
+        if forms:
+            leaks[card.key] = forms
+    return leaks
+
+
+def flapjack_illegal_candidates(state: FlapjackState) -> list[tuple[Play, int | None]]:
+    """Moves that must be refused in this state (with who tries them)."""
+    out: list[tuple[Play, int | None]] = []
+    cur = state.current
+    n = state.players
+    legal = set(state.legal_actions())
+    hand = state.hands[cur]
+    for card in hand:
+        for sign in (1, -1, 2, 0):
+            if Play(card, sign) not in legal:
+                out.append((Play(card, sign), cur))
+    elsewhere = [c for p in range(n) if p != cur for c in state.hands[p]]
+    elsewhere += state.draw_pile[:3] + [c for c, _ in state.table] + state.played_cards()[:3]
+    for card in elsewhere:
+        if card not in hand:
+            out.append((Play(card), cur))
+    forged = Card(5, hand[0].suit if hand else make_deck()[0].suit, copy=9)
+    out.append((Play(forged), cur))
+    for p in range(n):
+        if p != cur:
+            for card in hand[:2] + state.hands[p][:2]:
+                out.append((Play(card), p))
+    return out
