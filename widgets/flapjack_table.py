@@ -1,0 +1,685 @@
+"""The Flapjack table: one student (seat 0) against computer players, or a teacher walkthrough.
+
+    from widgets.flapjack_table import FlapjackTable
+    FlapjackTable(players=3, opponents="medium", variant="classic", seed=1234)
+
+The table owns one `FlapjackState` through a `TableController` (widgets/controller.py) and
+renders only observations: the student's own view, or every hand when a teacher turns on
+"Show every hand" in walkthrough mode (and at the end of the game). The student's hand is a row of
+real buttons, one per card ("7♦ -7"); cards that would break the limit are disabled with the
+reason in their label. In "add or subtract" a chosen card offers Add and Subtract buttons, only
+the legal ones enabled. With `say_total=True` the student types the new total before it is
+shown (feedback with the arithmetic, "Show me" after a second miss).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+import ipywidgets as widgets
+
+from engine.cards import Card
+from engine.errors import ConfigError, IllegalActionError
+from engine.flapjack import VARIANTS, FlapjackConfig, FlapjackState, Play
+from widgets import render_flapjack as rf
+from widgets.components import (
+    MINUS,
+    AnswerEntry,
+    HintBox,
+    MessageArea,
+    MoveLog,
+    NumberLine,
+    SettingError,
+    SettingsPanel,
+    card_label,
+    html_widget,
+    make_button,
+    parse_choice,
+    parse_deal_code,
+    style_widget,
+)
+from widgets.controller import TableController, make_bots
+
+log = logging.getLogger(__name__)
+
+YOU = 0  # the student's seat (seat 0 deals, so the computer player on the left leads)
+LEVELS = ("easy", "medium", "hard")
+BOT_SPECS = ("random", "greedy", "expert")
+SPEC_LEVEL = {"random": "easy", "greedy": "medium", "expert": "hard"}
+COLOR_OPTIONS = [("Black positive, red negative", "black-positive"),
+                 ("Red positive, black negative", "red-positive")]
+VARIANT_OPTIONS = [("Classic: -13 to +13, Flapjack at -13, 0, +13", "classic"),
+                   ("Simple ten: no face cards, -10 to +10", "simple-ten"),
+                   ("Add or subtract: 0 to 13, Flapjack at 0 or 13", "add-or-subtract")]
+LEVEL_OPTIONS = [("Easy (plays any legal card)", "easy"),
+                 ("Medium (takes a Flapjack when it can)", "medium"),
+                 ("Hard (counts the cards already seen)", "hard")]
+MAX_NAME = 30
+
+
+def _check_opponents(value: Any, players: int) -> tuple[str, ...]:
+    """One bot spec (level or bot name) per computer player."""
+    allowed = LEVELS + BOT_SPECS
+    items = [value] * (players - 1) if isinstance(value, str) else value
+    if not isinstance(items, list | tuple) or not items:
+        raise ConfigError(f"opponents must be one of {', '.join(allowed)} (or a list of them, "
+                          f"one per computer player); got {value!r}")
+    out = []
+    for item in items:
+        text = str(item).strip().lower()
+        if text not in allowed:
+            raise ConfigError(f"opponents must be one of {', '.join(allowed)}; got {item!r}")
+        out.append(text)
+    if len(out) == 1:
+        out = out * (players - 1)
+    if len(out) != players - 1:
+        raise ConfigError(f"opponents: give one level for all or one per computer player "
+                          f"({players - 1}); got {len(out)}")
+    return tuple(out)
+
+
+def _check_names(names: Any, players: int) -> list[str] | None:
+    if names is None:
+        return None
+    if isinstance(names, str) or not isinstance(names, list | tuple):
+        raise ConfigError(f"names must be a list of {players} names; got {names!r}")
+    out = []
+    for n in names:
+        text = str(n).strip()
+        if not text or len(text) > MAX_NAME:
+            raise ConfigError(f"each name must be 1 to {MAX_NAME} characters; got {n!r}")
+        out.append(text)
+    if len(set(out)) != len(out):
+        raise ConfigError("names must be different from each other")
+    return out
+
+
+class _Controller(TableController):
+    """The TableController of one FlapjackTable (the state and the pacing of the bots)."""
+
+    def __init__(self, table: FlapjackTable, bot_delay: float, walkthrough: bool) -> None:
+        super().__init__(bot_delay=bot_delay, walkthrough=walkthrough)
+        self.table = table
+        self.game: FlapjackState | None = None
+
+    @property
+    def state(self) -> FlapjackState | None:
+        return self.game
+
+    def refresh(self) -> None:
+        self.table.refresh()
+
+    def on_error(self, message: str) -> None:
+        self.table.message.show(message, "error")
+
+
+class FlapjackTable(widgets.VBox):
+    """A Flapjack table. Keywords: players (2-8), opponents ('easy'/'medium'/'hard' or a bot:
+    'random'/'greedy'/'expert', or one per computer player), variant ('classic', 'simple-ten',
+    'add-or-subtract'), decks, colors ('black-positive'/'red-positive'), seed (the deal code;
+    None = a fresh shuffle), walkthrough (teacher mode), large_print, names (one per seat, the
+    student first), say_total (type the new total before it is shown), bot_delay (seconds
+    between computer moves; 0 = at once)."""
+
+    def __init__(
+        self,
+        players: int = 2,
+        opponents: str | Sequence[str] = "medium",
+        variant: str = "classic",
+        decks: int = 1,
+        colors: str = "black-positive",
+        seed: int | str | None = None,
+        walkthrough: bool = False,
+        large_print: bool = False,
+        names: Sequence[str] | None = None,
+        say_total: bool = False,
+        bot_delay: float = 0.8,
+    ) -> None:
+        if isinstance(bot_delay, bool) or not isinstance(bot_delay, int | float) or \
+                not 0 <= bot_delay <= 10:
+            raise ConfigError(f"bot_delay must be a number of seconds 0 to 10; got {bot_delay!r}")
+        for flag, label in ((walkthrough, "walkthrough"), (large_print, "large_print"),
+                            (say_total, "say_total")):
+            if not isinstance(flag, bool):
+                raise ConfigError(f"{label} must be True or False; got {flag!r}")
+        config = FlapjackConfig(players=players, decks=decks, colors=colors, variant=variant)
+        try:
+            code = parse_deal_code(seed)
+        except SettingError as e:
+            raise ConfigError(str(e)) from None
+        self._opponents = _check_opponents(opponents, config.players)
+        self._names_given = _check_names(names, config.players)
+        if self._names_given is not None and len(self._names_given) != config.players:
+            raise ConfigError(f"names must give one name per player ({config.players}); "
+                              f"got {len(self._names_given)}")
+        self.say_total = say_total
+        self.controller = _Controller(self, float(bot_delay), walkthrough)
+        self.config = config
+        self.deal_code: int | str = 0
+        self.names: list[str] = rf.seat_names(config.players, self._names_given)
+        self._selected: str | None = None  # add-or-subtract: the card waiting for + or -
+        self._pending: tuple[str, int] | None = None  # say-total: (card key, sign) to check
+        self._misses = 0
+        self._banner_from = 0
+        self._moves_from = 0
+        self._build()
+        super().__init__(self._layout())
+        self.add_class("icg-root")
+        self.add_class("icg-flapjack")
+        if large_print:
+            self.add_class("icg-large")
+        self.large_toggle.value = large_print
+        self._sync_settings()
+        self.new_game(code)
+
+    # ----- widgets ------------------------------------------------------------------------
+    def _build(self) -> None:
+        self.header = html_widget("", ["icg-fj-header"])
+        self.banner = html_widget("", ["icg-fj-banner-box"])
+        self.status = html_widget("", ["icg-fj-status"])
+        self.message = MessageArea()
+        self.seats = html_widget("", ["icg-fj-seats"])
+        self.table_view = html_widget("", ["icg-fj-tableview"])
+        self.number_line = NumberLine("Running total")
+        self.hand_title = html_widget("<b>Your hand</b>")
+        self.card_buttons: list[widgets.Button] = []
+        self._hand_keys: list[str] = []
+        self.hand_box = widgets.HBox([])
+        self.hand_box.layout.flex_flow = "row wrap"
+        self.sign_prompt = html_widget("")
+        self.add_button = make_button("+ Add", lambda: self._choose_sign(1))
+        self.subtract_button = make_button(f"{MINUS} Subtract", lambda: self._choose_sign(-1))
+        self.cancel_sign_button = make_button("Choose another card", self._cancel,
+                                              tooltip="put the card back and choose again")
+        self.sign_box = widgets.VBox([self.sign_prompt, widgets.HBox(
+            [self.add_button, self.subtract_button, self.cancel_sign_button])])
+        self.sign_box.layout.display = "none"
+        self.practice = AnswerEntry([("total", "New total")], on_check=self._check_total,
+                                    on_show_me=self._show_me, check_label="Check the new total")
+        self.cancel_practice_button = make_button("Choose another card", self._cancel,
+                                                  tooltip="put the card back and choose again")
+        self.practice_box = widgets.VBox([self.practice, self.cancel_practice_button])
+        self.practice_box.layout.display = "none"
+        self.hint = HintBox(self._hint_text)
+        self.next_button = make_button("Next move", self._next_move,
+                                       tooltip="let the next computer player make one move",
+                                       button_style="primary")
+        self.walkthrough_toggle = widgets.ToggleButton(
+            value=self.controller.walkthrough, description="Teacher walkthrough",
+            tooltip="step through the computer players' moves one at a time, with reasons")
+        self.reveal_toggle = widgets.ToggleButton(
+            value=True, description="Show every hand",
+            tooltip="show every player's hand and the computer players' reasons (teacher)")
+        self.large_toggle = widgets.ToggleButton(value=False, description="Large print",
+                                                 tooltip="bigger text for a projector")
+        self.restart_button = make_button("Restart this deal", self.restart,
+                                          tooltip="deal the same cards again from the start")
+        self.new_deal_button = make_button("New deal", lambda: self.new_game(None),
+                                           tooltip="shuffle and deal with a fresh deal code")
+        self.walkthrough_toggle.observe(self._on_walkthrough, names="value")
+        self.reveal_toggle.observe(lambda _ch: self.refresh(), names="value")
+        self.large_toggle.observe(self._on_large, names="value")
+        self.reasons = html_widget("", ["icg-fj-reasons-box"])
+        self.move_log = MoveLog("Move log")
+        self.settings = SettingsPanel("Settings", "Apply and deal", self._apply_settings)
+        s = self.settings
+        self.players_field = s.add_field(
+            "players", "Players", widgets.Dropdown(options=[(str(n), n) for n in range(2, 9)]),
+            lambda v: parse_choice(v, list(range(2, 9)), "players"))
+        self.variant_field = s.add_field(
+            "variant", "Variant", widgets.Dropdown(options=VARIANT_OPTIONS),
+            lambda v: parse_choice(v, list(VARIANTS), "variant"))
+        self.decks_field = s.add_field(
+            "decks", "Decks", widgets.Dropdown(options=[(str(n), n) for n in range(1, 5)]),
+            lambda v: parse_choice(v, [1, 2, 3, 4], "decks"))
+        self.colors_field = s.add_field(
+            "colors", "Colours", widgets.Dropdown(options=COLOR_OPTIONS),
+            lambda v: parse_choice(v, [c for _, c in COLOR_OPTIONS], "colours"))
+        self.level_field = s.add_field(
+            "opponents", "Computer players", widgets.Dropdown(options=self._level_options()),
+            lambda v: parse_choice(v, [c for _, c in self._level_options()], "computer players"))
+        self.code_field = s.add_field(
+            "seed", "Deal code", widgets.Text(placeholder="empty: a fresh shuffle"),
+            parse_deal_code)
+        self.say_field = s.add_field(
+            "say_total", "Say the new total (practice)", widgets.Checkbox(),
+            lambda v: parse_choice(v, [True, False], "say the new total"))
+        self.settings_box = widgets.Accordion(children=[self.settings], titles=("Settings",))
+        self.settings_box.selected_index = None
+        self.css = html_widget(f"<style>{rf.FLAPJACK_CSS}</style>", ["icg-style"])
+
+    def _layout(self) -> list[widgets.Widget]:
+        teacher = widgets.HBox([self.walkthrough_toggle, self.reveal_toggle, self.next_button,
+                                self.large_toggle, self.restart_button, self.new_deal_button])
+        teacher.layout.flex_flow = "row wrap"
+        return [style_widget(), self.css, self.header, self.banner, self.status, self.message,
+                self.seats, self.table_view, self.number_line, self.hand_title, self.hand_box,
+                self.sign_box, self.practice_box, self.hint, teacher, self.reasons, self.move_log,
+                self.settings_box]
+
+    def _level_options(self) -> list[tuple[str, str]]:
+        opts = list(LEVEL_OPTIONS)
+        if len(set(self._opponents)) > 1:
+            opts.append(("Mixed (as set in the notebook)", "mixed"))
+        return opts
+
+    def _sync_settings(self) -> None:
+        """Show the table's current settings in the settings panel."""
+        ops = self._opponents
+        level = "mixed" if len(set(ops)) > 1 else SPEC_LEVEL.get(ops[0], ops[0])
+        self.settings.set_values({
+            "players": self.config.players, "variant": self.config.variant,
+            "decks": self.config.decks if self.config.decks <= 4 else 1,
+            "colors": self.config.colors.value, "opponents": level,
+            "seed": str(self.deal_code) if self.deal_code is not None else "",
+            "say_total": self.say_total,
+        })
+
+    # ----- games ----------------------------------------------------------------------------
+    @property
+    def state(self) -> FlapjackState:
+        """The game being played (for tests and teachers; views never render it directly)."""
+        assert self.controller.game is not None
+        return self.controller.game
+
+    def new_game(self, code: int | str | None = None) -> None:
+        """Deal a new game with the current settings; `code` None = a fresh deal code."""
+        if code is None:
+            code = 100000 + secrets.randbelow(900000)
+        state = FlapjackState.deal(self.config, rng=code)
+        c = self.controller
+        c.new_generation()
+        c.game = state
+        c.bots = make_bots({seat: self._opponents[seat - 1]
+                            for seat in range(1, self.config.players)}, "flapjack", code)
+        self.deal_code = code
+        self._selected = None
+        self._pending = None
+        self._misses = 0
+        self._banner_from = 0
+        self._moves_from = 0
+        self.message.clear()
+        self.hint.clear()
+        self.practice.reset()
+        self.practice_box.layout.display = "none"
+        self.sign_box.layout.display = "none"
+        self.settings.set_values({"seed": str(code)})
+        self.refresh()
+        c.run_bots()
+
+    def restart(self) -> None:
+        """The same deal again, from the start (same code, same settings)."""
+        self.new_game(self.deal_code)
+
+    def _apply_settings(self, values: dict[str, Any]) -> str | None:
+        try:
+            config = FlapjackConfig(players=values["players"], decks=values["decks"],
+                                    colors=values["colors"], variant=values["variant"])
+            level = values["opponents"]
+            opponents = self._opponents if level == "mixed" else (level,)
+            opponents = _check_opponents(
+                list(opponents) if len(opponents) == config.players - 1 else opponents[0],
+                config.players)
+        except ConfigError as e:
+            return str(e)
+        self.config = config
+        self._opponents = opponents
+        self.names = rf.seat_names(config.players, self._names_given)
+        self.say_total = bool(values["say_total"])
+        self.new_game(values["seed"])
+        return None
+
+    # ----- what the student does ----------------------------------------------------------
+    def _my_turn(self) -> bool:
+        st = self.controller.game
+        return st is not None and not st.over and st.current == YOU
+
+    def _hand(self) -> list[Card]:
+        return list(self.state.hands[YOU])
+
+    def _card(self, key: str) -> Card | None:
+        for c in self._hand():
+            if c.key == key:
+                return c
+        return None
+
+    def _signs(self) -> tuple[int, ...]:
+        return (1, -1) if self.config.add_or_subtract else (1,)
+
+    def _why(self, card: Card, sign: int) -> str | None:
+        """Why the student may not play `card` with `sign` now (None: allowed)."""
+        st = self.state
+        if st.over:
+            return "the game is over"
+        if st.current != YOU:
+            return "not your turn"
+        return st.why_illegal(YOU, card, sign)
+
+    def _card_reason(self, card: Card) -> str | None:
+        """Why a card cannot be played at all now, in words (None: some way is legal)."""
+        whys = [(s, self._why(card, s)) for s in self._signs()]
+        if any(w is None for _, w in whys):
+            return None
+        if len(whys) == 1 or whys[0][1] == whys[1][1]:
+            return whys[0][1]
+        return "; ".join(f"{'adding' if s > 0 else 'subtracting'}: {w}" for s, w in whys)
+
+    def click_card(self, key: str) -> None:
+        """The student chose a card (the same as clicking its button)."""
+        if not self._my_turn():
+            self.message.show("Wait for your turn.", "error")
+            return
+        card = self._card(key)
+        if card is None:
+            self.message.show("That card is not in your hand.", "error")
+            return
+        reason = self._card_reason(card)
+        if reason:
+            self.message.show(f"You cannot play {card.short} now: {reason}.", "error")
+            return
+        self.message.clear()
+        if self.config.add_or_subtract:
+            self._selected = key
+            self._pending = None
+            self.practice_box.layout.display = "none"
+            self.refresh()
+            return
+        self._commit(key, 1)
+
+    def _choose_sign(self, sign: int) -> None:
+        key = self._selected
+        card = self._card(key) if key else None
+        if card is None or not self._my_turn():
+            self.message.show("Choose a card first.", "error")
+            return
+        why = self._why(card, sign)
+        if why:
+            self.message.show(f"You cannot {'add' if sign > 0 else 'subtract'} "
+                              f"{card.short} now: {why}.", "error")
+            return
+        self._selected = None
+        self._commit(key, sign)
+
+    def _cancel(self) -> None:
+        self._selected = None
+        self._pending = None
+        self.practice.reset()
+        self.practice_box.layout.display = "none"
+        self.refresh()
+
+    def _commit(self, key: str, sign: int) -> None:
+        if self.say_total:
+            self._pending = (key, sign)
+            self._misses = 0
+            card = self._card(key)
+            assert card is not None
+            view = self._card_view(card)
+            self.practice.reset(rf.practice_prompt_html(
+                self.state.total, view, sign, self.config.add_or_subtract))
+            self.practice_box.layout.display = None
+            self.cancel_practice_button.disabled = False
+            self.refresh()
+            return
+        self._play(key, sign)
+
+    def _play(self, key: str, sign: int) -> str | None:
+        card = self._card(key)
+        if card is None:
+            self.message.show("That card is not in your hand.", "error")
+            return "not in hand"
+        st = self.state
+        self._banner_from = len(st.events)
+        self._moves_from = len(self.controller.bot_moves)
+        self._selected = None
+        self._pending = None
+        self.hint.clear()
+        return self.controller.human_move(Play(card, sign), YOU)
+
+    def _card_view(self, card: Card) -> dict[str, Any]:
+        for v in self.state.observation(YOU)["seats"][YOU]["hand"]:
+            if v["key"] == card.key:
+                return v
+        raise IllegalActionError(f"{card.code} is not in your hand")
+
+    # ----- say the new total --------------------------------------------------------------
+    def _expected(self) -> tuple[int, int, int] | None:
+        if self._pending is None:
+            return None
+        key, sign = self._pending
+        card = self._card(key)
+        if card is None:
+            return None
+        before = self.state.total
+        delta = sign * self.config.value(card)
+        return before, delta, before + delta
+
+    def _check_total(self, answers: dict[str, int | None]) -> None:
+        nums = self._expected()
+        if nums is None or not self._my_turn():
+            self.practice.feedback("Choose a card first.", "error")
+            return
+        before, delta, after = nums
+        aos = self.config.add_or_subtract
+        typed = answers.get("total")
+        if typed is None:
+            self.practice.feedback("Type a whole number, such as -5 or 7 (the "
+                                   f"{MINUS} key makes it negative).", "error")
+            return
+        if typed == after:
+            self.practice.feedback(f"Right! {rf.play_math(before, delta, aos)}", "ok")
+            self._finish_practice()
+            return
+        self._misses += 1
+        question = rf.play_question(before, delta, aos)
+        hint = rf.direction_hint(before, delta)
+        if self._misses == 1:
+            self.practice.feedback(f"Not quite: {question} is not {rf.total_text(typed, aos)}. "
+                                   f"{hint} Try again.", "error")
+        else:
+            self.practice.feedback(f"Not yet: {question} is not {rf.total_text(typed, aos)}. "
+                                   f"{hint} Try once more, or press Show me.", "error")
+            self.practice.offer_show_me(True)
+
+    def _show_me(self) -> None:
+        nums = self._expected()
+        if nums is None or not self._my_turn():
+            self.practice.feedback("Choose a card first.", "error")
+            return
+        before, delta, after = nums
+        aos = self.config.add_or_subtract
+        self.practice.feedback(f"Here is the arithmetic: {rf.play_math(before, delta, aos)}. "
+                               f"The new total is {rf.total_text(after, aos)}.", "info")
+        self._finish_practice()
+
+    def _finish_practice(self) -> None:
+        assert self._pending is not None
+        key, sign = self._pending
+        self.practice.lock()
+        self.cancel_practice_button.disabled = True
+        self._play(key, sign)
+
+    # ----- teacher ----------------------------------------------------------------------
+    def _next_move(self) -> None:
+        if not self.controller.walkthrough:
+            return
+        st = self.controller.game
+        if st is None or self.controller.bot_to_move() is None:
+            self.message.show("It is not a computer player's turn.", "error")
+            return
+        self._banner_from = len(st.events)
+        self.message.clear()
+        self.controller.step()
+
+    def _on_walkthrough(self, change: dict[str, Any]) -> None:
+        on = change["new"] is True
+        self.controller.walkthrough = on
+        self.refresh()
+        if not on:
+            self.controller.run_bots()
+
+    def _on_large(self, change: dict[str, Any]) -> None:
+        if change["new"] is True:
+            self.add_class("icg-large")
+        else:
+            self.remove_class("icg-large")
+
+    def _reveal(self) -> bool:
+        """Every hand is shown: a teacher's walkthrough with "Show every hand", or the end."""
+        st = self.state
+        return st.over or (self.controller.walkthrough and self.reveal_toggle.value is True)
+
+    def _hint_text(self) -> str:
+        try:
+            from engine.hints import flapjack_hint
+        except ImportError:
+            return "Hints are not available yet."
+        return flapjack_hint(self.state.observation(YOU))
+
+    # ----- rendering --------------------------------------------------------------------
+    def observation(self) -> dict[str, Any]:
+        """What this table shows: the student's view, or every hand when revealed."""
+        return self.state.observation(YOU, reveal=self._reveal())
+
+    def refresh(self) -> None:
+        """Re-render every view from observations."""
+        st = self.controller.game
+        if st is None:
+            return
+        obs = self.observation()
+        names = self.names
+        cfg = self.config
+        walk = self.controller.walkthrough
+        self.header.value = self._header_html()
+        events = obs["events"][self._banner_from:]
+        self.banner.value = rf.banner_html(events, names, YOU) + rf.end_html(obs, names, YOU)
+        choosing = ""
+        if self._selected is not None and self._card(self._selected) is not None:
+            c = self._card(self._selected)
+            choosing = f"You chose {c.short}: add it or subtract it?"
+        elif self._pending is not None:
+            choosing = "Type the new total, then press Check."
+        self.status.value = rf.notice_html(
+            rf.status_text(obs, names, YOU, walkthrough=walk, choosing=choosing), "info")
+        self.seats.value = rf.seats_html(obs, names, YOU)
+        self.table_view.value = rf.table_html(obs)
+        self.number_line.show(**rf.number_line_args(obs))
+        self._render_hand()
+        self._render_signs()
+        self.move_log.set_lines(rf.log_lines(obs, names, YOU))
+        self.reveal_toggle.layout.display = None if walk else "none"
+        self.next_button.layout.display = None if walk else "none"
+        self.next_button.disabled = not walk or self.controller.bot_to_move() is None
+        self.reasons.value = self._reasons_html()
+        if st.over:
+            self.practice.check_button.disabled = True
+            self.cancel_practice_button.disabled = True
+        cfg_text = f"{cfg.title}, {cfg.players} players"
+        self.settings_box.set_title(0, f"Settings ({cfg_text})")
+
+    def _header_html(self) -> str:
+        cfg = self.config
+        aos = cfg.add_or_subtract
+        targets = ", ".join(rf.total_text(t, aos) for t in cfg.targets)
+        if aos:
+            count = "Every card counts its rank (A = 1, J = 11, Q = 12, K = 13); you choose to " \
+                    "add it or subtract it."
+        else:
+            pos = "black" if cfg.colors.value == "black-positive" else "red"
+            neg = "red" if pos == "black" else "black"
+            count = f"{pos.capitalize()} cards are positive, {neg} cards negative."
+        limits = f"{rf.total_text(cfg.low, aos)} to {rf.total_text(cfg.high, aos)}"
+        return (f'<div class="icg-title">Flapjack: {rf.esc(cfg.title)}</div>'
+                f"<div>{rf.esc(count)} Keep the running total within {rf.esc(limits)}; "
+                f"make it exactly {rf.esc(targets)} for a Flapjack and win the cards in play. "
+                f"Deal code: <b>{rf.esc(self.deal_code)}</b>.</div>")
+
+    def _render_hand(self) -> None:
+        hand = self._hand()
+        views = {v["key"]: v for v in (self.state.observation(YOU)["seats"][YOU]["hand"] or [])}
+        while len(self.card_buttons) < len(hand):
+            i = len(self.card_buttons)
+            b = widgets.Button(layout=widgets.Layout(width="auto"))
+            b.add_class("icg-card-btn")
+            b.on_click(lambda _b, i=i: self._click_index(i))
+            self.card_buttons.append(b)
+        self._hand_keys = [c.key for c in hand]
+        for i, b in enumerate(self.card_buttons):
+            if i >= len(hand):
+                b.layout.display = "none"
+                b.disabled = True
+                b.description = ""
+                b.tooltip = ""
+                continue
+            card = hand[i]
+            view = views[card.key]
+            reason = self._card_reason(card)
+            chosen = card.key in (self._selected, self._pending[0] if self._pending else None)
+            text = card_label(view)
+            tip = view["aria"]
+            if reason:
+                text += f" ({reason})"
+                tip += f": cannot be played now, {reason}"
+            elif chosen:
+                text += " (chosen)"
+            b.description = text
+            b.tooltip = tip
+            b.disabled = bool(reason)
+            b.layout.display = None
+            for color in ("red", "black"):
+                if color == view["color"]:
+                    b.add_class(f"icg-{color}")
+                else:
+                    b.remove_class(f"icg-{color}")
+            if chosen:
+                b.add_class("icg-fj-pending")
+            else:
+                b.remove_class("icg-fj-pending")
+        self.hand_box.children = tuple(self.card_buttons)
+        self.hand_title.value = (f"<b>Your hand ({len(hand)} card{'s' if len(hand) != 1 else ''})"
+                                 f"</b>" if hand else "<b>Your hand is empty.</b>")
+
+    def _click_index(self, i: int) -> None:
+        if 0 <= i < len(self._hand_keys):
+            self.click_card(self._hand_keys[i])
+
+    def _render_signs(self) -> None:
+        key = self._selected
+        card = self._card(key) if key else None
+        if card is None or not self._my_turn() or not self.config.add_or_subtract:
+            self._selected = None
+            self.sign_box.layout.display = "none"
+            return
+        n = self.config.value(card)
+        view = self._card_view(card)
+        self.sign_prompt.value = (f"<div>You chose {rf.card_face_html(view, small=True)} "
+                                  f"(it counts {n}). Add it to the total or subtract it?</div>")
+        for b, sign, verb in ((self.add_button, 1, "Add"),
+                              (self.subtract_button, -1, "Subtract")):
+            why = self._why(card, sign)
+            mark = "+" if sign > 0 else MINUS
+            b.description = f"{mark} {verb} {n}" + (f" ({why})" if why else "")
+            b.tooltip = f"{verb.lower()} {n}" + (f": not allowed, {why}" if why else "")
+            b.disabled = why is not None
+        self.sign_box.layout.display = None
+
+    def _reasons_html(self) -> str:
+        c = self.controller
+        if not c.walkthrough:
+            return ""
+        if not self._reveal():
+            return rf.notice_html("Turn on \"Show every hand\" to see why the computer players "
+                                  "moved (a reason can name a card in their hand).", "info")
+        moves = []
+        for m in c.bot_moves[-max(1, self.config.players - 1) * 3:]:
+            card = m.action.card if isinstance(m.action, Play) else None
+            what = "played a card"
+            if card is not None:
+                how = ""
+                if self.config.add_or_subtract:
+                    how = " (subtract)" if m.action.sign < 0 else " (add)"
+                what = f"played {card.short}{how}"
+            moves.append((self.names[m.seat], what, m.reason))
+        return rf.reasons_html(moves)

@@ -1,0 +1,432 @@
+"""Pure rendering for the Flapjack table: observations (engine dicts) to HTML text.
+
+Every function takes what a viewer may see (`FlapjackState.observation(seat)`, or pieces of it)
+and returns a string; nothing here touches a game state or ipywidgets. Card faces, the number
+line and the move log come from `widgets.render`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from widgets.render import (
+    Arrow,
+    Point,
+    card_back_html,
+    card_face_html,
+    esc,
+    hand_html,
+    message_html,
+    number_line_svg,
+    signed,
+)
+
+DEFAULT_NAMES = ("You", "Ada", "Ben", "Cleo", "Dev", "Emi", "Femi", "Gus")
+
+# A small stylesheet of the Flapjack table's own (the shared one is widgets/style.css):
+# the "Flapjack!" banner flips in; the table shows the cards in play in a felt-coloured strip.
+FLAPJACK_CSS = """
+.icg-fj-banner { margin: 4px 0; }
+.icg-fj-flapjack { display: block; background: #fff4d6; border: 3px solid #b58900;
+  border-radius: 10px; padding: 6px 10px; font-weight: 700; font-size: 1.25em;
+  animation: icg-fj-flip 0.9s ease-out 1; }
+.icg-fj-flapjack .icg-fj-word { font-size: 1.3em; color: #7a4b00; letter-spacing: 0.03em; }
+@keyframes icg-fj-flip {
+  0% { transform: scale(0.6) rotate(-8deg); opacity: 0.2; }
+  60% { transform: scale(1.08) rotate(2deg); opacity: 1; }
+  100% { transform: scale(1) rotate(0deg); } }
+@media (prefers-reduced-motion: reduce) { .icg-fj-flapjack { animation: none; } }
+.icg-fj-pass { display: block; background: #eef3fa; border-radius: 6px; padding: 3px 8px; }
+.icg-fj-end { display: block; background: #e6f4e6; border: 2px solid #1b6e1b; border-radius: 10px;
+  padding: 6px 10px; font-weight: 700; }
+.icg-fj-table { background: #e9f3ec; border: 1px solid #9bbfa5; border-radius: 10px;
+  padding: 6px 10px; margin: 4px 0; }
+.icg-fj-total { font-size: 1.5em; font-weight: 700; }
+.icg-fj-sum { font-family: ui-monospace, Menlo, Consolas, monospace; }
+.icg-fj-pile { display: inline-flex; align-items: center; gap: 6px; }
+.icg-fj-pending { outline: 3px dashed #b58900; outline-offset: 2px; }
+"""
+
+_VERBS_FOR_YOU = {
+    "leads": "lead", "plays": "play", "makes": "make", "takes": "take", "passes": "pass",
+    "draws": "draw", "deals": "deal", "has": "have", "adds": "add", "subtracts": "subtract",
+}
+
+
+def seat_names(players: int, names: Sequence[str] | None = None) -> list[str]:
+    """One name per seat: the given names, then defaults ('You', 'Ada', 'Ben', ...)."""
+    given = [str(n) for n in (names or ())][:players]
+    out = list(given)
+    for i in range(len(given), players):
+        out.append(DEFAULT_NAMES[i] if i < len(DEFAULT_NAMES) else f"Player {i + 1}")
+    return out
+
+
+def you_form(text: str) -> str:
+    """Engine event text ('passes (has no cards)') turned to the second person for 'You'."""
+    return re.sub(r"\b(" + "|".join(_VERBS_FOR_YOU) + r")\b",
+                  lambda m: _VERBS_FOR_YOU[m.group(1)], text)
+
+
+def sentence(names: Sequence[str], seat: int | None, text: str, you: int | None) -> str:
+    """'Ben passes (has no cards)' / 'You pass (have no cards)'."""
+    if seat is None or not 0 <= seat < len(names):
+        return text[:1].upper() + text[1:]
+    if seat == you:
+        return f"{names[seat]} {you_form(text)}"
+    return f"{names[seat]} {text}"
+
+
+def total_text(n: int, add_or_subtract: bool = False) -> str:
+    """The running total as shown: '+7' / '-7' / '0'; plain '7' in add-or-subtract."""
+    return str(n) if add_or_subtract else signed(n)
+
+
+def is_add_or_subtract(obs: dict[str, Any]) -> bool:
+    return bool(obs["config"].get("add_or_subtract"))
+
+
+# ----- one play as arithmetic -------------------------------------------------------------
+def play_math(before: int, delta: int, add_or_subtract: bool = False) -> str:
+    """'+2 + (-7) = -5' (cards signed by colour) or '6 - 5 = 1' (add or subtract)."""
+    after = before + delta
+    if add_or_subtract:
+        return f"{before} {'+' if delta >= 0 else '-'} {abs(delta)} = {after}"
+    return f"{signed(before)} + ({signed(delta)}) = {signed(after)}"
+
+
+def play_question(before: int, delta: int, add_or_subtract: bool = False) -> str:
+    """The same sum with the answer left out: '+2 + (-7) = ?'."""
+    return play_math(before, delta, add_or_subtract).rsplit("=", 1)[0] + "= ?"
+
+
+def direction_hint(before: int, delta: int) -> str:
+    """Where the new total lies, in words, without giving it away."""
+    if delta == 0:
+        return "Adding zero leaves the total where it is."
+    way = "right (toward greater numbers)" if delta > 0 else "left (toward less numbers)"
+    return f"Start at {signed(before)} on the number line and move {abs(delta)} steps {way}."
+
+
+@dataclass(frozen=True)
+class LastPlay:
+    """The most recent play read from the public event log."""
+
+    seat: int
+    card: str  # 'Q♠'
+    before: int
+    delta: int
+    after: int
+    flapjack: bool
+
+
+_CLASSIC_MATH = re.compile(r"\s*([+-]?\d+) \+ \(([+-]?\d+)\) = ([+-]?\d+)\s*")
+_AOS_MATH = re.compile(r"\s*(\d+) ([+-]) (\d+) = (\d+)\s*")
+_CARD_IN_TEXT = re.compile(r"^(?:leads|plays) (\S+)")
+
+
+def parse_play(event: dict[str, Any]) -> tuple[int, int, int] | None:
+    """(before, delta, after) from a PLAY event's arithmetic, or None."""
+    math = event.get("math", "")
+    m = _CLASSIC_MATH.fullmatch(math)
+    if m:
+        return int(m.group(1)), int(m.group(2)), int(m.group(3))
+    m = _AOS_MATH.fullmatch(math)
+    if m:
+        delta = int(m.group(3)) * (1 if m.group(2) == "+" else -1)
+        return int(m.group(1)), delta, int(m.group(4))
+    if re.fullmatch(r"\s*\d+\s*", math):  # an add-or-subtract lead: just the card's value
+        v = int(math)
+        return 0, v, v
+    return None
+
+
+def last_play(obs: dict[str, Any]) -> LastPlay | None:
+    """The latest play in the observation's events (None before the first play)."""
+    events = obs.get("events", [])
+    for i in range(len(events) - 1, -1, -1):
+        e = events[i]
+        if e.get("kind") != "play":
+            continue
+        nums = parse_play(e)
+        if nums is None:
+            return None
+        m = _CARD_IN_TEXT.match(e.get("text", ""))
+        flap = i + 1 < len(events) and events[i + 1].get("kind") == "flapjack"
+        return LastPlay(int(e["player"]), m.group(1) if m else "", *nums, flapjack=flap)
+    return None
+
+
+# ----- the table: cards in play, total, draw pile -------------------------------------------
+def table_html(obs: dict[str, Any], *, hide_total: bool = False) -> str:
+    """The cards in play with their values, the running total (as a sum) and the draw pile."""
+    aos = is_add_or_subtract(obs)
+    cards = obs.get("table", [])
+    parts = ['<div class="icg-fj-table" role="region" aria-label="cards in play">']
+    if cards:
+        faces = []
+        for c in cards:
+            note = ""
+            if aos:
+                note = f"{'adds' if c['added'] >= 0 else 'subtracts'} {abs(c['added'])}"
+            faces.append(card_face_html(c, small=True, note=note))
+        parts.append(f'<div><b>Cards in play ({len(cards)}):</b> '
+                     f'<span class="icg-hand" role="group" aria-label="cards in play">'
+                     f'{"".join(faces)}</span></div>')
+    else:
+        parts.append("<div><b>Cards in play:</b> none. The next card played leads.</div>")
+    if hide_total:
+        parts.append('<div class="icg-fj-total">Running total: ? '
+                     '<span class="icg-fj-sum">(you work it out)</span></div>')
+    else:
+        total = int(obs["total"])
+        parts.append(f'<div class="icg-fj-total" aria-live="polite">Running total: '
+                     f'{esc(total_text(total, aos))}</div>')
+        if len(cards) > 1:
+            parts.append(f'<div class="icg-fj-sum">{esc(sum_text(cards, aos))}</div>')
+    pile = int(obs.get("draw_pile", 0))
+    back = card_back_html("draw pile, face down", small=True) if pile else ""
+    parts.append(f'<div class="icg-fj-pile">{back}<span>Draw pile: {pile} '
+                 f'card{"s" if pile != 1 else ""}</span></div>')
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def sum_text(cards: Sequence[dict[str, Any]], add_or_subtract: bool = False) -> str:
+    """The cards in play as one sum: '+5 + (-3) + (+7) = +9' or '5 - 3 + 7 = 9'."""
+    adds = [int(c["added"]) for c in cards]
+    total = sum(adds)
+    if add_or_subtract:
+        text = str(adds[0])
+        for a in adds[1:]:
+            text += f" {'+' if a >= 0 else '-'} {abs(a)}"
+        return f"{text} = {total}"
+    if len(adds) == 1:
+        return f"{signed(adds[0])} = {signed(total)}"
+    return " + ".join([signed(adds[0])] + [f"({signed(a)})" for a in adds[1:]]) + \
+        f" = {signed(total)}"
+
+
+# ----- seats ---------------------------------------------------------------------------------
+def seats_html(obs: dict[str, Any], names: Sequence[str], you: int | None = 0) -> str:
+    """One box per player: cards in hand (faces only where the observation shows them),
+    cards won and Flapjacks; the player to move and the dealer are marked."""
+    boxes = []
+    result = obs.get("result") or {}
+    winners = set(result.get("winners", [])) if obs.get("over") else set()
+    for seat in obs["seats"]:
+        p = int(seat["seat"])
+        classes = ["icg-seat"]
+        tags = []
+        if p == obs.get("current_player"):
+            classes.append("icg-current")
+            tags.append("to play")
+        if p in winners:
+            classes.append("icg-winner")
+            tags.append("winner")
+        if p == obs.get("dealer"):
+            tags.append("dealer")
+        n = int(seat["hand_count"])
+        won = int(seat["trick_count"])
+        flaps = int(seat.get("flapjacks", 0))
+        if seat.get("hand") is not None and p != you:
+            cards = hand_html(seat["hand"], label=f"{names[p]}'s hand", small=True)
+        elif p == you:
+            cards = ""
+        else:
+            cards = hand_html([{"hidden": True, "aria": "face-down card"}] * min(n, 7),
+                              label=f"{names[p]}'s hand, face down", small=True)
+        tag_text = f" ({', '.join(tags)})" if tags else ""
+        boxes.append(
+            f'<div class="{" ".join(classes)}" role="group" aria-label="{esc(names[p])}">'
+            f'<div class="icg-seat-name">{esc(names[p])}{esc(tag_text)}</div>'
+            f'<div class="icg-seat-status">{n} card{"s" if n != 1 else ""} in hand; '
+            f'cards won: {won}; Flapjacks: {flaps}</div>{cards}</div>'
+        )
+    return f'<div class="icg-seats">{"".join(boxes)}</div>'
+
+
+# ----- status, banner, end -------------------------------------------------------------------
+def status_text(obs: dict[str, Any], names: Sequence[str], you: int | None = 0, *,
+                walkthrough: bool = False, choosing: str = "") -> str:
+    """One line saying whose turn it is and what to do."""
+    if obs.get("over"):
+        return "The game is over."
+    cur = obs.get("current_player")
+    if cur is None:
+        return ""
+    lead = not obs.get("table")
+    if cur == you:
+        if choosing:
+            return choosing
+        verb = "lead: play any card that keeps the total within the limits" if lead else \
+            "play a card that keeps the total within the limits"
+        return f"Your turn: {verb}."
+    name = names[cur]
+    if walkthrough:
+        return f"{name}'s turn: press Next move to see what {name} plays."
+    return f"{name} is thinking..."
+
+
+def banner_html(events: Sequence[dict[str, Any]], names: Sequence[str],
+                you: int | None = 0) -> str:
+    """Announcements for a batch of new events: every Flapjack (celebrated), every pass."""
+    lines = []
+    for e in events:
+        kind = e.get("kind")
+        p = e.get("player")
+        if kind == "flapjack":
+            m = re.search(r"takes (\d+) card", e.get("text", ""))
+            n = int(m.group(1)) if m else 0
+            total = e.get("math", "").replace("total = ", "")
+            who = names[p] if isinstance(p, int) and 0 <= p < len(names) else "Someone"
+            verb, take = ("make", "take") if p == you else ("makes", "takes")
+            lines.append(
+                f'<div class="icg-fj-flapjack" role="status">'
+                f'<span class="icg-fj-word">Flapjack!</span> {esc(who)} {verb} the total '
+                f'exactly {esc(total)} and {take} {n} card{"s" if n != 1 else ""}.</div>')
+        elif kind == "pass":
+            lines.append(f'<div class="icg-fj-pass" role="status">'
+                         f'{esc(sentence(names, p, e.get("text", ""), you))}.</div>')
+    if not lines:
+        return ""
+    return f'<div class="icg-fj-banner">{"".join(lines)}</div>'
+
+
+END_REASONS = {
+    "blocked": "no player can play a card that keeps the total within the limits",
+    "all-played": "every card has been played",
+}
+
+
+def end_text(obs: dict[str, Any], names: Sequence[str], you: int | None = 0) -> str:
+    """'Game over: every card has been played. Ada wins with 12 cards.' (co-winners on a tie)."""
+    result = obs.get("result")
+    if not obs.get("over") or not result:
+        return ""
+    why = END_REASONS.get(result["reason"], result["reason"])
+    won = result["cards_won"]
+    winners = list(result["winners"])
+    best = won[winners[0]] if winners else 0
+    if len(winners) == 1:
+        w = winners[0]
+        who = "You win" if w == you else f"{names[w]} wins"
+        verdict = f"{who} with {best} card{'s' if best != 1 else ''}."
+    else:
+        who = " and ".join([", ".join(names[w] for w in winners[:-1]), names[winners[-1]]])
+        verdict = f"A tie: {who} each won {best} card{'s' if best != 1 else ''}."
+    counts = ", ".join(f"{names[i]} {n}" for i, n in enumerate(won))
+    return f"Game over: {why}. {verdict} Cards won: {counts}."
+
+
+def end_html(obs: dict[str, Any], names: Sequence[str], you: int | None = 0) -> str:
+    """The end announcement as a banner (empty while the game goes on)."""
+    text = end_text(obs, names, you)
+    if not text:
+        return ""
+    left = sum(int(s["hand_count"]) for s in obs["seats"]) + len(obs.get("table", []))
+    extra = (f" {left} card{'s' if left != 1 else ''} still in hands or in play "
+             f"{'are' if left != 1 else 'is'} won by no one.") if left else ""
+    return f'<div class="icg-fj-end" role="status">{esc(text + extra)}</div>'
+
+
+# ----- move log ------------------------------------------------------------------------------
+def log_lines(obs: dict[str, Any], names: Sequence[str], you: int | None = 0) -> list[str]:
+    """The move log, oldest first: plays as equations ('Ben: -3 + (+5) = +2  [5♠]'),
+    Flapjacks, passes, your own draws (only you see them) and the end."""
+    aos = is_add_or_subtract(obs)
+    out = []
+    for e in obs.get("events", []):
+        kind = e.get("kind")
+        p = e.get("player")
+        name = names[p] if isinstance(p, int) and 0 <= p < len(names) else "Table"
+        if kind == "play":
+            nums = parse_play(e)
+            m = _CARD_IN_TEXT.match(e.get("text", ""))
+            card = f"  [{m.group(1)}]" if m else ""
+            math = play_math(nums[0], nums[1], aos) if nums else e.get("math", "")
+            out.append(f"{name}: {math}{card}")
+        elif kind == "flapjack":
+            m = re.search(r"takes (\d+) card", e.get("text", ""))
+            n = int(m.group(1)) if m else 0
+            total = e.get("math", "").replace("total = ", "")
+            out.append(f"{name}: Flapjack! The total is exactly {total}; "
+                       f"{name} {'take' if p == you else 'takes'} {n} card{'s' if n != 1 else ''}")
+        elif kind == "draw":
+            if e.get("private"):
+                out.append(f"{name}: {e['private']} (only {name if p != you else 'you'} "
+                           f"can see this)")
+        elif kind in ("pass", "deal"):
+            out.append(sentence(names, p, e.get("text", ""), you))
+        elif kind == "end":
+            out.append(e.get("text", "")[:1].upper() + e.get("text", "")[1:])
+    return out
+
+
+# ----- number line ---------------------------------------------------------------------------
+def number_line_args(obs: dict[str, Any], *, hide_total: bool = False) -> dict[str, Any]:
+    """Arguments for `number_line_svg` / `NumberLine.show`: the running total as a point, the
+    last card as an arrow, the targets marked and everything outside the limits shaded."""
+    aos = is_add_or_subtract(obs)
+    low, high = int(obs["low"]), int(obs["high"])
+    args: dict[str, Any] = {
+        "marks": tuple(int(t) for t in obs["targets"]),
+        "limits": (low, high),
+        "lo": low if aos else -high,
+        "hi": high,
+    }
+    if hide_total:
+        return args
+    total = int(obs["total"])
+    args["points"] = (Point(total, f"total {total_text(total, aos)}", "total"),)
+    last = last_play(obs)
+    if last is not None:
+        step = play_math(last.before, last.delta, aos).split(" = ")[0]
+        label = f"{last.card} {signed(last.delta)}".strip() if not aos else \
+            f"{last.card} {'+' if last.delta >= 0 else '-'}{abs(last.delta)}".strip()
+        if last.flapjack:
+            label += " Flapjack!"
+        args["arrow"] = Arrow(last.before, last.after, label or step)
+        if last.flapjack:
+            # The trick was taken: the table is empty again, the old total is still worth showing.
+            args["points"] = (Point(total, f"total {total_text(total, aos)} (new lead)", "total"),
+                              Point(last.after, f"Flapjack at {total_text(last.after, aos)}",
+                                    "winner"))
+    return args
+
+
+def number_line_html(obs: dict[str, Any], *, hide_total: bool = False) -> str:
+    """The Flapjack number line as HTML (see number_line_args)."""
+    return number_line_svg(title="Running total", **number_line_args(obs, hide_total=hide_total))
+
+
+# ----- say-the-new-total practice -----------------------------------------------------------
+def practice_prompt_html(before: int, card: dict[str, Any], sign: int,
+                         add_or_subtract: bool = False) -> str:
+    """'The total is +2. You play 7♦ (-7). What is the new total? +2 + (-7) = ?'"""
+    delta = sign * abs(int(card["value"])) if add_or_subtract else int(card["value"])
+    how = (f"{'add' if sign > 0 else 'subtract'} {abs(delta)}" if add_or_subtract
+           else f"add {signed(delta)}")
+    return (f'<div class="icg-fj-question"><b>Say the new total.</b> The total is '
+            f'{esc(total_text(before, add_or_subtract))}. You play '
+            f'{card_face_html(card, small=True)} and {esc(how)}. What is the new total? '
+            f'<span class="icg-fj-sum">{esc(play_question(before, delta, add_or_subtract))}'
+            f'</span></div>')
+
+
+def reasons_html(moves: Sequence[tuple[str, str, str]]) -> str:
+    """Computer players' reasons, newest first: (name, move text, reason)."""
+    if not moves:
+        return ""
+    rows = "".join(f"<li><b>{esc(n)}</b> {esc(m)}: <span class='icg-reason'>{esc(r)}</span></li>"
+                   for n, m, r in reversed(moves))
+    return (f'<div class="icg-fj-reasons"><b>Why the computer players moved:</b>'
+            f'<ul>{rows}</ul></div>')
+
+
+def notice_html(text: str, kind: str = "info") -> str:
+    """A message (re-exported so the table needs one render import)."""
+    return message_html(text, kind)
