@@ -82,7 +82,7 @@ def hand_html(cards: Iterable[dict[str, Any]], *, label: str = "cards", small: b
 # ----- number line ---------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Point:
-    """A labelled point on the number line (a player's sum, the running total)."""
+    """A point on the number line (a player's sum, the running total); drawn as 'label +5'."""
 
     value: int
     label: str
@@ -197,7 +197,7 @@ def number_line_svg(
         parts.append(f'<circle class="icg-nl-pt icg-nl-{esc(p.kind)}" cx="{x(p.value)}" '
                      f'cy="{axis_y}" r="6"/>')
         parts.append(f'<text class="icg-nl-ptlabel" x="{x(p.value)}" y="{axis_y - 14 - 16 * k}" '
-                     f'text-anchor="middle">{esc(p.label)}</text>')
+                     f'text-anchor="middle">{esc(p.label)} {esc(signed(p.value))}</text>')
     caption = _number_line_caption(points, arrow, spans, marks, limits)
     defs = ('<defs><marker id="icg-arrowhead" markerWidth="8" markerHeight="8" refX="7" refY="4" '
             'orient="auto"><path d="M0,0 L8,4 L0,8 z" class="icg-nl-head"/></marker></defs>')
