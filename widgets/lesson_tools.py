@@ -6,10 +6,11 @@ log is the same on every run and a notebook cell can check it (nbval).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from pathlib import Path
 
-from engine.cards import parse_cards, signed
+from engine.cards import Card, Convention, Suit, parse_cards, signed
 from engine.events import Event, EventKind, abs_math
 from engine.flapjack import FlapjackConfig, FlapjackState, Play
 from engine.hit_me import Hit, HitMeConfig, HitMeRound, Hold
@@ -164,3 +165,66 @@ def steps_line(values: Sequence[int], title: str = "Adding the cards on the numb
     before = totals[-2] if len(totals) > 1 else 0
     arrow = Arrow(before, total, f"last card {signed(values[-1])}")
     return number_line_svg(points=points, arrow=arrow, spans=[Span(total)], title=title)
+
+
+# ----- small printed tables for the lessons ----------------------------------------------------
+LESSONS = (
+    ("00_start_here.ipynb", "Start here", 5),
+    ("01_integers_with_cards.ipynb", "Integers with cards", 25),
+    ("02_absolute_value.ipynb", "Absolute value", 25),
+    ("03_hit_me.ipynb", "Hit Me", 35),
+    ("04_flapjack.ipynb", "Flapjack", 35),
+    ("05_strategy_lab.ipynb", "Strategy lab", 40),
+    ("06_teacher_guide.ipynb", "Teacher guide", 15),
+)
+
+
+def course_plan() -> str:
+    """The lessons for students, with the minutes each takes and the total."""
+    rows = [(f, t, m) for f, t, m in LESSONS if t not in ("Start here", "Teacher guide")]
+    lines = [f"{i}. {title:<22} about {minutes} minutes"
+             for i, (_, title, minutes) in enumerate(rows, start=1)]
+    total = sum(m for _, _, m in rows)
+    lines.append(f"In all: about {total} minutes, or {math.ceil(total / 45)} class periods "
+                 "of 45 minutes.")
+    return "\n".join(lines)
+
+
+def card_values_table(colors: str = "black-positive") -> str:
+    """Every rank's value in Hit Me and in Flapjack, for a black card and a red card."""
+    conv = Convention.parse(colors)
+    hit_me = HitMeConfig(players=2, colors=conv)
+    flapjack = FlapjackConfig(players=2, colors=conv)
+    lines = [f"{'card':<6}{'Hit Me':>14}{'Flapjack':>16}",
+             f"{'':<6}{'black':>7}{'red':>7}{'black':>8}{'red':>8}"]
+    for rank in range(1, 14):
+        black, red = Card(rank, Suit.SPADES), Card(rank, Suit.HEARTS)
+        lines.append(f"{black.label:<6}{signed(hit_me.value(black)):>7}"
+                     f"{signed(hit_me.value(red)):>7}{signed(flapjack.value(black)):>8}"
+                     f"{signed(flapjack.value(red)):>8}")
+    return "\n".join(lines)
+
+
+def worked_comparisons(pairs: Sequence[tuple[int, int]]) -> str:
+    """For each pair of sums: which is closer to zero, and why, in one line."""
+    lines = []
+    for a, b in pairs:
+        if abs(a) == abs(b):
+            verdict = "they are the same distance from zero"
+        else:
+            near = a if abs(a) < abs(b) else b
+            verdict = f"{signed(near)} is closer to zero"
+        lines.append(f"{signed(a):>4} or {signed(b):>4}: {abs_math(a)}, {abs_math(b)}, "
+                     f"so {verdict}")
+    return "\n".join(lines)
+
+
+def stacking_instructions() -> str:
+    """How to stack a real deck so that the class can replay the Hit Me worked example."""
+    cards = parse_cards(HIT_ME_EXAMPLE_DECK)
+    config = HitMeConfig(players=3)
+    order = "  ".join(f"{c.short}({signed(config.value(c))})" for c in cards)
+    return ("Hit Me worked example, 3 players, Ana deals (seat order: Ana, Ben, Cam).\n"
+            f"Stack the deck, top card first: {order}\n"
+            "Deal face down to Ben, Cam, Ana; then face up to Ben, Cam, Ana; "
+            "then hit from the top.")
