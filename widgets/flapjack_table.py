@@ -60,8 +60,8 @@ LEVEL_OPTIONS = [("Easy (plays any legal card)", "easy"),
 MAX_NAME = 30
 
 
-def _check_opponents(value: Any, players: int) -> tuple[str, ...]:
-    """One bot spec (level or bot name) per computer player."""
+def _check_opponents(value: Any, players: int) -> tuple[Any, ...]:
+    """One bot spec (level or bot name, or a bot object) per computer player."""
     allowed = LEVELS + BOT_SPECS
     items = [value] * (players - 1) if isinstance(value, str) else value
     if not isinstance(items, list | tuple) or not items:
@@ -69,6 +69,9 @@ def _check_opponents(value: Any, players: int) -> tuple[str, ...]:
                           f"one per computer player); got {value!r}")
     out = []
     for item in items:
+        if hasattr(item, "choose"):  # a bot object (engine.bots or a scripted test player)
+            out.append(item)
+            continue
         text = str(item).strip().lower()
         if text not in allowed:
             raise ConfigError(f"opponents must be one of {', '.join(allowed)}; got {item!r}")
@@ -97,6 +100,11 @@ def _check_names(names: Any, players: int) -> list[str] | None:
     return out
 
 
+def fresh_code() -> int:
+    """A new six-digit deal code (from the system's entropy; never the global random)."""
+    return 100000 + secrets.randbelow(900000)
+
+
 class _Controller(TableController):
     """The TableController of one FlapjackTable (the state and the pacing of the bots)."""
 
@@ -122,7 +130,8 @@ class FlapjackTable(widgets.VBox):
     'add-or-subtract'), decks, colors ('black-positive'/'red-positive'), seed (the deal code;
     None = a fresh shuffle), walkthrough (teacher mode), large_print, names (one per seat, the
     student first), say_total (type the new total before it is shown), bot_delay (seconds
-    between computer moves; 0 = at once)."""
+    between computer moves; 0 = at once), deck (a stacked deck such as 'KS,7H,...', top first,
+    dealt one card at a time from seat 1; kept by "Restart this deal")."""
 
     def __init__(
         self,
@@ -137,6 +146,7 @@ class FlapjackTable(widgets.VBox):
         names: Sequence[str] | None = None,
         say_total: bool = False,
         bot_delay: float = 0.8,
+        deck: str | None = None,
     ) -> None:
         if isinstance(bot_delay, bool) or not isinstance(bot_delay, int | float) or \
                 not 0 <= bot_delay <= 10:
@@ -159,6 +169,13 @@ class FlapjackTable(widgets.VBox):
         self.controller = _Controller(self, float(bot_delay), walkthrough)
         self.config = config
         self.deal_code: int | str = 0
+        if deck is not None and not isinstance(deck, str):
+            raise ConfigError(f"deck must be card codes such as 'KS,7H,10C'; got {deck!r}")
+        FlapjackState.deal(config, rng=0, deck=deck)  # a bad stacked deck is refused here
+        if code is None:
+            code = fresh_code()
+        self._deck = deck
+        self._deck_code = code
         self.names: list[str] = rf.seat_names(config.players, self._names_given)
         self._selected: str | None = None  # add-or-subtract: the card waiting for + or -
         self._pending: tuple[str, int] | None = None  # say-total: (card key, sign) to check
@@ -262,14 +279,17 @@ class FlapjackTable(widgets.VBox):
 
     def _level_options(self) -> list[tuple[str, str]]:
         opts = list(LEVEL_OPTIONS)
-        if len(set(self._opponents)) > 1:
+        if len({str(o) for o in self._opponents}) > 1 or not isinstance(self._opponents[0], str):
             opts.append(("Mixed (as set in the notebook)", "mixed"))
         return opts
 
     def _sync_settings(self) -> None:
         """Show the table's current settings in the settings panel."""
         ops = self._opponents
-        level = "mixed" if len(set(ops)) > 1 else SPEC_LEVEL.get(ops[0], ops[0])
+        if len({str(o) for o in ops}) > 1 or not isinstance(ops[0], str):
+            level = "mixed"
+        else:
+            level = SPEC_LEVEL.get(ops[0], ops[0])
         self.settings.set_values({
             "players": self.config.players, "variant": self.config.variant,
             "decks": self.config.decks if self.config.decks <= 4 else 1,
@@ -288,8 +308,9 @@ class FlapjackTable(widgets.VBox):
     def new_game(self, code: int | str | None = None) -> None:
         """Deal a new game with the current settings; `code` None = a fresh deal code."""
         if code is None:
-            code = 100000 + secrets.randbelow(900000)
-        state = FlapjackState.deal(self.config, rng=code)
+            code = fresh_code()
+        deck = self._deck if self._deck is not None and code == self._deck_code else None
+        state = FlapjackState.deal(self.config, rng=code, deck=deck)
         c = self.controller
         c.new_generation()
         c.game = state
@@ -325,6 +346,8 @@ class FlapjackTable(widgets.VBox):
                 config.players)
         except ConfigError as e:
             return str(e)
+        if config != self.config:
+            self._deck = None
         self.config = config
         self._opponents = opponents
         self.names = rf.seat_names(config.players, self._names_given)
