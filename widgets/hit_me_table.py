@@ -293,7 +293,8 @@ class HitMeTable(widgets.VBox):
     makes one up); mode 'solo' | 'pass-device'; students: how many seats are people in
     pass-device mode (default all); walkthrough: teacher controls; large_print; names;
     colors 'black-positive' | 'red-positive'; turn_order 'round-robin' | 'all-at-once';
-    ace_eleven; bot_delay seconds between computer moves (0: at once, for tests).
+    ace_eleven; bot_delay seconds between computer moves (0: at once, for tests);
+    deck: a stacked card order for the first round, top first ('KS,7H,...'; the rest shuffled).
     """
 
     def __init__(
@@ -310,6 +311,7 @@ class HitMeTable(widgets.VBox):
         ace_eleven: bool = False,
         bot_delay: float = 0.8,
         students: int | None = None,
+        deck: str | None = None,
     ) -> None:
         check_int(players, "players", 2, MAX_PLAYERS)
         if mode not in MODES:
@@ -324,7 +326,7 @@ class HitMeTable(widgets.VBox):
         self._names_arg = list(names) if names is not None else None
         self._new_game(players=players, opponents=opponents, seed=seed, mode=mode,
                        colors=colors, turn_order=turn_order, ace_eleven=ace_eleven,
-                       students=students)
+                       students=students, deck=deck)
 
     # ----- building ------------------------------------------------------------------------
     def _build_widgets(self) -> None:
@@ -422,11 +424,14 @@ class HitMeTable(widgets.VBox):
         self.settings.layout.display = "none"
 
     def _layout_children(self) -> None:
+        # the teacher controls exist only in walkthrough mode: a hidden widget still syncs,
+        # and a page could "click" it
+        teacher = [self.walk_box] if self.ctl.walkthrough else []
         self.children = [
             self.css, self.title_html, self.message, self.status_html, self.pass_box,
             self.seats_html, self.actions_box, self.ace_box, self.hint, self.announce_box,
             self.result_html, self.next_round_button, self.number_line, self.scores_html,
-            self.move_log, self.walk_box, self.settings_toggle, self.settings,
+            self.move_log, *teacher, self.settings_toggle, self.settings,
         ]
 
     def _show_settings(self) -> None:
@@ -440,7 +445,8 @@ class HitMeTable(widgets.VBox):
 
     # ----- game set-up --------------------------------------------------------------------
     def _new_game(self, *, players: int, opponents: Any, seed: Any, mode: str, colors: str,
-                  turn_order: str, ace_eleven: bool, students: int | None) -> None:
+                  turn_order: str, ace_eleven: bool, students: int | None,
+                  deck: str | None = None) -> None:
         """Make a new game (raises ConfigError on a bad setting; nothing changes then)."""
         config = HitMeConfig(players=players, colors=colors, turn_order=turn_order,
                              ace_eleven=ace_eleven)
@@ -458,6 +464,7 @@ class HitMeTable(widgets.VBox):
             code = parse_deal_code(code)
             if code is None:
                 code = random.Random().randrange(1000, 100000)
+        game = HitMeGame(config, seed=code, deck=deck)
         # everything checked: replace the game
         self.ctl.new_generation()
         self.config = config
@@ -467,7 +474,7 @@ class HitMeTable(widgets.VBox):
         self.opponent_specs = specs
         self.opponents = opponents
         self.deal_code = code
-        self.game = HitMeGame(config, seed=code)
+        self.game = game
         self.round_number = 1
         self._start_round()
         self.settings.set_values({"players": players, "colors": config.colors.value,
@@ -614,7 +621,7 @@ class HitMeTable(widgets.VBox):
                                          else "Peek at my face-down card")
         self.hint.button.disabled = not playing
         self.actions_box.layout.display = None if self.phase is not Phase.REVEAL else "none"
-        self._render_aces(obs, playing or (self.phase is Phase.ANNOUNCE and not pass_up))
+        self._render_aces(obs, self.phase is Phase.PLAY and not pass_up and viewer is not None)
         self.status_html.value = self._status_text(obs)
         # announce
         announcing = self.phase is Phase.ANNOUNCE and not pass_up and viewer is not None
@@ -833,6 +840,8 @@ class HitMeTable(widgets.VBox):
         self._start_round()
 
     def _replay_code(self) -> None:
+        if not self.ctl.walkthrough:
+            return
         try:
             code = parse_deal_code(self.code_text.value)
         except ValueError as e:
@@ -845,6 +854,8 @@ class HitMeTable(widgets.VBox):
         self.message.show(f"New game from deal code {code}.", "ok")
 
     def _restart_deal(self) -> None:
+        if not self.ctl.walkthrough:
+            return
         self.game = HitMeGame.from_json(self.snapshot)
         self._start_round()
         self.message.show("The same deal again: try other choices.", "ok")

@@ -1,0 +1,524 @@
+"""The Hit Me table driven like a student would: button.click() and typed values, no browser.
+
+Decks are stacked (top first). With 3 players and seat 0 dealing, the face-down cards go to
+seats 1, 2, 0 and then the face-up cards to seats 1, 2, 0; hits come off the top after that.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+
+import ipywidgets as widgets
+import pytest
+
+from engine.bots import Decision
+from engine.errors import ConfigError
+from engine.hit_me import Hit, Hold
+from widgets import HitMeTable
+from widgets.hit_me_table import Phase, announce_feedback, own_values
+
+
+class AlwaysHold:
+    """A computer player that always holds (so tests control every card)."""
+
+    def choose(self, observation, legal):
+        return Decision(next(a for a in legal if isinstance(a, Hold)), "I always hold.")
+
+
+class HitOnce:
+    """Hits once, then holds."""
+
+    def choose(self, observation, legal):
+        me = observation["seats"][observation["viewer"]]
+        if me["hits"] == 0:
+            return Decision(next(a for a in legal if isinstance(a, Hit)), "One hit, then hold.")
+        return Decision(next(a for a in legal if isinstance(a, Hold)), "I had my hit.")
+
+
+def text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip()
+
+
+def table(deck: str | None = None, **kw) -> HitMeTable:
+    kw.setdefault("players", 3)
+    kw.setdefault("opponents", [AlwaysHold()] * (kw["players"] - 1))
+    kw.setdefault("seed", 7)
+    kw.setdefault("bot_delay", 0)
+    return HitMeTable(deck=deck, **kw)
+
+
+def type_number(t: HitMeTable, box: str, n: int) -> None:
+    """Type with the on-screen keypad (digits then the minus key)."""
+    t.announce.target.value = box
+    t.announce.clear_key.click()
+    for d in str(abs(n)):
+        t.announce.press(d)
+    if n < 0:
+        t.announce.minus_key.click()
+
+
+def announce(t: HitMeTable, s: int, a: int | None = None) -> None:
+    type_number(t, "sum", s)
+    type_number(t, "abs", abs(s) if a is None else a)
+    t.announce.check_button.click()
+
+
+def seat_text(t: HitMeTable, name: str) -> str:
+    m = re.search(rf'aria-label="{re.escape(name)}">(.*?)</div></div>', t.seats_html.value)
+    assert m, name
+    return text(m.group(1))
+
+
+# deck: seats 1, 2, 0 face down; 1, 2, 0 face up; then hits
+BASIC = "2C,9C,5S,3D,9H,7H,4C"  # You 5S -7H = -2 (+4C hit -> +2); C1 +2 -3 = -1; C2 +9 -9 = 0
+
+
+# ----- solo play ----------------------------------------------------------------------------
+def test_solo_start_shows_own_cards_only_after_peek():
+    t = table(BASIC)
+    assert t.phase is Phase.PLAY
+    assert "Your turn: pass 1 of 5" in text(t.status_html.value)
+    assert not t.hit_button.disabled and not t.hold_button.disabled
+    assert not t.peek_button.disabled
+    you = seat_text(t, "You")
+    assert "7 ♥ -7" in you and "5 ♠" not in you and "sum" not in you
+    assert 'aria-label="your face-down card (not peeked)"' in t.seats_html.value
+    t.peek_button.click()
+    assert t.peek_button.description == "Hide my face-down card"
+    you = seat_text(t, "You")
+    assert "5 ♠ +5" in you and "sum -2, |-2| = 2" in you
+    assert "You at -2" in t.number_line.html.value
+    assert "You: |-2| = 2" in t.number_line.html.value
+    t.peek_button.click()
+    assert "5 ♠" not in seat_text(t, "You")
+
+
+def test_solo_computer_moves_are_logged_and_face_up_sums_shown():
+    t = table(BASIC)
+    log = t.move_log.text().splitlines()
+    assert log[0] == "Computer 2 holds" and log[1] == "Computer 1 holds"
+    assert "Computer 1 (face-up cards) at -3" in t.number_line.html.value
+    c2 = seat_text(t, "Computer 2")
+    assert "held" in c2 and "face-up cards: -9" in c2 and "+9" not in c2
+
+
+def test_solo_hit_hold_announce_reveal_and_next_round():
+    t = table(BASIC)
+    t.peek_button.click()
+    t.hit_button.click()
+    you = seat_text(t, "You")
+    assert "4 ♣ +4" in you and "sum +2, |+2| = 2" in you
+    assert "You: last card +4: from -2 to +2" in t.number_line.html.value
+    assert t.move_log.text().splitlines()[0].startswith("You: face-up cards: -7 + (+4) = -3")
+    t.hold_button.click()
+    assert t.phase is Phase.ANNOUNCE
+    assert t.hit_button.disabled and t.hold_button.disabled
+    assert t.announce_box.layout.display is None
+    assert "before the cards turn up" in t.announce.prompt.value
+    assert "9 ♣" not in t.seats_html.value  # still face down before the announce
+    assert t.announce_done_button.disabled
+    announce(t, 2)
+    assert "Right! +5 + (-7) + (+4) = +2, and |+2| = 2." in t.announce.feedback_html.value
+    assert t.announce.check_button.disabled
+    assert not t.announce_done_button.disabled
+    t.announce_done_button.click()
+    assert t.phase is Phase.REVEAL
+    res = text(t.result_html.value)
+    assert "Computer 2 wins the round: |sum| = 0 is the closest to zero." in res
+    assert "You: sum +2, |+2| = 2" in res and "Computer 1: sum -1, |-1| = 1" in res
+    assert "Next dealer: Computer 2." in res
+    assert "9 ♣ +9" in seat_text(t, "Computer 2")
+    assert "Computer 2 (held, winner)" in seat_text(t, "Computer 2")
+    nl = t.number_line.html.value
+    for label in ("You: |+2| = 2", "Computer 1: |-1| = 1", "Computer 2: |0| = 0"):
+        assert f"<li>{label}</li>" in nl
+    assert "icg-nl-winner" in nl
+    rows = re.findall(r"<th scope='row'>([\w ]+)</th><td>(\d)</td><td>(\d)</td>",
+                      t.scores_html.value)
+    assert rows == [("You", "0", "0"), ("Computer 1", "0", "0"), ("Computer 2", "1", "0")]
+    assert not t.next_round_button.disabled
+    assert t.peek_button.disabled and t.hit_button.disabled
+    t.next_round_button.click()
+    assert t.phase is Phase.PLAY and t.round_number == 2
+    assert "Round 2, dealer Computer 2" in text(t.status_html.value)
+    assert t.game.round.dealer == 2
+    assert t.next_round_button.disabled
+    assert not t.peeked
+
+
+def test_announce_wrong_then_second_miss_offers_show_me():
+    t = table(BASIC)
+    t.peek_button.click()
+    t.hold_button.click()  # sum -2
+    announce(t, 2)  # wrong sign
+    fb = text(t.announce.feedback_html.value)
+    assert "Your sum is not +2. Add the card values again: +5 + (-7) = ?" in fb
+    assert t.announce.show_me_button.layout.display == "none"
+    t.announce.boxes["sum"].value = "lots"  # not a number: no miss counted
+    t.announce.check_button.click()
+    assert "Type a whole number" in t.announce.feedback_html.value
+    assert t.announce.show_me_button.layout.display == "none"
+    announce(t, -2, 3)  # sum right, |sum| wrong: the second miss
+    fb = text(t.announce.feedback_html.value)
+    assert "Your sum -2 is right. The absolute value is the distance from zero: |-2| = ?" in fb
+    assert t.announce.show_me_button.layout.display is None
+    assert not t.announce.show_me_button.disabled
+    assert t.announce_done_button.disabled
+    t.announce.show_me_button.click()
+    assert "Here it is: +5 + (-7) = -2, and |-2| = 2." in t.announce.feedback_html.value
+    t.announce_done_button.click()
+    assert t.phase is Phase.REVEAL
+
+
+def test_announce_typed_with_minus_sign_character_and_keyboard():
+    t = table(BASIC)
+    t.hold_button.click()
+    t.announce.boxes["sum"].value = "\u22122"
+    t.announce.boxes["abs"].value = " 2 "
+    t.announce.check_button.click()
+    assert "Right!" in t.announce.feedback_html.value
+
+
+def test_keypad_minus_key_toggles_sign_and_delete_clear():
+    t = table(BASIC)
+    a = t.announce
+    a.target.value = "sum"
+    a.press("1")
+    a.press("2")
+    a.minus_key.click()
+    assert a.boxes["sum"].value == "-12"
+    a.minus_key.click()
+    assert a.boxes["sum"].value == "12"
+    a.delete_key.click()
+    assert a.boxes["sum"].value == "1"
+    a.clear_key.click()
+    assert a.boxes["sum"].value == ""
+    a.target.value = "abs"
+    a.press("5")
+    assert a.boxes["abs"].value == "5" and a.boxes["sum"].value == ""
+    assert [b.description for b in a.keypad.children[2].children] == ["\u2212", "\u232b Delete",
+                                                                      "Clear"]
+
+
+def test_tie_names_co_winners_and_deal_passes_to_least_recent_dealer():
+    t = table("2C,9C,5S,3D,6H,6D")  # You +5 -6 = -1, C1 +2 -3 = -1, C2 +9 -6 = +3
+    t.hold_button.click()
+    announce(t, -1)
+    t.announce_done_button.click()
+    res = text(t.result_html.value)
+    assert "Tie: You and Computer 1 are co-winners, each with |sum| = 1." in res
+    assert "Next dealer: Computer 1." in res
+    rows = re.findall(r"<th scope='row'>([\w ]+)</th><td>(\d)</td><td>(\d)</td>",
+                      t.scores_html.value)
+    assert rows == [("You", "0", "1"), ("Computer 1", "0", "1"), ("Computer 2", "0", "0")]
+    t.next_round_button.click()
+    assert t.game.round.dealer == 1
+
+
+def test_ace_variant_switch_until_round_ends():
+    t = table("2C,9C,AS,3D,9H,KH", ace_eleven=True)  # You: A♠ down, K♥ up: +1 -10 = -9
+    assert t.ace_box.children == ()  # the ace is face down and not peeked
+    t.peek_button.click()
+    (b,) = t.ace_box.children
+    assert b.description == "A♠ counts +1: make it +11"
+    b.click()
+    you = seat_text(t, "You")
+    assert "sum +1, |+1| = 1" in you and "+11" in you
+    (b,) = t.ace_box.children
+    assert b.description == "A♠ counts +11: make it +1"
+    b.click()
+    assert "sum -9" in seat_text(t, "You")
+    t.ace_box.children[0].click()  # back to 11
+    t.hold_button.click()
+    assert t.phase is Phase.ANNOUNCE
+    assert t.ace_box.children and all(b.disabled for b in t.ace_box.children)
+    announce(t, 1)
+    assert "Right! +11 + (-10) = +1" in t.announce.feedback_html.value
+    t.announce_done_button.click()
+    assert "You: sum +1" in text(t.result_html.value)
+    assert t.ace_box.children == () or all(b.disabled for b in t.ace_box.children)
+
+
+def test_ace_never_set_counts_closest_to_zero_in_the_announce():
+    t = table("2C,9C,AS,3D,9H,KH", ace_eleven=True)
+    t.hold_button.click()
+    t.peek_button.click()
+    assert "ace counts 11 (not set)" in seat_text(t, "You")
+    announce(t, 1)
+    assert "Right! +11 + (-10) = +1, and |+1| = 1." in t.announce.feedback_html.value
+
+
+@pytest.mark.parametrize(("order", "expected"), [
+    ("round-robin", ["Computer 1 says", "Computer 2 says", "You: ", "Computer 1 holds",
+                     "Computer 2 holds"]),
+    ("all-at-once", ["Computer 1 says", "Computer 1 holds", "Computer 2 says",
+                     "Computer 2 holds", "You: "]),
+])
+def test_turn_orders(order, expected):
+    t = table("2C,9C,5S,3D,9H,7H,4C,2D,3C", turn_order=order, opponents=[HitOnce(), HitOnce()])
+    t.hit_button.click()
+    moves = [ln for ln in reversed(t.move_log.text().splitlines())
+             if "dealt" not in ln]
+    got = []
+    for ln in moves:
+        if ln.startswith("Computer") and "Hit me" in ln:
+            got.append(ln.split(":")[0] + " says")
+        elif ln.startswith("Computer"):
+            got.append(ln)
+        else:
+            got.append("You: ")
+    assert got == expected
+    assert t.game.round.current == 0
+    assert "pass 2 of 5" in text(t.status_html.value)
+
+
+def test_seven_cards_ends_the_turn_without_hold():
+    t = table(None, seed=3, opponents=[AlwaysHold(), AlwaysHold()])
+    for _ in range(5):
+        assert not t.hit_button.disabled
+        t.hit_button.click()
+    assert t.phase is Phase.ANNOUNCE
+    assert "7 cards" in seat_text(t, "You")
+
+
+# ----- pass the device ----------------------------------------------------------------------
+def test_pass_device_screens_peeks_and_announces():
+    t = table(BASIC, mode="pass-device", students=2, opponents=[AlwaysHold()])
+    assert t.names == ["Player 1", "Player 2", "Computer 1"]
+    # seat 1 (Player 2) plays first
+    assert t.pass_screen and t.viewer is None
+    assert "Pass the device to Player 2 to take a turn" in text(t.pass_html.value)
+    assert t.pass_button.description == "I am Player 2: show my cards"
+    assert t.hit_button.disabled and t.hold_button.disabled and t.peek_button.disabled
+    assert "icg-card icg-black icg-pos" not in re.sub(r"face-up.*", "", t.seats_html.value) or \
+        "2 ♣" not in t.seats_html.value
+    assert "2 ♣" not in text(t.seats_html.value)  # Player 2's own face-down card
+    t.pass_button.click()
+    assert not t.pass_screen and t.viewer == 1
+    assert t.pass_box.layout.display == "none"
+    assert "2 ♣" not in text(t.seats_html.value)  # not peeked yet
+    assert "Your turn, Player 2" in text(t.status_html.value)
+    t.peek_button.click()
+    assert "2 ♣ +2" in seat_text(t, "Player 2")
+    t.hold_button.click()
+    # the computer holds, then Player 1 (seat 0) must get the device
+    assert t.pass_screen and "Pass the device to Player 1" in text(t.pass_html.value)
+    assert "2 ♣" not in text(t.seats_html.value)  # Player 2's card is hidden again
+    t.pass_button.click()
+    assert not t.peeked
+    t.peek_button.click()
+    assert "5 ♠ +5" in text(t.seats_html.value) and "2 ♣" not in text(t.seats_html.value)
+    t.hit_button.click()
+    t.hold_button.click()
+    # announce: Player 1 still holds the device, then Player 2
+    assert t.phase is Phase.ANNOUNCE and t.viewer == 0
+    announce(t, 2)
+    assert "Right!" in t.announce.feedback_html.value
+    t.announce_done_button.click()
+    assert t.pass_screen and "Player 2 to announce a sum" in text(t.pass_html.value)
+    assert "5 ♠" not in text(t.seats_html.value)
+    t.pass_button.click()
+    assert t.announce.boxes["sum"].value == ""
+    assert "Player 2</b>, before the cards turn up" in t.announce.prompt.value
+    t.peek_button.click()
+    announce(t, -1)
+    t.announce_done_button.click()
+    assert t.phase is Phase.REVEAL
+    assert "Computer 1 wins the round" in text(t.result_html.value)
+
+
+def test_pass_device_all_students():
+    t = table(BASIC, mode="pass-device", opponents=[])
+    assert t.names == ["Player 1", "Player 2", "Player 3"]
+    assert t.ctl.bots == {}
+    for seat in (1, 2, 0):
+        assert t.pass_screen and t.needed() == seat
+        t.pass_button.click()
+        t.hold_button.click()
+    assert t.phase is Phase.ANNOUNCE
+
+
+# ----- walkthrough ----------------------------------------------------------------------------
+def test_walkthrough_steps_reveal_reasons_restart_and_replay():
+    t = table(BASIC, walkthrough=True, players=3)
+    assert t.walk_box in t.children
+    assert t.game.round.current == 1  # the computers wait for "Next move"
+    assert not t.next_move_button.disabled
+    assert "press Next move" in text(t.status_html.value)
+    assert "Turn on" in t.reasons_html.value and "always hold" not in t.reasons_html.value
+    t.next_move_button.click()
+    assert t.game.round.current == 2
+    t.reveal_toggle.value = True
+    assert "2 ♣ +2" in text(t.seats_html.value) and "9 ♣ +9" in text(t.seats_html.value)
+    assert "Computer 1: hold, because I always hold." in text(t.reasons_html.value)
+    t.reveal_toggle.value = False
+    assert "9 ♣" not in text(t.seats_html.value)
+    t.next_move_button.click()
+    assert t.next_move_button.disabled  # the student's turn
+    t.hit_button.click()
+    assert len(t.game.round.cards(0)) == 3
+    t.restart_button.click()
+    assert len(t.game.round.cards(0)) == 2 and t.game.round.current == 1
+    assert [c.code for c in t.game.round.cards(0)] == ["5S", "7H"]
+    t.code_text.value = "class-5b"
+    t.replay_button.click()
+    assert t.deal_code == "class-5b"
+    first = [c.code for c in t.game.round.all_cards()]
+    t.replay_button.click()
+    assert [c.code for c in t.game.round.all_cards()] == first
+    t.code_text.value = "<bad>"
+    t.replay_button.click()
+    assert "Deal code" in t.message.value and t.deal_code == "class-5b"
+
+
+def test_large_print_and_teacher_controls_only_in_walkthrough():
+    t = table(BASIC, large_print=True)
+    assert "icg-large" in t._dom_classes
+    t.large_print_toggle.value = False
+    assert "icg-large" not in t._dom_classes
+    assert t.walk_box not in t.children
+    before = t.game.to_json()
+    t.restart_button.click()
+    t.reveal_toggle.value = True
+    t.next_move_button.click()
+    assert t.game.to_json() == before
+    assert "9 ♣" not in text(t.seats_html.value)
+
+
+# ----- pacing -----------------------------------------------------------------------------------
+def test_paced_computer_moves_on_a_timer_thread():
+    t = table(BASIC, bot_delay=0.05)
+    assert t.game.round.current == 1 and t.hit_button.disabled
+    assert "Computer 1 (computer) is thinking" in text(t.status_html.value)
+    deadline = time.time() + 5
+    while t.game.round.current != 0 and time.time() < deadline:
+        time.sleep(0.02)
+    assert t.game.round.current == 0
+    time.sleep(0.05)
+    assert not t.hit_button.disabled
+
+
+def test_paced_computer_moves_on_the_asyncio_loop():
+    async def play() -> HitMeTable:
+        t = table(BASIC, bot_delay=0.02)
+        assert t.game.round.current == 1
+        for _ in range(200):
+            if t.game.round.current == 0:
+                break
+            await asyncio.sleep(0.01)
+        return t
+
+    t = asyncio.run(play())
+    assert t.game.round.current == 0 and not t.hit_button.disabled
+
+
+def test_new_deal_cancels_pending_paced_moves():
+    t = table(BASIC, bot_delay=0.1)
+    t.settings.fields["seed"][0].value = "99"
+    t.settings.apply_button.click()
+    time.sleep(0.05)
+    assert t.deal_code == 99
+    deadline = time.time() + 5
+    while t.game.round.current != 0 and time.time() < deadline:
+        time.sleep(0.02)
+    assert len(t.ctl.bot_moves) == 2  # one hold each, the old game's timer did nothing
+
+
+# ----- settings -------------------------------------------------------------------------------
+def test_settings_apply_new_game():
+    t = table(BASIC)
+    f = t.settings.fields
+    f["players"][0].value = 5
+    f["colors"][0].value = "red-positive"
+    f["opponents"][0].value = "easy"
+    f["seed"][0].value = "lesson-1"
+    t.settings.apply_button.click()
+    assert "Settings applied" in t.settings.message.value
+    assert t.config.players == 5 and t.config.colors.value == "red-positive"
+    assert t.deal_code == "lesson-1"
+    assert len(t.names) == 5 and t.seats_html.value.count('class="icg-seat-name"') == 5
+    # red positive: hearts show +
+    assert re.search(r"[♥♦] \+\d", text(t.seats_html.value))
+
+
+def test_settings_bad_value_gets_message_and_game_continues():
+    t = table(BASIC)
+    before = t.game.to_json()
+    f = t.settings.fields
+    f["players"][0].value = 99
+    assert "Players (2 to 8): players must be a whole number from 2 to 8" in \
+        text(t.settings.message.value)
+    t.settings.apply_button.click()
+    assert "players must be" in t.settings.message.value
+    assert t.game.to_json() == before
+    f["players"][0].value = 3
+    f["seed"][0].value = "drop table;"
+    t.settings.apply_button.click()
+    assert "deal code must be" in t.settings.message.value
+    assert t.game.to_json() == before
+    t.hit_button.click()
+    assert len(t.game.round.cards(0)) == 3
+
+
+def test_every_button_has_a_readable_label():
+    t = table(BASIC, walkthrough=True, ace_eleven=True)
+    seen = []
+
+    def walk(w):
+        if isinstance(w, widgets.Button | widgets.ToggleButton):
+            seen.append(w)
+        for c in getattr(w, "children", ()):
+            walk(c)
+
+    walk(t)
+    assert len(seen) > 20
+    for b in seen:
+        assert len(b.description.strip()) >= 1 and b.tooltip, b
+
+
+def test_constructor_refuses_bad_settings():
+    with pytest.raises(ConfigError, match="players must be 2 to 8"):
+        HitMeTable(players=9)
+    with pytest.raises(ConfigError, match="mode"):
+        HitMeTable(mode="online")
+    with pytest.raises(ConfigError, match="opponents"):
+        HitMeTable(opponents="genius")
+    with pytest.raises(ConfigError, match="names"):
+        HitMeTable(players=2, names=["Ann"])
+
+
+def test_named_players_and_levels_play_whole_rounds():
+    for level in ("easy", "medium", "hard"):
+        t = HitMeTable(players=4, opponents=level, seed=11, bot_delay=0,
+                       names=["Mia", "Ben", "Ann", "Raj"])
+        for _ in range(3):
+            while t.phase is Phase.PLAY:
+                assert t.game.round.current == 0
+                (t.hold_button if t.game.round.hits(0) >= 1 else t.hit_button).click()
+            values = own_values(t.game.round.observation(0)["seats"][0])
+            announce(t, sum(values))
+            assert "Right!" in t.announce.feedback_html.value
+            t.announce_done_button.click()
+            winners = t.game.round.result().winners
+            res = text(t.result_html.value)
+            assert all(t.names[w] in res.split(".")[0] for w in winners)
+            t.next_round_button.click()
+        assert sum(t.game.wins) + (1 if any(t.game.ties) else 0) >= 1
+        assert t.game.rounds_played == 3
+
+
+def test_announce_feedback_pure():
+    assert announce_feedback([5, -7], -2, 2) == (True, "Right! +5 + (-7) = -2, and |-2| = 2.")
+    ok, msg = announce_feedback([5, -7], None, 2)
+    assert not ok and "whole number" in msg
+
+
+def test_hint_button_explains_from_own_observation():
+    pytest.importorskip("engine.hints")
+    t = table(BASIC)
+    t.hint.button.click()
+    assert len(text(t.hint.html.value)) > 20
+    t.hold_button.click()
+    assert t.hint.button.disabled

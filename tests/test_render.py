@@ -1,0 +1,183 @@
+"""The pure render functions (observation pieces -> HTML), tested without any widget."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from engine.cards import Convention, parse_card
+from engine.events import HIDDEN_CARD, card_view
+from engine.hit_me import HitMeConfig
+from widgets.components import parse_deal_code, parse_int_answer, parse_int_setting
+from widgets.render import (
+    Arrow,
+    Point,
+    Span,
+    abs_text,
+    card_back_html,
+    card_face_html,
+    card_html,
+    event_line,
+    hand_html,
+    message_html,
+    move_log_html,
+    number_line_svg,
+    score_table_html,
+)
+
+BLACK = HitMeConfig(players=2)
+RED = HitMeConfig(players=2, colors=Convention.RED_POSITIVE)
+
+
+def view(code: str, config: HitMeConfig = BLACK) -> dict:
+    c = parse_card(code)
+    return card_view(c, config.value(c))
+
+
+def text_of(html: str) -> str:
+    return re.sub(r"<[^>]+>", "", html)
+
+
+@pytest.mark.parametrize(("code", "config", "value_text", "aria", "color"), [
+    ("7H", BLACK, "-7", "seven of hearts, value minus 7", "icg-red"),
+    ("7H", RED, "+7", "seven of hearts, value plus 7", "icg-red"),
+    ("KS", BLACK, "+10", "king of spades, value plus 10", "icg-black"),
+    ("AC", RED, "-1", "ace of clubs, value minus 1", "icg-black"),
+])
+def test_card_face_has_signed_value_text_and_aria(code, config, value_text, aria, color):
+    html = card_face_html(view(code, config))
+    assert f'aria-label="{aria}"' in html
+    assert f'<span class="icg-value" aria-hidden="true">{value_text}</span>' in html
+    assert color in html
+    assert "icg-neg" in html if value_text.startswith("-") else "icg-pos" in html
+    label = parse_card(code).label
+    symbol = parse_card(code).suit.symbol
+    assert text_of(html) == f"{label}{symbol}{value_text}"
+
+
+def test_card_face_note_goes_into_label():
+    html = card_face_html(view("AH"), note="ace counts 11")
+    assert "ace counts 11" in text_of(html)
+    assert 'aria-label="ace of hearts, value minus 1, ace counts 11"' in html
+
+
+def test_card_back_has_no_value_rank_or_suit():
+    html = card_back_html()
+    assert 'aria-label="face-down card"' in html
+    assert text_of(html) == ""
+    assert not re.search(r"[+-]\d|[♠♥♦♣]|value", html)
+    assert card_html(dict(HIDDEN_CARD)) == card_back_html("face-down card")
+
+
+def test_card_html_dispatches_and_hand_groups():
+    html = hand_html([view("7H"), dict(HIDDEN_CARD)], label="Ben's cards")
+    assert html.count("icg-card ") == 2 and "icg-back" in html and "-7" in html
+    assert 'role="group" aria-label="Ben&#x27;s cards"' in html
+
+
+def test_escaping_in_labels():
+    html = hand_html([], label='<script>alert("x")</script>')
+    assert "<script>" not in html
+
+
+def test_abs_text():
+    assert abs_text(-3) == "|-3| = 3"
+    assert abs_text(4) == "|+4| = 4"
+    assert abs_text(0) == "|0| = 0"
+
+
+def test_number_line_points_arrow_span_in_svg_and_caption():
+    html = number_line_svg([Point(-3, "Ben"), Point(5, "Ann", "me")],
+                           Arrow(-8, -3, "Ben: last card +5"), [Span(-3)])
+    assert html.startswith('<figure class="icg-numberline"><svg')
+    assert html.count("<circle") == 2
+    assert "icg-nl-me" in html
+    assert 'marker-end="url(#icg-arrowhead)"' in html
+    assert ">|-3| = 3</text>" in html
+    items = re.findall(r"<li>(.*?)</li>", html)
+    assert items == ["Ben at -3", "Ann at +5", "Ben: last card +5: from -8 to -3",
+                     "distance from zero |-3| = 3"]
+    assert 'role="img"' in html and "Ben at -3" in re.search(r'aria-label="([^"]*)"', html)[1]
+
+
+def test_number_line_span_goes_from_zero_to_the_value():
+    html = number_line_svg(spans=[Span(-3)], lo=-10, hi=10, width=640)
+    # axis from x=24 to x=616 for -10..10: 0 at 320, -3 at 231.2
+    assert '<line class="icg-nl-span" x1="320.0" y1="' in html
+    assert 'x2="231.2"' in html
+
+
+def test_number_line_marks_limits_and_range():
+    html = number_line_svg([Point(4, "total", "total")], marks=[-13, 0, 13], limits=(-13, 13),
+                           lo=-13, hi=13)
+    assert html.count('class="icg-nl-mark"') == 3
+    assert "<li>targets -13, 0, +13</li>" in html
+    assert "<li>limits -13 to +13</li>" in html
+    nums = re.findall(r'class="icg-nl-num"[^>]*>([^<]+)<', html)
+    assert "-13" in nums and "+13" in nums and "0" in nums
+
+
+def test_number_line_widens_to_fit_big_sums():
+    html = number_line_svg([Point(-47, "Ben"), Point(3, "Ann")])
+    nums = re.findall(r'class="icg-nl-num"[^>]*>([^<]+)<', html)
+    assert "-50" in nums and "+50" in nums
+
+
+def test_number_line_stacks_points_with_the_same_value():
+    html = number_line_svg([Point(2, "A"), Point(2, "B")])
+    ys = re.findall(r'class="icg-nl-ptlabel" x="[^"]+" y="([^"]+)"', html)
+    assert len(set(ys)) == 2
+
+
+def test_event_line_equation_first_and_private_only_when_present():
+    names = ["Ben", "Ann"]
+    e = {"kind": "play", "player": 0, "text": "plays 5♠ (+5); the total is +2",
+         "math": "-3 + (+5) = +2"}
+    assert event_line(e, names) == "Ben: -3 + (+5) = +2 (plays 5♠ (+5); the total is +2)"
+    assert event_line({"kind": "hold", "player": 1, "text": "holds", "math": ""}, names) == \
+        "Ann holds"
+    assert event_line({"kind": "result", "player": None, "text": "tie", "math": ""}, names) == \
+        "Table tie"
+    e2 = {"kind": "hold", "player": 0, "text": "holds", "math": "", "private": "you hold at -2"}
+    assert event_line(e2, names).endswith("[only you see: you hold at -2]")
+
+
+def test_move_log_newest_first_copyable_pre():
+    html = move_log_html(["first", "second", "third"])
+    body = re.search(r"<pre[^>]*>(.*)</pre>", html, re.S)[1]
+    assert body.split("\n") == ["third", "second", "first"]
+    assert "newest first" in html
+    assert "(no moves yet)" in move_log_html([])
+    assert move_log_html(["a", "b", "c"], limit=2).count("\n") == 1
+
+
+def test_score_table_and_message():
+    html = score_table_html(["Ben", "Ann"], [2, 0], [1, 1])
+    rows = re.findall(r"<tr><th scope='row'>(\w+)</th><td>(\d)</td><td>(\d)</td></tr>", html)
+    assert rows == [("Ben", "2", "1"), ("Ann", "0", "1")]
+    assert 'role="alert"' in message_html("bad", "error")
+    assert message_html("") == ""
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("-7", -7), ("\u22127", -7), ("+7", 7), (" 12 ", 12), ("0", 0), ("- 3", -3),
+    ("", None), ("abc", None), ("7.5", None), ("--7", None), ("1e3", None), ("9" * 20, None),
+    (None, None), (7, None),
+])
+def test_parse_int_answer(text, value):
+    assert parse_int_answer(text) == value
+
+
+def test_setting_parsers():
+    assert parse_int_setting(5, "players", 2, 8) == 5
+    assert parse_int_setting("5", "players", 2, 8) == 5
+    for bad in (99, 1, True, "x", 2.5, None):
+        with pytest.raises(ValueError, match="players must be a whole number from 2 to 8"):
+            parse_int_setting(bad, "players", 2, 8)
+    assert parse_deal_code(" 42 ") == 42
+    assert parse_deal_code("class-5b") == "class-5b"
+    assert parse_deal_code("") is None
+    for bad in ("<script>", "x" * 41, "a\nb", "😀"):
+        with pytest.raises(ValueError, match="deal code"):
+            parse_deal_code(bad)
