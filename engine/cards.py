@@ -135,6 +135,9 @@ class Card:
     def __str__(self) -> str:
         return self.code
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Card:
+        return self  # immutable: a clone of a game may share its cards
+
 
 def signed(n: int) -> str:
     """An integer with its sign always written: +7, -7, 0."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
@@ -37,9 +37,11 @@ class Event:
     private: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["kind"] = self.kind.value
-        return d
+        return {"kind": self.kind.value, "player": self.player, "text": self.text,
+                "math": self.math, "private": self.private}
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Event:
+        return self  # immutable: a clone of a game may share its events
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Event:
