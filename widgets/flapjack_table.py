@@ -15,6 +15,7 @@ shown (feedback with the arithmetic, "Show me" after a second miss).
 from __future__ import annotations
 
 import logging
+import re
 import secrets
 from collections.abc import Sequence
 from typing import Any
@@ -379,7 +380,10 @@ class FlapjackTable(widgets.VBox):
             return "the game is over"
         if st.current != YOU:
             return "not your turn"
-        return st.why_illegal(YOU, card, sign)
+        why = st.why_illegal(YOU, card, sign)
+        if why and self.config.add_or_subtract:  # totals here are never negative: no '+' signs
+            why = re.sub(r"\+(\d)", r"\1", why)
+        return why
 
     def _card_reason(self, card: Card) -> str | None:
         """Why a card cannot be played at all now, in words (None: some way is legal)."""
@@ -510,6 +514,10 @@ class FlapjackTable(widgets.VBox):
         nums = self._expected()
         if nums is None or not self._my_turn():
             self.practice.feedback("Choose a card first.", "error")
+            return
+        if self._misses < 2:  # the button is offered only after a second miss
+            self.practice.feedback("Try to work it out first: Show me comes after two tries.",
+                                   "info")
             return
         before, delta, after = nums
         aos = self.config.add_or_subtract

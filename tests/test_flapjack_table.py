@@ -1,0 +1,603 @@
+"""The Flapjack table driven like a student or a teacher would: button clicks and typed values.
+
+No browser: `Button.click()` runs the same handlers as a click in the page, and every assertion
+is on what the page shows (HTML values, button labels, disabled flags).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import random
+import re
+import time
+from typing import Any
+
+import ipywidgets as widgets
+import pytest
+from traitlets import TraitError
+
+from engine.bots import Decision
+from engine.errors import ConfigError
+from engine.flapjack import FlapjackConfig, FlapjackState, Play
+from widgets.flapjack_table import YOU, FlapjackTable
+
+# Two players, seat 0 (you) deals, so Ada (seat 1) gets the first card and leads.
+# Ada: KH 3D 2C 4H 6C 7S 10C; you: 5S 8S KS 9D QD AH JD.
+DECK = "KH,5S,3D,8S,2C,KS,4H,9D,6C,QD,7S,AH,10C,JD"
+
+
+class Scripted:
+    """A computer player that plays the given card codes in order (else its first legal play)."""
+
+    def __init__(self, *codes: str, sign: int = 1) -> None:
+        self.codes = list(codes)
+        self.sign = sign
+
+    def choose(self, observation: dict[str, Any], legal: list[Play]) -> Decision:
+        while self.codes:
+            code = self.codes.pop(0)
+            for a in legal:
+                if a.card.code == code and a.sign in (self.sign, 1):
+                    return Decision(a, f"I play {a.card.short} because it is next in my script.")
+        return Decision(legal[0], "I play my first legal card.")
+
+
+def text(w: widgets.HTML) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", w.value))
+
+
+def visible_cards(t: FlapjackTable) -> list[widgets.Button]:
+    return [b for b in t.card_buttons if b.layout.display != "none"]
+
+
+def button_for(t: FlapjackTable, code_short: str) -> widgets.Button:
+    for b in visible_cards(t):
+        if b.description.startswith(code_short + " "):
+            return b
+    raise AssertionError(f"no button for {code_short}: {[b.description for b in t.card_buttons]}")
+
+
+def all_widgets(root: widgets.Widget) -> list[widgets.Widget]:
+    """Every widget reachable from `root` through synced traits (children, layout, style...)."""
+    from ipywidgets.widgets.widget import _instances
+
+    seen: dict[str, widgets.Widget] = {}
+    todo = [root]
+    while todo:
+        w = todo.pop()
+        if w.model_id in seen:
+            continue
+        seen[w.model_id] = w
+        state = json.dumps(w.get_state(), default=str)
+        for ref in re.findall(r"IPY_MODEL_([0-9a-f]+)", state):
+            if ref in _instances and ref not in seen:
+                todo.append(_instances[ref])
+    return list(seen.values())
+
+
+def synced_text(root: widgets.Widget) -> str:
+    """Every synced value of every widget in the table, serialized."""
+    return "\n".join(json.dumps(w.get_state(), default=str, ensure_ascii=False)
+                     for w in all_widgets(root))
+
+
+def hidden_cards_shown(t: FlapjackTable) -> list[str]:
+    """Cards in other players' hands that appear anywhere in the page's synced values."""
+    blob = synced_text(t)
+    found = []
+    for seat in range(1, t.state.players):
+        for c in t.state.hands[seat]:
+            if c.name in blob or c.short in blob or re.search(rf"\b{c.code}\b", blob):
+                found.append(c.code)
+    return found
+
+
+def play_first_legal(t: FlapjackTable, rng: random.Random | None = None) -> None:
+    """Click an enabled card (and a legal sign in add-or-subtract; the right total if asked)."""
+    enabled = [b for b in visible_cards(t) if not b.disabled]
+    assert enabled, t.status.value
+    (rng.choice(enabled) if rng else enabled[0]).click()
+    if t.config.add_or_subtract:
+        signs = [b for b in (t.add_button, t.subtract_button) if not b.disabled]
+        assert signs and t.sign_box.layout.display != "none"
+        (rng.choice(signs) if rng else signs[0]).click()
+    if t.say_total:
+        before, delta, after = t._expected()
+        t.practice.boxes["total"].value = str(after)
+        t.practice.check_button.click()
+
+
+def check_hand_buttons(t: FlapjackTable) -> None:
+    """Enabled card buttons are exactly the legal cards; every disabled one says why."""
+    st = t.state
+    legal = {a.card.key for a in st.legal_actions(YOU)}
+    hand = st.hands[YOU]
+    shown = visible_cards(t)
+    assert len(shown) == len(hand)
+    for b, card in zip(shown, hand, strict=True):
+        value = t.config.value(card)
+        assert b.description.startswith(f"{card.short} {'+' if value > 0 else ''}{value}")
+        assert card.name in b.tooltip
+        assert b.disabled == (card.key not in legal)
+        if b.disabled:
+            assert "(" in b.description and ":" in b.tooltip
+
+
+# ----- whole games -----------------------------------------------------------------------------
+@pytest.mark.parametrize("variant", ["classic", "simple-ten", "add-or-subtract"])
+@pytest.mark.parametrize("players,seed", [(2, 1), (3, 2), (4, 3)])
+def test_whole_game_by_clicks(variant, players, seed):
+    t = FlapjackTable(players=players, variant=variant, seed=seed, bot_delay=0,
+                      opponents="hard" if seed % 2 else "easy")
+    rng = random.Random(seed)
+    moves = 0
+    while not t.state.over:
+        assert t.state.current == YOU  # computer players moved at once (bot_delay=0)
+        assert text(t.status).startswith("Your turn")
+        check_hand_buttons(t)
+        assert f"Running total: {t.state.total:+d}".replace("+0", "0") in text(t.table_view) \
+            or variant == "add-or-subtract"
+        assert f"Draw pile: {len(t.state.draw_pile)} card" in text(t.table_view)
+        before = t.state.plays
+        play_first_legal(t, rng)
+        assert t.state.plays > before
+        moves += 1
+        assert moves < 100
+    result = t.state.result()
+    banner = text(t.banner)
+    assert banner.startswith("Game over") or "Game over" in banner
+    why = "every card has been played" if result.reason.value == "all-played" else \
+        "no player can play a card"
+    assert why in banner
+    for w in result.winners:
+        assert t.names[w] in banner.split("Game over")[1]
+    assert all(b.disabled for b in t.card_buttons)
+    assert text(t.status) == "The game is over."
+    assert "Game over" in t.move_log.text()
+
+
+def test_simple_ten_has_no_face_cards_and_limits_ten():
+    t = FlapjackTable(variant="simple-ten", seed=5, bot_delay=0)
+    seen = set()
+    while not t.state.over:
+        seen |= {b.description.split(" ")[0][:-1] for b in visible_cards(t)}
+        play_first_legal(t)
+    assert not seen & {"J", "Q", "K"}
+    assert "within -10 to +10" in text(t.header)
+    assert "limits -10 to +10" in t.number_line.html.value
+
+
+# ----- the hand, reasons, add or subtract -----------------------------------------------------
+def test_cards_breaking_the_limit_are_disabled_with_the_reason():
+    t = FlapjackTable(deck=DECK, seed=1, bot_delay=0, opponents=[Scripted("3D")])
+    assert t.state.total == -3 and t.state.current == YOU
+    qd = button_for(t, "Q♦")
+    assert qd.disabled
+    assert qd.description == "Q♦ -12 (the total would be -15, less than the limit -13)"
+    assert qd.tooltip == ("queen of diamonds, value minus 12: cannot be played now, "
+                          "the total would be -15, less than the limit -13")
+    assert button_for(t, "J♦").disabled
+    ks = button_for(t, "K♠")
+    assert not ks.disabled and ks.description == "K♠ +13"
+    assert ks.tooltip == "king of spades, value plus 13"
+    assert "Running total: -3" in text(t.table_view)
+    # A forged click on a disabled card is refused with a message; nothing changes.
+    before = json.dumps(t.state.to_json())
+    qd.click()
+    assert "You cannot play Q♦ now" in text(t.message)
+    assert json.dumps(t.state.to_json()) == before
+    button_for(t, "5S"[0] + "♠").click()
+    assert "You: -3 + (+5) = +2  [5♠]" in t.move_log.text()
+
+
+def test_flapjack_is_celebrated():
+    # Ada: 3D 2C 4H 6C 7S 10C KH; you: 3S KS 9D QD AH JD 5S. Ada leads -3, you make 0.
+    deck = "3D,3S,2C,KS,4H,9D,6C,QD,7S,AH,10C,JD,KH,5S"
+    t = FlapjackTable(deck=deck, seed=1, bot_delay=0, opponents=[Scripted("3D", "2C")])
+    assert t.state.total == -3
+    button_for(t, "3♠").click()  # -3 + (+3) = 0: Flapjack!
+    assert 'class="icg-fj-flapjack"' in t.banner.value
+    assert "Flapjack! You make the total exactly 0 and take 2 cards." in text(t.banner)
+    assert "cards won: 2; Flapjacks: 1" in text(t.seats)
+    assert "Flapjack at 0" in t.number_line.html.value
+    assert "@keyframes" in t.css.value  # the banner's animation is in the page
+    # You lead next, on an empty table.
+    assert t.state.current == YOU and not t.state.table
+    assert "lead" in text(t.status)
+    assert "none. The next card played leads" in text(t.table_view)
+
+
+def test_passes_are_announced():
+    announced = 0
+    for seed in range(1, 40):
+        t = FlapjackTable(players=3, seed=seed, bot_delay=0, opponents="easy")
+        rng = random.Random(seed)
+        while not t.state.over:
+            start = len(t.state.events)
+            play_first_legal(t, rng)
+            passes = [e for e in t.state.events[start:] if e.kind.value == "pass"]
+            for e in passes:
+                who = t.names[e.player]
+                said = f"{who} pass" if e.player == YOU else f"{who} passes"
+                assert said in text(t.banner)
+                announced += 1
+        if announced >= 3:
+            break
+    assert announced >= 3
+
+
+def test_add_or_subtract_offers_only_legal_signs():
+    t = FlapjackTable(variant="add-or-subtract", deck=DECK, seed=1, bot_delay=0,
+                      opponents=[Scripted("10C")])
+    assert t.state.total == 10
+    assert t.sign_box.layout.display == "none"
+    button_for(t, "K♠").click()  # 10 + 13 = 23 is too much; 10 - 13 = -3 too little
+    assert t.sign_box.layout.display == "none"  # (a card with no legal sign is disabled)
+    assert "You cannot play K♠ now" in text(t.message)
+    assert button_for(t, "K♠").disabled
+    assert "adding: the total would be 23, greater than the limit 13" in \
+        button_for(t, "K♠").description
+    assert "subtracting: the total would be -3" in button_for(t, "K♠").description
+    button_for(t, "5♠").click()
+    assert t.sign_box.layout.display != "none"
+    assert "You chose" in t.sign_prompt.value and "add it or subtract it" in text(t.status)
+    assert t.add_button.disabled  # 10 + 5 = 15 > 13
+    assert "the total would be 15, greater than the limit 13" in t.add_button.description
+    assert not t.subtract_button.disabled and t.subtract_button.description == "\u2212 Subtract 5"
+    assert t.state.plays == 1  # nothing played yet
+    t.subtract_button.click()
+    assert "You: 10 - 5 = 5  [5♠]" in t.move_log.text()
+    assert t.sign_box.layout.display == "none"
+
+
+def test_add_or_subtract_lead_can_only_add():
+    # Ada leads 10; you add 3 for a Flapjack (13), then you lead.
+    deck = "10C,3S,2C,KS,4H,9D,6C,QD,7S,AH,10H,JD,KH,5S"
+    t = FlapjackTable(variant="add-or-subtract", deck=deck, seed=1, bot_delay=0,
+                      opponents=[Scripted("10C")])
+    button_for(t, "3♠").click()
+    assert not t.add_button.disabled and not t.subtract_button.disabled  # 13 or 7
+    t.add_button.click()
+    assert "Flapjack! You make the total exactly 13" in text(t.banner)
+    assert t.state.current == YOU and not t.state.table
+    button_for(t, "K♠").click()
+    assert t.subtract_button.disabled
+    assert t.subtract_button.description == "\u2212 Subtract 13 (a lead can only add)"
+    assert not t.add_button.disabled and t.add_button.description == "+ Add 13"
+
+
+def test_choose_another_card_puts_it_back():
+    t = FlapjackTable(variant="add-or-subtract", deck=DECK, seed=1, bot_delay=0,
+                      opponents=[Scripted("10C")])
+    button_for(t, "5♠").click()
+    assert "(chosen)" in button_for(t, "5♠").description
+    t.cancel_sign_button.click()
+    assert t.sign_box.layout.display == "none"
+    assert "(chosen)" not in button_for(t, "5♠").description
+    assert t.state.plays == 1
+
+
+# ----- say the new total ---------------------------------------------------------------------
+def test_say_total_right_answer():
+    t = FlapjackTable(deck=DECK, seed=1, bot_delay=0, say_total=True,
+                      opponents=[Scripted("3D")])
+    button_for(t, "5♠").click()
+    assert t.practice_box.layout.display != "none"
+    assert "-3 + (+5) = ?" in t.practice.prompt.value
+    assert t.state.plays == 1  # not played until the total is said
+    blob = synced_text(t)
+    assert "-3 + (+5) = +2" not in blob and "Running total: +2" not in blob
+    assert "Running total: -3" in text(t.table_view)
+    t.practice.press("2")
+    t.practice.check_button.click()
+    assert "Right! -3 + (+5) = +2" in text(t.practice.feedback_html)
+    assert "You: -3 + (+5) = +2  [5♠]" in t.move_log.text()
+    assert t.practice.check_button.disabled
+
+
+def test_say_total_wrong_twice_then_show_me():
+    t = FlapjackTable(deck=DECK, seed=1, bot_delay=0, say_total=True,
+                      opponents=[Scripted("3D")])
+    button_for(t, "9♦").click()  # -3 + (-9) = -12
+    t.practice.press("1")
+    t.practice.press("2")  # typed 12, forgot the minus
+    t.practice.check_button.click()
+    fb = text(t.practice.feedback_html)
+    assert fb.startswith("Not quite: -3 + (-9) = ? is not +12.")
+    assert "move 9 steps left (toward less numbers)" in fb
+    assert t.practice.show_me_button.layout.display == "none"
+    assert t.state.plays == 1
+    t.practice.check_button.click()
+    assert "Not yet" in text(t.practice.feedback_html)
+    assert t.practice.show_me_button.layout.display != "none"
+    assert not t.practice.show_me_button.disabled
+    assert t.state.plays == 1 and "-12" not in text(t.table_view)
+    t.practice.show_me_button.click()
+    fb = text(t.practice.feedback_html)
+    assert "Here is the arithmetic: -3 + (-9) = -12. The new total is -12." in fb
+    assert "You: -3 + (-9) = -12  [9♦]" in t.move_log.text()
+
+
+def test_say_total_minus_key_and_garbage():
+    t = FlapjackTable(deck=DECK, seed=1, bot_delay=0, say_total=True,
+                      opponents=[Scripted("3D")])
+    button_for(t, "9♦").click()
+    t.practice.boxes["total"].value = "twelve"
+    t.practice.check_button.click()
+    assert "Type a whole number" in text(t.practice.feedback_html)
+    assert t.practice.show_me_button.layout.display == "none"  # garbage is not a miss
+    t.practice.press("clear")
+    t.practice.press("1")
+    t.practice.press("2")
+    t.practice.minus_key.click()
+    assert t.practice.boxes["total"].value == "-12"
+    t.practice.check_button.click()
+    assert "Right!" in text(t.practice.feedback_html)
+
+
+@pytest.mark.parametrize("variant", ["classic", "simple-ten", "add-or-subtract"])
+def test_say_total_whole_game(variant):
+    t = FlapjackTable(variant=variant, seed=21, bot_delay=0, say_total=True, players=3)
+    rng = random.Random(3)
+    while not t.state.over:
+        play_first_legal(t, rng)
+        assert "Right!" in text(t.practice.feedback_html)
+    assert "Game over" in text(t.banner)
+
+
+# ----- pacing and walkthrough --------------------------------------------------------------------
+def test_walkthrough_steps_one_move_at_a_time_with_reasons():
+    t = FlapjackTable(players=3, seed=8, bot_delay=0, walkthrough=True)
+    assert t.state.plays == 0 and t.state.current == 1
+    assert "Ada's turn: press Next move" in text(t.status)
+    assert t.next_button.layout.display != "none" and not t.next_button.disabled
+    assert t.reveal_toggle.value is True
+    # Every hand is shown to the teacher.
+    for c in t.state.hands[1]:
+        assert c.name in t.seats.value
+    t.next_button.click()
+    assert t.state.plays == 1
+    reasons = text(t.reasons)
+    assert "Why the computer players moved" in reasons and "Ada played" in reasons
+    assert t.controller.reasons[1] in reasons
+    while t.state.current != YOU and not t.state.over:
+        t.next_button.click()
+    if not t.state.over:
+        assert t.next_button.disabled  # your turn: nothing to step
+        t.next_button.click()
+        assert "not a computer player's turn" in text(t.message)
+    # Hiding the hands hides the reasons too (a reason may name a card in a hand).
+    t.reveal_toggle.value = False
+    assert "Why the computer players moved" not in t.reasons.value
+    assert "Show every hand" in text(t.reasons)
+    assert hidden_cards_shown(t) == []
+
+
+def test_restart_and_replay_deal_from_code():
+    t = FlapjackTable(players=3, seed=77, bot_delay=0, walkthrough=True)
+    hands = [list(h) for h in t.state.hands]
+    t.next_button.click()
+    t.next_button.click()
+    t.restart_button.click()
+    assert t.state.plays == 0 and [list(h) for h in t.state.hands] == hands
+    assert "Deal code: 77" in text(t.header)
+    t.new_deal_button.click()
+    assert t.deal_code != 77
+    t.code_field.value = "77"
+    t.settings.apply_button.click()
+    assert t.deal_code == 77 and [list(h) for h in t.state.hands] == hands
+    engine = FlapjackState.deal(FlapjackConfig(players=3), rng=77)
+    assert [list(h) for h in engine.hands] == hands
+
+
+def test_same_code_same_game_with_same_choices():
+    def run() -> list[str]:
+        t = FlapjackTable(players=3, seed="class-7B", bot_delay=0, opponents="hard")
+        while not t.state.over:
+            play_first_legal(t)
+        return t.move_log.lines
+
+    assert run() == run()
+
+
+def test_turning_walkthrough_off_lets_the_computers_play():
+    t = FlapjackTable(players=3, seed=8, bot_delay=0, walkthrough=True)
+    assert t.state.current == 1
+    t.walkthrough_toggle.value = False
+    assert t.state.current == YOU or t.state.over
+    assert t.next_button.layout.display == "none" and t.reveal_toggle.layout.display == "none"
+    assert t.reasons.value == ""
+
+
+def test_paced_computer_players_move_one_at_a_time():
+    t = FlapjackTable(players=4, seed=8, bot_delay=0.15)
+    assert t.state.plays == 0 and "Ada is thinking..." in text(t.status)
+    assert all(b.disabled for b in t.card_buttons)
+    assert "not your turn" in t.card_buttons[0].description
+    seen = []
+    deadline = time.monotonic() + 10
+    while t.state.current != YOU and not t.state.over and time.monotonic() < deadline:
+        seen.append(t.state.plays)
+        time.sleep(0.02)
+    assert t.state.current == YOU or t.state.over
+    steps = sorted(set(seen))
+    assert steps == list(range(steps[0], steps[-1] + 1))  # one play at a time
+    assert len(steps) >= 2
+    assert text(t.status).startswith("Your turn") or t.state.over
+
+
+def test_large_print_toggle():
+    t = FlapjackTable(seed=1, bot_delay=0, large_print=True)
+    assert "icg-large" in t._dom_classes and "icg-root" in t._dom_classes
+    t.large_toggle.value = False
+    assert "icg-large" not in t._dom_classes
+
+
+def test_hint_button_shows_a_hint_from_the_students_view():
+    t = FlapjackTable(deck=DECK, seed=1, bot_delay=0, opponents=[Scripted("3D")])
+    t.hint.button.click()
+    shown = text(t.hint.html)
+    assert shown
+    try:
+        from engine.hints import flapjack_hint
+    except ImportError:
+        assert "not available" in shown
+    else:
+        assert shown == flapjack_hint(t.state.observation(YOU))
+    assert hidden_cards_shown(t) == []
+
+
+# ----- safety ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("variant", ["classic", "simple-ten", "add-or-subtract"])
+def test_no_other_hand_appears_in_any_synced_value(variant):
+    t = FlapjackTable(players=4, variant=variant, seed=31, bot_delay=0, say_total=True)
+    rng = random.Random(5)
+    steps = 0
+    while not t.state.over:
+        assert hidden_cards_shown(t) == []
+        t.hint.button.click()
+        enabled = [b for b in visible_cards(t) if not b.disabled]
+        rng.choice(enabled).click()
+        if t.config.add_or_subtract:
+            [b for b in (t.add_button, t.subtract_button) if not b.disabled][0].click()
+        assert hidden_cards_shown(t) == []  # while the total is being asked
+        plays = t.state.plays
+        t.practice.show_me_button.click()  # a forged click before two misses does nothing
+        assert t.state.plays == plays
+        t.practice.boxes["total"].value = str(t._expected()[2])
+        t.practice.check_button.click()
+        steps += 1
+    assert steps > 3
+
+
+def test_the_leak_detector_finds_revealed_hands():
+    """A positive control: with the teacher's reveal on, the detector must see the hands."""
+    t = FlapjackTable(players=3, seed=31, bot_delay=0, walkthrough=True)
+    assert t.reveal_toggle.value
+    assert len(hidden_cards_shown(t)) == 14
+    t.reveal_toggle.value = False
+    assert hidden_cards_shown(t) == []
+
+
+def test_walkthrough_without_reveal_shows_no_hand():
+    t = FlapjackTable(players=3, seed=12, bot_delay=0, walkthrough=True)
+    t.reveal_toggle.value = False
+    while not t.state.over:
+        assert hidden_cards_shown(t) == []
+        if t.state.current == YOU:
+            play_first_legal(t)
+        else:
+            t.next_button.click()
+
+
+def input_widgets(t: FlapjackTable) -> list[widgets.Widget]:
+    return [w for w in all_widgets(t)
+            if isinstance(w, widgets.Text | widgets.Dropdown | widgets.Checkbox |
+                          widgets.ToggleButton | widgets.ToggleButtons)]
+
+
+FORGED = ["", " ", "-", "--5", "1e9", "99999999999999999999", "<script>alert(1)</script>",
+          "KS,KS", "\u2212", "ｓｅｖｅｎ", "x" * 5000, "None", "null", "{'a': 1}"]
+
+
+def test_forged_values_on_every_input_leave_the_game_intact():
+    t = FlapjackTable(players=3, deck=None, seed=4, bot_delay=0, say_total=True)
+    inputs = input_widgets(t)
+    kinds = {type(w).__name__ for w in inputs}
+    assert {"Text", "Dropdown", "Checkbox", "ToggleButton"} <= kinds
+    before = json.dumps(t.state.to_json())
+    code = t.deal_code
+    for w in inputs:
+        if w in (t.walkthrough_toggle, t.reveal_toggle, t.large_toggle):
+            forged: list[Any] = ["yes", 2, None]
+        elif isinstance(w, widgets.Dropdown | widgets.ToggleButtons):
+            forged = [*FORGED, 99, -1, 3.5, True, None]
+        else:
+            forged = [*FORGED, 7, None]
+        for value in forged:
+            for attr in ("value", "index"):
+                if not hasattr(w, attr):
+                    continue
+                try:
+                    setattr(w, attr, value)
+                except (TraitError, TypeError, ValueError):
+                    pass  # refused by the widget itself, as from the page
+    assert json.dumps(t.state.to_json()) == before
+    # The settings panel now holds forged text: Apply refuses with a message.
+    t.code_field.value = "<script>alert(1)</script>"
+    assert "deal code must be" in text(t.settings.message)
+    assert not t.settings.apply()
+    assert json.dumps(t.state.to_json()) == before and t.deal_code == code
+    assert "<script>" not in "".join(w.value for w in all_widgets(t)
+                                     if isinstance(w, widgets.HTML))
+    for dd in (t.players_field, t.variant_field, t.decks_field, t.colors_field, t.level_field):
+        dd.index = 0
+        dd.index = None  # "no choice" is a value a page can send
+        assert "must be one of" in text(t.settings.message)
+        assert not t.settings.apply()
+        dd.index = 0
+    assert json.dumps(t.state.to_json()) == before
+    # The game goes on: a typed total in the practice box, then a legal play.
+    t.practice.boxes["total"].value = "x" * 5000
+    t.practice.check_button.click()
+    assert json.dumps(t.state.to_json()) == before
+    t.code_field.value = str(code)
+    t.practice.reset()
+    play_first_legal(t)
+    assert t.state.plays > json.loads(before)["plays"]
+
+
+def test_settings_refuse_an_impossible_table_and_keep_playing():
+    t = FlapjackTable(seed=4, bot_delay=0)
+    before = json.dumps(t.state.to_json())
+    t.players_field.value = 8
+    t.decks_field.value = 1
+    t.settings.apply_button.click()
+    msg = text(t.settings.message)
+    assert "decks must be enough to deal 7 cards to each of 8 players" in msg
+    assert json.dumps(t.state.to_json()) == before and t.state.players == 2
+    t.decks_field.value = 2
+    t.variant_field.value = "add-or-subtract"
+    t.colors_field.value = "red-positive"
+    t.level_field.value = "easy"
+    t.say_field.value = True
+    t.code_field.value = "42"
+    t.settings.apply_button.click()
+    assert "Settings applied" in text(t.settings.message)
+    assert t.state.players == 8 and t.config.decks == 2 and t.deal_code == 42
+    assert t.config.add_or_subtract and t.say_total
+    assert len(t.names) == 8 and "Gus" in text(t.seats)
+    assert "Add or subtract" in text(t.header)
+
+
+def test_red_positive_colours_change_the_signs():
+    t = FlapjackTable(deck=DECK, seed=1, bot_delay=0, colors="red-positive",
+                      opponents=[Scripted("3D")])
+    assert t.state.total == 3
+    assert button_for(t, "K♠").description.startswith("K♠ -13")
+    assert "Red cards are positive, black cards negative." in text(t.header)
+
+
+def test_bad_constructor_settings_are_refused_clearly():
+    with pytest.raises(ConfigError, match="players"):
+        FlapjackTable(players=1, bot_delay=0)
+    with pytest.raises(ConfigError, match="variant must be one of"):
+        FlapjackTable(variant="triple", bot_delay=0)
+    with pytest.raises(ConfigError, match="opponents must be one of"):
+        FlapjackTable(opponents="genius", bot_delay=0)
+    with pytest.raises(ConfigError, match="deal code"):
+        FlapjackTable(seed="<b>", bot_delay=0)
+    with pytest.raises(ConfigError, match="names"):
+        FlapjackTable(names=["Mia"], bot_delay=0)
+    with pytest.raises(ConfigError, match="bot_delay"):
+        FlapjackTable(bot_delay=-1)
+    with pytest.raises(ConfigError, match="decks must be enough"):
+        FlapjackTable(players=8, bot_delay=0)
+
+
+def test_names_appear_in_seats_log_and_announcements():
+    t = FlapjackTable(players=2, names=["Mia", "Robo"], deck=DECK, seed=1, bot_delay=0,
+                      opponents=[Scripted("3D")])
+    assert "Robo: 0 + (-3) = -3  [3♦]" in t.move_log.text()
+    assert "Mia (to play, dealer)" in text(t.seats)
