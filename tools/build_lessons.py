@@ -141,8 +141,8 @@ print(card_values_table())
     md("""
 ## The number line
 On a number line, numbers grow to the right. A number to the right of another is
-**greater**; a number to the left is **less**. So -2 is greater than -9, even though 9
-looks like a bigger digit: -2 is to the right of -9.
+**greater**; a number to the left is **less**. So -2 is greater than -9, even though 9 is
+greater than 2: -2 is to the right of -9.
 
 To add a card, start at the sum so far and move:
 - a positive card moves you **right** by its size;
@@ -200,7 +200,7 @@ zero for |0| = 0. The sign tells you which side of zero a number is on; the abso
 tells you only how far away it is.
 
 ## Which sum is closer to zero?
-Compare the absolute values: the smaller distance is **closer to zero**. Watch out: a number can
+Compare the absolute values: the shorter distance is **closer to zero**. Watch out: a number can
 be **less** than another and still be **farther** from zero.
 """),
     checked("""
@@ -329,8 +329,8 @@ FLAPJACK = [
 3. The player left of the dealer **leads** any card. Then each player in turn adds one card to
    the cards in play, says the new total, and draws a card to replace it.
 4. The total must stay between -13 and +13. If you have no card that keeps it there, you pass.
-5. Make the total exactly **-13, 0 or +13** and you shout **"Flapjack!"**: you take all the cards
-   in play as a trick, and you lead next.
+5. Make the total exactly **-13, 0 or +13** and you shout **"Flapjack!"**: you win every card on
+   the table as your trick, and you lead next.
 6. When nobody can play, or every card is played, the player who won the most cards wins.
 
 **Simple ten** (a good start): no face cards; the total stays between -10 and +10; Flapjack at

@@ -156,11 +156,11 @@ def check(q: Question, answer: object) -> Feedback:
         return Feedback(False, "Type a whole number, for example 8.", valid=False)
     if n == q.answer:
         return Feedback(True, f"Yes! {explain(q)}")
+    if q.kind == "sum-abs" and n == q.total:
+        return Feedback(False, f"{signed(n)} is the sum. Now give its distance from zero.")
     if n == -q.answer:
         return Feedback(False, "An absolute value is a distance, and a distance is never "
                                "negative. Try again.")
-    if q.kind == "sum-abs" and n == q.total:
-        return Feedback(False, f"{signed(n)} is the sum. Now give its distance from zero.")
     if q.kind == "sum-abs" and n == sum(abs(v) for v in q.numbers):
         return Feedback(False, "Add the cards with their signs first, then take the "
                                "absolute value of the sum.")
@@ -213,7 +213,6 @@ class AbsoluteValuePractice(w.VBox):
         self.try_button.on_click(lambda _: self.try_again())
         self.show_button.on_click(lambda _: self.show_me())
         self.next_button.on_click(lambda _: self.next_question())
-        self.answer.on_submit(lambda _: self.check_typed())
         super().__init__([w.HTML(nl.stylesheet_html()), self.header, self.prompt,
                           self.typed_row, self.choice_row, self.feedback, self.picture,
                           w.HBox([self.try_button, self.show_button, self.next_button])])

@@ -27,7 +27,7 @@ from engine.flapjack import FlapjackConfig, FlapjackState
 from engine.vector_sim import hold_win_chance, simulate_thresholds
 
 MEDIUM_HOLD = 3  # the 'medium' computer players hold at |sum| 3 or less (threshold 4)
-MAX_ABS = 15
+MAX_ABS = 20  # two Hit Me cards are at most 20 from zero
 BATCHES = 10
 
 
@@ -97,7 +97,7 @@ def hold_table(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds: int =
 
 def hold_chart(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds: int = 100_000,
                seed: int = 1, progress: bool = True) -> Figure:
-    """Bar chart: your chance to win if you hold at each |sum| (0 to 15)."""
+    """Bar chart: your chance to win if you hold at each |sum| (0 to 20)."""
     table = hold_table(players, opponent_hold, rounds, seed, progress)
     fig, ax = _figure()
     pct = 100 * np.nan_to_num(table.chance)

@@ -1,0 +1,312 @@
+"""The lesson widgets and helpers: worked examples, card explorer, practice, strategy lab.
+
+Widgets are driven as a student would (button.click(), typed values) and checked on what
+they show.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from matplotlib.figure import Figure
+
+from engine.cards import Color, parse_cards
+from engine.flapjack import FlapjackConfig
+from widgets import lesson_tools as lt
+from widgets import strategy
+from widgets.explorer import MAX_CARDS, CardExplorer, zero_pairs
+from widgets.practice import (
+    KINDS,
+    SAME,
+    AbsoluteValuePractice,
+    Question,
+    check,
+    make_question,
+    parse_answer,
+)
+
+
+# ----- worked examples ------------------------------------------------------------------------
+def test_hit_me_example_plays_the_stacked_deal() -> None:
+    rnd = lt.hit_me_example_round()
+    res = rnd.result()
+    assert res.sums == (4, -2, -1)  # Ana, Ben, Cam
+    assert res.winners == (2,)
+    text = lt.hit_me_example()
+    assert "Cam wins" in text
+    assert "Ana: (-10) + (+6) + (+3) + (-5) + (+10) = +4, |+4| = 4" in text
+    assert "your" not in text  # private notes are reworded for an onlooker
+
+
+def test_flapjack_deck_deals_the_given_hands() -> None:
+    state = lt.flapjack_example_state(plays=0)
+    for seat, hand in enumerate(lt.FLAPJACK_EXAMPLE_HANDS):
+        assert [c.code for c in state.hands[seat]] == list(hand)
+    assert [c.code for c in state.draw_pile[:3]] == ["7S", "8D", "2S"]
+    assert state.current == 1  # left of the dealer leads
+
+
+def test_flapjack_example_makes_two_flapjacks() -> None:
+    state = lt.flapjack_example_state()
+    assert [len(t) for t in state.tricks] == [3, 2, 0]
+    assert state.flapjacks == [1, 1, 0]
+    text = lt.flapjack_example()
+    assert "+4 + (+9) = +13" in text and "-5 + (+5) = 0" in text
+    assert "the total would be +18, greater than the limit +13" in text
+
+
+def test_card_values_table() -> None:
+    rows = {line.split()[0]: line.split()[1:] for line in lt.card_values_table().splitlines()[2:]}
+    assert rows["J"] == ["+10", "-10", "+11", "-11"]
+    assert rows["A"] == ["+1", "-1", "+1", "-1"]
+    flipped = {ln.split()[0]: ln.split()[1:]
+               for ln in lt.card_values_table("red-positive").splitlines()[2:]}
+    assert flipped["K"] == ["-10", "+10", "-13", "+13"]
+
+
+def test_worked_comparisons_and_course_plan() -> None:
+    text = lt.worked_comparisons([(-6, 2), (-5, 5)])
+    assert "+2 is closer to zero" in text and "same distance" in text
+    plan = lt.course_plan()
+    minutes = sum(m for _, t, m in lt.LESSONS if t not in ("Start here", "Teacher guide"))
+    assert f"about {minutes} minutes" in plan
+
+
+def test_stacking_instructions_list_the_example_deck() -> None:
+    text = lt.stacking_instructions()
+    for card in parse_cards(lt.HIT_ME_EXAMPLE_DECK):
+        assert card.short in text
+
+
+def test_number_lines_show_distances() -> None:
+    html = lt.steps_line([5, -8])
+    assert "|-3| = 3" in html and "from +5 to -3" in html
+    assert "|-4| = 4" in lt.points_line([-4, 2])
+
+
+# ----- card explorer --------------------------------------------------------------------------
+def test_explorer_builds_a_sum_by_clicks() -> None:
+    e = CardExplorer()
+    e.rank_buttons[(5, Color.BLACK)].click()
+    e.rank_buttons[(8, Color.RED)].click()
+    assert e.values == [5, -8] and e.total == -3
+    assert "+5 + (-8) = -3" in e.equation.value and "|-3| = 3" in e.equation.value
+    assert "from +5 to -3" in e.line.value
+    assert e.rank_buttons[(8, Color.RED)].description == "8\u2665 -8"
+
+
+def test_explorer_opposites_and_zero_pairs() -> None:
+    e = CardExplorer(game="flapjack")
+    e.rank_buttons[(12, Color.RED)].click()
+    e.rank_buttons[(3, Color.BLACK)].click()
+    assert e.cancel_button.disabled
+    e.opposite_button.click()  # the opposite of +3 is a red 3
+    assert e.values == [-12, 3, -3]
+    assert "Zero pairs" in e.pairs.value and not e.cancel_button.disabled
+    e.cancel_button.click()
+    assert e.values == [-12] and "still -12" in e.equation.value
+
+
+def test_explorer_undo_clear_limit_and_colours() -> None:
+    e = CardExplorer()
+    for _ in range(MAX_CARDS + 2):
+        e.rank_buttons[(1, Color.BLACK)].click()
+    assert len(e.cards) == MAX_CARDS
+    assert all(b.disabled for b in e.rank_buttons.values())
+    e.undo_button.click()
+    assert len(e.cards) == MAX_CARDS - 1
+    e.color_toggle.value = "red-positive"
+    assert e.total == -(MAX_CARDS - 1)
+    e.clear_button.click()
+    assert e.cards == [] and e.undo_button.disabled
+    with pytest.raises(ValueError):
+        CardExplorer(game="poker")
+
+
+def test_zero_pairs_use_each_card_once() -> None:
+    assert zero_pairs([3, -3, -3, 3, 5]) == [(0, 1), (2, 3)]
+    assert zero_pairs([4, 4, -4]) == [(0, 2)]
+
+
+# ----- practice -------------------------------------------------------------------------------
+@pytest.mark.parametrize("kind", KINDS)
+def test_generated_questions_have_right_answers(kind: str) -> None:
+    rng = random.Random(11)
+    for _ in range(300):
+        q = make_question(rng, kind)
+        if kind == "closer":
+            a, b = q.numbers
+            assert a != b
+            want = SAME if abs(a) == abs(b) else (0 if abs(a) < abs(b) else 1)
+            assert q.answer == want
+            assert check(q, want).correct
+        else:
+            assert q.answer == abs(sum(q.numbers)) >= 0
+            assert check(q, str(q.answer)).correct
+            assert not check(q, str(q.answer + 1)).correct
+
+
+def test_questions_repeat_with_the_same_code() -> None:
+    a = [make_question(random.Random(5), k).prompt for k in KINDS]
+    b = [make_question(random.Random(5), k).prompt for k in KINDS]
+    assert a == b
+
+
+@pytest.mark.parametrize("text", ["", "abc", "1e3", "--4", "4.5", "\u0663", "9999999", None, 7])
+def test_parse_answer_refuses_nonsense(text: object) -> None:
+    assert parse_answer(text) is None
+
+
+def test_parse_answer_reads_signs() -> None:
+    assert parse_answer(" -8 ") == -8 and parse_answer("+8") == 8 and parse_answer("\u22128") == -8
+
+
+def test_feedback_names_the_misconception() -> None:
+    q = Question("abs", "What is |-8|?", (-8,), 8)
+    fb = check(q, "-8")
+    assert not fb.correct and "never negative" in fb.message
+    fb = check(q, "hello")
+    assert not fb.valid and "whole number" in fb.message
+    hand = Question("sum-abs", "", (5, -3), 2)
+    assert "is the sum" in check(Question("sum-abs", "", (-5, 3), 2), "-2").message
+    assert "signs first" in check(hand, "8").message
+    closer = Question("closer", "", (-9, 2), 1)
+    assert "less than" in check(closer, 0).message
+    assert not check(closer, 5).valid
+
+
+def test_practice_widget_correct_answer() -> None:
+    p = AbsoluteValuePractice(kinds=["abs"], seed=3, questions=3)
+    assert "Question 1 of 3" in p.header.value and p.next_button.disabled
+    assert p.show_button.disabled  # show me comes after a first try
+    p.answer.value = str(p.question.answer)
+    p.check_button.click()
+    assert "Yes!" in p.feedback.value and p.correct == 1
+    assert not p.next_button.disabled and p.check_button.disabled
+    assert "icg-numberline" in p.picture.value
+
+
+def test_practice_widget_wrong_try_again_show_me() -> None:
+    p = AbsoluteValuePractice(kinds=["sum-abs"], seed=4, questions=2)
+    q = p.question
+    p.answer.value = str(q.answer + 3)
+    p.check_button.click()
+    assert "\u2717" in p.feedback.value and not p.try_button.disabled
+    assert not p.show_button.disabled
+    p.try_button.click()
+    assert p.answer.value == "" and p.feedback.value == ""
+    p.show_button.click()
+    assert "Here is how" in p.feedback.value and p.correct == 0
+    assert p.check_button.disabled and not p.next_button.disabled
+    p.next_button.click()
+    assert "Question 2 of 2" in p.header.value
+    p.show_me()
+    p.next_button.click()
+    assert "Set finished: 0 of 2" in p.prompt.value and p.next_button.disabled
+
+
+def test_practice_widget_closer_choices() -> None:
+    p = AbsoluteValuePractice(kinds=["closer"], seed=8, questions=4)
+    q = p.question
+    assert [b.description for b in p.choice_buttons] == list(q.choices)
+    assert p.typed_row.layout.display == "none"
+    index = 2 if q.answer == SAME else q.answer
+    p.choice_buttons[index].click()
+    assert p.correct == 1 and "Yes!" in p.feedback.value
+
+
+def test_practice_widget_forged_values() -> None:
+    p = AbsoluteValuePractice(kinds=["abs"], seed=1)
+    p.answer.value = "<script>alert(1)</script>"
+    p.check_button.click()
+    assert "whole number" in p.feedback.value and "<script>" not in p.feedback.value
+    assert p.attempts == 0 and p.show_button.disabled  # nonsense is not counted as a try
+    p.answer.value = "7"
+    p.sign_button.click()
+    assert p.answer.value == "-7"
+    p.sign_button.click()
+    assert p.answer.value == "7"
+    with pytest.raises(ValueError):
+        AbsoluteValuePractice(kinds=["division"])
+
+
+# ----- strategy lab ---------------------------------------------------------------------------
+def test_hold_table_counts_every_round() -> None:
+    table = strategy.hold_table(players=4, rounds=20_000, seed=2, progress=False)
+    assert table.count.sum() == 20_000
+    chance = np.nan_to_num(table.chance)
+    assert ((0 <= chance) & (chance <= 1)).all()
+    assert chance[0] > 0.6 > chance[2] > chance[5]  # closer to zero wins more often
+    assert table.chance_at_least(3) < 0.15
+    again = strategy.hold_table(players=4, rounds=20_000, seed=2, progress=False)
+    assert (again.wins == table.wins).all()
+
+
+def test_more_players_make_a_three_worse() -> None:
+    rates = strategy.claim_rates(players=(2, 4, 6), rounds=20_000, seed=1, progress=False)
+    assert rates[2] > rates[4] > rates[6]
+    assert rates[2] > 0.2 and rates[6] < 0.05
+
+
+def test_threshold_win_rates_peak_near_zero() -> None:
+    rates = strategy.threshold_win_rates(players=4, holds=(0, 2, 8), rounds=20_000, seed=1,
+                                         progress=False)
+    assert rates[2] > rates[0] and rates[2] > rates[8]
+    assert all(0 <= r <= 1 for r in rates.values())
+
+
+def test_flapjack_chances_are_exact() -> None:
+    rows = {r.total: r for r in strategy.flapjack_chances("classic")}
+    assert set(rows) == set(range(-12, 13))
+    assert rows[5].flapjack == 4 and rows[5].legal == 42 and rows[5].deck == 52
+    assert rows[0].legal == 52 and rows[0].flapjack == 4  # a lead: only kings
+    ten = {r.total: r for r in strategy.flapjack_chances("simple-ten")}
+    assert ten[0].deck == 40 and ten[0].flapjack == 4 and ten[9].legal == 22
+    sub = {r.total: r for r in strategy.flapjack_chances("add-or-subtract")}
+    assert sub[0].flapjack == 4 and sub[1].flapjack == 8 and sub[1].legal == 48
+    text = strategy.flapjack_table_text(totals=[5])
+    assert "+5" in text and "9.5%" in text
+
+
+def test_flapjack_hand_rates_from_simulated_games() -> None:
+    rates = strategy.flapjack_hand_rates("simple-ten", games=30, seed=4, progress=False)
+    cfg = FlapjackConfig(variant="simple-ten")
+    assert rates and all(cfg.low <= t <= cfg.high for t in rates)
+    assert all(0 <= k <= n for n, k in rates.values())
+    assert rates == strategy.flapjack_hand_rates("simple-ten", games=30, seed=4, progress=False)
+
+
+@pytest.mark.parametrize("chart, kwargs", [
+    (strategy.hold_chart, {"players": 3, "rounds": 2_000}),
+    (strategy.threshold_chart, {"players": 3, "rounds": 1_000}),
+    (strategy.players_chart, {"players": (2, 5), "rounds": 2_000}),
+    (strategy.claim_chart, {"players": (2, 3), "rounds": 2_000}),
+    (strategy.flapjack_chart, {"games": 10}),
+])
+def test_charts_return_figures(chart, kwargs) -> None:
+    fig = chart(progress=False, **kwargs)
+    assert isinstance(fig, Figure)
+    ax = fig.axes[0]
+    assert ax.get_title() and ax.get_xlabel() and ax.get_ylabel()
+
+
+def test_charts_refuse_bad_settings() -> None:
+    with pytest.raises(ValueError):
+        strategy.hold_chart(players=1, rounds=100, progress=False)
+    with pytest.raises(ValueError):
+        strategy.hold_table(players=3, rounds=0, progress=False)
+
+
+def test_simulation_panel_runs_and_refuses_bad_codes() -> None:
+    panel = strategy.SimulationPanel("hold", players=3, rounds=1_000)
+    panel.seed.value = "not a number"
+    assert panel.run() is None and "deal code" in panel.status.value
+    panel.seed.value = "12"
+    panel.rounds.value = 1_000
+    panel.run_button.click()
+    assert isinstance(panel.figure, Figure) and "Done: 1,000 rounds" in panel.status.value
+    assert not panel.run_button.disabled
+    with pytest.raises(ValueError):
+        strategy.SimulationPanel("nonsense")

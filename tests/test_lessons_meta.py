@@ -1,0 +1,177 @@
+"""The lesson notebooks keep their shape: objectives first, a check last, thin code cells,
+no stray outputs, credits, no external links except the credited reference, own words."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+LESSONS_DIR = ROOT / "lessons"
+SEEDS_DIR = ROOT.parent / "shared" / "seeds"
+NAMES = [
+    "00_start_here.ipynb", "01_integers_with_cards.ipynb", "02_absolute_value.ipynb",
+    "03_hit_me.ipynb", "04_flapjack.ipynb", "05_strategy_lab.ipynb", "06_teacher_guide.ipynb",
+]
+CHECK_MARK = "# NBVAL_CHECK_OUTPUT"
+MAX_CODE_LINES = 8
+LOGIC = re.compile(r"^\s*(def|class|for|while|if|elif|else|try|except|with|lambda)\b|\blambda\b")
+URL = re.compile(r"https?://[^\s)>\]\"']+")
+ALLOWED_HOSTS = {"denisegaskins.com", "127.0.0.1", "localhost"}
+CREDITS = {  # notebook -> names that must appear in it
+    "00_start_here.ipynb": ["Denise Gaskins", "Lisa in AZ", "Prealgebra & Geometry",
+                            "Let's Play Math"],
+    "03_hit_me.ipynb": ["Denise Gaskins", "Prealgebra & Geometry"],
+    "04_flapjack.ipynb": ["Lisa in AZ", "Let's Play Math"],
+    "06_teacher_guide.ipynb": ["Denise Gaskins", "Lisa in AZ"],
+}
+
+
+def load(name: str) -> nbformat.NotebookNode:
+    return nbformat.read(LESSONS_DIR / name, as_version=4)
+
+
+def markdown(nb: nbformat.NotebookNode) -> str:
+    return "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+
+
+def is_checked(cell: nbformat.NotebookNode) -> bool:
+    return cell.cell_type == "code" and cell.source.lstrip().startswith(CHECK_MARK)
+
+
+def test_every_lesson_exists() -> None:
+    assert sorted(p.name for p in LESSONS_DIR.glob("*.ipynb")) == NAMES
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_metadata(name: str) -> None:
+    nb = load(name)
+    nbformat.validate(nb)
+    assert nb.metadata.get("title", "").strip(), "metadata.title is missing"
+    assert nb.metadata["kernelspec"]["name"] == "python3"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_objectives_open_and_check_closes(name: str) -> None:
+    nb = load(name)
+    first = nb.cells[0]
+    assert first.cell_type == "markdown"
+    assert first.source.startswith("# ")
+    assert "### Objectives" in first.source and "**Time:**" in first.source
+    assert first.source.count("\n- ") >= 2, "list at least two objectives"
+    headings = [i for i, c in enumerate(nb.cells)
+                if c.cell_type == "markdown" and "## Check" in c.source]
+    assert headings, "no '## Check' section"
+    check_cells = nb.cells[headings[-1]:]
+    assert len(check_cells) <= 3, "the check must come at the end"
+    text = "".join(c.source for c in check_cells)
+    assert "<details>" in text or "AbsoluteValuePractice" in text
+    if "<details>" in text:
+        assert text.count("<details>") == text.count("</details>") >= 3
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_code_cells_are_thin(name: str) -> None:
+    for cell in load(name).cells:
+        if cell.cell_type != "code":
+            continue
+        lines = [ln for ln in cell.source.splitlines() if ln.strip()]
+        assert 1 <= len(lines) <= MAX_CODE_LINES, cell.source
+        for ln in lines:
+            assert not LOGIC.search(ln), f"logic in a lesson cell: {ln!r}"
+            assert not ln.lstrip().startswith(("!", "%")), f"shell or magic: {ln!r}"
+        assert any(ln.startswith(("from widgets", "from engine")) for ln in lines), cell.source
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_only_checked_cells_keep_outputs(name: str) -> None:
+    nb = load(name)
+    checked = [c for c in nb.cells if is_checked(c)]
+    assert checked, "at least one checked cell (# NBVAL_CHECK_OUTPUT) per lesson"
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        if is_checked(cell):
+            text = "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
+            assert text.strip(), "a checked cell needs its stored output"
+            assert all(o.output_type == "stream" for o in cell.outputs)
+        else:
+            assert cell.outputs == [] and cell.execution_count is None, cell.source
+    assert "widgets" not in nb.metadata, "widget state must not be committed"
+
+
+@pytest.mark.parametrize("name", sorted(CREDITS))
+def test_credits(name: str) -> None:
+    text = markdown(load(name))
+    for who in CREDITS[name]:
+        assert who in text, f"{name} must credit {who}"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_no_external_urls_except_credited_references(name: str) -> None:
+    nb = load(name)
+    for cell in nb.cells:
+        for line in cell.source.splitlines():
+            for url in URL.findall(line):
+                assert cell.cell_type == "markdown", f"URL in a code cell: {url}"
+                host = re.sub(r"^https?://", "", url).split("/")[0].split(":")[0]
+                assert host in ALLOWED_HOSTS, f"external URL: {url}"
+                if host == "denisegaskins.com":
+                    assert "Let's Play Math" in line, "a reference link must carry its credit"
+
+
+def test_start_page_links_every_lesson_relatively() -> None:
+    text = markdown(load("00_start_here.ipynb"))
+    links = re.findall(r"\]\(([^)]+)\)", text)
+    for name in NAMES[1:]:
+        assert name in links, f"Start here does not link {name}"
+    for link in links:
+        assert not link.startswith(("/", "http")), f"links must be relative: {link}"
+        assert (LESSONS_DIR / link).exists(), link
+    assert re.search(r"\d+ min", text), "say how long each lesson takes"
+    assert "grades" in text.lower(), "say who the lessons are for"
+
+
+def test_teacher_guide_covers_the_brief() -> None:
+    text = markdown(load("06_teacher_guide.ipynb"))
+    for topic in ("Running each lesson", "deal code", "Discussion questions", "Misconceptions",
+                  "Variations", "make serve", "docs/deploy.md"):
+        assert topic in text, topic
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_precise_language(name: str) -> None:
+    """'greater', 'less', 'closer to zero'; 'bigger'/'smaller' only quoted as words to avoid."""
+    text = markdown(load(name))
+    for word in re.findall(r"\S*\b(?:bigger|smaller)\b\S*", text, flags=re.IGNORECASE):
+        assert word.startswith('"'), f"imprecise word in {name}: {word}"
+
+
+BOOK_TITLE = re.compile(r"prealgebra\W+geometry\W+math games for middle school", re.IGNORECASE)
+
+
+def _shingles(text: str, n: int = 8) -> set[tuple[str, ...]]:
+    """Runs of n words; the book's title (a credit, not a sentence) is left out."""
+    words = re.findall(r"[a-z0-9']+", BOOK_TITLE.sub(" ", text).lower())
+    return {tuple(words[i:i + n]) for i in range(len(words) - n + 1)}
+
+
+@pytest.mark.skipif(not SEEDS_DIR.is_dir(), reason="seed texts not present")
+@pytest.mark.parametrize("name", NAMES)
+def test_no_sentence_copied_from_the_seeds(name: str) -> None:
+    seeds = set()
+    for path in SEEDS_DIR.glob("*.txt"):
+        seeds |= _shingles(path.read_text(encoding="utf-8"))
+    copied = _shingles(markdown(load(name))) & seeds
+    assert not copied, f"words copied from a seed text: {sorted(copied)[:3]}"
+
+
+def test_notebooks_match_the_build_script() -> None:
+    result = subprocess.run([sys.executable, str(ROOT / "tools" / "build_lessons.py"), "--check"],
+                            capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
