@@ -1,0 +1,42 @@
+"""Voila settings that JSON cannot hold (voila.json at the repository root holds the rest).
+
+`serving/install.py` links this file into the environment as
+`<prefix>/etc/jupyter/voila.py`, where Voila reads it both as a standalone
+server (`make serve`) and as a Jupyter server extension (the Voila preview in
+JupyterLab, JupyterHub, Binder). It is not at the repository root on purpose:
+a `voila.py` there would shadow the `voila` package for `python -m ...` run
+from the root.
+
+Freeing a kernel when its tab closes: on `beforeunload` the page posts
+/voila/api/shutdown/<kernel id> with the `_xsrf` cookie's value in the form.
+Voila's notebook page never sets that cookie itself, so a student who opens a
+lesson directly (bookmark, JupyterHub default URL, Binder link) sends an empty
+token, the server answers 403 "'_xsrf' argument missing from POST" and the
+kernel lives on until it is culled (voila-dashboards/voila#1458). The hook
+below reads the request handler's `xsrf_token`, which makes Tornado set the
+cookie on the page's response. XSRF checks stay on for every request; the page
+can now pass them. Voila refuses a prelaunch_hook together with preheat_kernel,
+so this setup does not preheat kernels.
+
+MathJax from the server: as a Jupyter server extension (JupyterLab, JupyterHub,
+Binder) Voila writes a CDN MathJax URL into the page config, and its front end
+then loads MathJax 2 from that CDN for pages with math. With both MathJax
+options null (what the standalone server sends) it uses the MathJax 3 bundled
+in its own static files. The page-config hook below makes every mode do that.
+"""
+
+
+def set_xsrf_cookie(req, notebook, cwd):
+    """Voila prelaunch hook: make the page's response carry the `_xsrf` cookie."""
+    req.xsrf_token  # noqa: B018 - Tornado sets the cookie when the token is first read
+    return None  # keep the notebook as it is
+
+
+def bundled_mathjax(page_config, **kwargs):
+    """Voila page-config hook: use the MathJax bundled with Voila, never a CDN."""
+    return {**page_config, "fullMathjaxUrl": None, "mathjaxConfig": None}
+
+
+c = get_config()  # noqa: F821 - provided by traitlets when it loads this file
+c.VoilaConfiguration.prelaunch_hook = set_xsrf_cookie
+c.VoilaConfiguration.page_config_hook = bundled_mathjax

@@ -1,0 +1,212 @@
+"""Start a Voila server with the project's configuration, for tests and benchmarks.
+
+`start_voila(notebook_dir)` runs Voila from the repository root, so that it
+reads the project's voila.json and voila.py exactly as `make serve` does, on a
+free loopback port. `find_external_urls(html)` lists what a served page would
+fetch from outside the server.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urlsplit
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+# The environment's voila script, as `make serve` runs it (not `python -m voila`).
+VOILA = Path(sys.executable).with_name("voila")
+HOST = "127.0.0.1"
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "[::1]", "::1"})
+
+# Identifiers that appear in the markup but are never fetched: the XML
+# namespaces and RDF metadata of the loading spinner's inline SVG.
+NON_FETCHED_IDENTIFIERS = frozenset(
+    {
+        "http://www.w3.org/2000/svg",
+        "http://www.w3.org/1999/xlink",
+        "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
+        "http://purl.org/dc/elements/1.1/",
+        "http://purl.org/dc/dcmitype/StillImage",
+        "http://creativecommons.org/ns#",
+    }
+)
+
+
+def free_port() -> int:
+    """A TCP port that was free on the loopback interface a moment ago."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((HOST, 0))
+        return int(sock.getsockname()[1])
+
+
+def _port_open(port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.settimeout(0.5)
+        return sock.connect_ex((HOST, port)) == 0
+
+
+def read_log(process: subprocess.Popen) -> str:
+    """Everything the server has written so far (stdout and stderr)."""
+    path = getattr(process, "log_path", None)
+    if path is None or not Path(path).exists():
+        return ""
+    return Path(path).read_text(encoding="utf-8", errors="replace")
+
+
+def start_voila(
+    notebook_dir: str | os.PathLike[str],
+    port: int | None = None,
+    extra_args: Sequence[str] = (),
+    *,
+    timeout: float = 60.0,
+    env: dict[str, str] | None = None,
+) -> tuple[str, subprocess.Popen]:
+    """Start Voila on `notebook_dir` (a directory or one notebook) on 127.0.0.1.
+
+    Voila runs from this interpreter's environment and from the repository
+    root, so it loads the project's configuration like `make serve` (voila.json
+    at the root; template and voila.py installed by serving/install.py).
+    `extra_args` (command-line traitlets, e.g.
+    "--MappingKernelManager.cull_idle_timeout=3") override them. Returns
+    the server's base URL (ending in "/") and its process, whose output goes
+    to the file `process.log_path`. Stop it with `stop_voila(process)`.
+    """
+    notebook_dir = Path(notebook_dir).resolve()
+    attempts = 1 if port is not None else 3
+    last_error = ""
+    for _ in range(attempts):
+        chosen = port if port is not None else free_port()
+        log = tempfile.NamedTemporaryFile(  # closed below, kept on disk
+            prefix="voila-", suffix=".log", delete=False
+        )
+        cmd = [
+            str(VOILA),
+            str(notebook_dir),
+            "--no-browser",
+            f"--Voila.ip={HOST}",
+            f"--port={chosen}",
+            "--Voila.port_retries=0",
+            *extra_args,
+        ]
+        process = subprocess.Popen(
+            cmd,
+            cwd=REPO_ROOT,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            env={**os.environ, **(env or {})},
+            start_new_session=True,
+        )
+        log.close()
+        process.log_path = log.name  # type: ignore[attr-defined]
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                break
+            if _port_open(chosen) and "running at" in read_log(process):
+                return f"http://{HOST}:{chosen}/", process
+            time.sleep(0.2)
+        last_error = read_log(process)[-3000:]
+        stop_voila(process)
+    raise RuntimeError(f"Voila did not start on {notebook_dir}:\n{last_error}")
+
+
+def stop_voila(process: subprocess.Popen, timeout: float = 20.0) -> None:
+    """Stop a server from `start_voila` (SIGTERM, then SIGKILL), kernels included."""
+    if process.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=timeout)
+    # Kernels run in the server's process group; make sure none is left behind.
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+
+
+@contextlib.contextmanager
+def running_voila(
+    notebook_dir: str | os.PathLike[str],
+    port: int | None = None,
+    extra_args: Sequence[str] = (),
+    **kwargs: object,
+) -> Iterator[tuple[str, subprocess.Popen]]:
+    """`start_voila` as a context manager that always stops the server."""
+    url, process = start_voila(notebook_dir, port, extra_args, **kwargs)  # type: ignore[arg-type]
+    try:
+        yield url, process
+    finally:
+        stop_voila(process)
+
+
+# Attributes through which a browser fetches or navigates.
+_URL_ATTRIBUTES = frozenset(
+    {"src", "href", "srcset", "action", "formaction", "poster", "data", "background",
+     "xlink:href", "manifest", "ping", "imagesrcset"}
+)
+_ABSOLUTE_URL = re.compile(r"""(?i)\b(?:https?|wss?|ftp)://[^\s"'<>()\\`]+""")
+_CSS_OR_JS_FETCH = re.compile(
+    r"""(?ix)(?:url\(\s*|@import\s+|import\(\s*|fetch\(\s*)['"]?((?:https?:)?//[^\s"'()]+)"""
+)
+
+
+class _AttributeCollector(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.values: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if value is None:
+                continue
+            if name in _URL_ATTRIBUTES:
+                self.values.extend(part.strip().split(" ")[0] for part in value.split(","))
+            elif tag == "meta" and name == "content" and "url=" in value.lower():
+                self.values.append(value.lower().split("url=", 1)[1].strip())
+
+
+def _is_external(url: str) -> bool:
+    url = url.strip().strip("'\"")
+    if url.startswith("//"):
+        url = "http:" + url
+    parts = urlsplit(url)
+    if parts.scheme.lower() not in {"http", "https", "ws", "wss", "ftp"}:
+        return False  # relative, data:, javascript:, #fragment...
+    host = (parts.hostname or "").lower()
+    return host not in LOOPBACK_HOSTS and f"[{host}]" not in LOOPBACK_HOSTS
+
+
+def find_external_urls(html: str, allowed: Iterable[str] = NON_FETCHED_IDENTIFIERS) -> list[str]:
+    """Every URL in `html` that points outside the local server, sorted, without repeats.
+
+    Looks at fetching attributes (src, href, srcset...), CSS url()/@import,
+    JavaScript import()/fetch(), and any other absolute http(s)/ws URL in the
+    text; loopback URLs and the never-fetched identifiers in `allowed` pass.
+    """
+    allowed = set(allowed)
+    found: set[str] = set()
+    collector = _AttributeCollector()
+    collector.feed(html)
+    collector.close()
+    candidates = list(collector.values)
+    candidates += [m.group(1) for m in _CSS_OR_JS_FETCH.finditer(html)]
+    candidates += [m.group(0) for m in _ABSOLUTE_URL.finditer(html)]
+    for url in candidates:
+        if url in allowed:
+            continue
+        if _is_external(url):
+            found.add(url)
+    return sorted(found)
