@@ -200,7 +200,7 @@ def test_flapjack_is_celebrated():
     assert 'class="icg-fj-flapjack"' in t.banner.value
     assert "Flapjack! You make the total exactly 0 and take 2 cards." in text(t.banner)
     assert "cards won: 2; Flapjacks: 1" in text(t.seats)
-    assert "Flapjack at 0" in t.number_line.html.value
+    assert "Flapjack! at 0" in t.number_line.html.value  # the number line's caption
     assert "@keyframes" in t.css.value  # the banner's animation is in the page
     # You lead next, on an empty table.
     assert t.state.current == YOU and not t.state.table

@@ -231,9 +231,13 @@ def test_log_lines_are_equations_with_names_and_private_draws_only_for_you():
     assert "Ada: 0 + (-3) = -3  [3♦]" in mine
     assert "You: -3 + (+5) = +2  [5♠]" in mine
     drew = [line for line in mine if "drew" in line]
-    assert len(drew) == 1 and drew[0].startswith("You: you drew")
+    assert len(drew) == 1 and drew[0].startswith("You drew ")
+    assert drew[0].endswith("(only you see this)")
     theirs = rf.log_lines(st.observation(1), NAMES, 1)
-    assert not any("You: you drew" in line for line in theirs)
+    assert not any(line.startswith("You drew") for line in theirs)
+    assert any(line.startswith("Ada drew") for line in theirs)
+    revealed = rf.log_lines(st.observation(0, reveal=True), NAMES, 0)
+    assert any(line.startswith("Ada drew") and "revealed" in line for line in revealed)
     assert mine[0].startswith("You deal 7 cards")
 
 
@@ -258,7 +262,7 @@ def test_number_line_marks_targets_limits_and_last_card():
     assert [p.value for p in args["points"]] == [2]
     html = rf.number_line_html(st.observation(0))
     assert "targets -13, 0, +13" in html and "limits -13 to +13" in html
-    assert "5♠ +5: from -3 to +2" in html
+    assert "5♠ +5: from -3 to +2" in html and "total at +2" in html
 
 
 def test_number_line_after_a_flapjack_and_for_other_variants():

@@ -356,9 +356,11 @@ def log_lines(obs: dict[str, Any], names: Sequence[str], you: int | None = 0) ->
             out.append(f"{name}: Flapjack! The total is exactly {total}; "
                        f"{name} {'take' if p == you else 'takes'} {n} card{'s' if n != 1 else ''}")
         elif kind == "draw":
-            if e.get("private"):
-                out.append(f"{name}: {e['private']} (only {name if p != you else 'you'} "
-                           f"can see this)")
+            private = e.get("private", "")
+            if private:
+                what = private[4:] if private.startswith("you ") else private
+                seen = "only you see this" if p == you else "shown: every hand is revealed"
+                out.append(f"{name} {what} ({seen})")
         elif kind in ("pass", "deal"):
             out.append(sentence(names, p, e.get("text", ""), you))
         elif kind == "end":
@@ -381,7 +383,8 @@ def number_line_args(obs: dict[str, Any], *, hide_total: bool = False) -> dict[s
     if hide_total:
         return args
     total = int(obs["total"])
-    args["points"] = (Point(total, f"total {total_text(total, aos)}", "total"),)
+    # (number_line_svg writes each point's value after its label)
+    args["points"] = (Point(total, "total", "total"),)
     last = last_play(obs)
     if last is not None:
         step = play_math(last.before, last.delta, aos).split(" = ")[0]
@@ -392,9 +395,8 @@ def number_line_args(obs: dict[str, Any], *, hide_total: bool = False) -> dict[s
         args["arrow"] = Arrow(last.before, last.after, label or step)
         if last.flapjack:
             # The trick was taken: the table is empty again, the old total is still worth showing.
-            args["points"] = (Point(total, f"total {total_text(total, aos)} (new lead)", "total"),
-                              Point(last.after, f"Flapjack at {total_text(last.after, aos)}",
-                                    "winner"))
+            args["points"] = (Point(total, "total now", "total"),
+                              Point(last.after, "Flapjack!", "winner"))
     return args
 
 
