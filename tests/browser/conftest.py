@@ -1,0 +1,539 @@
+"""Fixtures for the real-browser tests: Voila on a free loopback port, Debian's Chromium via
+Playwright, and a page wrapper that records every problem a student's browser would meet.
+
+Without Chromium or Playwright the tests skip with the reason; under CI=true they fail instead.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+LESSONS_DIR = ROOT / "lessons"
+FIXTURES_DIR = Path(__file__).resolve().parent / "fixtures"
+ARTIFACTS_DIR = ROOT / "tests" / "artifacts"
+IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+# The flags this machine needs (see the environment notes): no sandbox as root, no GPU, and no
+# background traffic to Google's hosts (the network is closed; those requests only add noise).
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+# Any widget view; the lab template wraps every rendered widget in .jupyter-widgets.
+WIDGET_SELECTOR = ".jupyter-widgets"
+LOAD_TIMEOUT_MS = 120_000
+LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "[::1]", "::1"}
+
+# Console messages that are not problems of our pages. Each entry says why.
+BENIGN_CONSOLE = [
+    # Chrome logs an "error" for every request that our own router aborted because it left
+    # the machine; those requests are reported (and fail the test) as external requests.
+    re.compile(r"^Failed to load resource: net::ERR_FAILED$"),
+]
+
+
+def _missing_browser(reason: str) -> None:
+    """Skip locally, fail under CI=true, with the reason."""
+    msg = f"browser tests need Playwright and Chromium: {reason} (install: make browsers)"
+    if IN_CI:
+        pytest.fail(msg, pytrace=False)
+    pytest.skip(msg)
+
+
+# --------------------------------------------------------------------------- Voila
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _fallback_start_voila(
+    notebook_dir: Path | str, port: int | None = None, extra_args: Sequence[str] = ()
+) -> tuple[str, subprocess.Popen]:
+    """Start Voila like tests/voila_server.py does (used only until that module exists)."""
+    port = port or _free_port()
+    log = tempfile.NamedTemporaryFile(prefix="voila-", suffix=".log", delete=False)  # noqa: SIM115
+    proc = subprocess.Popen(
+        # The venv's voila script, not `python -m voila`: ./voila.py (config) would shadow it.
+        [str(Path(sys.executable).parent / "voila"), "--no-browser", "--Voila.ip=127.0.0.1",
+         f"--port={port}", *extra_args, str(notebook_dir)],
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}/"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"voila exited {proc.returncode}: {Path(log.name).read_text()}")
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return url, proc
+        except OSError:
+            time.sleep(0.3)
+    proc.kill()
+    raise RuntimeError(f"voila did not answer on {url} in 60 s")
+
+
+def _start_voila() -> Callable[..., tuple[str, subprocess.Popen]]:
+    if os.environ.get("BROWSER_TESTS_OWN_VOILA"):
+        return _fallback_start_voila
+    sys.path.insert(0, str(ROOT / "tests"))
+    try:
+        from voila_server import start_voila  # the serving helper's, with voila.json
+
+        return start_voila
+    except ImportError:
+        return _fallback_start_voila
+    finally:
+        sys.path.remove(str(ROOT / "tests"))
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+        except (ProcessLookupError, PermissionError):
+            proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5)
+
+
+class VoilaServer:
+    """A running Voila: its base URL and process (the kernels are its descendants)."""
+
+    def __init__(self, url: str, proc: subprocess.Popen, root: Path) -> None:
+        self.url = url if url.endswith("/") else url + "/"
+        self.proc = proc
+        self.root = root
+
+    def page_url(self, notebook: str) -> str:
+        """The Voila page of a notebook file inside the served folder."""
+        return f"{self.url}voila/render/{notebook}"
+
+    def kernel_processes(self) -> list[Any]:
+        """psutil processes of the kernels this server started."""
+        import psutil
+
+        try:
+            kids = psutil.Process(self.proc.pid).children(recursive=True)
+        except psutil.NoSuchProcess:
+            return []
+        found = []
+        for k in kids:
+            try:
+                if "ipykernel" in " ".join(k.cmdline()):
+                    found.append(k)
+            except psutil.Error:
+                pass
+        return found
+
+
+@pytest.fixture(scope="session")
+def lessons_server() -> Iterator[VoilaServer]:
+    """Voila serving lessons/ with the project's configuration (voila.json)."""
+    if not any(LESSONS_DIR.glob("*.ipynb")):
+        pytest.skip("no lessons/*.ipynb yet")
+    url, proc = _start_voila()(LESSONS_DIR)
+    yield VoilaServer(url, proc, LESSONS_DIR)
+    _stop(proc)
+
+
+@pytest.fixture(scope="session")
+def fixtures_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaServer]:
+    """Voila serving a copy of tests/browser/fixtures/ (our seeded game notebooks)."""
+    root = tmp_path_factory.mktemp("voila-fixtures")
+    for nb in FIXTURES_DIR.glob("*.ipynb"):
+        shutil.copy(nb, root / nb.name)
+    url, proc = _start_voila()(root)
+    yield VoilaServer(url, proc, root)
+    _stop(proc)
+
+
+# --------------------------------------------------------------------------- browser
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, headless, driven by Playwright's sync API."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError as e:
+        _missing_browser(f"playwright is not installed ({e})")
+    if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
+        _missing_browser(f"no executable Chromium at {CHROMIUM}")
+    pw = sync_playwright().start()
+    try:
+        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    except Exception as e:  # noqa: BLE001 - any launch failure means "no usable browser"
+        pw.stop()
+        _missing_browser(f"Chromium at {CHROMIUM} did not start: {e}")
+    yield b
+    b.close()
+    pw.stop()
+
+
+_WIDGET_STATE_JS = """async () => {
+  const app = window.jupyterapp;
+  if (!app) return null;
+  let wm = app._widgetManager;
+  if (!wm && app._widgetManagerPromise) wm = await app._widgetManagerPromise;
+  if (!wm || !wm._models) return null;
+  const models = wm._models;
+  const ids = models instanceof Map ? [...models.keys()] : Object.keys(models);
+  const out = [];
+  for (const id of ids) {
+    try {
+      const m = await (models instanceof Map ? models.get(id) : models[id]);
+      out.push(JSON.stringify(m.get_state(false)));
+    } catch (e) { out.push('unreadable model ' + id); }
+  }
+  return out;
+}"""
+
+_PAGE_ERROR_TEXT = re.compile(
+    r"Traceback|There was an error when executing cell|Error displaying widget"
+    r"|Error rendering|Model not found|[A-Za-z]+Error: ",
+)
+
+
+def _decode_frame(payload: bytes | str) -> str:
+    """A websocket frame as text; JSON \\uXXXX escapes are undone so names can be searched."""
+    text = payload.decode("utf-8", "replace") if isinstance(payload, bytes) else payload
+    if "\\u" in text:
+        text = re.sub(r"\\u([0-9a-fA-F]{4})", lambda m: chr(int(m.group(1), 16)), text)
+    return text
+
+
+class VoilaPage:
+    """One student's tab: a Playwright page plus what it logged, received and requested."""
+
+    def __init__(self, context: Any, name: str) -> None:
+        self.context = context
+        self.page = context.new_page()
+        self.name = name
+        self.console_errors: list[str] = []
+        self.page_errors: list[str] = []
+        self.external_requests: list[str] = []
+        self.frames: list[str] = []
+        self.ws_urls: list[str] = []
+        self.page.on("console", self._on_console)
+        self.page.on("pageerror", lambda e: self.page_errors.append(str(e)))
+        self.page.on("websocket", self._on_websocket)
+        # No request may leave the machine: abort and record any that tries.
+        self.page.route("**/*", self._route)
+
+    def _route(self, route: Any) -> None:
+        host = urlparse(route.request.url).hostname or ""
+        if route.request.url.startswith(("data:", "blob:")) or host in LOOPBACK_HOSTS:
+            route.continue_()
+        else:
+            self.external_requests.append(route.request.url)
+            route.abort()
+
+    def _on_console(self, msg: Any) -> None:
+        if msg.type != "error":
+            return
+        text = msg.text
+        loc = (msg.location or {}).get("url", "")
+        host = urlparse(loc).hostname or ""
+        if loc and host not in LOOPBACK_HOSTS and loc in self.external_requests:
+            return  # reported as an external request
+        if any(p.search(text) for p in BENIGN_CONSOLE):
+            return
+        self.console_errors.append(f"{text} ({loc})" if loc else text)
+
+    def _on_websocket(self, ws: Any) -> None:
+        self.ws_urls.append(ws.url)
+        ws.on("framereceived", lambda payload: self.frames.append(_decode_frame(payload)))
+
+    # -- navigation
+    def open(self, url: str, *, expect_widgets: bool = True,
+             timeout_ms: int = LOAD_TIMEOUT_MS) -> float:
+        """Load a Voila page; wait until every cell ran and (if expected) a widget is visible.
+
+        Returns the seconds from navigation to that moment.
+        """
+        t0 = time.monotonic()
+        self.page.goto(url, wait_until="domcontentloaded", timeout=timeout_ms)
+        # Voila hides #loading (its spinner) once every cell has run.
+        self.page.wait_for_function(
+            "() => { const l = document.getElementById('loading');"
+            " return !l || l.style.display === 'none' || l.offsetParent === null; }",
+            timeout=timeout_ms,
+        )
+        if expect_widgets:
+            self.page.locator(WIDGET_SELECTOR).first.wait_for(state="visible",
+                                                             timeout=timeout_ms)
+        return time.monotonic() - t0
+
+    # -- what the page holds
+    def problems(self) -> list[str]:
+        """Every console error, page error, off-machine request and error text in the page."""
+        out = [f"console error: {e}" for e in self.console_errors]
+        out += [f"page error: {e}" for e in self.page_errors]
+        out += [f"request left the machine: {u}" for u in self.external_requests]
+        body = self.page.inner_text("body")
+        out += [f"error text in page: {m.group(0)!r}" for m in _PAGE_ERROR_TEXT.finditer(body)]
+        stderr = self.page.locator('[data-mime-type="application/vnd.jupyter.stderr"]')
+        out += [f"stderr output: {t[:200]!r}" for t in stderr.all_inner_texts() if t.strip()]
+        return out
+
+    def widget_states(self) -> list[str]:
+        """JSON of the state of every widget model the page's widget manager holds."""
+        states = self.page.evaluate(_WIDGET_STATE_JS)
+        assert states is not None, "could not reach Voila's widget manager (window.jupyterapp)"
+        return states
+
+    def everything_received(self) -> str:
+        """The DOM, the widget models' state and every websocket frame received, as one text."""
+        return "\n".join([self.page.content(), *self.widget_states(), *self.frames])
+
+    def kernel_id(self) -> str | None:
+        """The id of this page's kernel, from its websocket URL."""
+        for u in self.ws_urls:
+            m = re.search(r"/api/kernels/([0-9a-f-]{36})", u)
+            if m:
+                return m.group(1)
+        return None
+
+    def screenshot(self, name: str) -> Path:
+        """A full-page PNG in tests/artifacts/."""
+        ARTIFACTS_DIR.mkdir(parents=True, exist_ok=True)
+        path = ARTIFACTS_DIR / f"{name}.png"
+        self.page.screenshot(path=str(path), full_page=True)
+        return path
+
+    def axe_violations(self, impacts: Sequence[str] = ("serious", "critical")) -> list[dict]:
+        """axe-core (bundled by axe-playwright-python, run offline) violations of these impacts."""
+        self.page.evaluate(_axe_source())
+        res = self.page.evaluate(
+            "async () => await axe.run(document, {resultTypes: ['violations']})"
+        )
+        return [v for v in res["violations"] if v.get("impact") in impacts]
+
+
+def _axe_source() -> str:
+    import axe_playwright_python
+
+    return (Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text()
+
+
+def format_violations(violations: list[dict]) -> str:
+    """A readable summary of axe violations for assertion messages."""
+    lines = []
+    for v in violations:
+        targets = [n.get("target") for n in v.get("nodes", [])][:5]
+        lines.append(f"{v['id']} ({v['impact']}): {v['help']} - {len(v['nodes'])} nodes {targets}")
+        for n in v.get("nodes", [])[:2]:
+            lines.append(f"    {n.get('failureSummary', '')!s}".replace("\n", " | "))
+    return "\n".join(lines)
+
+
+@pytest.fixture
+def open_page(browser: Any) -> Iterator[Callable[..., VoilaPage]]:
+    """Factory: a fresh browser context and page per call, closed after the test."""
+    contexts = []
+
+    def make(name: str = "page", viewport: dict | None = None) -> VoilaPage:
+        ctx = browser.new_context(viewport=viewport or {"width": 1280, "height": 900})
+        contexts.append(ctx)
+        return VoilaPage(ctx, name)
+
+    yield make
+    for ctx in contexts:
+        try:
+            ctx.close()
+        except Exception:  # noqa: BLE001 - closing a dead context must not mask the result
+            pass
+
+
+def card_forms(card: Any) -> list[str]:
+    """Every way the engine writes a card: code ('7H'), key ('7H#1'), short ('7♥'), name."""
+    return sorted({card.code, card.key, card.short, card.name})
+
+
+def find_cards(text: str, cards: Sequence[Any]) -> dict[str, list[str]]:
+    """Which of `cards` occur in `text` (whole tokens; names case-insensitively), by card key."""
+    found: dict[str, list[str]] = {}
+    for card in cards:
+        for form in card_forms(card):
+            flags = re.IGNORECASE if " " in form else 0
+            pat = r"(?<![0-9A-Za-z])" + re.escape(form) + r"(?![0-9A-Za-z])"
+            if re.search(pat, text, flags):
+                found.setdefault(card.key, []).append(form)
+    return found
+
+
+# --------------------------------------------------------------------------- game replicas
+class HitMeReplica:
+    """The first round of tests/browser/fixtures/hit_me_table.ipynb, replayed from the engine.
+
+    Same settings, deal code and computer players as the table (HitMeGame(config, seed) deals
+    round 1; the table seeds its bots with "<code>/round1"), so the test knows every hidden card
+    and the result without asking the page. The student is seat 0 (and the first dealer).
+    """
+
+    def __init__(self, players: int = 2, opponents: str = "random", seed: int = 3) -> None:
+        from engine import HitMeConfig, HitMeGame
+        from widgets.controller import make_bots
+
+        self.config = HitMeConfig(players=players)
+        self.game = HitMeGame(self.config, seed=seed)
+        self.round = self.game.round
+        self.bots = make_bots(dict.fromkeys(range(1, players), opponents), "hit-me",
+                              f"{seed}/round1")
+        self.names = ["You"] + [f"Computer {i}" for i in range(1, players)]
+        self.run_bots()
+
+    def run_bots(self) -> None:
+        r = self.round
+        while not r.over and r.current in self.bots:
+            seat = r.current
+            d = self.bots[seat].choose(r.observation(seat), r.legal_actions(seat))
+            r.apply_action(d.action, seat)
+
+    def act(self, action: Any) -> None:
+        """The student's move, then the computer players' replies."""
+        self.round.apply_action(action, 0)
+        self.run_bots()
+
+    def hidden_cards(self) -> list[Any]:
+        """Every opponent's face-down card (hidden until the reveal)."""
+        return [self.round.face_down[s] for s in range(1, self.config.players)]
+
+    def my_cards(self) -> list[Any]:
+        return self.round.cards(0)
+
+    def my_sum(self) -> int:
+        return self.round.final_sum(0)
+
+    def winner_text(self) -> str:
+        """The start of the page's result line for this round."""
+        res = self.round.result()
+        assert res is not None
+        if len(res.winners) == 1:
+            return f"{self.names[res.winners[0]]} wins the round"
+        return "co-winners"
+
+
+class FlapjackReplica:
+    """tests/browser/fixtures/flapjack_table.ipynb's game, replayed from the engine in step
+    with the student's clicks (FlapjackState.deal(config, rng=code); bots seeded by the code).
+    The student is seat 0; seat 1 leads."""
+
+    def __init__(self, players: int = 2, opponents: str = "random", variant: str = "classic",
+                 seed: int = 5) -> None:
+        from engine import FlapjackConfig, FlapjackState
+        from widgets.controller import make_bots
+
+        self.config = FlapjackConfig(players=players, variant=variant)
+        self.state = FlapjackState.deal(self.config, rng=seed)
+        self.bots = make_bots(dict.fromkeys(range(1, players), opponents), "flapjack", seed)
+        self.names = ["You", "Ada", "Ben", "Cleo", "Dev", "Emi", "Femi", "Gus"][:players]
+        self.run_bots()
+
+    def run_bots(self) -> None:
+        st = self.state
+        while not st.over and st.current in self.bots:
+            seat = st.current
+            d = self.bots[seat].choose(st.observation(seat), st.legal_actions(seat))
+            st.apply_action(d.action, seat)
+
+    def my_turn(self) -> bool:
+        return not self.state.over and self.state.current == 0
+
+    def choose(self) -> Any:
+        """The student's next play: the first legal one in hand order."""
+        legal = self.state.legal_actions(0)
+        assert legal, "the student has no legal play on their turn"
+        order = {c.key: i for i, c in enumerate(self.state.hands[0])}
+        return min(legal, key=lambda a: order[a.card.key])
+
+    def play(self, action: Any) -> None:
+        self.state.apply_action(action, 0)
+        self.run_bots()
+
+    def label(self, card: Any) -> str:
+        """A hand button's text for a card: '7♦ -7' (rank, suit symbol, signed value)."""
+        from engine.cards import signed
+
+        return f"{card.label}{card.suit.symbol} {signed(self.config.value(card))}"
+
+    def hand_labels(self) -> list[str]:
+        return [self.label(c) for c in self.state.hands[0]]
+
+    def hidden_cards(self) -> list[Any]:
+        """Cards no student may see now: opponents' hands and the draw pile."""
+        st = self.state
+        return [c for s in range(1, self.config.players) for c in st.hands[s]] + \
+            list(st.draw_pile)
+
+    def verdict(self) -> str:
+        """The winner part of the end banner."""
+        res = self.state.result()
+        assert res is not None
+        if len(res.winners) == 1:
+            w = res.winners[0]
+            n = res.cards_won[w]
+            who = "You win" if w == 0 else f"{self.names[w]} wins"
+            return f"{who} with {n} card{'s' if n != 1 else ''}"
+        return "A tie"
+
+
+@pytest.fixture(scope="session")
+def bt() -> Any:
+    """Helpers for the browser tests (test modules cannot import this conftest by name)."""
+
+    class Helpers:
+        format_violations = staticmethod(format_violations)
+        notebook_has_widgets = staticmethod(notebook_has_widgets)
+        find_cards = staticmethod(find_cards)
+        card_forms = staticmethod(card_forms)
+        HitMeReplica = globals()["HitMeReplica"]
+        FlapjackReplica = globals()["FlapjackReplica"]
+        lessons_dir = LESSONS_DIR
+        fixtures_dir = FIXTURES_DIR
+        artifacts_dir = ARTIFACTS_DIR
+        in_ci = IN_CI
+        widget_selector = WIDGET_SELECTOR
+
+    return Helpers
+
+
+def notebook_has_widgets(path: Path) -> bool:
+    """Whether a notebook's code displays widgets (imports ipywidgets or our widgets)."""
+    nb = json.loads(path.read_text())
+    src = "\n".join(
+        "".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"
+    )
+    return bool(re.search(r"\b(ipywidgets|widgets)\b", src))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test in tests/browser/ carries the `browser` marker."""
+    here = Path(__file__).resolve().parent
+    for item in items:
+        if Path(str(item.fspath)).resolve().is_relative_to(here):
+            item.add_marker(pytest.mark.browser)
