@@ -412,7 +412,7 @@ players. Each point is a different H.
 """),
     code("""
 from widgets.strategy import threshold_chart
-threshold_chart(players=4, rounds=50_000, seed=1)
+threshold_chart(players=4, rounds=20_000, seed=1)
 """),
     md("""
 **Read the chart.** Which H wins most? Why does H = 0 (hit until you reach exactly zero) do
@@ -423,7 +423,7 @@ One line for each number of players: the chance to win when holding at each |sum
 """),
     code("""
 from widgets.strategy import players_chart
-players_chart(players=(2, 3, 4, 6, 8), rounds=100_000, seed=1)
+players_chart(players=(2, 3, 4, 6, 8), rounds=50_000, seed=1)
 """),
     md("""
 **Read the chart.** With 2 players, is a |sum| of 3 a good place to hold? With 8 players?
@@ -435,7 +435,7 @@ loses unless she takes another card. Does it? The chart shows how often a player
 """),
     code("""
 from widgets.strategy import claim_chart
-claim_chart(players=(2, 3, 4, 5, 6), rounds=100_000, seed=1)
+claim_chart(players=(2, 3, 4, 5, 6), rounds=50_000, seed=1)
 """),
     md("""
 **Decide.** For which numbers of players is "almost always loses" true? What would you tell a
@@ -459,7 +459,7 @@ print(flapjack_table_text("classic", totals=range(-3, 6)))
 """),
     code("""
 from widgets.strategy import flapjack_chart
-flapjack_chart("classic", games=300, seed=1)
+flapjack_chart("classic", games=200, seed=1)
 """),
     md("""
 **Read the chart.** From every total, exactly 4 cards make a Flapjack. Why does their share of

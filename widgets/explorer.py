@@ -61,7 +61,7 @@ class CardExplorer(w.VBox):
         for color in (Color.BLACK, Color.RED):
             row = []
             for rank in range(1, 14):
-                b = w.Button(layout=w.Layout(width="4.8em", height="3.2em"))
+                b = w.Button(layout=w.Layout(width="5.8em", height="3.2em"))
                 b.add_class("icg-card-btn")
                 b.add_class(f"icg-{color.value}")
                 b.on_click(lambda _, r=rank, c=color: self.add(r, c))

@@ -152,15 +152,16 @@ def points_line(values: Sequence[int], labels: Sequence[str] | None = None,
 
 
 def steps_line(values: Sequence[int], title: str = "Adding the cards on the number line") -> str:
-    """A sum built up card by card: a point after each card, an arrow for the last card,
-    and the distance from the sum to zero."""
+    """A sum built up card by card: a point after each card (labelled with the number of
+    cards so far), an arrow for the last card, and the distance from the sum to zero."""
     if not values:
         return number_line_svg(points=[Point(0, "start")], title=title)
     totals, total = [], 0
     for v in values:
         total += v
         totals.append(total)
-    points = [Point(0, "start")] + [Point(t, f"after card {i + 1}: {signed(t)}")
+    # Short labels (the step number; the line adds the value) so that near points stay legible.
+    points = [Point(0, "start")] + [Point(t, f"{i + 1}:", "me" if i == len(totals) - 1 else "sum")
                                    for i, t in enumerate(totals)]
     before = totals[-2] if len(totals) > 1 else 0
     arrow = Arrow(before, total, f"last card {signed(values[-1])}")
