@@ -33,7 +33,8 @@ BATCHES = 10
 
 # ----- helpers ------------------------------------------------------------------------------
 def _progress(items: Iterable[Any], total: int, desc: str, progress: bool) -> Iterable[Any]:
-    return tqdm(items, total=total, desc=desc, leave=False) if progress else items
+    # leave=True: a finished bar stays on the page (a closed bar widget shows an error in Voila)
+    return tqdm(items, total=total, desc=desc, leave=True) if progress else items
 
 
 def _figure(width: float = 7.5, height: float = 4.2) -> tuple[Figure, Any]:
