@@ -1,0 +1,636 @@
+"""Computer players for Hit Me and Flapjack.
+
+A bot sees only what its seat may see: the observation dict of its seat
+(``state.observation(seat)``) and the list of its legal actions
+(``state.legal_actions(seat)``). It never touches the game state. ``bot.choose`` returns a
+`Decision`: one of the legal actions and one plain sentence a student can read.
+
+    bot = make_bot("threshold:4", "hit-me", rng=7)
+    decision = bot.choose(round_.observation(seat), round_.legal_actions(seat))
+    round_.apply_action(decision.action, seat)
+
+Hit Me bots: ``random`` (a coin flip between hit and hold), ``threshold:T`` (hit while
+|sum| >= T), ``expert`` (estimates its chance of winning if it holds and if it hits).
+Flapjack bots: ``random`` (any legal play), ``greedy`` (takes a Flapjack when it can,
+otherwise leaves a total few unseen card values can finish), ``expert`` (counts the cards
+already seen to estimate the chance that the next player can finish, keeps its hand flexible).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from engine.cards import RANK_LABELS, make_rng, signed
+from engine.errors import ConfigError
+from engine.hit_me import MAX_CARDS, MAX_HITS, Hit, Hold
+
+GAMES = ("hit-me", "flapjack")
+BOT_LEVELS: dict[str, dict[str, str]] = {
+    "hit-me": {"easy": "threshold:8", "medium": "threshold:4", "hard": "expert"},
+    "flapjack": {"easy": "random", "medium": "greedy", "hard": "expert"},
+}
+SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A bot's move: one of its legal actions and one sentence saying why."""
+
+    action: Any
+    reason: str
+
+
+class Bot:
+    """Base class: a named player that chooses from an observation and its legal actions."""
+
+    game: str = ""
+    name: str = ""
+    description: str = ""
+
+    def __init__(self, spec: str, rng: random.Random) -> None:
+        self.spec = spec
+        self.rng = rng
+
+    def choose(self, observation: dict[str, Any], legal: Sequence[Any]) -> Decision:
+        """Pick one of `legal` using only `observation`."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<{self.game} bot {self.spec!r}>"
+
+
+def normalize_game(game: str) -> str:
+    """'hit-me' or 'flapjack' (accepts 'hitme', 'hit_me', 'Hit Me')."""
+    g = str(game).strip().lower().replace("_", "-").replace(" ", "-")
+    if g in ("hitme", "hit-me"):
+        return "hit-me"
+    if g == "flapjack":
+        return "flapjack"
+    raise ConfigError(f"game must be one of {', '.join(GAMES)}; got {game!r}")
+
+
+def make_bot(spec: str, game: str, rng: random.Random | int | str | None = None) -> Bot:
+    """A bot from its spec. Hit Me: 'random', 'threshold:T', 'expert'.
+    Flapjack: 'random', 'greedy', 'expert'. Levels 'easy', 'medium', 'hard' also work."""
+    game = normalize_game(game)
+    rng = make_rng(rng)
+    text = str(spec).strip().lower()
+    text = BOT_LEVELS[game].get(text, text)
+    if game == "hit-me":
+        if text == "random":
+            return HitMeRandom(text, rng)
+        if text == "expert":
+            return HitMeExpert(text, rng)
+        if text.startswith("threshold"):
+            _, _, t = text.partition(":")
+            try:
+                threshold = int(t)
+            except ValueError:
+                threshold = -1
+            if not 0 <= threshold <= 100:
+                raise ConfigError(
+                    f"a threshold bot is written threshold:T with T a whole number 0 to 100 "
+                    f"(it hits while |sum| >= T); got {spec!r}"
+                )
+            return HitMeThreshold(f"threshold:{threshold}", rng, threshold)
+        allowed = "random, threshold:T (T = 0 to 100), expert, easy, medium, hard"
+    else:
+        if text == "random":
+            return FlapjackRandom(text, rng)
+        if text == "greedy":
+            return FlapjackGreedy(text, rng)
+        if text == "expert":
+            return FlapjackExpert(text, rng)
+        allowed = "random, greedy, expert, easy, medium, hard"
+    raise ConfigError(f"{game} bot must be one of {allowed}; got {spec!r}")
+
+
+# ======================================================================================
+# Hit Me
+# ======================================================================================
+
+
+@lru_cache(maxsize=100_000)
+def best_abs(s: int, pos_aces: int = 0, neg_aces: int = 0) -> int:
+    """The least |sum| when each free ace may count 11 instead of 1 (with its sign).
+
+    `s` counts every ace as 1 (with its sign); `pos_aces`/`neg_aces` are the free aces."""
+    return min(abs(s + 10 * a - 10 * b) for a in range(pos_aces + 1) for b in range(neg_aces + 1))
+
+
+@lru_cache(maxsize=100_000)
+def best_sum(s: int, pos_aces: int = 0, neg_aces: int = 0) -> int:
+    """The sum closest to zero the free aces allow (the one that scores)."""
+    options = [s + 10 * a - 10 * b for a in range(pos_aces + 1) for b in range(neg_aces + 1)]
+    return min(options, key=lambda x: (abs(x), x < 0))
+
+
+def _add_card(state: tuple[int, int, int], value: int, ace_eleven: bool) -> tuple[int, int, int]:
+    s, p, n = state
+    if ace_eleven and value in (1, -1):
+        return (s + value, p + (value > 0), n + (value < 0))
+    return (s + value, p, n)
+
+
+def own_hit_me_state(observation: dict[str, Any]) -> tuple[int, int, int]:
+    """(sum with free aces as 1, free positive aces, free negative aces) of the viewer."""
+    me = observation["viewer"]
+    if me is None:
+        raise ConfigError("a bot needs the observation of its own seat (viewer is None)")
+    seat = observation["seats"][me]
+    ace_eleven = bool(observation["config"].get("ace_eleven"))
+    s = p = n = 0
+    for card in [seat["face_down"], *seat["face_up"]]:
+        v = card["value"]
+        s += v
+        if ace_eleven and card.get("rank") == 1 and card.get("ace_high") is None:
+            p += v > 0
+            n += v < 0
+    return (s, p, n)
+
+
+def own_hit_me_sum(observation: dict[str, Any]) -> int:
+    """The viewer's sum, counting every free ace the way that brings it closest to zero."""
+    return best_sum(*own_hit_me_state(observation))
+
+
+def hit_me_card_value(card: dict[str, Any], colors: str) -> int:
+    """A visible card's base Hit Me value from its view dict (aces as 1)."""
+    positive = "black" if colors == "black-positive" else "red"
+    return min(card["rank"], 10) * (1 if card["color"] == positive else -1)
+
+
+def hit_me_unseen(observation: dict[str, Any]) -> Counter[int]:
+    """Values (aces as +-1) of the cards the viewer has not seen: the full deck(s) minus
+    the viewer's own cards and every face-up card."""
+    cfg = observation["config"]
+    decks, colors = cfg["decks"], cfg["colors"]
+    seen: Counter[tuple[int, str]] = Counter()
+    me = observation["viewer"]
+    for seat in observation["seats"]:
+        cards = list(seat["face_up"])
+        if seat["seat"] == me or not seat["face_down"].get("hidden"):
+            cards.append(seat["face_down"])
+        for c in cards:
+            seen[(c["rank"], c["suit"])] += 1
+    out: Counter[int] = Counter()
+    positive = ("C", "S") if colors == "black-positive" else ("D", "H")
+    for suit in "CDHS":
+        sign = 1 if suit in positive else -1
+        for rank in range(1, 14):
+            left = decks - seen[(rank, suit)]
+            if left > 0:
+                out[min(rank, 10) * sign] += left
+    return out
+
+
+def _hit_me_turn_actions(legal: Sequence[Any]) -> tuple[Any, Any]:
+    hit = next((a for a in legal if isinstance(a, Hit)), None)
+    hold = next((a for a in legal if isinstance(a, Hold)), None)
+    if hit is None or hold is None:
+        raise ConfigError("a Hit Me bot is asked only on its own turn (hit and hold legal)")
+    return hit, hold
+
+
+def away_text(s: int) -> str:
+    """'+4' or '-4' or '0' for a sum (keeps the sign)."""
+    return signed(s)
+
+
+class HitMeRandom(Bot):
+    """Flips a fair coin: hit or hold."""
+
+    game = "hit-me"
+    name = "random"
+    description = "Flips a coin to decide whether to hit or hold."
+
+    def choose(self, observation: dict[str, Any], legal: Sequence[Any]) -> Decision:
+        hit, hold = _hit_me_turn_actions(legal)
+        s = own_hit_me_sum(observation)
+        if self.rng.random() < 0.5:
+            return Decision(hit, f"My sum is {signed(s)}, and I flipped a coin: "
+                                 f"it said take a hit.")
+        return Decision(hold, f"My sum is {signed(s)}, and I flipped a coin: it said hold.")
+
+
+class HitMeThreshold(Bot):
+    """Hits while |sum| >= threshold (the sum counts free aces in the best way)."""
+
+    game = "hit-me"
+    name = "threshold"
+
+    def __init__(self, spec: str, rng: random.Random, threshold: int) -> None:
+        super().__init__(spec, rng)
+        self.threshold = threshold
+        self.description = (f"Takes a hit while its sum is {threshold} or more away from zero, "
+                            f"and holds once it is closer to zero than that.")
+
+    def choose(self, observation: dict[str, Any], legal: Sequence[Any]) -> Decision:
+        hit, hold = _hit_me_turn_actions(legal)
+        s = own_hit_me_sum(observation)
+        t = self.threshold
+        if abs(s) >= t:
+            if s == 0:
+                return Decision(hit, f"My sum is 0, and I take a hit whenever my sum is {t} "
+                                     f"or more away from zero, so I take a hit.")
+            return Decision(hit, f"My sum is {signed(s)}, which is {abs(s)} away from zero "
+                                 f"({t} or more), so I take a hit.")
+        if s == 0:
+            return Decision(hold, "My sum is exactly 0, as close to zero as it can be, so I hold.")
+        return Decision(hold, f"My sum is {signed(s)}, only {abs(s)} away from zero "
+                              f"(less than {t}), so I hold.")
+
+
+# Prior over the threshold an opponent plays (hit while |sum| >= T), and the chance that a
+# player does the other thing now and then.
+OPPONENT_THRESHOLDS = {1: 0.04, 2: 0.1, 3: 0.18, 4: 0.2, 5: 0.18, 6: 0.12, 7: 0.08,
+                       8: 0.05, 9: 0.03, 10: 0.02}
+OPPONENT_SLIP = 0.08
+MAX_ABS = 90
+
+
+class HitMeExpert(Bot):
+    """Estimates its chance of winning if it holds and if it hits, from the cards it sees.
+
+    The opponents' final |sums| are sampled (Monte Carlo): each opponent's face-down card is
+    drawn from the unseen cards, weighted by how well it explains that opponent's hits and
+    hold so far under a threshold player of unknown threshold; an opponent still in takes
+    further hits with that threshold. Its own choice looks ahead exactly over every next card
+    (and the cards after it, deciding again each time)."""
+
+    game = "hit-me"
+    name = "expert"
+    description = ("Counts the cards it can see and estimates its chance of winning if it "
+                   "holds and if it takes a hit, then picks the better one.")
+
+    def __init__(self, spec: str, rng: random.Random, samples: int = 400) -> None:
+        super().__init__(spec, rng)
+        self.samples = samples
+
+    # ----- the opponents ------------------------------------------------------------------
+    def win_curve(self, observation: dict[str, Any], unseen: Counter[int]) -> list[float]:
+        """win[a]: estimated share of the round won (ties split) with a final |sum| of a."""
+        me = observation["viewer"]
+        ace_eleven = bool(observation["config"].get("ace_eleven"))
+        pool = list(unseen.elements())
+        rng = self.rng
+        n = self.samples
+        finals: list[list[int]] = []
+        for seat in observation["seats"]:
+            if seat["seat"] == me:
+                continue
+            ups = [c["value"] for c in seat["face_up"]]
+            if not seat["face_down"].get("hidden"):  # shown (round over): known exactly
+                state = (0, 0, 0)
+                for v in [seat["face_down"]["value"], *ups]:
+                    state = _add_card(state, v, ace_eleven)
+                finals.append([best_abs(*state)] * n)
+                continue
+            hits_left = min(MAX_HITS - seat["hits"], MAX_CARDS - seat["cards"]) \
+                if seat["in"] else 0
+            combos, weights = self._posterior(ups, seat["held"], unseen, ace_eleven)
+            picks = rng.choices(combos, weights=weights, k=n)
+            out = []
+            for state, t in picks:
+                k = hits_left
+                while k > 0 and best_abs(*state) >= t:
+                    state = _add_card(state, rng.choice(pool), ace_eleven)
+                    k -= 1
+                out.append(best_abs(*state))
+            finals.append(out)
+        beat = [0.0] * (MAX_ABS + 2)  # samples whose least opponent |sum| is exactly m
+        tie = [0.0] * (MAX_ABS + 2)
+        for i in range(n):
+            vals = [f[i] for f in finals]
+            m = min(min(vals), MAX_ABS)
+            beat[m] += 1
+            tie[m] += 1 / (1 + vals.count(m))
+        win = [0.0] * (MAX_ABS + 1)
+        above = 0.0  # samples whose least opponent |sum| is greater than a
+        for a in range(MAX_ABS, -1, -1):
+            win[a] = (above + tie[a]) / n
+            above += beat[a]
+        return win
+
+    @staticmethod
+    def _posterior(ups: list[int], held: bool, unseen: Counter[int],
+                   ace_eleven: bool) -> tuple[list[tuple[tuple[int, int, int], int]], list[float]]:
+        """Face-down value and threshold of an opponent, weighted by what they did so far."""
+        combos, weights = [], []
+        for v, count in unseen.items():
+            start = _add_card((0, 0, 0), v, ace_eleven)
+            states = [start]
+            st = start
+            for u in ups:
+                st = _add_card(st, u, ace_eleven)
+                states.append(st)
+            # states[i] = face-down + first i face-up cards; states[1] is the dealt hand.
+            decided = [best_abs(*x) for x in states[1:]]
+            for t, prior in OPPONENT_THRESHOLDS.items():
+                w = count * prior
+                for a in decided[:-1]:  # each of these was followed by a hit
+                    w *= (1 - OPPONENT_SLIP) if a >= t else OPPONENT_SLIP
+                if held:
+                    w *= (1 - OPPONENT_SLIP) if decided[-1] < t else OPPONENT_SLIP
+                if w > 0:
+                    combos.append((st, t))
+                    weights.append(w)
+        return combos, weights
+
+    # ----- my own choice ------------------------------------------------------------------
+    def evaluate(self, observation: dict[str, Any]) -> tuple[float, float]:
+        """(estimated win share if I hold, if I hit and then play on as well as I can)."""
+        me = observation["viewer"]
+        seat = observation["seats"][me]
+        ace_eleven = bool(observation["config"].get("ace_eleven"))
+        unseen = hit_me_unseen(observation)
+        win = self.win_curve(observation, unseen)
+        total = sum(unseen.values())
+        dist = [(v, c / total) for v, c in unseen.items()]
+        memo: dict[tuple[tuple[int, int, int], int], float] = {}
+
+        def value(state: tuple[int, int, int], k: int) -> float:
+            hold = win[min(best_abs(*state), MAX_ABS)]
+            if k <= 0:
+                return hold
+            key = (state, k)
+            if key not in memo:
+                memo[key] = max(hold, hit_value(state, k))
+            return memo[key]
+
+        def hit_value(state: tuple[int, int, int], k: int) -> float:
+            return sum(p * value(_add_card(state, v, ace_eleven), k - 1) for v, p in dist)
+
+        state = own_hit_me_state(observation)
+        k = min(MAX_HITS - seat["hits"], MAX_CARDS - seat["cards"])
+        hold = win[min(best_abs(*state), MAX_ABS)]
+        return hold, (hit_value(state, k) if k > 0 else 0.0)
+
+    def choose(self, observation: dict[str, Any], legal: Sequence[Any]) -> Decision:
+        hit_action, hold_action = _hit_me_turn_actions(legal)
+        s = own_hit_me_sum(observation)
+        hold, hit = self.evaluate(observation)
+        ph, pt = round(100 * hold), round(100 * hit)
+        if hit > hold:
+            return Decision(hit_action, f"If I hold at {signed(s)}, I estimate I win about {ph}% "
+                                        f"of the time, and if I take a hit about {pt}%, "
+                                        f"so I take a hit.")
+        return Decision(hold_action, f"If I hold at {signed(s)}, I estimate I win about {ph}% "
+                                     f"of the time, and if I take a hit only about {pt}%, "
+                                     f"so I hold.")
+
+
+# ======================================================================================
+# Flapjack
+# ======================================================================================
+
+
+def play_key(action: Any) -> tuple[str, int]:
+    """(card key, sign) of a Play or of a legal-action dict {'key', 'sign'}."""
+    if isinstance(action, dict):
+        return action["key"], action.get("sign", 1)
+    return action.card.key, action.sign
+
+
+@dataclass(frozen=True)
+class FlapjackView:
+    """What a Flapjack bot needs from an observation (all of it public to the viewer)."""
+
+    me: int
+    players: int
+    total: int
+    low: int
+    high: int
+    targets: tuple[int, ...]
+    add_or_subtract: bool
+    table_size: int
+    hand: dict[str, dict[str, Any]]  # key -> card view
+    unseen: Counter[int]  # value (as the card counts when added) -> cards not seen
+    hand_counts: tuple[int, ...]
+    deck_values: frozenset[int]
+
+    @classmethod
+    def from_observation(cls, obs: dict[str, Any]) -> FlapjackView:
+        me = obs["viewer"]
+        if me is None:
+            raise ConfigError("a bot needs the observation of its own seat (viewer is None)")
+        cfg = obs["config"]
+        hand_cards = obs["seats"][me]["hand"] or []
+        seen: Counter[str] = Counter(c["code"] for c in hand_cards)
+        seen.update(obs["played"])
+        ranks = range(1, 14) if cfg["face_cards"] else range(1, 11)
+        positive = ("C", "S") if cfg["colors"] == "black-positive" else ("D", "H")
+        unseen: Counter[int] = Counter()
+        values = set()
+        for suit in "CDHS":
+            sign = 1 if (cfg["add_or_subtract"] or suit in positive) else -1
+            for rank in ranks:
+                code = f"{RANK_LABELS.get(rank, str(rank))}{suit}"
+                values.add(rank * sign)
+                left = cfg["decks"] - seen[code]
+                if left > 0:
+                    unseen[rank * sign] += left
+        return cls(
+            me=me, players=obs["players"], total=obs["total"], low=obs["low"],
+            high=obs["high"], targets=tuple(obs["targets"]),
+            add_or_subtract=bool(cfg["add_or_subtract"]), table_size=len(obs["table"]),
+            hand={c["key"]: c for c in hand_cards}, unseen=unseen,
+            hand_counts=tuple(s["hand_count"] for s in obs["seats"]),
+            deck_values=frozenset(values),
+        )
+
+    # ----- arithmetic of one play -------------------------------------------------------------
+    def delta(self, action: Any) -> int:
+        """How much `action` (a Play, or a legal-action dict of the observation) adds."""
+        key, sign = play_key(action)
+        return sign * self.hand[key]["value"]
+
+    def after(self, action: Any) -> int:
+        return self.total + self.delta(action)
+
+    def is_flapjack(self, action: Any) -> bool:
+        return self.after(action) in self.targets
+
+    def finishes(self, total: int, value: int) -> bool:
+        """Can a card of this value make a Flapjack from `total` (table not empty)?"""
+        if total + value in self.targets:
+            return True
+        return self.add_or_subtract and total - value in self.targets and total - value >= self.low
+
+    def finishing_values(self, total: int, values: Any) -> list[int]:
+        return sorted(v for v in values if self.finishes(total, v))
+
+    def finishing_unseen(self, total: int) -> int:
+        """How many unseen cards could make a Flapjack from `total`."""
+        return sum(c for v, c in self.unseen.items() if self.finishes(total, v))
+
+    def next_player(self) -> int:
+        """The next seat that holds cards (the one who plays after me, passes aside)."""
+        for i in range(1, self.players):
+            seat = (self.me + i) % self.players
+            if self.hand_counts[seat] > 0:
+                return seat
+        return (self.me + 1) % self.players
+
+    # ----- words ----------------------------------------------------------------------------
+    def num(self, n: int) -> str:
+        """A total or value as the variant writes it (+7 / -7, or 7 when adding/subtracting)."""
+        return str(n) if self.add_or_subtract else signed(n)
+
+    def card_text(self, action: Any) -> str:
+        """'7♥ (-7)', or '7♥ (subtract 7)' when adding or subtracting."""
+        key, sign = play_key(action)
+        c = self.hand[key]
+        short = f"{c['label']}{SUIT_SYMBOLS[c['suit']]}"
+        if self.add_or_subtract:
+            return f"{short} ({'subtract' if sign < 0 else 'add'} {c['value']})"
+        return f"{short} ({signed(c['value'])})"
+
+    def cards_word(self, n: int) -> str:
+        return f"{n} card{'s' if n != 1 else ''}"
+
+
+def hypergeometric_any(unseen: int, good: int, draws: int) -> float:
+    """Chance that `draws` cards taken from `unseen` cards include at least one of `good`."""
+    if good <= 0 or draws <= 0:
+        return 0.0
+    if unseen - good < draws:
+        return 1.0
+    return 1.0 - math.comb(unseen - good, draws) / math.comb(unseen, draws)
+
+
+def _flapjack_reason(view: FlapjackView, action: Any) -> str:
+    taken = view.table_size + 1
+    return (f"{view.card_text(action)} takes the total from {view.num(view.total)} to "
+            f"{view.num(view.after(action))}, a Flapjack, so I take the "
+            f"{view.cards_word(taken)} in play.")
+
+
+def _lead_or_play(view: FlapjackView) -> str:
+    return "lead" if view.table_size == 0 else "play"
+
+
+class FlapjackRandom(Bot):
+    """Any legal play, uniformly (two equal cards from two decks are two plays)."""
+
+    game = "flapjack"
+    name = "random"
+    description = "Plays any card it is allowed to, chosen at random."
+
+    def choose(self, observation: dict[str, Any], legal: Sequence[Any]) -> Decision:
+        if not legal:
+            raise ConfigError("a Flapjack bot is asked only when it has a legal play")
+        view = FlapjackView.from_observation(observation)
+        action = self.rng.choice(list(legal))
+        after = view.after(action)
+        tail = ", a Flapjack!" if after in view.targets else "."
+        return Decision(action, f"I chose at random: I {_lead_or_play(view)} "
+                                f"{view.card_text(action)} and the total becomes "
+                                f"{view.num(after)}{tail}")
+
+
+class FlapjackGreedy(Bot):
+    """Takes a Flapjack when it can; otherwise leaves a total that the fewest card values
+    still unseen (not in its hand, not played) can turn into a Flapjack."""
+
+    game = "flapjack"
+    name = "greedy"
+    description = ("Makes a Flapjack whenever it can; otherwise leaves a total that few "
+                   "kinds of card can turn into a Flapjack.")
+
+    def choose(self, observation: dict[str, Any], legal: Sequence[Any]) -> Decision:
+        if not legal:
+            raise ConfigError("a Flapjack bot is asked only when it has a legal play")
+        view = FlapjackView.from_observation(observation)
+        flapjacks = [a for a in legal if view.is_flapjack(a)]
+        if flapjacks:
+            action = flapjacks[0]
+            return Decision(action, _flapjack_reason(view, action))
+        live = [v for v, c in view.unseen.items() if c > 0]
+        scored = [(len(view.finishing_values(view.after(a), live)), a) for a in legal]
+        least = min(n for n, _ in scored)
+        action = self.rng.choice([a for n, a in scored if n == least])
+        after = view.after(action)
+        vals = view.finishing_values(after, live)
+        if not vals:
+            how = "and no card I have not seen can turn it into a Flapjack"
+        else:
+            shown = " or ".join(view.num(v) for v in vals)
+            how = (f"and only a card worth {shown} could turn it into a Flapjack"
+                   + (", as few kinds of card as any play allows" if len(scored) > 1 else ""))
+        return Decision(action, f"I {_lead_or_play(view)} {view.card_text(action)} to leave "
+                                f"the total at {view.num(after)}, {how}.")
+
+
+class FlapjackExpert(Bot):
+    """Counts every card it has seen (its hand and every card played) to estimate the chance
+    that the next player holds a card that makes a Flapjack, weighs it by the cards at stake,
+    and prefers to keep a hand that can finish from many totals."""
+
+    game = "flapjack"
+    name = "expert"
+    description = ("Remembers every card played, estimates the chance that the next player "
+                   "can make a Flapjack after each play, and keeps useful cards for later.")
+
+    FLEX_WEIGHT = 0.15
+
+    def coverage(self, view: FlapjackView, hand_values: list[int]) -> int:
+        """How many totals (inside the limits) this hand could finish from."""
+        values = set(hand_values)
+        count = 0
+        for t in range(view.low, view.high + 1):
+            if t in view.targets:
+                continue
+            if any(view.finishes(t, v) for v in values):
+                count += 1
+        return count
+
+    def choose(self, observation: dict[str, Any], legal: Sequence[Any]) -> Decision:
+        if not legal:
+            raise ConfigError("a Flapjack bot is asked only when it has a legal play")
+        view = FlapjackView.from_observation(observation)
+        hand_keys = list(view.hand)
+
+        def rest_values(action: Any) -> list[int]:
+            keys = list(hand_keys)
+            keys.remove(play_key(action)[0])
+            return [view.hand[k]["value"] for k in keys]
+
+        span = max(1, view.high - view.low)
+        flapjacks = [a for a in legal if view.is_flapjack(a)]
+        if flapjacks:
+            action = max(flapjacks, key=lambda a: self.coverage(view, rest_values(a)))
+            return Decision(action, _flapjack_reason(view, action))
+        unseen_total = sum(view.unseen.values())
+        nxt = view.next_player()
+        draws = min(view.hand_counts[nxt], unseen_total)
+        pot = view.table_size + 1
+        best = None
+        for a in legal:
+            after = view.after(a)
+            f = view.finishing_unseen(after)
+            risk = hypergeometric_any(unseen_total, f, draws)
+            # my chance of finishing next time: how many of the totals I can finish from
+            flex = self.coverage(view, rest_values(a)) / span
+            score = -risk * pot + self.FLEX_WEIGHT * flex * (pot + 1)
+            key = (score, -abs(view.delta(a)))
+            if best is None or key > best[0]:
+                best = (key, a, f, risk)
+        _, action, f, risk = best
+        after = view.after(action)
+        pct = round(100 * risk)
+        if f == 0:
+            why = (f"none of the {unseen_total} cards I have not seen can turn "
+                   f"{view.num(after)} into a Flapjack")
+        else:
+            why = (f"only {f} of the {unseen_total} cards I have not seen can turn "
+                   f"{view.num(after)} into a Flapjack, so the chance that the next player "
+                   f"holds one is about {pct}%")
+        return Decision(action, f"I {_lead_or_play(view)} {view.card_text(action)} to leave "
+                                f"the total at {view.num(after)}: {why}.")
