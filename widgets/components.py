@@ -22,6 +22,9 @@ from widgets.render import Arrow, Point, Span, message_html, move_log_html, numb
 log = logging.getLogger(__name__)
 
 CSS_PATH = Path(__file__).with_name("style.css")
+# Tests set STRICT = True so that an error in a click handler fails the test; in a page the
+# error is logged and the click does nothing (never a traceback in front of a student).
+STRICT = False
 MINUS = "\u2212"  # the minus sign on the keypad button
 
 
@@ -63,8 +66,19 @@ def make_button(
     for c in classes:
         b.add_class(c)
     if on_click is not None:
-        b.on_click(lambda _b: on_click())
+        b.on_click(lambda _b: guarded(on_click))
     return b
+
+
+def guarded(fn: Callable[..., Any], *args: Any) -> Any:
+    """Run a handler; log (or, in tests, raise) any error instead of showing a traceback."""
+    try:
+        return fn(*args)
+    except Exception:
+        if STRICT:
+            raise
+        log.exception("handler %s failed", getattr(fn, "__name__", fn))
+        return None
 
 
 def card_label(card: dict[str, Any]) -> str:
@@ -96,7 +110,7 @@ def card_button(
     b.add_class("icg-card-btn")
     b.add_class(f"icg-{card['color']}")
     if on_click is not None:
-        b.on_click(lambda _b: on_click(card))
+        b.on_click(lambda _b: guarded(on_click, card))
     return b
 
 
