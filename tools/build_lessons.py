@@ -283,7 +283,7 @@ print(hit_me_example())
 ]) + """
 
 ## Play
-You play against computer players. Press **Peek** to look at your face-down card, then choose
+You play against computer players. Press **Peek at my face-down card** to see it, then choose
 **Hit me!** or **Hold**. At the end of the round, type your sum and its absolute value before
 the cards turn up. The deal code repeats a deal: share it to compare choices with a friend.
 """),
@@ -504,10 +504,10 @@ TEACHER = [
 
 ## Projector walkthrough with deal codes
 Every table has a **deal code** (the seed). The same code deals the same cards, so the whole
-class can play the same deal, and you can replay it to try a different choice. In JupyterLab,
-show a table in teacher walkthrough mode: every hand is revealed, each computer player's
-reason is shown, and moves go one at a time with **Next move**. Large print helps at the back
-of the room.
+class can play the same deal: type it in the table's settings and press **Deal this code**.
+**Restart this deal** replays it so the class can try a different choice. In teacher
+walkthrough mode every hand is revealed, each computer player's reason is shown, and moves go
+one at a time with **Next move**. Large print helps at the back of the room.
 """),
     code("""
 from widgets import HitMeTable
@@ -550,8 +550,8 @@ print(stacking_instructions())
   all their hits before the next player); more players need a second deck (automatic).
 - **Flapjack:** simple ten (younger students), classic, add or subtract (practises
   subtraction; keep a written running total).
-- **Pass the device:** several students share one screen; each face-down card stays hidden
-  until its owner peeks.
+- **Pass the device:** several students share one screen (`HitMeTable(players=3,
+  mode="pass-device")` in JupyterLab); each face-down card stays hidden until its owner peeks.
 
 ## Serving the lessons to a class
 - On one computer: run `make serve` in the project folder. Voila serves the lessons as web apps

@@ -11,6 +11,7 @@ import ipywidgets as w
 from engine.cards import RANK_LABELS, Card, Color, Convention, Suit, signed
 from engine.events import abs_math, card_view, sum_math
 from widgets import lesson_tools
+from widgets.components import style_widget
 from widgets.render import esc, hand_html
 
 MAX_CARDS = 12
@@ -83,7 +84,7 @@ class CardExplorer(w.VBox):
         self.line = w.HTML()
         self.pairs = w.HTML()
         super().__init__([
-            w.HTML(lesson_tools.stylesheet_html()),
+            style_widget(),
             self.color_toggle,
             w.HTML("<b>Click a card to add it:</b>"),
             *rows,

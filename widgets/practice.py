@@ -18,6 +18,7 @@ import ipywidgets as w
 from engine.cards import signed
 from engine.events import abs_math, sum_math
 from widgets import lesson_tools as nl
+from widgets.components import style_widget
 
 KINDS = ("abs", "sum-abs", "closer")
 SAME = "same"
@@ -213,7 +214,7 @@ class AbsoluteValuePractice(w.VBox):
         self.try_button.on_click(lambda _: self.try_again())
         self.show_button.on_click(lambda _: self.show_me())
         self.next_button.on_click(lambda _: self.next_question())
-        super().__init__([w.HTML(nl.stylesheet_html()), self.header, self.prompt,
+        super().__init__([style_widget(), self.header, self.prompt,
                           self.typed_row, self.choice_row, self.feedback, self.picture,
                           w.HBox([self.try_button, self.show_button, self.next_button])])
         self.add_class("icg-root")
