@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import re
@@ -14,7 +15,16 @@ import pytest
 from engine.cards import Card, make_deck
 from engine.errors import IllegalActionError
 from engine.flapjack import FlapjackConfig, FlapjackState, Play
-from engine.hit_me import MAX_CARDS, MAX_HITS, ChooseAce, HitMeConfig, HitMeRound, TurnOrder
+from engine.hit_me import (
+    MAX_CARDS,
+    MAX_HITS,
+    ChooseAce,
+    Hit,
+    HitMeConfig,
+    HitMeRound,
+    Hold,
+    TurnOrder,
+)
 
 # The Hit Me table settings worth sweeping (name -> extra HitMeConfig keywords).
 HIT_ME_VARIANTS: dict[str, dict[str, Any]] = {
@@ -41,6 +51,28 @@ def multiset(cards: Iterable[Card]) -> Counter:
     return Counter(cards)
 
 
+def _ident(card: Card) -> tuple[int, str, int]:
+    return (card.rank, card.suit.value, card.copy)
+
+
+@functools.cache
+def full_deck(decks: int, ranks: tuple[int, ...] = tuple(range(1, 14))) -> frozenset:
+    """Every card of the game's deck(s) as (rank, suit, copy); each is unique."""
+    return frozenset(_ident(c) for c in make_deck(decks, ranks))
+
+
+def assert_every_card_once(cards: list[Card], decks: int,
+                           ranks: tuple[int, ...] = tuple(range(1, 14))) -> None:
+    """No card lost or doubled: the cards found are exactly the full deck(s)."""
+    deck = full_deck(decks, tuple(ranks))
+    found = {_ident(c) for c in cards}
+    assert len(cards) == len(deck) and found == deck, (
+        f"lost: {sorted(deck - found)}; "
+        f"doubled: {sorted(k for k, n in Counter(c.key for c in cards).items() if n > 1)}; "
+        f"foreign: {sorted(found - deck)}"
+    )
+
+
 def assert_illegal(state: Any, action: Any, player: Any = None, match: str | None = None) -> str:
     """The move raises IllegalActionError (with a reason) and leaves to_json() unchanged."""
     before = json.dumps(state.to_json(), sort_keys=True)
@@ -65,8 +97,8 @@ def random_hit_me_step(state: HitMeRound, rng: random.Random, ace_budget: list[i
             ace_budget[0] -= 1
             state.apply_action(rng.choice(aces), p)
             return
-    moves = [a for a in state.legal_actions() if not isinstance(a, ChooseAce)]
-    state.apply_action(rng.choice(moves), state.current)
+    # Hit more often than hold, so that full 7-card hands are common.
+    state.apply_action(Hit() if rng.random() < 0.7 else Hold(), state.current)
 
 
 def play_hit_me_round(
@@ -94,8 +126,7 @@ def play_hit_me_round(
 def check_hit_me_invariants(state: HitMeRound) -> None:
     """Every card once, card and hit limits, and who may act."""
     cfg = state.config
-    assert multiset(state.all_cards()) == multiset(make_deck(cfg.decks))
-    assert len(state.all_cards()) == 52 * cfg.decks
+    assert_every_card_once(state.all_cards(), cfg.decks)
     for p in range(state.players):
         assert state.face_down[p] is not None
         assert 1 <= len(state.face_up[p]) <= MAX_CARDS - 1
@@ -150,7 +181,7 @@ def play_flapjack(
 
 def check_flapjack_invariants(state: FlapjackState) -> None:
     cfg = state.config
-    assert multiset(state.all_cards()) == multiset(make_deck(cfg.decks, cfg.ranks))
+    assert_every_card_once(state.all_cards(), cfg.decks, cfg.ranks)
     assert cfg.low <= state.total <= cfg.high
     assert state.total not in cfg.targets or not state.table, "a Flapjack total left on the table"
     assert all(len(h) <= 7 for h in state.hands)
