@@ -532,9 +532,36 @@ def test_announce_feedback_pure():
 
 
 def test_hint_button_explains_from_own_observation():
-    pytest.importorskip("engine.hints")
     t = table(BASIC)
     t.hint.button.click()
-    assert len(text(t.hint.html.value)) > 20
+    assert "Peek at your face-down card first" in t.hint.html.value
+    t.peek_button.click()
+    t.hint.button.click()
+    hint = text(t.hint.html.value)
+    assert "Your sum is -2" in hint and "If you hit" in hint
     t.hold_button.click()
     assert t.hint.button.disabled
+
+
+def test_pre_reveal_hides_what_the_reveal_would_show():
+    from engine.hit_me import ChooseAce, HitMeConfig, HitMeRound
+    from widgets.hit_me_table import pre_reveal
+
+    rnd = HitMeRound.deal(HitMeConfig(players=3, ace_eleven=True), 0, 1,
+                          deck="2C,9C,5S,AD,9H,7H")
+    rnd.apply_action(ChooseAce(rnd.face_up[1][0], True), 1)  # seat 1 counts A♦ as -11
+    for _ in range(3):
+        rnd.apply_action(Hold())
+    assert rnd.over
+    obs = pre_reveal(rnd.observation(0))
+    assert obs["result"] is None and not obs["reveal"]
+    assert {e["kind"] for e in obs["events"]} <= {"deal", "hold", "ace"}
+    assert obs["seats"][0]["face_down"]["code"] == "5S" and obs["seats"][0]["sum"] == -2
+    for p in (1, 2):
+        assert obs["seats"][p]["face_down"] == {"hidden": True, "aria": "face-down card"}
+        assert obs["seats"][p]["sum"] is None and obs["seats"][p]["abs"] is None
+    ace = obs["seats"][1]["face_up"][0]
+    assert ace["value"] == -1 and ace["value_text"] == "-1" and "ace_high" not in ace
+    assert ace["aria"] == "ace of diamonds, value minus 1"
+    dumped = repr(obs)
+    assert "2C" not in dumped and "9C" not in dumped and "-11" not in dumped

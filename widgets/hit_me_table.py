@@ -776,6 +776,8 @@ class HitMeTable(widgets.VBox):
     def _hint_text(self) -> str:
         if self.viewer is None or self.phase is not Phase.PLAY:
             return "Hints are for your own turn."
+        if not self.peeked:
+            return "Peek at your face-down card first: the hint works with your whole sum."
         try:
             from engine.hints import hit_me_hint
         except ImportError:
