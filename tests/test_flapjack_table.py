@@ -448,6 +448,18 @@ def test_hint_button_shows_a_hint_from_the_students_view():
     assert hidden_cards_shown(t) == []
 
 
+def test_hint_waits_while_the_new_total_is_asked():
+    t = FlapjackTable(deck=DECK, seed=1, bot_delay=0, say_total=True,
+                      opponents=[Scripted("3D")])
+    button_for(t, "5♠").click()
+    assert t.hint.button.disabled
+    t.hint.button.click()  # a forged click
+    assert "+2" not in text(t.hint.html) and "new total first" in text(t.hint.html)
+    t.practice.boxes["total"].value = "2"
+    t.practice.check_button.click()
+    assert not t.hint.button.disabled
+
+
 # ----- safety ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("variant", ["classic", "simple-ten", "add-or-subtract"])
 def test_no_other_hand_appears_in_any_synced_value(variant):
@@ -601,3 +613,19 @@ def test_names_appear_in_seats_log_and_announcements():
                       opponents=[Scripted("3D")])
     assert "Robo: 0 + (-3) = -3  [3♦]" in t.move_log.text()
     assert "Mia (to play, dealer)" in text(t.seats)
+
+
+def test_say_total_add_or_subtract_feedback():
+    t = FlapjackTable(variant="add-or-subtract", deck=DECK, seed=1, bot_delay=0,
+                      say_total=True, opponents=[Scripted("10C")])
+    button_for(t, "5♠").click()
+    t.subtract_button.click()
+    assert "10 - 5 = ?" in t.practice.prompt.value and "subtract 5" in t.practice.prompt.value
+    t.practice.boxes["total"].value = "15"
+    t.practice.check_button.click()
+    fb = text(t.practice.feedback_html)
+    assert fb == ("Not quite: 10 - 5 = ? is not 15. Start at 10 on the number line and move "
+                  "5 steps left (toward less numbers). Try again.")
+    t.practice.boxes["total"].value = "5"
+    t.practice.check_button.click()
+    assert text(t.practice.feedback_html) == "Right! 10 - 5 = 5"

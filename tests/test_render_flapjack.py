@@ -67,6 +67,7 @@ def test_direction_hint_uses_greater_and_less_never_bigger():
     for t in (right, left):
         assert "bigger" not in t and "smaller" not in t
     assert "+2" not in right  # the answer of -3 + 5 is not given away
+    assert rf.direction_hint(10, -8, True).startswith("Start at 10 on")
 
 
 def test_total_text_and_sum_text():

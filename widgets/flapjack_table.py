@@ -222,6 +222,8 @@ class FlapjackTable(widgets.VBox):
         self.practice_box = widgets.VBox([self.practice, self.cancel_practice_button])
         self.practice_box.layout.display = "none"
         self.hint = HintBox(self._hint_text)
+        self.hint.layout.align_items = "flex-start"
+        self.practice_box.layout.align_items = "flex-start"
         self.next_button = make_button("Next move", self._next_move,
                                        tooltip="let the next computer player make one move",
                                        button_style="primary")
@@ -448,6 +450,7 @@ class FlapjackTable(widgets.VBox):
                 self.state.total, view, sign, self.config.add_or_subtract))
             self.practice_box.layout.display = None
             self.cancel_practice_button.disabled = False
+            self.hint.clear()
             self.refresh()
             return
         self._play(key, sign)
@@ -501,7 +504,7 @@ class FlapjackTable(widgets.VBox):
             return
         self._misses += 1
         question = rf.play_question(before, delta, aos)
-        hint = rf.direction_hint(before, delta)
+        hint = rf.direction_hint(before, delta, aos)
         if self._misses == 1:
             self.practice.feedback(f"Not quite: {question} is not {rf.total_text(typed, aos)}. "
                                    f"{hint} Try again.", "error")
@@ -563,6 +566,8 @@ class FlapjackTable(widgets.VBox):
         return st.over or (self.controller.walkthrough and self.reveal_toggle.value is True)
 
     def _hint_text(self) -> str:
+        if self._pending is not None:  # the hint names new totals: not while one is asked
+            return "Work out the new total first; the hint is back after that."
         try:
             from engine.hints import flapjack_hint
         except ImportError:
@@ -604,6 +609,7 @@ class FlapjackTable(widgets.VBox):
         self.next_button.layout.display = None if walk else "none"
         self.next_button.disabled = not walk or self.controller.bot_to_move() is None
         self.reasons.value = self._reasons_html()
+        self.hint.button.disabled = self._pending is not None
         if st.over:
             self.practice.check_button.disabled = True
             self.cancel_practice_button.disabled = True

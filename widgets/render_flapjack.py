@@ -48,6 +48,15 @@ FLAPJACK_CSS = """
 .icg-fj-sum { font-family: ui-monospace, Menlo, Consolas, monospace; }
 .icg-fj-pile { display: inline-flex; align-items: center; gap: 6px; }
 .icg-fj-pending { outline: 3px dashed #b58900; outline-offset: 2px; }
+/* Large print: ipywidgets gives HTML, buttons and inputs their own font size, so set it here. */
+.icg-flapjack.icg-large .widget-html-content { font-size: 22px; line-height: 1.35; }
+.icg-flapjack.icg-large .widget-button, .icg-flapjack.icg-large .widget-toggle-button {
+  font-size: 20px; height: auto; min-height: 2.2em; }
+.icg-flapjack.icg-large .icg-card-btn { font-size: 24px; }
+.icg-flapjack.icg-large .widget-text input, .icg-flapjack.icg-large select,
+.icg-flapjack.icg-large .widget-label { font-size: 20px; height: auto; }
+.icg-flapjack.icg-large .icg-nl-num, .icg-flapjack.icg-large .icg-nl-ptlabel,
+.icg-flapjack.icg-large .icg-nl-arrowlabel { font-size: 15px; }
 """
 
 _VERBS_FOR_YOU = {
@@ -103,12 +112,13 @@ def play_question(before: int, delta: int, add_or_subtract: bool = False) -> str
     return play_math(before, delta, add_or_subtract).rsplit("=", 1)[0] + "= ?"
 
 
-def direction_hint(before: int, delta: int) -> str:
+def direction_hint(before: int, delta: int, add_or_subtract: bool = False) -> str:
     """Where the new total lies, in words, without giving it away."""
     if delta == 0:
         return "Adding zero leaves the total where it is."
     way = "right (toward greater numbers)" if delta > 0 else "left (toward less numbers)"
-    return f"Start at {signed(before)} on the number line and move {abs(delta)} steps {way}."
+    return (f"Start at {total_text(before, add_or_subtract)} on the number line and move "
+            f"{abs(delta)} steps {way}.")
 
 
 @dataclass(frozen=True)
@@ -394,9 +404,10 @@ def number_line_args(obs: dict[str, Any], *, hide_total: bool = False) -> dict[s
             label += " Flapjack!"
         args["arrow"] = Arrow(last.before, last.after, label or step)
         if last.flapjack:
-            # The trick was taken: the table is empty again, the old total is still worth showing.
-            args["points"] = (Point(total, "total now", "total"),
-                              Point(last.after, "Flapjack!", "winner"))
+            # The trick was taken and the table is empty again (total 0): mark where it was made.
+            flap = Point(last.after, "Flapjack!", "winner")
+            args["points"] = (flap,) if last.after == total else \
+                (Point(total, "total now", "total"), flap)
     return args
 
 
