@@ -57,6 +57,19 @@ def test_flapjack_example_makes_two_flapjacks() -> None:
     assert "the total would be +18, greater than the limit +13" in text
 
 
+def test_example_pictures() -> None:
+    html = lt.hit_me_example_html()
+    for text in ("Ben at -2", "Cam at -1", "Ana at +4", "Cam: |-1| = 1", "Cam (wins)"):
+        assert text in html
+    assert 'aria-label="king of diamonds, value minus 10"' in html  # face-down cards revealed
+    html = lt.flapjack_example_html()
+    assert "targets -13, 0, +13" in html and "from +4 to +13" in html and "takes 3 cards" in html
+    box = lt.example_view("flapjack")
+    assert "icg-root" in box._dom_classes
+    with pytest.raises(ValueError):
+        lt.example_view("poker")
+
+
 def test_card_values_table() -> None:
     rows = {line.split()[0]: line.split()[1:] for line in lt.card_values_table().splitlines()[2:]}
     assert rows["J"] == ["+10", "-10", "+11", "-11"]

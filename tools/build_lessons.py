@@ -272,6 +272,13 @@ from widgets.lesson_tools import hit_me_example
 print(hit_me_example())
 """),
     md("""
+The same round as a picture: every hand face up, and each sum's distance from zero.
+"""),
+    code("""
+from widgets.lesson_tools import example_view
+example_view("hit-me")
+"""),
+    md("""
 """ + qa([
     ("Cam held at once with a sum of -1. Was that wise?",
      "Yes: |-1| = 1 is very close to zero, and most cards would move Cam farther away."),
@@ -345,6 +352,14 @@ Three players, classic rules, Ana deals so Ben leads.
     checked("""
 from widgets.lesson_tools import flapjack_example
 print(flapjack_example())
+"""),
+    md("""
+The first trick on the number line: the diamonds mark the targets -13, 0 and +13, and the
+grey ends lie beyond the limits.
+"""),
+    code("""
+from widgets.lesson_tools import example_view
+example_view("flapjack")
 """),
     md("""
 ## Play: simple ten first

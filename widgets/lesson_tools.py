@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from pathlib import Path
 
 from engine.cards import Card, Convention, Suit, parse_cards, signed
-from engine.events import Event, EventKind, abs_math
+from engine.events import Event, EventKind, abs_math, card_view
 from engine.flapjack import FlapjackConfig, FlapjackState, Play
 from engine.hit_me import Hit, HitMeConfig, HitMeRound, Hold
-from widgets.render import Arrow, Point, Span, number_line_svg
+from widgets.render import Arrow, Point, Span, esc, hand_html, number_line_svg
 
 NAMES = ("Ana", "Ben", "Cam", "Dee", "Eli", "Fay", "Gus", "Hal")
 
@@ -136,12 +135,6 @@ def flapjack_example() -> str:
 
 
 # ----- number lines for the lessons (drawn by widgets.render) ---------------------------------
-def stylesheet_html() -> str:
-    """The tables' stylesheet in a <style> element (the number line needs it to be seen)."""
-    css = (Path(__file__).with_name("style.css")).read_text(encoding="utf-8")
-    return f"<style>{css}</style>"
-
-
 def points_line(values: Sequence[int], labels: Sequence[str] | None = None,
                 title: str = "Number line") -> str:
     """Each value as a point with its distance to zero drawn as a span (|v| = d)."""
@@ -229,3 +222,61 @@ def stacking_instructions() -> str:
             f"Stack the deck, top card first: {order}\n"
             "Deal face down to Ben, Cam, Ana; then face up to Ben, Cam, Ana; "
             "then hit from the top.")
+
+
+# ----- the worked examples as pictures ---------------------------------------------------------
+def hit_me_example_html() -> str:
+    """Every hand of the Hit Me worked example, face up, and the sums on one number line."""
+    rnd = hit_me_example_round()
+    obs = rnd.observation(None, reveal=True)
+    res = rnd.result()
+    rows, points, spans = [], [], []
+    for seat in (1, 2, 0):
+        view = obs["seats"][seat]
+        cards = [view["face_down"], *view["face_up"]]
+        s = res.sums[seat]
+        won = seat in res.winners
+        rows.append(f"<div class='icg-seat{' icg-winner' if won else ''}'>"
+                    f"<div class='icg-seat-name'>{esc(NAMES[seat])}"
+                    f"{' (wins)' if won else ''}</div>"
+                    f"{hand_html(cards, label=f'{NAMES[seat]} cards', small=True)}"
+                    f"<div>sum {esc(signed(s))}, {esc(abs_math(s))}</div></div>")
+        points.append(Point(s, NAMES[seat], "winner" if won else "sum"))
+        spans.append(Span(s, f"{NAMES[seat]}: {abs_math(s)}"))
+    line = number_line_svg(points=points, spans=spans, title="Final sums and their distances")
+    return f"<div class='icg-seats'>{''.join(rows)}</div>{line}"
+
+
+def flapjack_example_html() -> str:
+    """The first trick of the Flapjack worked example: the cards played and the total on the
+    number line, with the targets marked."""
+    state = flapjack_example_state(3)
+    cfg = state.config
+    played = [parse_cards(code)[0] for _, code in FLAPJACK_EXAMPLE_PLAYS[:3]]
+    views = [card_view(c, cfg.value(c)) for c in played]
+    totals, total = [], 0
+    for c in played:
+        total += cfg.value(c)
+        totals.append(total)
+    points = [Point(t, f"{NAMES[seat]}:") for (seat, _), t in
+              zip(FLAPJACK_EXAMPLE_PLAYS[:3], totals, strict=True)]
+    line = number_line_svg(points=points, arrow=Arrow(totals[-2], totals[-1], "Ana's 9♠"),
+                           marks=cfg.targets, limits=(cfg.low, cfg.high), lo=cfg.low,
+                           hi=cfg.high, title="The first trick")
+    return (f"<div>{hand_html(views, label='cards in play, in order', small=True)} "
+            f"<b>total {esc(signed(totals[-1]))}: Flapjack!</b> Ana takes "
+            f"{len(state.tricks[0])} cards.</div>{line}")
+
+
+def example_view(which: str) -> object:
+    """A worked example as a widget: 'hit-me' or 'flapjack'."""
+    import ipywidgets
+
+    from widgets.components import style_widget
+
+    html = {"hit-me": hit_me_example_html, "flapjack": flapjack_example_html}
+    if which not in html:
+        raise ValueError(f"which must be 'hit-me' or 'flapjack'; got {which!r}")
+    box = ipywidgets.VBox([style_widget(), ipywidgets.HTML(html[which]())])
+    box.add_class("icg-root")
+    return box
