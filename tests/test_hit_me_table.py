@@ -332,6 +332,7 @@ def test_pass_device_screens_peeks_and_announces():
     assert t.phase is Phase.ANNOUNCE and t.viewer == 0
     announce(t, 2)
     assert "Right!" in t.announce.feedback_html.value
+    assert t.announce_done_button.description == "Done: pass to the next student"
     t.announce_done_button.click()
     assert t.pass_screen and "Player 2 to announce a sum" in text(t.pass_html.value)
     assert "5 ♠" not in text(t.seats_html.value)
@@ -340,6 +341,7 @@ def test_pass_device_screens_peeks_and_announces():
     assert "Player 2</b>, before the cards turn up" in t.announce.prompt.value
     t.peek_button.click()
     announce(t, -1)
+    assert t.announce_done_button.description == "Turn up all the cards"
     t.announce_done_button.click()
     assert t.phase is Phase.REVEAL
     assert "Computer 1 wins the round" in text(t.result_html.value)
@@ -476,6 +478,20 @@ def test_settings_bad_value_gets_message_and_game_continues():
     assert t.game.to_json() == before
     t.hit_button.click()
     assert len(t.game.round.cards(0)) == 3
+
+
+def test_settings_students_for_pass_device():
+    t = table(BASIC)
+    f = t.settings.fields
+    f["mode"][0].value = "pass-device"
+    f["students"][0].value = 5
+    t.settings.apply_button.click()
+    assert "at most the number of players (3); got 5" in t.settings.message.value
+    assert t.mode == "solo"
+    f["students"][0].value = 2
+    t.settings.apply_button.click()
+    assert t.mode == "pass-device" and t.names == ["Player 1", "Player 2", "Computer 1"]
+    assert t.pass_screen
 
 
 def test_every_button_has_a_readable_label():

@@ -415,6 +415,9 @@ class HitMeTable(widgets.VBox):
                                                           ("students pass the device",
                                                            "pass-device")]),
                                 lambda v: parse_choice(v, MODES, "who plays"))
+        self.settings.add_field("students", "Students at this screen (pass the device)",
+                                widgets.IntText(value=1),
+                                lambda v: parse_int_setting(v, "students", 1, MAX_PLAYERS))
         self.settings.add_field("seed", "Deal code (empty: new shuffle)",
                                 widgets.Text(placeholder="e.g. 42 or class-5b"),
                                 parse_deal_code)
@@ -481,7 +484,8 @@ class HitMeTable(widgets.VBox):
                                   "turn_order": config.turn_order.value,
                                   "ace_eleven": config.ace_eleven,
                                   "opponents": opponents if opponents in LEVELS else "medium",
-                                  "mode": mode, "seed": str(code)})
+                                  "mode": mode, "seed": str(code),
+                                  "students": n_students})
         self.code_text.value = str(code)
         self.settings.message.clear()
 
@@ -609,7 +613,8 @@ class HitMeTable(widgets.VBox):
         events = obs["events"]
         if not peeked and not obs["reveal"]:
             events = [{k: v for k, v in e.items() if k != "private"} for e in events]
-        self.move_log.set_lines([event_line(e, names) for e in events])
+        private = "private" if obs["reveal"] else "only you see"
+        self.move_log.set_lines([event_line(e, names, private) for e in events])
         # buttons
         legal = set(obs["legal_actions"]) if viewer is not None else set()
         playing = self.phase is Phase.PLAY and not pass_up and viewer is not None
@@ -628,6 +633,9 @@ class HitMeTable(widgets.VBox):
         self.announce_box.layout.display = None if announcing else "none"
         self.announce.check_button.disabled = not announcing or viewer in self.announced
         self.announce_done_button.disabled = not (announcing and viewer in self.announced)
+        more = len(self.announce_queue) > 1
+        self.announce_done_button.description = ("Done: pass to the next student" if more
+                                                 else "Turn up all the cards")
         # results
         reveal_phase = self.phase is Phase.REVEAL
         self.next_round_button.disabled = not reveal_phase
@@ -877,10 +885,11 @@ class HitMeTable(widgets.VBox):
         if values["players"] != self.config.players:
             self._names_arg = None  # given names fit the old number of players
         students = None
-        if values["mode"] == "pass-device" and self.mode == "pass-device":
-            students = min(len(self.students), values["players"])
-            if len(self.students) == self.config.players:
-                students = None
+        if values["mode"] == "pass-device":
+            students = values["students"]
+            if students > values["players"]:
+                return (f"Students at this screen: at most the number of players "
+                        f"({values['players']}); got {students}")
         self._rebuild(players=values["players"], colors=values["colors"],
                       turn_order=values["turn_order"], ace_eleven=values["ace_eleven"],
                       opponents=values["opponents"], mode=values["mode"], seed=values["seed"],

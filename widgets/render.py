@@ -231,7 +231,8 @@ def _number_line_caption(points: Sequence[Point], arrow: Arrow | None, spans: Se
 
 
 # ----- move log, scores, messages ------------------------------------------------------------
-def event_line(event: dict[str, Any], names: Sequence[str]) -> str:
+def event_line(event: dict[str, Any], names: Sequence[str], private_label: str = "only you see"
+               ) -> str:
     """One event view as a log line: 'Ben: -3 + (+5) = +2 (plays 5♠ (+5); ...)'.
 
     The private part (shown only to its owner by the engine) is added when present.
@@ -241,7 +242,7 @@ def event_line(event: dict[str, Any], names: Sequence[str]) -> str:
     text, math, private = event.get("text", ""), event.get("math", ""), event.get("private", "")
     line = f"{name}: {math} ({text})" if math else f"{name} {text}"
     if private:
-        line += f" [only you see: {private}]"
+        line += f" [{private_label}: {private}]"
     return line
 
 
