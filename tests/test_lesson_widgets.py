@@ -6,7 +6,9 @@ they show.
 
 from __future__ import annotations
 
+import io
 import random
+import time
 
 import numpy as np
 import pytest
@@ -323,3 +325,11 @@ def test_simulation_panel_runs_and_refuses_bad_codes() -> None:
     assert not panel.run_button.disabled
     with pytest.raises(ValueError):
         strategy.SimulationPanel("nonsense")
+
+
+@pytest.mark.slow
+def test_a_chart_of_100000_rounds_takes_seconds() -> None:
+    start = time.perf_counter()
+    fig = strategy.hold_chart(players=4, rounds=100_000, seed=5, progress=False)
+    fig.savefig(io.BytesIO(), format="png")
+    assert time.perf_counter() - start < 15  # ~1 s on an idle 2-core machine
