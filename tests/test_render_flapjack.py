@@ -45,6 +45,8 @@ def test_you_form_turns_engine_text_to_second_person():
         "You pass (have no legal card)"
     assert rf.sentence(NAMES, 1, "passes (has no legal card)", 0) == \
         "Ada passes (has no legal card)"
+    # A student with a given name is spoken of in the third person.
+    assert rf.sentence(["Mia", "Ada"], 0, "passes (has no cards)", 0) == "Mia passes (has no cards)"
 
 
 @pytest.mark.parametrize("before,delta,aos,math,question", [
@@ -211,6 +213,8 @@ def test_end_text_names_winner_and_why():
     t = rf.end_text(_ended("blocked", [30, 12], [0]), NAMES, 0)
     assert "no player can play a card that keeps the total within the limits" in t
     assert "You win with 30 cards." in t
+    t = rf.end_text(_ended("blocked", [30, 12], [0]), ["Mia", "Ada"], 0)
+    assert "Mia wins with 30 cards." in t
     t = rf.end_text(_ended("blocked", [10, 10, 3], [0, 1]), ["You", "Ada", "Ben"], 0)
     assert "A tie: You and Ada each won 10 cards." in t
     assert rf.end_text({"over": False, "result": None}, NAMES) == ""

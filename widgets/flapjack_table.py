@@ -239,6 +239,8 @@ class FlapjackTable(widgets.VBox):
                                           tooltip="deal the same cards again from the start")
         self.new_deal_button = make_button("New deal", lambda: self.new_game(None),
                                            tooltip="shuffle and deal with a fresh deal code")
+        for toggle in (self.walkthrough_toggle, self.reveal_toggle, self.large_toggle):
+            toggle.layout.width = "auto"
         self.walkthrough_toggle.observe(self._on_walkthrough, names="value")
         self.reveal_toggle.observe(lambda _ch: self.refresh(), names="value")
         self.large_toggle.observe(self._on_large, names="value")

@@ -80,11 +80,17 @@ def you_form(text: str) -> str:
                   lambda m: _VERBS_FOR_YOU[m.group(1)], text)
 
 
+def second_person(names: Sequence[str], seat: Any, you: int | None) -> bool:
+    """True when the player at `seat` is the viewer and is called "You" (not a given name)."""
+    return seat == you and isinstance(seat, int) and 0 <= seat < len(names) and \
+        names[seat] == "You"
+
+
 def sentence(names: Sequence[str], seat: int | None, text: str, you: int | None) -> str:
     """'Ben passes (has no cards)' / 'You pass (have no cards)'."""
     if seat is None or not 0 <= seat < len(names):
         return text[:1].upper() + text[1:]
-    if seat == you:
+    if second_person(names, seat, you):
         return f"{names[seat]} {you_form(text)}"
     return f"{names[seat]} {text}"
 
@@ -293,7 +299,8 @@ def banner_html(events: Sequence[dict[str, Any]], names: Sequence[str],
             n = int(m.group(1)) if m else 0
             total = e.get("math", "").replace("total = ", "")
             who = names[p] if isinstance(p, int) and 0 <= p < len(names) else "Someone"
-            verb, take = ("make", "take") if p == you else ("makes", "takes")
+            verb, take = ("make", "take") if second_person(names, p, you) else \
+                ("makes", "takes")
             lines.append(
                 f'<div class="icg-fj-flapjack" role="status">'
                 f'<span class="icg-fj-word">Flapjack!</span> {esc(who)} {verb} the total '
@@ -323,7 +330,7 @@ def end_text(obs: dict[str, Any], names: Sequence[str], you: int | None = 0) -> 
     best = won[winners[0]] if winners else 0
     if len(winners) == 1:
         w = winners[0]
-        who = "You win" if w == you else f"{names[w]} wins"
+        who = f"{names[w]} win" if second_person(names, w, you) else f"{names[w]} wins"
         verdict = f"{who} with {best} card{'s' if best != 1 else ''}."
     else:
         who = " and ".join([", ".join(names[w] for w in winners[:-1]), names[winners[-1]]])
@@ -364,7 +371,8 @@ def log_lines(obs: dict[str, Any], names: Sequence[str], you: int | None = 0) ->
             n = int(m.group(1)) if m else 0
             total = e.get("math", "").replace("total = ", "")
             out.append(f"{name}: Flapjack! The total is exactly {total}; "
-                       f"{name} {'take' if p == you else 'takes'} {n} card{'s' if n != 1 else ''}")
+                       f"{name} {'take' if second_person(names, p, you) else 'takes'} "
+                       f"{n} card{'s' if n != 1 else ''}")
         elif kind == "draw":
             private = e.get("private", "")
             if private:
