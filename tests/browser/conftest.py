@@ -238,6 +238,8 @@ class VoilaPage:
         self.external_requests: list[str] = []
         self.frames: list[str] = []
         self.ws_urls: list[str] = []
+        self.documents: list[Any] = []  # responses of the pages loaded (their raw HTML)
+        self.page.on("response", self._on_response)
         self.page.on("console", self._on_console)
         self.page.on("pageerror", lambda e: self.page_errors.append(str(e)))
         self.page.on("websocket", self._on_websocket)
@@ -264,6 +266,31 @@ class VoilaPage:
             return
         self.console_errors.append(f"{text} ({loc})" if loc else text)
 
+    def _on_response(self, response: Any) -> None:
+        if response.request.resource_type == "document":
+            self.documents.append(response)
+
+    def raw_html(self) -> str:
+        """The HTML the server sent for the last page loaded (before any script ran)."""
+        if not self.documents:
+            return ""
+        try:
+            return self.documents[-1].text()
+        except Exception:  # noqa: BLE001 - a response body can be gone after navigation
+            return ""
+
+    def widget_outputs(self) -> int:
+        """How many widget views the executed notebook displays (counted in the raw HTML)."""
+        return self.raw_html().count('"application/vnd.jupyter.widget-view+json"')
+
+    def rendered_widgets(self) -> int:
+        """How many top-level widget views are rendered and visible."""
+        return self.page.evaluate(
+            "() => [...document.querySelectorAll('.jupyter-widgets')].filter(e =>"
+            " !e.parentElement.closest('.jupyter-widgets') && e.offsetParent !== null"
+            " && e.getBoundingClientRect().height > 0).length"
+        )
+
     def _on_websocket(self, ws: Any) -> None:
         self.ws_urls.append(ws.url)
         ws.on("framereceived", lambda payload: self.frames.append(_decode_frame(payload)))
@@ -271,7 +298,8 @@ class VoilaPage:
     # -- navigation
     def open(self, url: str, *, expect_widgets: bool = True,
              timeout_ms: int = LOAD_TIMEOUT_MS) -> float:
-        """Load a Voila page; wait until every cell ran and (if expected) a widget is visible.
+        """Load a Voila page; wait until every cell ran and every widget the notebook displays
+        is rendered and visible (with `expect_widgets`, at least one).
 
         Returns the seconds from navigation to that moment.
         """
@@ -286,6 +314,14 @@ class VoilaPage:
         if expect_widgets:
             self.page.locator(WIDGET_SELECTOR).first.wait_for(state="visible",
                                                              timeout=timeout_ms)
+        wanted = self.widget_outputs()
+        if wanted:
+            self.page.wait_for_function(
+                "n => [...document.querySelectorAll('.jupyter-widgets')].filter(e =>"
+                " !e.parentElement.closest('.jupyter-widgets') && e.offsetParent !== null"
+                " && e.getBoundingClientRect().height > 0).length >= n",
+                arg=wanted, timeout=timeout_ms,
+            )
         return time.monotonic() - t0
 
     # -- what the page holds
@@ -307,8 +343,10 @@ class VoilaPage:
         return states
 
     def everything_received(self) -> str:
-        """The DOM, the widget models' state and every websocket frame received, as one text."""
-        return "\n".join([self.page.content(), *self.widget_states(), *self.frames])
+        """The served HTML, the DOM, the widget models' state and every websocket frame
+        received, as one text."""
+        return "\n".join([self.raw_html(), self.page.content(), *self.widget_states(),
+                          *self.frames])
 
     def kernel_id(self) -> str | None:
         """The id of this page's kernel, from its websocket URL."""
@@ -322,7 +360,18 @@ class VoilaPage:
         """A full-page PNG in tests/artifacts/."""
         ARTIFACTS_DIR.mkdir(parents=True, exist_ok=True)
         path = ARTIFACTS_DIR / f"{name}.png"
-        self.page.screenshot(path=str(path), full_page=True)
+        # The lab template scrolls inside a container, so a "full page" shot would stop at the
+        # viewport: make the viewport as tall as the tallest scrolling content for the shot.
+        size = self.page.viewport_size or {"width": 1280, "height": 900}
+        height = self.page.evaluate(
+            "() => Math.max(...[...document.querySelectorAll('*')].map(e => e.scrollHeight))"
+        )
+        self.page.set_viewport_size({"width": size["width"],
+                                     "height": max(size["height"], min(int(height), 6000))})
+        try:
+            self.page.screenshot(path=str(path), full_page=True)
+        finally:
+            self.page.set_viewport_size(size)
         return path
 
     def axe_violations(self, impacts: Sequence[str] = ("serious", "critical")) -> list[dict]:
@@ -374,14 +423,35 @@ def card_forms(card: Any) -> list[str]:
     return sorted({card.code, card.key, card.short, card.name})
 
 
+# Text that is never game data but is full of short upper-case tokens ('AS IS' in licence
+# comments, '%2C' in URL-encoded option values, 'H' commands in SVG paths of data: URIs).
+_NOISE = [
+    re.compile(r"<style\b.*?</style>", re.S | re.I),
+    re.compile(r"/\*.*?\*/", re.S),
+    re.compile(r"<!--.*?-->", re.S),
+    re.compile(r"data:[a-z]+/[^\s\"')]+", re.I),
+    re.compile(r"\bd=\"[^\"]*\""),  # SVG path data
+]
+# A card code ('7H', 'AS', '10C', 'KS#1') stands alone: not inside a number, a word, a %-escape.
+_BEFORE = r"(?<![0-9A-Za-z%.#&])"
+_AFTER = r"(?![0-9A-Za-z%])"
+
+
+def searchable(text: str) -> str:
+    """`text` without the parts that can hold no game data (styles, comments, data: URIs)."""
+    for pat in _NOISE:
+        text = pat.sub(" ", text)
+    return text
+
+
 def find_cards(text: str, cards: Sequence[Any]) -> dict[str, list[str]]:
     """Which of `cards` occur in `text` (whole tokens; names case-insensitively), by card key."""
+    text = searchable(text)
     found: dict[str, list[str]] = {}
     for card in cards:
         for form in card_forms(card):
             flags = re.IGNORECASE if " " in form else 0
-            pat = r"(?<![0-9A-Za-z])" + re.escape(form) + r"(?![0-9A-Za-z])"
-            if re.search(pat, text, flags):
+            if re.search(_BEFORE + re.escape(form) + _AFTER, text, flags):
                 found.setdefault(card.key, []).append(form)
     return found
 
@@ -523,12 +593,13 @@ def bt() -> Any:
 
 
 def notebook_has_widgets(path: Path) -> bool:
-    """Whether a notebook's code displays widgets (imports ipywidgets or our widgets)."""
+    """Whether a notebook's code shows a table or an interactive widget (a class from our
+    widgets package, or ipywidgets)."""
     nb = json.loads(path.read_text())
     src = "\n".join(
         "".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"
     )
-    return bool(re.search(r"\b(ipywidgets|widgets)\b", src))
+    return bool(re.search(r"\bimport ipywidgets\b|\bfrom widgets\b.*\bimport [A-Z]", src))
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
