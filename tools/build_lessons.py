@@ -550,6 +550,22 @@ print(stacking_instructions())
    more almost always loses; with 2 players it wins about a third of the time. A claim can be
    true for the games someone usually plays and false for others.
 
+## What the strategy lab charts show (lesson 5)
+The numbers come from simulations against players who hold at |sum| 3 or less; a run with
+another deal code gives almost the same values.
+- *Experiment 1:* with 4 players the chance to win falls below the fair share (25%) from
+  |sum| 3 on. Holding at 0 is not a sure win because another player may also reach 0 (a tie).
+- *Experiment 2:* with 4 players the best rules are "hold at |sum| 2 or less" and, nearly as
+  good, "1 or less"; both beat the fair share. Hitting until
+  you reach exactly 0 (H = 0) wastes good hands like ±1, and often ends far away after 5 hits;
+  a large H holds too far from zero.
+- *Experiment 3:* holding at |sum| 3 wins close to half the time with 2 players and almost
+  never with 8: the more players, the closer to zero the winning sum.
+- *Flapjack:* from any total exactly 4 cards of the deck make a Flapjack (2 for 0, 2 for the
+  limit on that side), but near the limits fewer cards may be played, so a larger share of the
+  legal cards makes a Flapjack. A hand of 7 holds at least one of 4 given cards about 45% of
+  the time.
+
 ## Misconceptions to watch for
 - Reading "less" as "closer to zero" (-9 < +2, but +2 is closer to zero).
 - Writing |-8| = -8, or thinking absolute value "makes a number positive" by flipping signs
