@@ -492,6 +492,18 @@ def test_the_leak_detector_finds_revealed_hands():
     assert hidden_cards_shown(t) == []
 
 
+def test_without_teacher_controls_no_switch_can_turn_the_hands_up():
+    t = FlapjackTable(players=3, seed=12, bot_delay=0, teacher_controls=False)
+    page = all_widgets(t)
+    assert t.walkthrough_toggle not in page and t.reveal_toggle not in page
+    assert t.large_toggle in page and t.restart_button in page
+    t.walkthrough_toggle.value = True  # forged: the switch is not on the page
+    t.reveal_toggle.value = True
+    assert hidden_cards_shown(t) == [] and not t.controller.walkthrough
+    play_first_legal(t)
+    assert hidden_cards_shown(t) == []
+
+
 def test_walkthrough_without_reveal_shows_no_hand():
     t = FlapjackTable(players=3, seed=12, bot_delay=0, walkthrough=True)
     t.reveal_toggle.value = False
@@ -606,6 +618,10 @@ def test_bad_constructor_settings_are_refused_clearly():
         FlapjackTable(bot_delay=-1)
     with pytest.raises(ConfigError, match="decks must be enough"):
         FlapjackTable(players=8, bot_delay=0)
+    with pytest.raises(ConfigError, match="teacher_controls"):
+        FlapjackTable(teacher_controls="no", bot_delay=0)
+    with pytest.raises(ConfigError, match="deck"):
+        FlapjackTable(deck="KS,KS", bot_delay=0)
 
 
 def test_names_appear_in_seats_log_and_announcements():

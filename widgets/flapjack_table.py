@@ -132,7 +132,9 @@ class FlapjackTable(widgets.VBox):
     None = a fresh shuffle), walkthrough (teacher mode), large_print, names (one per seat, the
     student first), say_total (type the new total before it is shown), bot_delay (seconds
     between computer moves; 0 = at once), deck (a stacked deck such as 'KS,7H,...', top first,
-    dealt one card at a time from seat 1; kept by "Restart this deal")."""
+    dealt one card at a time from seat 1; kept by "Restart this deal"), teacher_controls
+    (False: no "Teacher walkthrough" or "Show every hand" switch on the page, for self-study
+    where the student must not be able to turn the other hands up)."""
 
     def __init__(
         self,
@@ -148,12 +150,13 @@ class FlapjackTable(widgets.VBox):
         say_total: bool = False,
         bot_delay: float = 0.8,
         deck: str | None = None,
+        teacher_controls: bool = True,
     ) -> None:
         if isinstance(bot_delay, bool) or not isinstance(bot_delay, int | float) or \
                 not 0 <= bot_delay <= 10:
             raise ConfigError(f"bot_delay must be a number of seconds 0 to 10; got {bot_delay!r}")
         for flag, label in ((walkthrough, "walkthrough"), (large_print, "large_print"),
-                            (say_total, "say_total")):
+                            (say_total, "say_total"), (teacher_controls, "teacher_controls")):
             if not isinstance(flag, bool):
                 raise ConfigError(f"{label} must be True or False; got {flag!r}")
         config = FlapjackConfig(players=players, decks=decks, colors=colors, variant=variant)
@@ -167,6 +170,7 @@ class FlapjackTable(widgets.VBox):
             raise ConfigError(f"names must give one name per player ({config.players}); "
                               f"got {len(self._names_given)}")
         self.say_total = say_total
+        self.teacher_controls = teacher_controls
         self.controller = _Controller(self, float(bot_delay), walkthrough)
         self.config = config
         self.deal_code: int | str = 0
@@ -274,8 +278,9 @@ class FlapjackTable(widgets.VBox):
         self.css = html_widget(f"<style>{rf.FLAPJACK_CSS}</style>", ["icg-style"])
 
     def _layout(self) -> list[widgets.Widget]:
-        teacher = widgets.HBox([self.walkthrough_toggle, self.reveal_toggle, self.next_button,
-                                self.large_toggle, self.restart_button, self.new_deal_button])
+        switches = [self.walkthrough_toggle, self.reveal_toggle] if self.teacher_controls else []
+        teacher = widgets.HBox([*switches, self.next_button, self.large_toggle,
+                                self.restart_button, self.new_deal_button])
         teacher.layout.flex_flow = "row wrap"
         return [style_widget(), self.css, self.header, self.banner, self.status, self.message,
                 self.seats, self.table_view, self.number_line, self.hand_title, self.hand_box,
@@ -550,6 +555,8 @@ class FlapjackTable(widgets.VBox):
         self.controller.step()
 
     def _on_walkthrough(self, change: dict[str, Any]) -> None:
+        if not self.teacher_controls:  # the switch is not on the page: a forged value
+            return
         on = change["new"] is True
         self.controller.walkthrough = on
         self.refresh()
@@ -565,7 +572,8 @@ class FlapjackTable(widgets.VBox):
     def _reveal(self) -> bool:
         """Every hand is shown: a teacher's walkthrough with "Show every hand", or the end."""
         st = self.state
-        return st.over or (self.controller.walkthrough and self.reveal_toggle.value is True)
+        return st.over or (self.teacher_controls and self.controller.walkthrough
+                           and self.reveal_toggle.value is True)
 
     def _hint_text(self) -> str:
         if self._pending is not None:  # the hint names new totals: not while one is asked
