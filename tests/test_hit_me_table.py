@@ -115,6 +115,7 @@ def test_solo_computer_moves_are_logged_and_face_up_sums_shown():
     t = table(BASIC)
     log = t.move_log.text().splitlines()
     assert log[0] == "Computer 2 holds" and log[1] == "Computer 1 holds"
+    assert "You: face up: -7 (are dealt a face-down card and 7♥ (-7) face up)" in log
     assert "Computer 1 (face-up cards) at -3" in t.number_line.html.value
     c2 = seat_text(t, "Computer 2")
     assert "held" in c2 and "face-up cards: -9" in c2 and "+9" not in c2

@@ -143,6 +143,19 @@ def test_event_line_equation_first_and_private_only_when_present():
     assert event_line(e2, names).endswith("[only you see: you hold at -2]")
 
 
+def test_event_line_names_players_and_speaks_to_you():
+    names = ["You", "Ben"]
+    hit = {"kind": "hit", "player": 0, "text": "says \u201cHit me!\u201d and gets 5\u2660 (+5)",
+           "math": "face-up cards: -3 + (+5) = +2"}
+    assert event_line(hit, names) == ("You: face-up cards: -3 + (+5) = +2 "
+                                      "(say \u201cHit me!\u201d and get 5\u2660 (+5))")
+    assert event_line({"kind": "hold", "player": 0, "text": "holds"}, names) == "You hold"
+    assert event_line({"kind": "hold", "player": 1, "text": "holds"}, names) == "Ben holds"
+    res = {"kind": "result", "player": None, "text": "tie: co-winners player 0, player 1",
+           "math": ""}
+    assert event_line(res, names) == "Table tie: co-winners You, Ben"
+
+
 def test_move_log_newest_first_copyable_pre():
     html = move_log_html(["first", "second", "third"])
     body = re.search(r"<pre[^>]*>(.*)</pre>", html, re.S)[1]

@@ -436,7 +436,7 @@ class HintBox(widgets.VBox):
         self.provider = provider
         self.button = make_button(label, self.show, tooltip="explain what each choice does")
         self.html = html_widget("")
-        super().__init__([self.button, self.html])
+        super().__init__([widgets.HBox([self.button]), self.html])
         self.add_class("icg-hintbox")
 
     def show(self) -> None:

@@ -433,8 +433,8 @@ class HitMeTable(widgets.VBox):
         self.children = [
             self.css, self.title_html, self.message, self.status_html, self.pass_box,
             self.seats_html, self.actions_box, self.ace_box, self.hint, self.announce_box,
-            self.result_html, self.next_round_button, self.number_line, self.scores_html,
-            self.move_log, *teacher, self.settings_toggle, self.settings,
+            self.result_html, widgets.HBox([self.next_round_button]), self.number_line,
+            self.scores_html, self.move_log, *teacher, self.settings_toggle, self.settings,
         ]
 
     def _show_settings(self) -> None:
@@ -613,7 +613,8 @@ class HitMeTable(widgets.VBox):
         events = obs["events"]
         if not peeked and not obs["reveal"]:
             events = [{k: v for k, v in e.items() if k != "private"} for e in events]
-        private = "private" if obs["reveal"] else "only you see"
+        teacher_reveal = self.ctl.walkthrough and self.reveal_toggle.value is True
+        private = "private" if teacher_reveal else "only you see"
         self.move_log.set_lines([event_line(e, names, private) for e in events])
         # buttons
         legal = set(obs["legal_actions"]) if viewer is not None else set()
@@ -625,6 +626,7 @@ class HitMeTable(widgets.VBox):
         self.peek_button.description = ("Hide my face-down card" if self.peeked
                                          else "Peek at my face-down card")
         self.hint.button.disabled = not playing
+        self.hint.layout.display = None if self.phase is Phase.PLAY else "none"
         self.actions_box.layout.display = None if self.phase is not Phase.REVEAL else "none"
         self._render_aces(obs, self.phase is Phase.PLAY and not pass_up and viewer is not None)
         self.status_html.value = self._status_text(obs)

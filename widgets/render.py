@@ -8,6 +8,7 @@ browser. Every card face carries its signed value as text; a card back carries n
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -199,8 +200,9 @@ def number_line_svg(
         parts.append(f'<text class="icg-nl-ptlabel" x="{x(p.value)}" y="{axis_y - 14 - 16 * k}" '
                      f'text-anchor="middle">{esc(p.label)} {esc(signed(p.value))}</text>')
     caption = _number_line_caption(points, arrow, spans, marks, limits)
-    defs = ('<defs><marker id="icg-arrowhead" markerWidth="8" markerHeight="8" refX="7" refY="4" '
-            'orient="auto"><path d="M0,0 L8,4 L0,8 z" class="icg-nl-head"/></marker></defs>')
+    defs = ('<defs><marker id="icg-arrowhead" markerUnits="userSpaceOnUse" markerWidth="12" '
+            'markerHeight="12" refX="11" refY="6" orient="auto">'
+            '<path d="M0,0 L12,6 L0,12 z" class="icg-nl-head"/></marker></defs>')
     svg = (f'<svg class="icg-nl" viewBox="0 0 {width} {height}" role="img" '
            f'aria-label="{esc(title)}: {esc(caption)}" preserveAspectRatio="xMidYMid meet">'
            f"<title>{esc(title)}</title>{defs}{''.join(parts)}</svg>")
@@ -240,10 +242,29 @@ def event_line(event: dict[str, Any], names: Sequence[str], private_label: str =
     who = event.get("player")
     name = names[who] if isinstance(who, int) and 0 <= who < len(names) else "Table"
     text, math, private = event.get("text", ""), event.get("math", ""), event.get("private", "")
+    text = re.sub(r"\bplayer (\d+)\b",
+                  lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0], text)
+    if name == "You":
+        text = _second_person(text)
     line = f"{name}: {math} ({text})" if math else f"{name} {text}"
     if private:
         line += f" [{private_label}: {private}]"
     return line
+
+
+_YOU_VERBS = {"is": "are", "has": "have", "says": "say", "gets": "get", "holds": "hold",
+              "turns": "turn", "changes": "change", "plays": "play", "leads": "lead",
+              "draws": "draw", "passes": "pass", "makes": "make", "takes": "take",
+              "subtracts": "subtract", "adds": "add", "deals": "deal", "wins": "win"}
+
+
+def _second_person(text: str) -> str:
+    """'holds' -> 'hold', 'says ... and gets' -> 'say ... and get' (for a player named You)."""
+    words = text.split(" ")
+    for i, w in enumerate(words):
+        if (i == 0 or words[i - 1] == "and") and w in _YOU_VERBS:
+            words[i] = _YOU_VERBS[w]
+    return " ".join(words)
 
 
 def move_log_html(lines: Sequence[str], *, title: str = "Move log", newest_first: bool = True,
