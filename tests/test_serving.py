@@ -159,12 +159,19 @@ def test_external_url_finder_finds_the_default_template_links() -> None:
         '<svg xmlns="http://www.w3.org/2000/svg"></svg><a href="http://127.0.0.1:8866/">ok</a>'
         '<script id="jupyter-config-data">{"fullMathjaxUrl": "https://cdnjs.cloudflare.com/mj.js"}'
         "</script>"
+        '<img src="https://img.example.org/card.png">'
+        '<div style="background: url(https://img.example.org/felt.png)"></div>'
+        # Not requests: a link the reader may follow, a URL in the text.
+        '<p>Game by <a href="https://author.example.org/">its author</a>, '
+        "see https://author.example.org/games</p>"
     )
     assert find_external_urls(page) == [
         "//fonts.example.org/x.css",
         "https://cdn.jsdelivr.net/npm/font-awesome@4.5.0/css/font-awesome.min.css",
         "https://cdnjs.cloudflare.com/mermaid.mjs",
         "https://cdnjs.cloudflare.com/mj.js",
+        "https://img.example.org/card.png",
+        "https://img.example.org/felt.png",
     ]
 
 

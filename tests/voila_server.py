@@ -152,30 +152,48 @@ def running_voila(
         stop_voila(process)
 
 
-# Attributes through which a browser fetches or navigates.
+# Attributes through which a browser fetches something. The href of <a> and
+# <area> is a link the reader may follow, not a request the page makes.
 _URL_ATTRIBUTES = frozenset(
     {"src", "href", "srcset", "action", "formaction", "poster", "data", "background",
      "xlink:href", "manifest", "ping", "imagesrcset"}
 )
+_NAVIGATION_TAGS = frozenset({"a", "area"})
 _ABSOLUTE_URL = re.compile(r"""(?i)\b(?:https?|wss?|ftp)://[^\s"'<>()\\`]+""")
 _CSS_OR_JS_FETCH = re.compile(
     r"""(?ix)(?:url\(\s*|@import\s+|import\(\s*|fetch\(\s*)['"]?((?:https?:)?//[^\s"'()]+)"""
 )
 
 
-class _AttributeCollector(HTMLParser):
+class _ResourceCollector(HTMLParser):
+    """Collects fetching attribute values and the text of <script> and <style> elements."""
+
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.values: list[str] = []
+        self.code: list[str] = []
+        self._in_code = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("script", "style"):
+            self._in_code += 1
         for name, value in attrs:
             if value is None:
                 continue
-            if name in _URL_ATTRIBUTES:
+            if name == "ping" or (name in _URL_ATTRIBUTES and tag not in _NAVIGATION_TAGS):
                 self.values.extend(part.strip().split(" ")[0] for part in value.split(","))
+            elif name == "style":
+                self.code.append(value)
             elif tag == "meta" and name == "content" and "url=" in value.lower():
                 self.values.append(value.lower().split("url=", 1)[1].strip())
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style") and self._in_code:
+            self._in_code -= 1
+
+    def handle_data(self, data: str) -> None:
+        if self._in_code:
+            self.code.append(data)
 
 
 def _is_external(url: str) -> bool:
@@ -190,23 +208,20 @@ def _is_external(url: str) -> bool:
 
 
 def find_external_urls(html: str, allowed: Iterable[str] = NON_FETCHED_IDENTIFIERS) -> list[str]:
-    """Every URL in `html` that points outside the local server, sorted, without repeats.
+    """Every URL that `html` would fetch from outside the local server, sorted, no repeats.
 
-    Looks at fetching attributes (src, href, srcset...), CSS url()/@import,
-    JavaScript import()/fetch(), and any other absolute http(s)/ws URL in the
-    text; loopback URLs and the never-fetched identifiers in `allowed` pass.
+    Looks at fetching attributes (src, href of <link>, srcset, action...), CSS
+    url()/@import, JavaScript import()/fetch(), and any absolute http(s)/ws URL
+    inside <script> and <style> (page config, scripts, cell outputs). Links the
+    reader may follow (<a href>) and URLs in the visible text are not requests.
+    Loopback URLs and the never-fetched identifiers in `allowed` pass.
     """
     allowed = set(allowed)
-    found: set[str] = set()
-    collector = _AttributeCollector()
+    collector = _ResourceCollector()
     collector.feed(html)
     collector.close()
+    code = "\n".join(collector.code)
     candidates = list(collector.values)
-    candidates += [m.group(1) for m in _CSS_OR_JS_FETCH.finditer(html)]
-    candidates += [m.group(0) for m in _ABSOLUTE_URL.finditer(html)]
-    for url in candidates:
-        if url in allowed:
-            continue
-        if _is_external(url):
-            found.add(url)
-    return sorted(found)
+    candidates += [m.group(1) for m in _CSS_OR_JS_FETCH.finditer(code)]
+    candidates += [m.group(0) for m in _ABSOLUTE_URL.finditer(code)]
+    return sorted({url for url in candidates if url not in allowed and _is_external(url)})
