@@ -82,6 +82,14 @@ def start_voila(
     to the file `process.log_path`. Stop it with `stop_voila(process)`.
     """
     notebook_dir = Path(notebook_dir).resolve()
+    prefix = Path(sys.prefix)
+    needed = [prefix / "share/jupyter/voila/templates/classroom/index.html.j2",
+              prefix / "etc/jupyter/voila.py"]
+    if not all(path.exists() for path in needed):
+        raise RuntimeError(
+            f"the project's Voila template and voila.py are not installed in {prefix}: "
+            "run `make venv` (or `python serving/install.py`)"
+        )
     attempts = 1 if port is not None else 3
     last_error = ""
     for _ in range(attempts):
