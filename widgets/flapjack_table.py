@@ -186,7 +186,6 @@ class FlapjackTable(widgets.VBox):
         self._pending: tuple[str, int] | None = None  # say-total: (card key, sign) to check
         self._misses = 0
         self._banner_from = 0
-        self._moves_from = 0
         self._build()
         super().__init__(self._layout())
         self.add_class("icg-root")
@@ -331,7 +330,6 @@ class FlapjackTable(widgets.VBox):
         self._pending = None
         self._misses = 0
         self._banner_from = 0
-        self._moves_from = 0
         self.message.clear()
         self.hint.clear()
         self.practice.reset()
@@ -469,7 +467,6 @@ class FlapjackTable(widgets.VBox):
             return "not in hand"
         st = self.state
         self._banner_from = len(st.events)
-        self._moves_from = len(self.controller.bot_moves)
         self._selected = None
         self._pending = None
         self.hint.clear()
