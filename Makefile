@@ -31,11 +31,12 @@ help:
 
 venv: $(STAMP)
 
-# Re-installs when pyproject.toml changes.
-$(STAMP): pyproject.toml
+# Re-installs when pyproject.toml or the Voila settings change.
+$(STAMP): pyproject.toml voila.json serving/install.py serving/voila_config.py
 	@test -x $(PY) || $(PYTHON3) -m venv $(VENV)
 	$(PY) -m pip install --disable-pip-version-check -q --upgrade pip
 	$(PY) -m pip install --disable-pip-version-check -e '.[test]'
+	$(PY) serving/install.py
 	@touch $(STAMP)
 
 # Runs pytest with the given arguments. The pytest script, not `python -m pytest`:

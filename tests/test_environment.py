@@ -103,7 +103,13 @@ def test_environment_file_shape(both: tuple[tuple[Any, ...], tuple[Any, ...]]) -
     assert doc["name"] == "integer-card-games"
     assert doc["channels"] == ["conda-forge"]
     pip_parts = [d["pip"] for d in doc["dependencies"] if isinstance(d, dict)]
-    assert len(pip_parts) == 1 and "-e ." in pip_parts[0], "environment.yml must install the repo"
+    assert len(pip_parts) == 1
+    # Binder installs environment.yml before the repository is copied in: `-e .` would break
+    # the build, so ./postBuild installs the project and the Voila settings instead.
+    assert not any(p.strip().startswith("-e") for p in pip_parts[0])
+    post_build = (ROOT / "postBuild").read_text()
+    assert "pip install" in post_build and "-e ." in post_build
+    assert "serving/install.py" in post_build
 
 
 @pytest.mark.parametrize("where", ["pyproject", "environment"])
