@@ -1,0 +1,58 @@
+"""A kernel that dies mid-game must leave the page with a clear message, not a frozen table.
+
+The test kills the page's kernel process (found among the Voila server's children by the
+kernel id in the page's websocket URL) and expects a visible alert telling the student to
+reload the page.
+
+What Voila 0.5 does on its own (seen with this test): jupyter_server restarts the dead kernel
+("Kernel: autorestarting", logged at debug level in the console only), the page reconnects to
+a fresh kernel that has none of the table's widgets, and nothing visible changes: the buttons
+still look live but every click is lost. So the message has to come from our template (a
+script listening to the kernel's status); until it does, this test is an expected failure.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+TIMEOUT = 30_000
+RELOAD = re.compile(r"reload|refresh", re.IGNORECASE)
+
+
+def _kill_kernel(server: Any, kernel_id: str) -> None:
+    procs = [p for p in server.kernel_processes() if kernel_id in " ".join(p.cmdline())]
+    assert procs, f"no kernel process for {kernel_id}"
+    for p in procs:
+        p.kill()
+        p.wait(timeout=10)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="Voila 0.5 shows nothing when the kernel dies; the classroom template needs a "
+           "kernel-status banner (see the browser-tests report). Remove this mark once it has.",
+)
+def test_dead_kernel_shows_a_clear_message(
+    fixtures_server: Any, open_page: Any, bt: Any
+) -> None:
+    vp = open_page("kernel-death")
+    vp.open(fixtures_server.page_url("hit_me_table.ipynb"))
+    page = vp.page
+    page.locator(".widget-button:visible", has_text="Peek at my face-down card").click()
+    page.wait_for_timeout(500)
+    kernel_id = vp.kernel_id()
+    assert kernel_id, "the page has no kernel websocket"
+    alerts_before = page.get_by_role("alert").filter(has_text=RELOAD).count()
+    assert alerts_before == 0
+
+    _kill_kernel(fixtures_server, kernel_id)
+
+    alert = page.get_by_role("alert").filter(has_text=RELOAD)
+    try:
+        alert.first.wait_for(state="visible", timeout=TIMEOUT)
+    finally:
+        vp.screenshot("kernel-death")
+    assert RELOAD.search(alert.first.inner_text())
