@@ -269,9 +269,40 @@ class HitMeExpert(Bot):
     description = ("Counts the cards it can see and estimates its chance of winning if it "
                    "holds and if it takes a hit, then picks the better one.")
 
-    def __init__(self, spec: str, rng: random.Random, samples: int = 400) -> None:
+    def __init__(self, spec: str, rng: random.Random, samples: int = 400,
+                 learn: bool = True) -> None:
         super().__init__(spec, rng)
         self.samples = samples
+        self.learn = learn
+        # What it has learnt about each opponent seat's threshold from earlier rounds (public
+        # information only: face-up cards, hits and holds it saw), and this round's evidence.
+        self.beliefs: dict[int, dict[int, float]] = {}
+        self._round_sig: tuple[Any, ...] | None = None
+        self._evidence: dict[int, dict[int, float]] = {}
+
+    def _prior(self, seat: int) -> dict[int, float]:
+        return self.beliefs.get(seat, OPPONENT_THRESHOLDS)
+
+    def _new_round_check(self, observation: dict[str, Any]) -> None:
+        """On a new round, fold the last evidence of the round before into the beliefs."""
+        sig = (observation["dealer"], observation["players"],
+               tuple(x["face_up"][0]["key"] if x["face_up"] else None
+                     for x in observation["seats"]))
+        if sig == self._round_sig:
+            return
+        if self.learn:
+            for seat, ev in self._evidence.items():
+                prior = self._prior(seat)
+                top = max(ev.values()) or 1.0
+                post = {t: prior[t] * ev.get(t, 0.0) / top for t in prior}
+                norm = sum(post.values())
+                if norm <= 0:
+                    continue
+                # keep a little of the starting prior so a player who changes can be relearnt
+                self.beliefs[seat] = {t: 0.98 * post[t] / norm + 0.02 * OPPONENT_THRESHOLDS[t]
+                                      for t in prior}
+        self._round_sig = sig
+        self._evidence = {}
 
     # ----- the opponents ------------------------------------------------------------------
     def win_curve(self, observation: dict[str, Any], unseen: Counter[int]) -> list[float]:
@@ -294,7 +325,13 @@ class HitMeExpert(Bot):
                 continue
             hits_left = min(MAX_HITS - seat["hits"], MAX_CARDS - seat["cards"]) \
                 if seat["in"] else 0
-            combos, weights = self._posterior(ups, seat["held"], unseen, ace_eleven)
+            combos, weights = self._posterior(ups, seat["held"], unseen, ace_eleven,
+                                              self._prior(seat["seat"]))
+            ev: dict[int, float] = {}
+            for (_, t), w in zip(combos, weights, strict=True):
+                ev[t] = ev.get(t, 0.0) + w
+            prior = self._prior(seat["seat"])
+            self._evidence[seat["seat"]] = {t: w / prior[t] for t, w in ev.items()}
             picks = rng.choices(combos, weights=weights, k=n)
             out = []
             for state, t in picks:
@@ -319,8 +356,9 @@ class HitMeExpert(Bot):
         return win
 
     @staticmethod
-    def _posterior(ups: list[int], held: bool, unseen: Counter[int],
-                   ace_eleven: bool) -> tuple[list[tuple[tuple[int, int, int], int]], list[float]]:
+    def _posterior(ups: list[int], held: bool, unseen: Counter[int], ace_eleven: bool,
+                   thresholds: dict[int, float],
+                   ) -> tuple[list[tuple[tuple[int, int, int], int]], list[float]]:
         """Face-down value and threshold of an opponent, weighted by what they did so far."""
         combos, weights = [], []
         for v, count in unseen.items():
@@ -332,7 +370,7 @@ class HitMeExpert(Bot):
                 states.append(st)
             # states[i] = face-down + first i face-up cards; states[1] is the dealt hand.
             decided = [best_abs(*x) for x in states[1:]]
-            for t, prior in OPPONENT_THRESHOLDS.items():
+            for t, prior in thresholds.items():
                 w = count * prior
                 for a in decided[:-1]:  # each of these was followed by a hit
                     w *= (1 - OPPONENT_SLIP) if a >= t else OPPONENT_SLIP
@@ -374,6 +412,7 @@ class HitMeExpert(Bot):
 
     def choose(self, observation: dict[str, Any], legal: Sequence[Any]) -> Decision:
         hit_action, hold_action = _hit_me_turn_actions(legal)
+        self._new_round_check(observation)
         s = own_hit_me_sum(observation)
         hold, hit = self.evaluate(observation)
         ph, pt = round(100 * hold), round(100 * hit)
@@ -507,8 +546,8 @@ def hypergeometric_any(unseen: int, good: int, draws: int) -> float:
 
 def _flapjack_reason(view: FlapjackView, action: Any) -> str:
     taken = view.table_size + 1
-    return (f"{view.card_text(action)} takes the total from {view.num(view.total)} to "
-            f"{view.num(view.after(action))}, a Flapjack, so I take the "
+    return (f"I {_lead_or_play(view)} {view.card_text(action)} to take the total from "
+            f"{view.num(view.total)} to {view.num(view.after(action))}, a Flapjack, so I take the "
             f"{view.cards_word(taken)} in play.")
 
 
