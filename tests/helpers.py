@@ -205,25 +205,40 @@ def card_forms(card: Card) -> list[str]:
     return sorted({card.code, card.key, card.short, card.name})
 
 
+_RANK = r"(?:10|[2-9AJQK])"
+_TOKEN_RES = (
+    re.compile(r"(?<![0-9A-Za-z])" + _RANK + r"[CDHS](?:#\d+)?(?![0-9A-Za-z])"),  # KS, KS#1
+    re.compile(r"(?<![0-9A-Za-z])" + _RANK + "[\u2663\u2666\u2665\u2660]"),  # K\u2660
+    re.compile(r"\b(?:ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king)"
+               r" of (?:clubs|diamonds|hearts|spades)\b"),  # king of spades
+)
+
+
+def card_tokens(text: str) -> set[str]:
+    """Every written card form (code, key, short form, name) that occurs in `text`."""
+    found: set[str] = set()
+    for pattern in _TOKEN_RES:
+        found.update(pattern.findall(text))
+    found.update({t.partition("#")[0] for t in found if "#" in t})  # 'KS#0' still shows KS
+    return found
+
+
 def find_card_text(text: str, card: Card) -> list[str]:
     """The forms of `card` that occur in `text` as whole tokens."""
-    found = []
-    for form in card_forms(card):
-        if re.search(r"(?<![0-9A-Za-z])" + re.escape(form) + r"(?![0-9A-Za-z])", text):
-            found.append(form)
-    return found
+    tokens = card_tokens(text)
+    return [form for form in card_forms(card) if form in tokens]
 
 
 def hidden_cards_leaked(observation: dict[str, Any], hidden: Iterable[Card],
                         visible: Iterable[Card]) -> dict[str, list[str]]:
     """Hidden cards (other than copies of a visible card) that appear in the observation."""
-    text = json.dumps(observation, ensure_ascii=False)
+    tokens = card_tokens(json.dumps(observation, ensure_ascii=False))
     seen = {(c.rank, c.suit) for c in visible}
     leaks = {}
     for card in hidden:
         if (card.rank, card.suit) in seen:
             continue  # a twin from another deck is visible: its code may appear legitimately
-        forms = find_card_text(text, card)
+        forms = [form for form in card_forms(card) if form in tokens]
         if forms:
             leaks[card.key] = forms
     return leaks

@@ -1,0 +1,253 @@
+"""What one player may see: no other player's hidden card anywhere in their observation.
+
+The whole observation is serialized with json.dumps and searched for every written form of
+every hidden card (code 'KS', key 'KS#1', short 'K\u2660', name 'king of spades'), so a leak
+through any field, event text or action label is caught, not only through the obvious field.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from typing import Any
+
+import pytest
+from helpers import (
+    FLAPJACK_VARIANTS,
+    HIT_ME_VARIANTS,
+    find_card_text,
+    flapjack_config,
+    hidden_cards_leaked,
+    hit_me_config,
+    play_flapjack,
+    play_hit_me_round,
+)
+from hypothesis import given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
+
+from engine.cards import parse_card, signed
+from engine.errors import IllegalActionError
+from engine.events import HIDDEN_CARD
+from engine.flapjack import FlapjackConfig, FlapjackState
+from engine.hit_me import ChooseAce, HitMeConfig, HitMeRound, Hold
+
+
+def walk(node: Any) -> list[dict[str, Any]]:
+    """Every dict inside a JSON-like tree."""
+    out = []
+    if isinstance(node, dict):
+        out.append(node)
+        for v in node.values():
+            out += walk(v)
+    elif isinstance(node, list):
+        for v in node:
+            out += walk(v)
+    return out
+
+
+def check_card_views(obs: dict[str, Any]) -> None:
+    """Every card shown carries its signed value as text (never colour alone)."""
+    for d in walk(obs):
+        if "code" in d and "suit" in d:
+            assert d["value_text"] == signed(d["value"])
+            assert d["value_text"] in d["aria"].replace("minus ", "-").replace("plus ", "+") \
+                or d["value"] == 0
+            assert d["name"] in d["aria"]
+
+
+def check_private_events(obs: dict[str, Any], state: Any, viewer: int | None) -> None:
+    """Private event text is shown only to its owner (reveal aside)."""
+    text = json.dumps(obs, ensure_ascii=False)
+    own = {e.private for e in state.events if e.player == viewer and e.private}
+    for view in obs["events"]:
+        if "private" in view:
+            assert view["player"] == viewer
+    mine = [v for v in obs["events"] if v["player"] == viewer and viewer is not None]
+    assert sum("private" in v for v in mine) == sum(
+        bool(e.private) for e in state.events if e.player == viewer and viewer is not None)
+    for e in state.events:
+        if e.private and e.player != viewer and e.private not in own:
+            assert e.private not in text, f"seat {viewer} sees seat {e.player}'s {e.private!r}"
+
+
+# ----- Hit Me ---------------------------------------------------------------------------
+def check_hit_me_observations(state: HitMeRound) -> None:
+    n = state.players
+    for viewer in [None, *range(n)]:
+        obs = state.observation(viewer)
+        json.dumps(obs)  # JSON-ready
+        check_card_views(obs)
+        if state.over:
+            for p in range(n):
+                assert obs["seats"][p]["face_down"]["key"] == state.face_down[p].key
+                assert obs["seats"][p]["sum"] == state.final_sum(p)
+            assert obs["result"] is not None
+            continue
+        visible = [c for p in range(n) for c in state.face_up[p]]
+        hidden = list(state.deck)
+        for p in range(n):
+            if p == viewer:
+                visible.append(state.face_down[p])
+            else:
+                hidden.append(state.face_down[p])
+                seat = obs["seats"][p]
+                assert seat["face_down"] == HIDDEN_CARD
+                assert seat["sum"] is None and seat["abs"] is None
+                assert all("ace_high" not in c for c in seat["face_up"])
+        leaks = hidden_cards_leaked(obs, hidden, visible)
+        assert not leaks, f"seat {viewer} sees hidden cards {leaks}"
+        assert "deck" not in obs and obs["deck_count"] == len(state.deck)
+        check_private_events(obs, state, viewer)
+        if viewer is not None:
+            mine = obs["seats"][viewer]
+            assert mine["face_down"]["key"] == state.face_down[viewer].key
+            assert mine["sum"] == state.sum(viewer)
+            assert obs["legal_actions"] == [str(a) for a in state.legal_actions(viewer)]
+        else:
+            assert obs["legal_actions"] == []
+    revealed = state.observation(0, reveal=True)
+    for p in range(n):
+        assert revealed["seats"][p]["face_down"]["key"] == state.face_down[p].key
+
+
+@pytest.mark.parametrize("variant", list(HIT_ME_VARIANTS))
+@pytest.mark.parametrize("players", [2, 3, 5, 8])
+def test_hit_me_observation_hides_face_down_cards(players: int, variant: str) -> None:
+    cfg = hit_me_config(players, variant)
+    rng = random.Random(players)
+
+    def sample(state: HitMeRound) -> None:
+        if state.over or rng.random() < 4 / players:
+            check_hit_me_observations(state)
+
+    for seed in range(5):
+        play_hit_me_round(cfg, seed, on_step=sample)
+
+
+def test_hit_me_ace_choice_on_face_down_card_not_told_to_others() -> None:
+    # seat 1's face-down card is the ace of spades; seat 0 must not learn it is an ace
+    cfg = HitMeConfig(players=2, ace_eleven=True)
+    state = HitMeRound.deal(cfg, rng=0, deck="AS,5C,10H,2C")
+    state.apply_action(ChooseAce(parse_card("AS"), True), 1)
+    check_hit_me_observations(state)
+    other = state.observation(0)
+    assert not [e for e in other["events"] if e["kind"] == "ace"]
+    assert other["seats"][1]["sum"] is None
+    assert [e["kind"] for e in state.observation(1)["events"]].count("ace") == 1
+    state.apply_action(Hold())
+    state.apply_action(Hold())
+    assert [e["kind"] for e in state.observation(0)["events"]].count("ace") == 1
+
+
+def test_hit_me_observation_refuses_unknown_viewer() -> None:
+    state = HitMeRound.deal(HitMeConfig(), rng=1)
+    for bad in (2, -1, "0"):
+        with pytest.raises(IllegalActionError, match="no such player"):
+            state.observation(bad)
+
+
+# ----- Flapjack ------------------------------------------------------------------------------
+def check_flapjack_observations(state: FlapjackState) -> None:
+    n = state.players
+    played = state.played_cards()
+    for viewer in [None, *range(n)]:
+        obs = state.observation(viewer)
+        json.dumps(obs)
+        check_card_views(obs)
+        visible = list(played)
+        hidden = list(state.draw_pile)
+        for p in range(n):
+            seat = obs["seats"][p]
+            assert seat["hand_count"] == len(state.hands[p])
+            assert seat["trick_count"] == len(state.tricks[p])
+            if p == viewer:
+                visible += state.hands[p]
+                assert [c["key"] for c in seat["hand"]] == [c.key for c in state.hands[p]]
+            else:
+                hidden += state.hands[p]
+                assert seat["hand"] is None
+        leaks = hidden_cards_leaked(obs, hidden, visible)
+        assert not leaks, f"seat {viewer} sees hidden cards {leaks}"
+        assert obs["draw_pile"] == len(state.draw_pile)
+        assert obs["played"] == [c.code for c in played]
+        assert obs["total"] == state.total
+        check_private_events(obs, state, viewer)
+        if viewer is not None and viewer == state.current:
+            assert [(a["key"], a["sign"]) for a in obs["legal_actions"]] == [
+                (a.card.key, a.sign) for a in state.legal_actions()]
+        else:
+            assert obs["legal_actions"] == []
+    revealed = state.observation(None, reveal=True)
+    for p in range(n):
+        assert [c["key"] for c in revealed["seats"][p]["hand"]] == [c.key for c in state.hands[p]]
+
+
+@pytest.mark.parametrize("variant", FLAPJACK_VARIANTS)
+@pytest.mark.parametrize("players", [2, 4, 8])
+def test_flapjack_observation_hides_hands_and_draw_pile(players: int, variant: str) -> None:
+    cfg = flapjack_config(players, variant)
+    rng = random.Random(players)
+
+    def sample(state: FlapjackState) -> None:
+        if state.over or rng.random() < 1 / players:
+            check_flapjack_observations(state)
+
+    for seed in range(4):
+        play_flapjack(cfg, seed, on_step=sample)
+
+
+def test_flapjack_draw_is_private() -> None:
+    state = FlapjackState.deal(FlapjackConfig(), rng=0, deck="6S,7C,2S,2H,3S,3H,4S,4H,5S,5H,"
+                               "8S,8H,9S,9H,10S,10H")
+    state.apply_action(state.legal_actions()[0])
+    drawn = state.hands[1][-1]
+    assert drawn.code == "10S"
+    assert find_card_text(json.dumps(state.observation(1), ensure_ascii=False), drawn)
+    assert not find_card_text(json.dumps(state.observation(0), ensure_ascii=False), drawn)
+    assert not find_card_text(json.dumps(state.observation(None), ensure_ascii=False), drawn)
+    assert "10H" not in json.dumps(state.observation(1))  # the next card of the pile
+
+
+def test_flapjack_observation_refuses_unknown_viewer() -> None:
+    state = FlapjackState.deal(FlapjackConfig(players=3), rng=1)
+    with pytest.raises(IllegalActionError, match="no such player"):
+        state.observation(3)
+
+
+# ----- the leak search itself must find leaks ---------------------------------------------
+def test_leak_search_finds_every_form() -> None:
+    card = parse_card("10H")
+    for text in ('{"x": "10H"}', '"10\u2665 (-10)"', '"ten of hearts"', '"10H#0"'):
+        assert find_card_text(text, card), text
+    assert not find_card_text('{"x": "110H2", "y": "A10H"}', card)
+    obs = {"note": "you drew K\u2660"}
+    assert hidden_cards_leaked(obs, [parse_card("KS")], []) == {"KS": ["K\u2660"]}
+    assert hidden_cards_leaked(obs, [parse_card("KS")], [parse_card("KS")]) == {}
+
+
+@hsettings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 8),
+       game=st.sampled_from(["hit-me", "flapjack"]), data=st.data())
+def test_any_state_any_seat_hides_hidden_cards(seed: int, players: int, game: str,
+                                               data: st.DataObject) -> None:
+    steps = data.draw(st.integers(0, 60))
+    if game == "hit-me":
+        variant = data.draw(st.sampled_from(list(HIT_ME_VARIANTS)))
+        cfg = hit_me_config(players, variant)
+        counter = itertools.count()
+        snapshots: list[HitMeRound] = []
+        play_hit_me_round(cfg, seed, on_step=lambda s: snapshots.append(s.clone())
+                          if next(counter) == steps else None)
+        for s in snapshots:
+            check_hit_me_observations(s)
+    else:
+        variant = data.draw(st.sampled_from(FLAPJACK_VARIANTS))
+        cfg = flapjack_config(players, variant)
+        counter = itertools.count()
+        fj: list[FlapjackState] = []
+        play_flapjack(cfg, seed, on_step=lambda s: fj.append(s.clone())
+                      if next(counter) == steps else None)
+        for s in fj:
+            check_flapjack_observations(s)
