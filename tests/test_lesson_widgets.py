@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import random
 import time
+from html import escape
 
 import numpy as np
 import pytest
@@ -301,10 +302,15 @@ def test_flapjack_hand_rates_from_simulated_games() -> None:
     (strategy.flapjack_chart, {"games": 10}),
 ])
 def test_charts_return_figures(chart, kwargs) -> None:
-    fig = chart(progress=False, **kwargs)
-    assert isinstance(fig, Figure)
-    ax = fig.axes[0]
+    result = chart(progress=False, **kwargs)
+    assert isinstance(result, strategy.Chart) and isinstance(result.figure, Figure)
+    ax = result.axes[0]  # Figure attributes pass through
     assert ax.get_title() and ax.get_xlabel() and ax.get_ylabel()
+    html = result._repr_html_()
+    assert 'src="data:image/png;base64,' in html  # no request leaves the page
+    assert f'alt="{escape(result.alt)}"' in html
+    assert result.alt.endswith(".") and "%" in result.alt
+    assert html.count("<li>") == len(result.rows) > 0
 
 
 def test_charts_refuse_bad_settings() -> None:
@@ -321,7 +327,7 @@ def test_simulation_panel_runs_and_refuses_bad_codes() -> None:
     panel.seed.value = "12"
     panel.rounds.value = 1_000
     panel.run_button.click()
-    assert isinstance(panel.figure, Figure) and "Done: 1,000 rounds" in panel.status.value
+    assert isinstance(panel.figure, strategy.Chart) and "Done: 1,000 rounds" in panel.status.value
     assert not panel.run_button.disabled
     with pytest.raises(ValueError):
         strategy.SimulationPanel("nonsense")
@@ -330,6 +336,6 @@ def test_simulation_panel_runs_and_refuses_bad_codes() -> None:
 @pytest.mark.slow
 def test_a_chart_of_100000_rounds_takes_seconds() -> None:
     start = time.perf_counter()
-    fig = strategy.hold_chart(players=4, rounds=100_000, seed=5, progress=False)
-    fig.savefig(io.BytesIO(), format="png")
+    chart = strategy.hold_chart(players=4, rounds=100_000, seed=5, progress=False)
+    chart.figure.savefig(io.BytesIO(), format="png")
     assert time.perf_counter() - start < 15  # ~1 s on an idle 2-core machine

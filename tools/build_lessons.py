@@ -25,12 +25,12 @@ CHECK_MARK = "# NBVAL_CHECK_OUTPUT"
 
 CREDIT_HIT_ME = (
     "*Hit Me* is a game by **Denise Gaskins**, from her book *Prealgebra & Geometry: Math Games "
-    "for Middle School* (Let's Play Math, https://denisegaskins.com/). The rules here are told "
+    "for Middle School* (Let's Play Math, denisegaskins.com). The rules here are told "
     "in our own words."
 )
 CREDIT_FLAPJACK = (
     "*Flapjack* was made up by **\u201cLisa in AZ\u201d** and shared on Denise Gaskins' blog "
-    "*Let's Play Math* (https://denisegaskins.com/). The rules here are told in our own words."
+    "*Let's Play Math* (denisegaskins.com). The rules here are told in our own words."
 )
 
 

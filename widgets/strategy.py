@@ -1,14 +1,18 @@
 """The strategy lab: simulations and exact counts that answer "when should I hit?".
 
 Each chart function runs its simulations in batches with a progress bar and returns a
-matplotlib Figure. Hit Me uses the numpy simulator of threshold players
-(`engine.vector_sim`), so 100,000 rounds take well under a second. A threshold player with
-threshold T hits while |sum| >= T, so it holds once |sum| is T - 1 or less; the charts speak
-of "holding at |sum| H or less" (H = T - 1).
+`Chart`: a matplotlib Figure (`.figure`) with a text description for screen readers.
+Hit Me uses the numpy simulator of threshold players (`engine.vector_sim`), so 100,000
+rounds take well under a second. A threshold player with threshold T hits while
+|sum| >= T, so it holds once |sum| is T - 1 or less; the charts speak of "holding at
+|sum| H or less" (H = T - 1).
 """
 
 from __future__ import annotations
 
+import base64
+import html
+import io
 import math
 import random
 import time
@@ -42,6 +46,41 @@ def _figure(width: float = 7.5, height: float = 4.2) -> tuple[Figure, Any]:
     fig, ax = plt.subplots(figsize=(width, height))
     plt.close(fig)
     return fig, ax
+
+
+class Chart:
+    """A matplotlib figure with a text description. In a notebook or Voila page it shows as
+    an image with alternative text and its numbers in a fold-out list (for screen readers and
+    for reading exact values); every Figure attribute (axes, savefig...) passes through."""
+
+    def __init__(self, figure: Figure, alt: str, rows: Sequence[str] = ()) -> None:
+        self.figure = figure
+        self.alt = alt
+        self.rows = list(rows)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.figure, name)
+
+    def png(self) -> bytes:
+        buf = io.BytesIO()
+        self.figure.savefig(buf, format="png", dpi=100)
+        return buf.getvalue()
+
+    def _repr_html_(self) -> str:
+        data = base64.b64encode(self.png()).decode("ascii")
+        items = "".join(f"<li>{html.escape(r)}</li>" for r in self.rows)
+        numbers = (f"<details><summary>The numbers</summary><ul>{items}</ul></details>"
+                   if items else "")
+        return (f'<figure class="icg-chart" style="margin:0">'
+                f'<img src="data:image/png;base64,{data}" alt="{html.escape(self.alt)}" '
+                f'style="max-width:100%;height:auto"/>{numbers}</figure>')
+
+    def __repr__(self) -> str:
+        return f"<Chart: {self.alt}>"
+
+
+def _pct(x: float) -> str:
+    return "no rounds" if math.isnan(x) else f"{100 * x:.1f}%"
 
 
 def _batch_seeds(seed: int, n: int) -> list[int]:
@@ -97,7 +136,7 @@ def hold_table(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds: int =
 
 
 def hold_chart(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds: int = 100_000,
-               seed: int = 1, progress: bool = True) -> Figure:
+               seed: int = 1, progress: bool = True) -> Chart:
     """Bar chart: your chance to win if you hold at each |sum| (0 to 20)."""
     table = hold_table(players, opponent_hold, rounds, seed, progress)
     fig, ax = _figure()
@@ -113,7 +152,13 @@ def hold_chart(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds: int =
     ax.set_title(f"Hold at each |sum|: {players} players, others hold at {opponent_hold} or "
                  f"less\n{rounds:,} simulated rounds")
     fig.tight_layout()
-    return fig
+    rows = [f"|sum| {k}: {_pct(c)} of {int(n):,} rounds"
+            for k, c, n in zip(table.abs_sum, table.chance, table.count, strict=True)]
+    alt = (f"Bar chart of the chance to win when holding at each |sum|, {players} players: "
+           + "; ".join(f"{k}: {_pct(c)}" for k, c in zip(table.abs_sum[:8], table.chance[:8],
+                                                        strict=True))
+           + f"; fair share {100 / players:.0f}%.")
+    return Chart(fig, alt, rows)
 
 
 # ----- Hit Me: which threshold wins most ----------------------------------------------------
@@ -131,7 +176,7 @@ def threshold_win_rates(players: int = 4, holds: Sequence[int] = tuple(range(0, 
 
 
 def threshold_chart(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds: int = 50_000,
-                    seed: int = 1, progress: bool = True) -> Figure:
+                    seed: int = 1, progress: bool = True) -> Chart:
     """Line chart: your win rate for each holding rule 'hold at |sum| H or less'."""
     rates = threshold_win_rates(players, tuple(range(0, 11)), opponent_hold, rounds, seed,
                                 progress)
@@ -151,18 +196,25 @@ def threshold_chart(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds: 
     ax.set_title(f"Which holding rule wins most? {players} players, others hold at "
                  f"{opponent_hold} or less\n{rounds:,} rounds per rule")
     fig.tight_layout()
-    return fig
+    rows = [f"hold at {h} or less: {_pct(rates[h])} of rounds won" for h in hs]
+    alt = (f"Line chart of rounds won for each holding rule, {players} players: "
+           + "; ".join(f"hold at {h}: {_pct(rates[h])}" for h in hs)
+           + f". Best: hold at {best} or less.")
+    return Chart(fig, alt, rows)
 
 
 # ----- Hit Me: the number of players ----------------------------------------------------------
 def players_chart(players: Sequence[int] = (2, 3, 4, 6, 8), opponent_hold: int = MEDIUM_HOLD,
-                  rounds: int = 100_000, seed: int = 1, progress: bool = True) -> Figure:
+                  rounds: int = 100_000, seed: int = 1, progress: bool = True) -> Chart:
     """Win chance when holding at each |sum|, one line for each number of players."""
     fig, ax = _figure()
+    rows = []
     for p in _progress(players, len(players), "player counts", progress):
         table = hold_table(p, opponent_hold, rounds, seed, progress=False)
         ks = table.abs_sum[:11]
         ax.plot(ks, 100 * table.chance[:11], marker="o", label=f"{p} players")
+        rows.append(f"{p} players: " + ", ".join(
+            f"|sum| {k} {_pct(c)}" for k, c in zip(ks, table.chance[:11], strict=True)))
     ax.set_xticks(range(11))
     ax.set_ylim(0, 100)
     ax.set_xlabel("|sum| you hold at")
@@ -170,7 +222,10 @@ def players_chart(players: Sequence[int] = (2, 3, 4, 6, 8), opponent_hold: int =
     ax.legend()
     ax.set_title(f"More players, closer to zero needed\n{rounds:,} rounds for each line")
     fig.tight_layout()
-    return fig
+    alt = ("Line chart of the chance to win when holding at each |sum| from 0 to 10, one line "
+           "for each number of players; the lines fall faster with more players. "
+           + " ".join(r.split(", |sum| 4")[0] + "." for r in rows))
+    return Chart(fig, alt, rows)
 
 
 # ----- Hit Me: the author's claim -----------------------------------------------------------
@@ -184,7 +239,7 @@ def claim_rates(players: Sequence[int] = (2, 3, 4, 5, 6), opponent_hold: int = M
 
 
 def claim_chart(players: Sequence[int] = (2, 3, 4, 5, 6), opponent_hold: int = MEDIUM_HOLD,
-                rounds: int = 100_000, seed: int = 1, progress: bool = True) -> Figure:
+                rounds: int = 100_000, seed: int = 1, progress: bool = True) -> Chart:
     """Bar chart: how often a sum of three or more (held) still wins, by number of players."""
     rates = claim_rates(players, opponent_hold, rounds, seed, progress)
     fig, ax = _figure()
@@ -199,7 +254,10 @@ def claim_chart(players: Sequence[int] = (2, 3, 4, 5, 6), opponent_hold: int = M
     ax.set_title("Holding with |sum| 3 or more: how often does it still win?\n"
                  f"others hold at {opponent_hold} or less; {rounds:,} rounds each")
     fig.tight_layout()
-    return fig
+    rows = [f"{p} players: {_pct(rates[p])} of rounds won" for p in ps]
+    alt = ("Bar chart of how often holding with |sum| 3 or more still wins: "
+           + "; ".join(rows) + ".")
+    return Chart(fig, alt, rows)
 
 
 # ----- Flapjack: exact counts and simulated games ------------------------------------------
@@ -270,7 +328,7 @@ def flapjack_hand_rates(variant: str = "classic", players: int = 2, games: int =
 
 
 def flapjack_chart(variant: str = "classic", games: int = 300, seed: int = 1,
-                   progress: bool = True) -> Figure:
+                   progress: bool = True) -> Chart:
     """From each total: the exact share of legal cards that make a Flapjack (bars), and how
     often, in simulated games, the player to move held such a card (dots)."""
     rows = flapjack_chances(variant)
@@ -292,11 +350,22 @@ def flapjack_chart(variant: str = "classic", games: int = 300, seed: int = 1,
     ax.set_title(f"Flapjack ({FlapjackConfig(variant=variant).title}): "
                  "how often can a card make a Flapjack?")
     fig.tight_layout()
-    return fig
+    held = dict(pts)
+    lines = [f"total {r.total:+d}: {r.flapjack} of {r.legal} legal cards "
+            f"({100 * r.share:.1f}%)"
+            + (f"; the player to move held one {held[r.total]:.0f}% of the time"
+               if r.total in held else "") for r in rows]
+    alt = ("Bar chart, for each running total, of the share of legal cards that make a "
+           f"Flapjack: {100 * rows[0].share:.1f}% at {rows[0].total:+d}, "
+           f"{100 * min(r.share for r in rows):.1f}% at the lowest. Dots: how often the player "
+           "to move held such a card in simulated games"
+           + (f", from {min(held.values()):.0f}% to {max(held.values()):.0f}%." if held
+              else "."))
+    return Chart(fig, alt, lines)
 
 
 # ----- a panel for Voila pages ----------------------------------------------------------------
-CHARTS: dict[str, Callable[..., Figure]] = {
+CHARTS: dict[str, Callable[..., Chart]] = {
     "hold": hold_chart,
     "threshold": threshold_chart,
     "players": players_chart,
@@ -315,9 +384,10 @@ class SimulationPanel(w.VBox):
         if chart not in CHARTS:
             raise ValueError(f"chart must be one of {', '.join(CHARTS)}; got {chart!r}")
         self.chart = chart
-        self.figure: Figure | None = None
-        self.players = w.IntSlider(value=players, min=2, max=8, description="Players:",
-                                   disabled=chart in ("players", "claim"))
+        self.figure: Chart | None = None
+        self.players = w.Dropdown(options=list(range(2, 9)),
+                                  value=players if players in range(2, 9) else 4,
+                                  description="Players:", disabled=chart in ("players", "claim"))
         self.opponents = w.Dropdown(
             options=[(f"hold at {h} or less", h) for h in range(0, 9)],
             value=MEDIUM_HOLD, description="Others:")
@@ -334,7 +404,7 @@ class SimulationPanel(w.VBox):
                           w.HBox([self.rounds, self.seed, self.run_button]),
                           self.status, self.output])
 
-    def run(self) -> Figure | None:
+    def run(self) -> Chart | None:
         """Run the chart with the chosen settings; a bad setting gets a message."""
         try:
             seed = int(str(self.seed.value).strip())
