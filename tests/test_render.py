@@ -194,3 +194,16 @@ def test_setting_parsers():
     for bad in ("<script>", "x" * 41, "a\nb", "😀"):
         with pytest.raises(ValueError, match="deal code"):
             parse_deal_code(bad)
+
+
+def test_number_line_labels_do_not_overlap_or_leave_the_picture():
+    pts = [Point(-10, "Player 2 (face-up cards)"), Point(-8, "Player 1 (face-up cards)"),
+           Point(5, "Computer 1 (face-up cards)")]
+    html = number_line_svg(pts, lo=-10, hi=10)
+    labels = re.findall(r'class="icg-nl-ptlabel" x="([^"]+)" y="([^"]+)" text-anchor="(\w+)"',
+                        html)
+    assert labels[0][2] == "start"  # at the left edge: drawn to the right of its point
+    assert labels[0][1] != labels[1][1]  # close together: on different rows
+    assert labels[2][1] == labels[0][1]  # far away: the first row again
+    svg_height = float(re.search(r'viewBox="0 0 640 ([\d.]+)"', html)[1])
+    assert all(0 < float(y) < svg_height for _, y, _ in labels)

@@ -350,16 +350,16 @@ class AnswerEntry(widgets.VBox):
         self.labels = dict(fields)
         self.target = widgets.ToggleButtons(
             options=[(label, name) for name, label in fields], value=self.names[0],
-            description="Keypad types into:", style={"description_width": "initial"},
+            description="Keypad types into:",
+            style={"description_width": "initial", "button_width": "auto"},
             tooltips=[f"the keypad types into {label}" for _, label in fields])
         self.target.layout.display = None if len(fields) > 1 else "none"
         keys = [make_button(str(d), lambda d=d: self.press(str(d)), tooltip=f"type {d}",
                             width="3em") for d in range(10)]
         self.minus_key = make_button(MINUS, lambda: self.press("-"), tooltip="minus sign: make "
                                      "the number negative (or positive again)", width="3em")
-        self.delete_key = make_button("\u232b", lambda: self.press("del"),
-                                      tooltip="delete the last character", width="3em")
-        self.delete_key.description = "\u232b Delete"
+        self.delete_key = make_button("\u232b Delete", lambda: self.press("del"),
+                                      tooltip="delete the last character")
         self.clear_key = make_button("Clear", lambda: self.press("clear"), tooltip="clear the box")
         self.keypad = widgets.VBox([
             widgets.HBox(keys[1:6]),

@@ -361,7 +361,8 @@ class HitMeTable(widgets.VBox):
         self.announce_done_button = make_button(
             "Turn up all the cards", self._finish_announce, button_style="primary",
             tooltip="turn every card face up and see who wins")
-        self.announce_box = widgets.VBox([self.announce, self.announce_done_button])
+        self.announce_box = widgets.VBox([self.announce,
+                                          widgets.HBox([self.announce_done_button])])
         # results
         self.result_html = html_widget("")
         self.scores_html = html_widget("")
@@ -389,7 +390,8 @@ class HitMeTable(widgets.VBox):
         self.reasons_html = html_widget("")
         self.walk_box = widgets.VBox([
             html_widget('<div class="icg-title">Teacher walkthrough</div>'),
-            widgets.HBox([self.reveal_toggle, self.next_move_button, self.restart_button]),
+            widgets.HBox([self.reveal_toggle, self.next_move_button, self.restart_button,
+                          self.large_print_toggle]),
             widgets.HBox([self.code_text, self.replay_button]),
             self.reasons_html,
         ])
@@ -628,6 +630,8 @@ class HitMeTable(widgets.VBox):
         self.hint.button.disabled = not playing
         self.hint.layout.display = None if self.phase is Phase.PLAY else "none"
         self.actions_box.layout.display = None if self.phase is not Phase.REVEAL else "none"
+        shown = None if self.phase is Phase.PLAY else "none"
+        self.hit_button.layout.display = self.hold_button.layout.display = shown
         self._render_aces(obs, self.phase is Phase.PLAY and not pass_up and viewer is not None)
         self.status_html.value = self._status_text(obs)
         # announce

@@ -141,11 +141,15 @@ def number_line_svg(
     if hi <= lo:
         hi = lo + 1
     pad = 24
-    axis_y = 70 + 16 * max(0, _max_stack(points) - 1)
-    height = axis_y + 34 + 16 * len(spans)
 
     def x(v: float) -> float:
         return round(pad + (v - lo) * (width - 2 * pad) / (hi - lo), 1)
+
+    rows, n_rows = _label_rows(points, x, width)
+    top = 22 if arrow is not None and arrow.label else 8
+    arrow_y = top + (8 if arrow is not None else 0)
+    axis_y = arrow_y + 30 + 16 * (n_rows - 1)
+    height = axis_y + 34 + 16 * len(spans)
 
     parts: list[str] = []
     if limits is not None:
@@ -184,21 +188,19 @@ def number_line_svg(
                      f'<text class="icg-nl-spanlabel" x="{lx}" y="{y + 4}" '
                      f'text-anchor="{anchor}">{esc(label)}</text>')
     if arrow is not None:
-        y = axis_y - 30
+        y = arrow_y
         parts.append(f'<line class="icg-nl-arrow" x1="{x(arrow.start)}" y1="{y}" '
                      f'x2="{x(arrow.end)}" y2="{y}" marker-end="url(#icg-arrowhead)"/>')
         if arrow.label:
             mid = (x(arrow.start) + x(arrow.end)) / 2
             parts.append(f'<text class="icg-nl-arrowlabel" x="{mid}" '
                          f'y="{y - 6}" text-anchor="middle">{esc(arrow.label)}</text>')
-    stack: dict[int, int] = {}
-    for p in points:
-        k = stack.get(p.value, 0)
-        stack[p.value] = k + 1
-        parts.append(f'<circle class="icg-nl-pt icg-nl-{esc(p.kind)}" cx="{x(p.value)}" '
+    for p, (k, anchor) in zip(points, rows, strict=True):
+        px = x(p.value)
+        parts.append(f'<circle class="icg-nl-pt icg-nl-{esc(p.kind)}" cx="{px}" '
                      f'cy="{axis_y}" r="6"/>')
-        parts.append(f'<text class="icg-nl-ptlabel" x="{x(p.value)}" y="{axis_y - 14 - 16 * k}" '
-                     f'text-anchor="middle">{esc(p.label)} {esc(signed(p.value))}</text>')
+        parts.append(f'<text class="icg-nl-ptlabel" x="{px}" y="{axis_y - 14 - 16 * k}" '
+                     f'text-anchor="{anchor}">{esc(_point_text(p))}</text>')
     caption = _number_line_caption(points, arrow, spans, marks, limits)
     defs = ('<defs><marker id="icg-arrowhead" markerUnits="userSpaceOnUse" markerWidth="12" '
             'markerHeight="12" refX="11" refY="6" orient="auto">'
@@ -211,11 +213,31 @@ def number_line_svg(
             f'<figcaption><ul class="icg-nl-text">{items}</ul></figcaption></figure>')
 
 
-def _max_stack(points: Sequence[Point]) -> int:
-    counts: dict[int, int] = {}
-    for p in points:
-        counts[p.value] = counts.get(p.value, 0) + 1
-    return max(counts.values(), default=1)
+def _point_text(p: Point) -> str:
+    return f"{p.label} {signed(p.value)}"
+
+
+def _label_rows(points: Sequence[Point], x: Any, width: int
+                ) -> tuple[list[tuple[int, str]], int]:
+    """For each point, a label row (0 = nearest the axis) and text-anchor, so that labels on
+    the same row do not overlap (widths estimated at 7 px a character)."""
+    out: list[tuple[int, str]] = [(0, "middle")] * len(points)
+    row_ends: list[float] = []
+    for i in sorted(range(len(points)), key=lambda i: (x(points[i].value), i)):
+        px = x(points[i].value)
+        w = 7 * len(_point_text(points[i])) + 8
+        if px < width * 0.2:
+            anchor, left = "start", px - 4
+        elif px > width * 0.8:
+            anchor, left = "end", px - w + 4
+        else:
+            anchor, left = "middle", px - w / 2
+        row = next((r for r, end in enumerate(row_ends) if end <= left), len(row_ends))
+        if row == len(row_ends):
+            row_ends.append(0.0)
+        row_ends[row] = left + w
+        out[i] = (row, anchor)
+    return out, max(1, len(row_ends))
 
 
 def _number_line_caption(points: Sequence[Point], arrow: Arrow | None, spans: Sequence[Span],
