@@ -309,6 +309,7 @@ def test_pass_device_screens_peeks_and_announces():
     assert "Pass the device to Player 2 to take a turn" in text(t.pass_html.value)
     assert t.pass_button.description == "I am Player 2: show my cards"
     assert t.hit_button.disabled and t.hold_button.disabled and t.peek_button.disabled
+    assert t.actions_box.layout.display == "none" and t.hint.layout.display == "none"
     assert "icg-card icg-black icg-pos" not in re.sub(r"face-up.*", "", t.seats_html.value) or \
         "2 ♣" not in t.seats_html.value
     assert "2 ♣" not in text(t.seats_html.value)  # Player 2's own face-down card
@@ -509,6 +510,18 @@ def test_every_button_has_a_readable_label():
     assert len(seen) > 20
     for b in seen:
         assert len(b.description.strip()) >= 1 and b.tooltip, b
+
+
+class Broken:
+    def choose(self, observation, legal):
+        raise RuntimeError("this bot is broken")
+
+
+def test_a_failing_computer_player_does_not_stall_the_table():
+    t = table(BASIC, opponents=[Broken(), AlwaysHold()])
+    assert t.game.round.current == 0  # the broken bot made the fallback move (hold)
+    assert t.game.round.held[1]
+    assert t.ctl.reasons[1] == "(made a fallback move)"
 
 
 def test_constructor_refuses_bad_settings():

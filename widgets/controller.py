@@ -142,9 +142,11 @@ class TableController:
             except Exception as e:  # noqa: BLE001 - a failing bot must not stall the table
                 log.warning("computer player %s failed: %s", seat, e)
                 action = legal[-1] if legal else None
-                if action is None:
+                try:
+                    st.apply_action(action, seat)
+                except Exception as e2:  # noqa: BLE001
+                    log.warning("fallback move of computer player %s failed: %s", seat, e2)
                     return None
-                st.apply_action(action, seat)
                 reason = "(made a fallback move)"
             move = BotMove(seat, action, reason)
             self.reasons[seat] = reason

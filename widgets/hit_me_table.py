@@ -338,7 +338,7 @@ class HitMeTable(widgets.VBox):
         self.pass_html = html_widget("")
         self.pass_button = make_button("I have the device", self._take_device,
                                        button_style="primary")
-        self.pass_box = widgets.VBox([self.pass_html, self.pass_button])
+        self.pass_box = widgets.VBox([self.pass_html, widgets.HBox([self.pass_button])])
         self.pass_box.add_class("icg-passbox")
         # table
         self.seats_html = html_widget("")
@@ -628,8 +628,9 @@ class HitMeTable(widgets.VBox):
         self.peek_button.description = ("Hide my face-down card" if self.peeked
                                          else "Peek at my face-down card")
         self.hint.button.disabled = not playing
-        self.hint.layout.display = None if self.phase is Phase.PLAY else "none"
-        self.actions_box.layout.display = None if self.phase is not Phase.REVEAL else "none"
+        self.hint.layout.display = None if self.phase is Phase.PLAY and not pass_up else "none"
+        self.actions_box.layout.display = None if self.phase is not Phase.REVEAL and \
+            not pass_up else "none"
         shown = None if self.phase is Phase.PLAY else "none"
         self.hit_button.layout.display = self.hold_button.layout.display = shown
         self._render_aces(obs, self.phase is Phase.PLAY and not pass_up and viewer is not None)
