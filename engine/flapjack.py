@@ -290,7 +290,9 @@ class FlapjackState:
             return f"it is player {self.current}'s turn, not player {player}'s"
         if card not in self.hands[player]:
             return f"{getattr(card, 'code', card)} is not in player {player}'s hand"
-        if sign not in (1, -1) or (sign == -1 and not cfg.add_or_subtract):
+        if isinstance(sign, bool) or not isinstance(sign, int) or sign not in (1, -1):
+            return f"the sign must be +1 (add) or -1 (subtract); got {sign!r}"
+        if sign == -1 and not cfg.add_or_subtract:
             return "cards are added with their own sign in this variant"
         if sign == -1 and not self.table:
             return "a lead can only add"
