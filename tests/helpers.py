@@ -255,6 +255,7 @@ def flapjack_illegal_candidates(state: FlapjackState) -> list[tuple[Play, int | 
         for sign in (1, -1, 2, 0):
             if Play(card, sign) not in legal:
                 out.append((Play(card, sign), cur))
+        out += [(Play(card, sign), cur) for sign in (1.0, -1.0, True)]  # not whole numbers
     elsewhere = [c for p in range(n) if p != cur for c in state.hands[p]]
     elsewhere += state.draw_pile[:3] + [c for c, _ in state.table] + state.played_cards()[:3]
     for card in elsewhere:

@@ -299,8 +299,9 @@ def test_illegal_moves_classic() -> None:
     assert_illegal(state, Play(parse_card("6S")), 0, "not in player 0's hand")  # on the table
     assert_illegal(state, Play(Card(7, Suit.CLUBS, copy=1)), 0, "not in player 0's hand")
     assert_illegal(state, Play(parse_card("2H"), -1), 0, "added with their own sign")
-    assert_illegal(state, Play(parse_card("2H"), 2), 0, "own sign")
-    assert_illegal(state, Play(parse_card("2H"), 0), 0, "own sign")
+    assert_illegal(state, Play(parse_card("2H"), 2), 0, "the sign must be")
+    assert_illegal(state, Play(parse_card("2H"), 0), 0, "the sign must be")
+    assert_illegal(state, Play(parse_card("2H"), 1.0), 0, r"must be \+1 \(add\) or -1")
     assert_illegal(state, "2H", 0, "not a Flapjack move")
     assert_illegal(state, Play("2H"), 0, "not a Flapjack move")
     assert_illegal(state, Play(parse_card("2H")), 5, "turn")
@@ -318,7 +319,9 @@ def test_illegal_moves_add_or_subtract() -> None:
                    "the total would be -1, less than the limit 0")
     assert_illegal(state, Play(parse_card("9H"), 1), 0,
                    r"the total would be \+14, greater than the limit \+13")
-    assert_illegal(state, Play(parse_card("9H"), 2), 0, "own sign")
+    assert_illegal(state, Play(parse_card("9H"), 2), 0, "the sign must be")
+    assert_illegal(state, Play(parse_card("2H"), -1.0), 0, "the sign must be")
+    assert_illegal(state, Play(parse_card("2H"), True), 0, "the sign must be")
     state.apply_action(Play(parse_card("2H"), -1))
     assert state.total == 3
 
