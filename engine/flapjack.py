@@ -286,6 +286,9 @@ class FlapjackState:
         cfg = self.config
         if self.over:
             return "the game is over"
+        if isinstance(player, bool) or not isinstance(player, int) or \
+                not 0 <= player < self.players:
+            return f"no such player: {player!r}"
         if player != self.current:
             return f"it is player {self.current}'s turn, not player {player}'s"
         if card not in self.hands[player]:
