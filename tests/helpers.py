@@ -261,6 +261,9 @@ def flapjack_illegal_candidates(state: FlapjackState) -> list[tuple[Play, int | 
     for card in elsewhere:
         if card not in hand:
             out.append((Play(card), cur))
+    legal_list = state.legal_actions()
+    for bad in (n, -1, float(cur), str(cur), cur == 1):  # not a seat number
+        out += [(a, bad) for a in legal_list[:1]]
     forged = Card(5, hand[0].suit if hand else make_deck()[0].suit, copy=9)
     out.append((Play(forged), cur))
     for p in range(n):

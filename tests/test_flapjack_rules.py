@@ -304,7 +304,10 @@ def test_illegal_moves_classic() -> None:
     assert_illegal(state, Play(parse_card("2H"), 1.0), 0, r"must be \+1 \(add\) or -1")
     assert_illegal(state, "2H", 0, "not a Flapjack move")
     assert_illegal(state, Play("2H"), 0, "not a Flapjack move")
-    assert_illegal(state, Play(parse_card("2H")), 5, "turn")
+    assert_illegal(state, Play(parse_card("2H")), 5, "no such player: 5")
+    assert_illegal(state, Play(parse_card("2H")), 0.0, "no such player: 0.0")
+    assert_illegal(state, Play(parse_card("2H")), False, "no such player: False")
+    assert_illegal(state, Play(parse_card("2H")), "0", "no such player")
     assert state.legal_actions(1) == []
 
 
