@@ -172,6 +172,20 @@ _WIDGET_STATE_JS = """async () => {
   return out;
 }"""
 
+_SYNCED_JS = """async () => {
+  const app = window.jupyterapp;
+  const wm = app && (app._widgetManager || await app._widgetManagerPromise);
+  if (!wm || !wm._models) return false;
+  const models = wm._models;
+  const ids = models instanceof Map ? [...models.keys()] : Object.keys(models);
+  for (const id of ids) {
+    const m = await (models instanceof Map ? models.get(id) : models[id]);
+    if (m._msg_buffer !== null && m._msg_buffer !== undefined) return false;
+    if ((m._pending_msgs || 0) > 0) return false;
+  }
+  return true;
+}"""
+
 _PAGE_ERROR_TEXT = re.compile(
     r"Traceback|There was an error when executing cell|Error displaying widget"
     r"|Error rendering|Model not found|[A-Za-z]+Error: ",
@@ -301,6 +315,16 @@ class VoilaPage:
         states = self.page.evaluate(_WIDGET_STATE_JS)
         assert states is not None, "could not reach Voila's widget manager (window.jupyterapp)"
         return states
+
+    def wait_synced(self, timeout_ms: int = 30_000) -> None:
+        """Wait until every widget model has sent its changes and the kernel answered them.
+
+        ipywidgets throttles state updates (one pending message per model; later changes wait
+        in a buffer) while a button click is sent at once, so a click right after typing can
+        reach the kernel before the typed value does. A person is slower than that; a test
+        waits here between typing and clicking.
+        """
+        self.page.wait_for_function(_SYNCED_JS, timeout=timeout_ms, polling=50)
 
     def everything_received(self) -> str:
         """The served HTML, the DOM, the widget models' state and every websocket frame

@@ -78,6 +78,7 @@ def test_hit_me_face_down_card_stays_in_the_kernel(
     total = replica.my_sum()
     text_box(vp.page, "My sum").fill(str(total))
     text_box(vp.page, "Its absolute value |sum|").fill(str(abs(total)))
+    vp.wait_synced()
     click_when_enabled(vp.page, "Check my sum")
     settle(vp)
     assert_hidden(vp, bt, hidden, replica.my_cards(), "after checking the sum")
@@ -108,6 +109,7 @@ def test_flapjack_hands_and_draw_pile_stay_in_the_kernel(
         box = text_box(vp.page, "New total")
         box.wait_for(state="visible", timeout=TIMEOUT)
         box.fill(str(new_total))
+        vp.wait_synced()
         click_when_enabled(vp.page, "Check the new total")
         replica.play(play)
         # wait until the page shows the engine's new hand, then search everything

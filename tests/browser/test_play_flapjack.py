@@ -70,6 +70,7 @@ def test_full_game_by_clicks_and_typed_totals(
         box = total_box(page)
         box.wait_for(state="visible", timeout=TIMEOUT)
         box.fill(str(new_total))
+        vp.wait_synced()
         named_button(page, "Check the new total").click()
         replica.play(play)
         if turns == 3:

@@ -64,6 +64,7 @@ def test_full_round_by_clicks(fixtures_server: Any, open_page: Any, bt: Any) -> 
     text_box(page, "My sum").wait_for(state="visible", timeout=TIMEOUT)
     text_box(page, "My sum").fill(str(total))
     text_box(page, "Its absolute value |sum|").fill(str(abs(total)))
+    vp.wait_synced()
     wait_enabled(page, "Check my sum").click()
     page.locator(".icg-answer .icg-msg-ok").first.wait_for(
         timeout=TIMEOUT)
