@@ -305,8 +305,8 @@ HitMeTable(players=3, opponents="medium", seed=7)
 - The computer players can see the face-up cards too. Can the face-up cards help you guess
   what is still in the deck?
 
-Want a harder table? Change `"medium"` to `"hard"` (in JupyterLab), or try the
-ace-one-or-eleven variation with `ace_eleven=True`.
+Want a harder table? Open **Settings**, choose stronger **Computer players**, and press
+**Apply and deal**. There you can also try the variation where aces count 1 or 11.
 """),
     md("""
 ## Check
@@ -378,6 +378,9 @@ from widgets import FlapjackTable
 FlapjackTable(players=3, variant="classic", seed=11, say_total=True)
 """),
     md("""
+When totals come quickly, open **Settings** and try the other variants, "Classic" or
+"Add or subtract", and more players.
+
 ## After playing: think about it
 - The total is +9. Which cards make a Flapjack? (Two ranks work.)
 - Why might you keep a king in your hand instead of leading with it?
@@ -519,7 +522,8 @@ TEACHER = [
 
 ## Projector walkthrough with deal codes
 Every table has a **deal code** (the seed). The same code deals the same cards, so the whole
-class can play the same deal: type it in the table's settings and press **Deal this code**.
+class can play the same deal: type it under **Settings** (Deal code) and press **Apply and
+deal**; in the Hit Me walkthrough panel, type it in **Deal code** and press **Deal this code**.
 **Restart this deal** replays it so the class can try a different choice. In teacher
 walkthrough mode every hand is revealed, each computer player's reason is shown, and moves go
 one at a time with **Next move**. Large print helps at the back of the room.
