@@ -276,6 +276,8 @@ def still_playable(t: HitMeTable) -> None:
             return
         if t.pass_screen:
             t.pass_button.click()
+        elif t.phase is Phase.PLAY and t.ctl.bot_to_move() is not None:
+            t.next_move_button.click()  # walkthrough: computers wait for "Next move"
         elif t.phase is Phase.PLAY:
             t.hold_button.click()
         else:
