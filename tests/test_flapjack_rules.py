@@ -483,3 +483,10 @@ def test_result_is_none_until_over() -> None:
     assert state.result() is None and not state.over and state.end_reason is None
     with pytest.raises(IllegalActionError):
         state.apply_action(Play(parse_card("7C")))
+
+
+def test_seat_0_is_the_first_dealer_so_the_first_card_goes_to_seat_1() -> None:
+    state = FlapjackState.deal(FlapjackConfig(players=3), rng=1, deck="KS,7H,10C,AS")
+    assert state.dealer == 0 and state.current == 1
+    assert [h[0].code for h in state.hands] == ["10C", "KS", "7H"]
+    assert state.hands[1][1].code == "AS"

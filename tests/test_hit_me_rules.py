@@ -479,3 +479,11 @@ def test_parse_cards_deck_list_accepted() -> None:
     cards = parse_cards("KS,7H,10C,AS")
     state = HitMeRound.deal(HitMeConfig(), rng=0, deck=cards)
     assert codes(state.face_down) == ["7H", "KS"]
+
+
+def test_seat_0_is_the_first_dealer_so_the_first_card_goes_to_seat_1() -> None:
+    game = HitMeGame(HitMeConfig(players=4), seed=1, deck="KS,7H,10C,AS")
+    assert game.dealer == 0 and game.round.dealer == 0
+    assert [c.code for c in game.round.face_down] == ["AS", "KS", "7H", "10C"]
+    assert game.round.current == 1
+    assert HitMeRound.deal(HitMeConfig(players=4), rng=1, deck="QD").face_down[1].code == "QD"
