@@ -14,10 +14,11 @@ they hold the device; X then chooses to peek at their face-down card.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import logging
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import Enum
 from typing import Any
 
@@ -256,6 +257,17 @@ def announce_feedback(values: list[int], typed_sum: int | None, typed_abs: int |
                    f"zero: |{signed(total)}| = ? (you typed {typed_abs})")
 
 
+def _locked(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Run a table method under the controller's lock (paced computer moves run on a timer)."""
+
+    @functools.wraps(method)
+    def run(self: HitMeTable, *args: Any, **kwargs: Any) -> Any:
+        with self.ctl.lock:
+            return method(self, *args, **kwargs)
+
+    return run
+
+
 def _parse_bool(value: Any) -> bool:
     if value is True or value is False:
         return value
@@ -449,6 +461,7 @@ class HitMeTable(widgets.VBox):
             self.remove_class("icg-large")
 
     # ----- game set-up --------------------------------------------------------------------
+    @_locked
     def _new_game(self, *, players: int, opponents: Any, seed: Any, mode: str, colors: str,
                   turn_order: str, ace_eleven: bool, students: int | None,
                   deck: str | None = None) -> None:
@@ -521,6 +534,7 @@ class HitMeTable(widgets.VBox):
             people = [f"Player {i + 1}" for i in range(n_students)]
         return people + [f"Computer {i + 1}" for i in range(players - n_students)]
 
+    @_locked
     def _start_round(self) -> None:
         """Set up the views for the game's current round (just dealt)."""
         self.ctl.new_generation()
@@ -757,6 +771,7 @@ class HitMeTable(widgets.VBox):
                 self.announce.reset(self._announce_prompt())
         self.refresh()
 
+    @_locked
     def _toggle_peek(self) -> None:
         if self.viewer is None or self.phase is Phase.REVEAL:
             return
@@ -803,6 +818,7 @@ class HitMeTable(widgets.VBox):
         if self.ctl.walkthrough and self.phase is Phase.PLAY:
             self.ctl.step()
 
+    @_locked
     def _check_announce(self, answers: dict[str, int | None]) -> None:
         v = self.viewer
         if self.phase is not Phase.ANNOUNCE or v is None or v in self.announced:
@@ -822,6 +838,7 @@ class HitMeTable(widgets.VBox):
                 self.announce.offer_show_me(True)
         self.refresh()
 
+    @_locked
     def _show_me(self) -> None:
         v = self.viewer
         if self.phase is not Phase.ANNOUNCE or v is None or self.announce_misses < 2:
@@ -849,6 +866,7 @@ class HitMeTable(widgets.VBox):
                 self.phase = Phase.REVEAL
         self.refresh()
 
+    @_locked
     def _next_round(self) -> None:
         if self.phase is not Phase.REVEAL:
             return
@@ -870,6 +888,7 @@ class HitMeTable(widgets.VBox):
         self._rebuild(seed=code)
         self.message.show(f"New game from deal code {code}.", "ok")
 
+    @_locked
     def _restart_deal(self) -> None:
         if not self.ctl.walkthrough:
             return
