@@ -38,12 +38,22 @@ def md(text: str) -> dict:
     return new_markdown_cell(text.strip("\n"))
 
 
+def _tidy(src: str) -> str:
+    """One blank line between the imports and the code (as ruff's isort wants)."""
+    lines = src.strip("\n").splitlines()
+    last = max((i for i, ln in enumerate(lines) if ln.startswith(("from ", "import "))),
+               default=None)
+    if last is not None and last + 1 < len(lines) and lines[last + 1].strip():
+        lines.insert(last + 1, "")
+    return "\n".join(lines)
+
+
 def code(src: str) -> dict:
-    return new_code_cell(src.strip("\n"))
+    return new_code_cell(_tidy(src))
 
 
 def checked(src: str) -> dict:
-    return new_code_cell(f"{CHECK_MARK}\n{src.strip()}")
+    return new_code_cell(f"{CHECK_MARK}\n{_tidy(src)}")
 
 
 def opening(title: str, minutes: str, objectives: list[str], intro: str = "") -> dict:
