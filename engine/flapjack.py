@@ -211,7 +211,7 @@ class FlapjackState:
         rng = make_rng(rng)
         full = make_deck(config.decks, config.ranks)
         if deck is not None:
-            top = parse_cards(deck) if isinstance(deck, str) else list(deck)
+            top = list(deck) if all(isinstance(c, Card) for c in deck) else parse_cards(deck)
             check_order(top, full, f"this variant's {config.decks} deck(s)")
             if exact:
                 order = top

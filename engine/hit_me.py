@@ -172,7 +172,7 @@ class HitMeRound:
         rng = make_rng(rng)
         full = make_deck(config.decks)
         if deck is not None:
-            top = parse_cards(deck) if isinstance(deck, str) else list(deck)
+            top = list(deck) if all(isinstance(c, Card) for c in deck) else parse_cards(deck)
             check_order(top, full, f"{config.decks} deck(s)")
             rest = list(full)
             for c in top:
