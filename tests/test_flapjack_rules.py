@@ -490,3 +490,10 @@ def test_seat_0_is_the_first_dealer_so_the_first_card_goes_to_seat_1() -> None:
     assert state.dealer == 0 and state.current == 1
     assert [h[0].code for h in state.hands] == ["10C", "KS", "7H"]
     assert state.hands[1][1].code == "AS"
+
+
+def test_deck_as_a_list_of_codes() -> None:
+    state = FlapjackState.deal(FlapjackConfig(), rng=1, deck=["KS", "7H", "10c"])
+    assert [c.code for c in state.hands[1][:2]] == ["KS", "10C"]
+    with pytest.raises(ConfigError, match="not a card code"):
+        FlapjackState.deal(FlapjackConfig(), rng=1, deck=["KS", None])

@@ -487,3 +487,11 @@ def test_seat_0_is_the_first_dealer_so_the_first_card_goes_to_seat_1() -> None:
     assert [c.code for c in game.round.face_down] == ["AS", "KS", "7H", "10C"]
     assert game.round.current == 1
     assert HitMeRound.deal(HitMeConfig(players=4), rng=1, deck="QD").face_down[1].code == "QD"
+
+
+def test_deck_as_a_list_of_codes() -> None:
+    state = HitMeRound.deal(HitMeConfig(decks=2), rng=1, deck=["KS", "KS", "7h"])
+    assert [c.key for c in state.face_down] == ["KS#1", "KS"]
+    assert state.face_up[1][0].code == "7H"
+    with pytest.raises(ConfigError, match="not a card code"):
+        HitMeRound.deal(HitMeConfig(), rng=1, deck=["KS", 5])
