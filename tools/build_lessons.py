@@ -561,7 +561,7 @@ print(stacking_instructions())
    +13 and a red queen makes 0, and few other cards may be played, so a random legal card is
    more likely to make a Flapjack (lesson 5).
 5. *Is the author's claim about Hit Me true?* With 4 or more players, holding with |sum| 3 or
-   more almost always loses; with 2 players it wins about a third of the time. A claim can be
+   more almost always loses; with 2 players it still wins about 30% of the time. A claim can be
    true for the games someone usually plays and false for others.
 
 ## What the strategy lab charts show (lesson 5)
