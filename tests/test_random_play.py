@@ -410,3 +410,30 @@ def test_flapjack_any_custom_settings(seed: int, limit: int, faces: bool, aos: b
                          targets=targets)
     state = play_flapjack(cfg, seed, on_step=flapjack_step_checker(full=False))
     assert state.over
+
+
+@pytest.mark.parametrize("game", ["hit-me", "flapjack"])
+def test_saved_and_loaded_mid_game_continues_identically(game: str) -> None:
+    """Save at a random step, load, go on with the same choices: the same game results."""
+    for seed in range(30):
+        players = 2 + seed % 7
+        pick = random.Random(seed)
+        if game == "hit-me":
+            cfg = hit_me_config(players, list(HIT_ME_VARIANTS)[seed % 4])
+            state: Any = HitMeRound.deal(cfg, rng=seed)
+            load = HitMeRound.from_json
+        else:
+            cfg = flapjack_config(players, FLAPJACK_VARIANTS[seed % 3])
+            state = FlapjackState.deal(cfg, rng=seed)
+            load = FlapjackState.from_json
+        stop = pick.randrange(20)
+        for _ in range(stop):
+            if state.over:
+                break
+            state.apply_action(pick.choice(state.legal_actions()))
+        copy = load(json.loads(json.dumps(state.to_json())))
+        rng_a, rng_b = random.Random(seed + 1), random.Random(seed + 1)
+        while not state.over:
+            state.apply_action(rng_a.choice(state.legal_actions()))
+            copy.apply_action(rng_b.choice(copy.legal_actions()))
+        assert copy.over and copy.to_json() == state.to_json()
