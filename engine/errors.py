@@ -33,3 +33,8 @@ def check_int(value: Any, setting: str, low: int, high: int | None = None) -> in
         allowed = f"{low} or more" if high is None else f"{low} to {high}"
         raise ConfigError(f"{setting} must be {allowed}; got {value}")
     return value
+
+
+def is_seat(value: Any, players: int) -> bool:
+    """True for a whole number naming one of `players` seats (not a bool, float or text)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players

@@ -25,7 +25,7 @@ from engine.cards import (
     shuffled,
     signed,
 )
-from engine.errors import ConfigError, IllegalActionError, check_int
+from engine.errors import ConfigError, IllegalActionError, check_int, is_seat
 from engine.events import Event, EventKind, card_view
 
 HAND_SIZE = 7
@@ -398,13 +398,14 @@ class FlapjackState:
 
     # ----- what one player may see --------------------------------------------------------
     def observation(self, viewer: int | None, reveal: bool = False) -> dict[str, Any]:
-        """The game as `viewer` sees it (None: a spectator). `reveal` shows every hand."""
-        if viewer is not None and not (isinstance(viewer, int) and 0 <= viewer < self.players):
+        """The game as `viewer` sees it (None: a spectator). Every hand is shown with `reveal`
+        (a teacher's walkthrough) and once the game is over."""
+        if viewer is not None and not is_seat(viewer, self.players):
             raise IllegalActionError(f"no such player: {viewer!r}")
         cfg = self.config
         seats = []
         for p in range(self.players):
-            show = reveal or viewer == p
+            show = reveal or self.over or viewer == p  # leftover hands are shown at the end
             seat: dict[str, Any] = {
                 "seat": p,
                 "hand": [card_view(c, cfg.value(c)) for c in self.hands[p]] if show else None,
@@ -421,7 +422,7 @@ class FlapjackState:
         return {
             "game": "flapjack",
             "viewer": viewer,
-            "reveal": reveal,
+            "reveal": reveal or self.over,
             "config": cfg.to_json(),
             "low": cfg.low,
             "high": cfg.high,

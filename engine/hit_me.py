@@ -27,7 +27,7 @@ from engine.cards import (
     shuffled,
     signed,
 )
-from engine.errors import ConfigError, IllegalActionError, check_int, parse_enum
+from engine.errors import ConfigError, IllegalActionError, check_int, is_seat, parse_enum
 from engine.events import HIDDEN_CARD, Event, EventKind, abs_math, card_view, step_math, sum_math
 
 MAX_CARDS = 7
@@ -274,6 +274,8 @@ class HitMeRound:
             return []
         if player is None:
             player = self.current
+        if not is_seat(player, self.players):
+            return []
         actions: list[HitMeAction] = []
         if player == self.current:
             actions += [Hit(), Hold()]
@@ -399,7 +401,7 @@ class HitMeRound:
     # ----- what one player may see ----------------------------------------------------------
     def observation(self, viewer: int | None, reveal: bool = False) -> dict[str, Any]:
         """The round as `viewer` sees it (None: a spectator). `reveal` shows everything."""
-        if viewer is not None and not (isinstance(viewer, int) and 0 <= viewer < self.players):
+        if viewer is not None and not is_seat(viewer, self.players):
             raise IllegalActionError(f"no such player: {viewer!r}")
         show_all = reveal or self.over
         seats = []

@@ -162,7 +162,7 @@ def check_flapjack_observations(state: FlapjackState) -> None:
             seat = obs["seats"][p]
             assert seat["hand_count"] == len(state.hands[p])
             assert seat["trick_count"] == len(state.tricks[p])
-            if p == viewer:
+            if p == viewer or state.over:  # leftover hands are shown once the game is over
                 visible += state.hands[p]
                 assert [c["key"] for c in seat["hand"]] == [c.key for c in state.hands[p]]
             else:
@@ -251,3 +251,31 @@ def test_any_state_any_seat_hides_hidden_cards(seed: int, players: int, game: st
                       if next(counter) == steps else None)
         for s in fj:
             check_flapjack_observations(s)
+
+
+def test_flapjack_leftover_hands_are_shown_at_the_end() -> None:
+    from engine.flapjack import FlapjackConfig, FlapjackState
+
+    state = FlapjackState.deal(FlapjackConfig(players=2), rng=4)
+    import random
+
+    rng = random.Random(4)
+    before = state.observation(0)
+    assert before["seats"][1]["hand"] is None
+    while not state.over:
+        state.apply_action(rng.choice(state.legal_actions()))
+    seen = state.observation(0)
+    assert seen["reveal"] is True
+    for seat in seen["seats"]:
+        assert [c["key"] for c in seat["hand"]] == [c.key for c in state.hands[seat["seat"]]]
+
+
+@pytest.mark.parametrize("bad", [True, 1.0, "1", 99, -1])
+def test_observation_and_legal_actions_refuse_non_seats(bad: object) -> None:
+    from engine.errors import IllegalActionError
+    from engine.hit_me import HitMeConfig, HitMeRound
+
+    state = HitMeRound.deal(HitMeConfig(players=3, ace_eleven=True), rng=1)
+    with pytest.raises(IllegalActionError, match="no such player"):
+        state.observation(bad)
+    assert state.legal_actions(bad) == []
