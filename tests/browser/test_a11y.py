@@ -95,6 +95,6 @@ def test_flapjack_table_mid_game(fixtures_server: Any, open_page: Any, bt: Any) 
     label = replica.label(play.card)
     vp.page.locator(".icg-card-btn:visible",
                     has_text=re.compile(f"^{re.escape(label)}( \\(.*\\))?$")).click()
-    vp.page.locator(".icg-answer").first.wait_for(state="visible", timeout=TIMEOUT)
+    bt.wait_total_prompt(vp.page, play.card)
     axe_check(vp, bt, "Flapjack table, saying the total")
     assert sign_problems(vp) == []

@@ -107,7 +107,7 @@ def test_flapjack_hands_and_draw_pile_stay_in_the_kernel(
                         has_text=re.compile(f"^{re.escape(label)}( \\(.*\\))?$")).click()
         new_total = replica.state.total + play.sign * replica.config.value(play.card)
         box = text_box(vp.page, "New total")
-        box.wait_for(state="visible", timeout=TIMEOUT)
+        bt.wait_total_prompt(vp.page, play.card)
         box.fill(str(new_total))
         vp.wait_synced()
         click_when_enabled(vp.page, "Check the new total")

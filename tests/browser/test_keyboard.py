@@ -131,12 +131,19 @@ def test_flapjack_game_by_keyboard(fixtures_server: Any, open_page: Any, bt: Any
         tab_to(page, lambda i, card=card: i["tag"] == "BUTTON" and bool(card.match(i["text"])),
                f"the card {label}", back=turn % 2 == 0)
         page.keyboard.press("Enter" if turn % 2 else " ")
-        page.locator(".icg-answer").first.wait_for(state="visible", timeout=TIMEOUT)
+        bt.wait_total_prompt(page, play.card)
         new_total = replica.state.total + play.sign * replica.config.value(play.card)
         type_into(vp, "New total", str(new_total))
         press_button(page, "Check the new total", " " if turn % 2 else "Enter")
         replica.play(play)
     end = page.locator(".icg-fj-end")
-    end.wait_for(timeout=TIMEOUT)
+    try:
+        end.wait_for(timeout=TIMEOUT)
+    except Exception:
+        vp.screenshot("keyboard-flapjack-failure")
+        raise AssertionError(
+            f"no end banner after turn {turn}; the answer box says "
+            f"{page.locator('.icg-answer').first.inner_text()!r}; status "
+            f"{page.locator('.icg-fj-status').first.inner_text()!r}") from None
     assert replica.verdict() in end.inner_text()
     assert vp.problems() == []

@@ -16,6 +16,7 @@ SETTLE_MS = 1500
 def test_tree_page_lists_every_lesson(lessons_server: Any, open_page: Any) -> None:
     """The landing tree page links to every lesson, cleanly."""
     vp = open_page("tree")
+    vp.allow_tree_page_noise()
     vp.open(lessons_server.url, expect_widgets=False)
     # The lab template's tree page is a file browser drawn by script, not a list of <a> links.
     for nb in LESSONS:

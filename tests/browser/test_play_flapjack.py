@@ -68,7 +68,7 @@ def test_full_game_by_clicks_and_typed_totals(
         # Say the new total: type it, then check it.
         new_total = replica.state.total + play.sign * replica.config.value(play.card)
         box = total_box(page)
-        box.wait_for(state="visible", timeout=TIMEOUT)
+        bt.wait_total_prompt(page, play.card)
         box.fill(str(new_total))
         vp.wait_synced()
         named_button(page, "Check the new total").click()
