@@ -196,6 +196,27 @@ def check_order(order: Sequence[Card], full_deck: Sequence[Card], what: str) -> 
         pool[c] -= 1
 
 
+def stacked_order(
+    full_deck: Sequence[Card],
+    top: Sequence[Card] | Sequence[str] | str | None,
+    rng: random.Random,
+    what: str,
+    exact: bool = False,
+) -> list[Card]:
+    """The order of a game's deck, top first: `top` (cards or codes) stacked on the rest,
+    which is shuffled; with `exact`, `top` is the whole deck. No stack: all shuffled."""
+    if top is None:
+        return shuffled(full_deck, rng)
+    cards = list(top) if all(isinstance(c, Card) for c in top) else parse_cards(top)
+    check_order(cards, full_deck, what)
+    if exact:
+        return cards
+    rest = list(full_deck)
+    for c in cards:
+        rest.remove(c)
+    return cards + shuffled(rest, rng)
+
+
 def shuffled(cards: Sequence[Card], rng: random.Random) -> list[Card]:
     """A shuffled copy of `cards` using the given generator."""
     out = list(cards)

@@ -18,12 +18,10 @@ from engine.cards import (
     Convention,
     card_from_json,
     card_to_json,
-    check_order,
     make_deck,
     make_rng,
-    parse_cards,
-    shuffled,
     signed,
+    stacked_order,
 )
 from engine.errors import ConfigError, IllegalActionError, check_int, is_seat
 from engine.events import Event, EventKind, card_view
@@ -209,24 +207,13 @@ class FlapjackState:
             raise ConfigError("config must be a FlapjackConfig")
         check_int(dealer, "dealer", 0, config.players - 1)
         rng = make_rng(rng)
-        full = make_deck(config.decks, config.ranks)
-        if deck is not None:
-            top = list(deck) if all(isinstance(c, Card) for c in deck) else parse_cards(deck)
-            check_order(top, full, f"this variant's {config.decks} deck(s)")
-            if exact:
-                order = top
-                if len(order) < HAND_SIZE * config.players:
-                    raise ConfigError(
-                        f"deck order: {len(order)} cards cannot deal 7 to each of "
-                        f"{config.players} players"
-                    )
-            else:
-                rest = list(full)
-                for c in top:
-                    rest.remove(c)
-                order = top + shuffled(rest, rng)
-        else:
-            order = shuffled(full, rng)
+        what = f"this variant's {config.decks} deck(s)"
+        order = stacked_order(make_deck(config.decks, config.ranks), deck, rng, what, exact=exact)
+        if len(order) < HAND_SIZE * config.players:
+            raise ConfigError(
+                f"deck order: {len(order)} cards cannot deal 7 to each of "
+                f"{config.players} players"
+            )
         n = config.players
         state = cls(
             config=config,

@@ -20,12 +20,10 @@ from engine.cards import (
     Convention,
     card_from_json,
     card_to_json,
-    check_order,
     make_deck,
     make_rng,
-    parse_cards,
-    shuffled,
     signed,
+    stacked_order,
 )
 from engine.errors import ConfigError, IllegalActionError, check_int, is_seat, parse_enum
 from engine.events import HIDDEN_CARD, Event, EventKind, abs_math, card_view, step_math, sum_math
@@ -170,16 +168,7 @@ class HitMeRound:
             raise ConfigError("config must be a HitMeConfig")
         check_int(dealer, "dealer", 0, config.players - 1)
         rng = make_rng(rng)
-        full = make_deck(config.decks)
-        if deck is not None:
-            top = list(deck) if all(isinstance(c, Card) for c in deck) else parse_cards(deck)
-            check_order(top, full, f"{config.decks} deck(s)")
-            rest = list(full)
-            for c in top:
-                rest.remove(c)
-            order = top + shuffled(rest, rng)
-        else:
-            order = shuffled(full, rng)
+        order = stacked_order(make_deck(config.decks), deck, rng, f"{config.decks} deck(s)")
         n = config.players
         seats = [(dealer + 1 + i) % n for i in range(n)]  # left of the dealer first, dealer last
         state = cls(
