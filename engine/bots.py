@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
+
 from engine.cards import RANK_LABELS, make_rng, signed
 from engine.errors import ConfigError
 from engine.hit_me import MAX_CARDS, MAX_HITS, Hit, Hold
@@ -252,7 +254,37 @@ class HitMeThreshold(Bot):
 OPPONENT_THRESHOLDS = {1: 0.04, 2: 0.1, 3: 0.18, 4: 0.2, 5: 0.18, 6: 0.12, 7: 0.08,
                        8: 0.05, 9: 0.03, 10: 0.02}
 OPPONENT_SLIP = 0.08
-MAX_ABS = 90
+MAX_ABS = 100
+_SPAN = 120  # sums from -120 to +120 in the exact model
+_SUMS = np.arange(-_SPAN, _SPAN + 1)
+
+
+def _exact_abs(combos: list[tuple[tuple[int, int, int], int]], weights: list[float],
+               hits_left: int, unseen: Counter[int]) -> np.ndarray:
+    """Exact distribution of an opponent's final |sum| (aces count 1): from each weighted
+    (current sum, threshold), they hit while |sum| >= threshold, drawing from the unseen cards."""
+    total = sum(unseen.values())
+    kernel = np.zeros(21)
+    for v, c in unseen.items():
+        kernel[v + 10] = c / total
+    by_t: dict[int, np.ndarray] = {}
+    for ((s, _, _), t), w in zip(combos, weights, strict=True):
+        if t not in by_t:
+            by_t[t] = np.zeros(2 * _SPAN + 1)
+        by_t[t][s + _SPAN] += w
+    final = np.zeros(2 * _SPAN + 1)
+    for t, mass in by_t.items():
+        go = np.abs(_SUMS) >= t
+        for _ in range(hits_left):
+            final += np.where(go, 0.0, mass)
+            mass = np.convolve(np.where(go, mass, 0.0), kernel)[10:10 + 2 * _SPAN + 1]
+        final += mass
+    final /= final.sum()
+    d = final[_SPAN:].copy()
+    d[1:] += final[:_SPAN][::-1]
+    out = d[:MAX_ABS + 1]
+    out[MAX_ABS] += d[MAX_ABS + 1:].sum()
+    return out
 
 
 class HitMeExpert(Bot):
@@ -306,13 +338,13 @@ class HitMeExpert(Bot):
 
     # ----- the opponents ------------------------------------------------------------------
     def win_curve(self, observation: dict[str, Any], unseen: Counter[int]) -> list[float]:
-        """win[a]: estimated share of the round won (ties split) with a final |sum| of a."""
+        """win[a]: estimated share of the round won (ties split) with a final |sum| of a.
+
+        Each opponent's final |sum| gets a distribution (exact when aces count 1 only,
+        sampled otherwise); opponents are taken as independent of each other."""
         me = observation["viewer"]
         ace_eleven = bool(observation["config"].get("ace_eleven"))
-        pool = list(unseen.elements())
-        rng = self.rng
-        n = self.samples
-        finals: list[list[int]] = []
+        dists: list[np.ndarray] = []
         for seat in observation["seats"]:
             if seat["seat"] == me:
                 continue
@@ -321,39 +353,48 @@ class HitMeExpert(Bot):
                 state = (0, 0, 0)
                 for v in [seat["face_down"]["value"], *ups]:
                     state = _add_card(state, v, ace_eleven)
-                finals.append([best_abs(*state)] * n)
+                d = np.zeros(MAX_ABS + 1)
+                d[min(best_abs(*state), MAX_ABS)] = 1.0
+                dists.append(d)
                 continue
             hits_left = min(MAX_HITS - seat["hits"], MAX_CARDS - seat["cards"]) \
                 if seat["in"] else 0
-            combos, weights = self._posterior(ups, seat["held"], unseen, ace_eleven,
-                                              self._prior(seat["seat"]))
+            prior = self._prior(seat["seat"])
+            combos, weights = self._posterior(ups, seat["held"], unseen, ace_eleven, prior)
             ev: dict[int, float] = {}
             for (_, t), w in zip(combos, weights, strict=True):
                 ev[t] = ev.get(t, 0.0) + w
-            prior = self._prior(seat["seat"])
             self._evidence[seat["seat"]] = {t: w / prior[t] for t, w in ev.items()}
-            picks = rng.choices(combos, weights=weights, k=n)
-            out = []
-            for state, t in picks:
-                k = hits_left
-                while k > 0 and best_abs(*state) >= t:
-                    state = _add_card(state, rng.choice(pool), ace_eleven)
-                    k -= 1
-                out.append(best_abs(*state))
-            finals.append(out)
-        beat = [0.0] * (MAX_ABS + 2)  # samples whose least opponent |sum| is exactly m
-        tie = [0.0] * (MAX_ABS + 2)
-        for i in range(n):
-            vals = [f[i] for f in finals]
-            m = min(min(vals), MAX_ABS)
-            beat[m] += 1
-            tie[m] += 1 / (1 + vals.count(m))
-        win = [0.0] * (MAX_ABS + 1)
-        above = 0.0  # samples whose least opponent |sum| is greater than a
-        for a in range(MAX_ABS, -1, -1):
-            win[a] = (above + tie[a]) / n
-            above += beat[a]
-        return win
+            if ace_eleven:
+                dists.append(self._sampled_abs(combos, weights, hits_left, unseen))
+            else:
+                dists.append(_exact_abs(combos, weights, hits_left, unseen))
+        # Win share at a: sum over k of P(every opponent >= a, exactly k of them at a) / (k+1).
+        coeffs = np.zeros((len(dists) + 1, MAX_ABS + 1))
+        coeffs[0] = 1.0
+        for d in dists:
+            equal = d
+            greater = 1.0 - np.cumsum(d)
+            new = coeffs * greater
+            new[1:] += coeffs[:-1] * equal
+            coeffs = new
+        win = sum(coeffs[k] / (k + 1) for k in range(len(dists) + 1))
+        return [float(x) for x in win]
+
+    def _sampled_abs(self, combos: list[tuple[tuple[int, int, int], int]], weights: list[float],
+                     hits_left: int, unseen: Counter[int], ace_eleven: bool = True,
+                     ) -> np.ndarray:
+        """Monte Carlo distribution of an opponent's final |sum| (aces may count 11)."""
+        rng = self.rng
+        pool = list(unseen.elements())
+        d = np.zeros(MAX_ABS + 1)
+        for state, t in rng.choices(combos, weights=weights, k=self.samples):
+            k = hits_left
+            while k > 0 and best_abs(*state) >= t:
+                state = _add_card(state, rng.choice(pool), ace_eleven)
+                k -= 1
+            d[min(best_abs(*state), MAX_ABS)] += 1
+        return d / self.samples
 
     @staticmethod
     def _posterior(ups: list[int], held: bool, unseen: Counter[int], ace_eleven: bool,
@@ -408,7 +449,24 @@ class HitMeExpert(Bot):
         state = own_hit_me_state(observation)
         k = min(MAX_HITS - seat["hits"], MAX_CARDS - seat["cards"])
         hold = win[min(best_abs(*state), MAX_ABS)]
-        return hold, (hit_value(state, k) if k > 0 else 0.0)
+        if k <= 0:
+            return hold, 0.0
+        if ace_eleven:
+            return hold, hit_value(state, k)
+        # Aces count 1: the same look-ahead on every sum at once.
+        kernel = np.zeros(21)
+        for v, p in dist:
+            kernel[v + 10] = p
+        flipped = kernel[::-1]
+        hold_at = np.array(win)[np.minimum(np.abs(_SUMS), MAX_ABS)]
+
+        def expect(v: np.ndarray) -> np.ndarray:  # E[v(sum + next card)] for every sum
+            return np.convolve(v, flipped)[10:10 + len(v)]
+
+        best = hold_at
+        for _ in range(k - 1):
+            best = np.maximum(hold_at, expect(best))
+        return hold, float(expect(best)[state[0] + _SPAN])
 
     def choose(self, observation: dict[str, Any], legal: Sequence[Any]) -> Decision:
         hit_action, hold_action = _hit_me_turn_actions(legal)
