@@ -293,3 +293,14 @@ def test_flapjack_expert_clearly_beats_random() -> None:
         wins += res["win_share"][seat] * games
     share = wins / (2 * games)
     assert share > 0.7, share
+
+
+@pytest.mark.slow
+def test_hit_me_expert_clearly_beats_random() -> None:
+    from engine.simulate import simulate_hit_me
+
+    res = simulate_hit_me(players=3, bots=["expert", "random", "random"], rounds=150,
+                          seed="strength")
+    share = res["win_share"]
+    # a fair share is 1/3; random play holds or hits on a coin flip
+    assert share[0] > 0.42 and share[0] > 1.5 * max(share[1:]), share
