@@ -16,7 +16,7 @@ from ipywidgets.widgets import widget as widget_module
 
 from engine.bots import Decision
 from engine.errors import ConfigError
-from engine.hit_me import Hit, Hold
+from engine.hit_me import Hit, HitMeGame, Hold
 from widgets import HitMeTable, components
 from widgets.hit_me_table import Phase, announce_feedback, own_values
 
@@ -95,7 +95,8 @@ BASIC = "2C,9C,5S,3D,9H,7H,4C"  # You 5S -7H = -2 (+4C hit -> +2); C1 +2 -3 = -1
 def test_solo_start_shows_own_cards_only_after_peek():
     t = table(BASIC)
     assert t.phase is Phase.PLAY
-    assert "Your turn: pass 1 of 5" in text(t.status_html.value)
+    assert "Your turn: hit or hold?" in text(t.status_html.value)
+    assert "pass 1 of 5 round the table" in text(t.status_html.value)
     assert not t.hit_button.disabled and not t.hold_button.disabled
     assert not t.peek_button.disabled
     you = seat_text(t, "You")
@@ -115,7 +116,7 @@ def test_solo_computer_moves_are_logged_and_face_up_sums_shown():
     t = table(BASIC)
     log = t.move_log.text().splitlines()
     assert log[0] == "Computer 2 holds" and log[1] == "Computer 1 holds"
-    assert "You: face up: -7 (are dealt a face-down card and 7♥ (-7) face up)" in log
+    assert "You are dealt a face-down card and 7♥ (-7) face up" in log
     assert "Computer 1 (face-up cards) at -3" in t.number_line.html.value
     c2 = seat_text(t, "Computer 2")
     assert "held" in c2 and "face-up cards: -9" in c2 and "+9" not in c2
@@ -128,7 +129,8 @@ def test_solo_hit_hold_announce_reveal_and_next_round():
     you = seat_text(t, "You")
     assert "4 ♣ +4" in you and "sum +2, |+2| = 2" in you
     assert "You: last card +4: from -2 to +2" in t.number_line.html.value
-    assert t.move_log.text().splitlines()[0].startswith("You: face-up cards: -7 + (+4) = -3")
+    assert t.move_log.text().splitlines()[0].startswith(
+        "You say “Hit me!” and get 4♣ (+4). Face-up cards: -7 + (+4) = -3")
     t.hold_button.click()
     assert t.phase is Phase.ANNOUNCE
     assert t.hit_button.disabled and t.hold_button.disabled
@@ -281,7 +283,7 @@ def test_turn_orders(order, expected):
     got = []
     for ln in moves:
         if ln.startswith("Computer") and "Hit me" in ln:
-            got.append(ln.split(":")[0] + " says")
+            got.append(ln.split(" says")[0] + " says")
         elif ln.startswith("Computer"):
             got.append(ln)
         else:
@@ -595,3 +597,73 @@ def test_pre_reveal_hides_what_the_reveal_would_show():
     assert ace["aria"] == "ace of diamonds, value minus 1"
     dumped = repr(obs)
     assert "2C" not in dumped and "9C" not in dumped and "-11" not in dumped
+
+
+def _all_synced_text(t: HitMeTable) -> str:
+    """Every string value of every widget the table holds (what a page could read)."""
+    out = []
+    seen = set()
+
+    def walk(w):
+        if id(w) in seen:
+            return
+        seen.add(id(w))
+        for name in w.keys:
+            v = getattr(w, name, None)
+            if isinstance(v, str):
+                out.append(v)
+            elif isinstance(v, widgets.Widget):
+                walk(v)
+            elif isinstance(v, list | tuple):
+                for x in v:
+                    if isinstance(x, widgets.Widget):
+                        walk(x)
+    walk(t)
+    for name in ("code_text", "settings"):
+        walk(getattr(t, name))
+    return "\n".join(out)
+
+
+def test_solo_deal_code_hidden_during_play_shown_after_the_round():
+    t = table(BASIC, seed=987654)
+    assert "987654" not in _all_synced_text(t)
+    t.hold_button.click()
+    assert t.phase is Phase.ANNOUNCE and "987654" not in _all_synced_text(t)
+    t.announce.boxes["sum"].value = "-2"
+    t.announce.boxes["abs"].value = "2"
+    t.announce.check_button.click()
+    t.announce_done_button.click()
+    assert t.phase is Phase.REVEAL
+    assert "Replay this deal: deal code 987654" in text(t.result_html.value)
+    t.next_round_button.click()
+    assert "987654" not in _all_synced_text(t)
+
+
+def test_later_rounds_in_solo_are_not_predictable_from_the_shown_code():
+    decks = set()
+    for _ in range(3):
+        t = HitMeTable(players=3, opponents="easy", seed=55, bot_delay=0)
+        # round 1 is the code's deal (so the code shown at its end replays it)
+        assert t.game.round.face_down == HitMeGame(t.config, seed=55).round.face_down
+        for _ in range(10):
+            if t.phase is Phase.PLAY:
+                t.hold_button.click()
+        t.announce_misses = 2
+        t._show_me()
+        t.announce_done_button.click()
+        t.next_round_button.click()
+        decks.add(tuple(c.code for c in t.game.round.deck))
+    assert len(decks) == 3  # a fresh shuffle each time, not the code's second round
+
+
+def test_typed_deal_code_and_walkthrough_show_the_code_during_play():
+    t = table(BASIC)
+    t.settings.set_values({"seed": "class-5b"})
+    t.settings.apply_button.click()
+    assert t.deal_code == "class-5b" and "deal code class-5b" in text(t.status_html.value)
+    assert t.settings.values()["seed"] == "class-5b"
+    w = table(BASIC, seed=4242, walkthrough=True)
+    assert "deal code 4242" in text(w.status_html.value) and w.code_text.value == "4242"
+    solo = table(BASIC, seed=4242)
+    assert "4242" not in text(solo.status_html.value) and solo.code_text.value == ""
+    assert solo.settings.values()["seed"] is None

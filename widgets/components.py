@@ -17,7 +17,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from widgets.render import Arrow, Point, Span, message_html, move_log_html, number_line_svg
+from widgets.render import Arrow, Point, Span, esc, message_html, move_log_html, number_line_svg
 
 log = logging.getLogger(__name__)
 
@@ -429,6 +429,19 @@ class AnswerEntry(widgets.VBox):
 
 
 # ----- hint ---------------------------------------------------------------------------------
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+
+
+def hint_html(text: str) -> str:
+    """A hint, one sentence a line (a paragraph of numbers is hard to read at 12)."""
+    parts = [p for p in _SENTENCE_END.split(text.strip()) if p]
+    if len(parts) <= 1:
+        body = esc(text)
+    else:
+        body = "<ul>" + " ".join(f"<li>{esc(p)}</li>" for p in parts) + "</ul>"
+    return f'<div class="icg-msg icg-msg-info icg-hint" role="status">{body}</div>'
+
+
 class HintBox(widgets.VBox):
     """A Hint button and the hint text. `provider()` returns the hint (from an observation)."""
 
@@ -445,8 +458,7 @@ class HintBox(widgets.VBox):
         except Exception as e:  # noqa: BLE001 - a hint must never break the table
             log.warning("hint failed: %s", e)
             text = "No hint is available right now."
-        self.html.value = message_html(text or "No hint is available right now.", "info").replace(
-            "icg-msg-info", "icg-msg-info icg-hint")
+        self.html.value = hint_html(text or "No hint is available right now.")
 
     def clear(self) -> None:
         self.html.value = ""

@@ -18,6 +18,7 @@ import functools
 import itertools
 import logging
 import random
+import re
 from collections.abc import Callable, Sequence
 from enum import Enum
 from typing import Any
@@ -50,8 +51,8 @@ from widgets.render import (
     card_back_html,
     card_face_html,
     esc,
-    event_line,
     score_table_html,
+    story_line,
 )
 
 log = logging.getLogger(__name__)
@@ -464,8 +465,12 @@ class HitMeTable(widgets.VBox):
     @_locked
     def _new_game(self, *, players: int, opponents: Any, seed: Any, mode: str, colors: str,
                   turn_order: str, ace_eleven: bool, students: int | None,
-                  deck: str | None = None) -> None:
-        """Make a new game (raises ConfigError on a bad setting; nothing changes then)."""
+                  deck: str | None = None, code_typed: bool = False) -> None:
+        """Make a new game (raises ConfigError on a bad setting; nothing changes then).
+
+        `code_typed`: the person at the screen typed the deal code, so it is theirs to see
+        during play; otherwise (outside walkthrough) it shows only once the round is over.
+        """
         config = HitMeConfig(players=players, colors=colors, turn_order=turn_order,
                              ace_eleven=ace_eleven)
         if mode not in MODES:
@@ -492,6 +497,7 @@ class HitMeTable(widgets.VBox):
         self.opponent_specs = specs
         self.opponents = opponents
         self.deal_code = code
+        self.code_typed = bool(code_typed) and seed is not None
         self.game = game
         self.round_number = 1
         self._start_round()
@@ -499,9 +505,11 @@ class HitMeTable(widgets.VBox):
                                   "turn_order": config.turn_order.value,
                                   "ace_eleven": config.ace_eleven,
                                   "opponents": opponents if opponents in LEVELS else "medium",
-                                  "mode": mode, "seed": str(code),
+                                  "mode": mode,
+                                  "seed": str(code) if self.code_open else "",
                                   "students": n_students})
-        self.code_text.value = str(code)
+        # the teacher's box exists only in walkthrough mode (a synced value is readable)
+        self.code_text.value = str(code) if self.ctl.walkthrough else ""
         self.settings.message.clear()
 
     def _opponent_specs(self, opponents: Any, n: int) -> list[Any]:
@@ -631,7 +639,7 @@ class HitMeTable(widgets.VBox):
             events = [{k: v for k, v in e.items() if k != "private"} for e in events]
         teacher_reveal = self.ctl.walkthrough and self.reveal_toggle.value is True
         private = "private" if teacher_reveal else "only you see"
-        self.move_log.set_lines([event_line(e, names, private) for e in events])
+        self.move_log.set_lines([story_line(e, names, private) for e in events])
         # buttons
         legal = set(obs["legal_actions"]) if viewer is not None else set()
         playing = self.phase is Phase.PLAY and not pass_up and viewer is not None
@@ -706,7 +714,7 @@ class HitMeTable(widgets.VBox):
                 text = ""
             elif cur == obs["viewer"]:
                 who = f", {names[cur]}" if self.mode == "pass-device" else ""
-                text = f"Your turn{who}: pass {obs['pass_number']} of 5. Hit or hold?"
+                text = f"Your turn{who}: hit or hold?"
                 if not self.peeked:
                     text += " (Peek at your face-down card first.)"
             elif cur in self.students:
@@ -715,9 +723,13 @@ class HitMeTable(widgets.VBox):
                 text = f"{names[cur]} (computer) is next: press Next move."
             else:
                 text = f"{names[cur]} (computer) is thinking\u2026"
-        dealer = names[obs["dealer"]]
-        return (f'<div role="status">Round {self.round_number}, dealer {esc(dealer)}, deal code '
-                f'{esc(self.deal_code)}. {esc(text)}</div>')
+        info = [f"Round {self.round_number}", f"dealer {names[obs['dealer']]}"]
+        if self.phase is Phase.PLAY and obs["current_player"] is not None:
+            info.append(f"pass {obs['pass_number']} of 5 round the table")
+        if self.code_open:
+            info.append(f"deal code {self.deal_code}")
+        return (f'<div role="status"><div class="icg-status-now">{esc(text)}</div>'
+                f'<div class="icg-status-info">{esc(", ".join(info))}.</div></div>')
 
     def _reasons_text(self, obs: dict[str, Any]) -> str:
         if not self.ctl.walkthrough:
@@ -749,7 +761,15 @@ class HitMeTable(widgets.VBox):
             f"{esc(abs_math(res['sums'][p]))}</li>" for p in range(len(names)))
         nxt = names[self.game.next_dealer()]
         return (f'<div class="icg-msg icg-msg-celebrate" role="status">{esc(head)}</div>'
-                f"<ul>{rows}</ul><div>Next dealer: {esc(nxt)}.</div>")
+                f"<ul>{rows}</ul><div>Next dealer: {esc(nxt)}.</div>{self._replay_text()}")
+
+    def _replay_text(self) -> str:
+        """After a round: the code that deals this game again (round 1 onwards)."""
+        if self.code_open:
+            return ""
+        where = "this deal" if self.round_number == 1 else "round 1 of this game"
+        return (f"<div>Replay {where}: deal code <b>{esc(self.deal_code)}</b> "
+                "(type it in Settings, Deal code).</div>")
 
     def _announce_prompt(self) -> str:
         who = self.needed()
@@ -812,7 +832,10 @@ class HitMeTable(widgets.VBox):
             from engine.hints import hit_me_hint
         except ImportError:
             return "No hint is available right now."
-        return hit_me_hint(self.game.round.observation(self.viewer))
+        text = hit_me_hint(self.game.round.observation(self.viewer))
+        names = self.names
+        return re.sub(r"\bSeat (\d+)\b",
+                      lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0], text)
 
     def _next_move(self) -> None:
         if self.ctl.walkthrough and self.phase is Phase.PLAY:
@@ -866,10 +889,19 @@ class HitMeTable(widgets.VBox):
                 self.phase = Phase.REVEAL
         self.refresh()
 
+    @property
+    def code_open(self) -> bool:
+        """May the deal code show during play? In walkthrough, or when the user typed it."""
+        return self.ctl.walkthrough or self.code_typed
+
     @_locked
     def _next_round(self) -> None:
         if self.phase is not Phase.REVEAL:
             return
+        if not self.code_open:
+            # The code was shown at the end of this round; it must not predict the next one,
+            # so the later rounds of a self-study game come from a fresh, unshown shuffle.
+            self.game.rng = random.Random(random.Random().randrange(2**32))
         self.game.next_round()
         self.round_number += 1
         self._start_round()
@@ -885,7 +917,7 @@ class HitMeTable(widgets.VBox):
         if code is None:
             self.message.show("Deal code: type a number or a word first.", "error")
             return
-        self._rebuild(seed=code)
+        self._rebuild(seed=code, code_typed=True)
         self.message.show(f"New game from deal code {code}.", "ok")
 
     @_locked
@@ -903,6 +935,7 @@ class HitMeTable(widgets.VBox):
             "mode": self.mode, "colors": cfg.colors.value, "turn_order": cfg.turn_order.value,
             "ace_eleven": cfg.ace_eleven,
             "students": len(self.students) if self.mode == "pass-device" else None,
+            "code_typed": self.code_typed,
         }
         args.update(changes)
         self._new_game(**args)
@@ -919,5 +952,5 @@ class HitMeTable(widgets.VBox):
         self._rebuild(players=values["players"], colors=values["colors"],
                       turn_order=values["turn_order"], ace_eleven=values["ace_eleven"],
                       opponents=values["opponents"], mode=values["mode"], seed=values["seed"],
-                      students=students)
+                      students=students, code_typed=values["seed"] is not None)
         return None

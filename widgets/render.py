@@ -274,6 +274,35 @@ def event_line(event: dict[str, Any], names: Sequence[str], private_label: str =
     return line
 
 
+def story_line(event: dict[str, Any], names: Sequence[str], private_label: str = "only you see"
+               ) -> str:
+    """One Hit Me event as a sentence, then its arithmetic:
+    'Ben says “Hit me!” and gets 5♠ (+5). Face-up cards: -3 + (+5) = +2'.
+
+    The deal's math only repeats its text and is left out; a reveal's math is the sum.
+    The private part (present only for its owner) follows in brackets.
+    """
+    who = event.get("player")
+    known = isinstance(who, int) and 0 <= who < len(names)
+    name = names[who] if known else ""
+    kind = event.get("kind", "")
+    text, math, private = event.get("text", ""), event.get("math", ""), event.get("private", "")
+    text = re.sub(r"\bplayer (\d+)\b",
+                  lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0], text)
+    if name == "You":
+        text = _second_person(text)
+    line = f"{name} {text}" if name else text[:1].upper() + text[1:]
+    if kind == "deal":
+        math = ""
+    elif kind == "reveal" and math:
+        math = f"sum {math}"
+    if math:
+        line += f". {math[:1].upper()}{math[1:]}"
+    if private:
+        line += f"  [{private_label}: {private}]"
+    return line
+
+
 _YOU_VERBS = {"is": "are", "has": "have", "says": "say", "gets": "get", "holds": "hold",
               "turns": "turn", "changes": "change", "plays": "play", "leads": "lead",
               "draws": "draw", "passes": "pass", "makes": "make", "takes": "take",
