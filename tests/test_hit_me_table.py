@@ -374,7 +374,7 @@ def test_walkthrough_steps_reveal_reasons_restart_and_replay():
     assert t.game.round.current == 2
     t.reveal_toggle.value = True
     assert "2 ♣ +2" in text(t.seats_html.value) and "9 ♣ +9" in text(t.seats_html.value)
-    assert "Computer 1: hold, because I always hold." in text(t.reasons_html.value)
+    assert "Computer 1 chose hold: “I always hold.”" in text(t.reasons_html.value)
     t.reveal_toggle.value = False
     assert "9 ♣" not in text(t.seats_html.value)
     t.next_move_button.click()

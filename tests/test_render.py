@@ -207,3 +207,17 @@ def test_number_line_labels_do_not_overlap_or_leave_the_picture():
     assert labels[2][1] == labels[0][1]  # far away: the first row again
     svg_height = float(re.search(r'viewBox="0 0 640 ([\d.]+)"', html)[1])
     assert all(0 < float(y) < svg_height for _, y, _ in labels)
+
+
+def test_span_labels_stay_inside_the_drawing():
+    import re as _re
+    svg = number_line_svg(points=[Point(-26, "Computer 2")],
+                          spans=[Span(-26, "Computer 2: |-26| = 26"),
+                                 Span(6, "Computer 1: |+6| = 6")], lo=-10, hi=10)
+    labels = _re.findall(r'<text class="icg-nl-spanlabel" x="([\d.]+)" y="[\d.]+" '
+                         r'text-anchor="(\w+)">([^<]*)<', svg)
+    assert len(labels) == 2
+    for x, anchor, text in labels:
+        w = 7 * len(text)
+        left = float(x) - (w if anchor == "end" else 0)
+        assert 0 <= left and left + w <= 640, (x, anchor, text)

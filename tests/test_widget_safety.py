@@ -237,9 +237,9 @@ def test_walkthrough_reasons_hidden_until_every_hand_is_shown():
     a.next_move_button.click()  # computer 1 has the same cards in both: same move
     b.next_move_button.click()
     assert normalized(a) == normalized(b)
-    assert "because" not in a.reasons_html.value
+    assert "chose" not in a.reasons_html.value
     a.reveal_toggle.value = True
-    assert "because" in a.reasons_html.value and "K ♦" not in a.seats_html.value
+    assert "chose" in a.reasons_html.value and "K ♦" not in a.seats_html.value
 
 
 # ----- forged values ------------------------------------------------------------------------

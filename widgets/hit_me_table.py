@@ -737,8 +737,8 @@ class HitMeTable(widgets.VBox):
         if not obs["reveal"]:
             return ('<div class="icg-reason">Turn on "Show every hand" to see why the computer '
                     'players move as they do (their reasons give away their cards).</div>')
-        rows = [f"<li>{esc(self.names[m.seat])}: {esc(str(m.action))}, because "
-                f"{esc(m.reason)}</li>" for m in self.ctl.bot_moves[-8:]]
+        rows = [f"<li><b>{esc(self.names[m.seat])}</b> chose {esc(str(m.action).lower())}: "
+                f"\u201c{esc(m.reason)}\u201d</li>" for m in self.ctl.bot_moves[-8:]]
         if not rows:
             return '<div class="icg-reason">No computer moves yet.</div>'
         return ('<div class="icg-reason">Computer players\' reasons (latest last):<ul>'

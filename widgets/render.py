@@ -148,7 +148,7 @@ def number_line_svg(
     rows, n_rows = _label_rows(points, x, width)
     top = 22 if arrow is not None and arrow.label else 8
     arrow_y = top + (8 if arrow is not None else 0)
-    axis_y = arrow_y + 30 + 16 * (n_rows - 1)
+    axis_y = arrow_y + 34 + 16 * (n_rows - 1)  # the top label row clears the arrowhead
     height = axis_y + 34 + 16 * len(spans)
 
     parts: list[str] = []
@@ -182,6 +182,11 @@ def number_line_svg(
         label = s.label or abs_text(s.value)
         x0, x1 = x(0), x(s.value)
         lx, anchor = (x1 + 6, "start") if s.value >= 0 else (x1 - 6, "end")
+        w = 7 * len(label)
+        if anchor == "start" and lx + w > width:  # no room right of the bracket
+            lx, anchor = (x0 - 6, "end") if x0 - 6 - w >= 0 else (width - 2, "end")
+        elif anchor == "end" and lx - w < 0:  # no room left of it
+            lx, anchor = (x0 + 6, "start") if x0 + 6 + w <= width else (2, "start")
         parts.append(f'<line class="icg-nl-span" x1="{x0}" y1="{y}" x2="{x1}" y2="{y}"/>'
                      f'<line class="icg-nl-span" x1="{x0}" y1="{y - 4}" x2="{x0}" y2="{y + 4}"/>'
                      f'<line class="icg-nl-span" x1="{x1}" y1="{y - 4}" x2="{x1}" y2="{y + 4}"/>'
