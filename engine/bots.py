@@ -474,6 +474,14 @@ class HitMeExpert(Bot):
         s = own_hit_me_sum(observation)
         hold, hit = self.evaluate(observation)
         ph, pt = round(100 * hold), round(100 * hit)
+        if ph == pt:
+            act, words = (hit_action, "take a hit") if hit > hold else (hold_action, "hold")
+            if ph == 0:
+                return Decision(act, f"My sum is {signed(s)}, so far from zero that I have "
+                                     f"almost no chance of winning either way, so I {words}.")
+            return Decision(act, f"Whether I hold at {signed(s)} or take a hit, I estimate I "
+                                 f"win about {ph}% of the time, a little more if I {words}, "
+                                 f"so I {words}.")
         if hit > hold:
             return Decision(hit_action, f"If I hold at {signed(s)}, I estimate I win about {ph}% "
                                         f"of the time, and if I take a hit about {pt}%, "
