@@ -645,3 +645,36 @@ def test_say_total_add_or_subtract_feedback():
     t.practice.boxes["total"].value = "5"
     t.practice.check_button.click()
     assert text(t.practice.feedback_html) == "Right! 10 - 5 = 5"
+
+
+def test_solo_deal_code_hidden_until_the_game_is_over():
+    t = FlapjackTable(players=2, seed=424242, bot_delay=0, opponents="easy")
+    synced = lambda: "\n".join(str(getattr(w, k, "")) for w in all_widgets(t)  # noqa: E731
+                               for k in ("value", "placeholder", "description", "tooltip"))
+    assert "424242" not in synced()
+    assert t.settings.values()["seed"] is None
+    rng = random.Random(3)
+    for _ in range(200):
+        if t.state.over:
+            break
+        b = rng.choice([b for b in visible_cards(t) if not b.disabled])
+        b.click()
+        if t.sign_box.layout.display != "none":
+            next(x for x in t.sign_box.children if not x.disabled).click()
+        if not t.state.over:
+            assert "424242" not in synced()
+    assert t.state.over
+    assert "Replay this deal: deal code 424242" in text(t.banner)
+
+
+def test_deal_code_shown_in_walkthrough_or_when_typed():
+    t = FlapjackTable(players=2, seed=5150, bot_delay=0)
+    assert "5150" not in text(t.header)
+    t.walkthrough_toggle.value = True
+    assert "Deal code: 5150" in text(t.header) and t.code_field.value == "5150"
+    t.walkthrough_toggle.value = False
+    assert "5150" not in text(t.header) and t.code_field.value == ""
+    t.code_field.value = "class-7b"
+    t.settings.apply_button.click()
+    assert t.deal_code == "class-7b" and "Deal code: class-7b" in text(t.header)
+    assert t.code_field.value == "class-7b"

@@ -174,6 +174,7 @@ class FlapjackTable(widgets.VBox):
         self.controller = _Controller(self, float(bot_delay), walkthrough)
         self.config = config
         self.deal_code: int | str = 0
+        self.code_typed = False  # the person at the screen typed the deal code in Settings
         if deck is not None and not isinstance(deck, str):
             raise ConfigError(f"deck must be card codes such as 'KS,7H,10C'; got {deck!r}")
         FlapjackState.deal(config, rng=0, deck=deck)  # a bad stacked deck is refused here
@@ -303,7 +304,7 @@ class FlapjackTable(widgets.VBox):
             "players": self.config.players, "variant": self.config.variant,
             "decks": self.config.decks if self.config.decks <= 4 else 1,
             "colors": self.config.colors.value, "opponents": level,
-            "seed": str(self.deal_code) if self.deal_code is not None else "",
+            "seed": str(self.deal_code) if self.code_open else "",
             "say_total": self.say_total,
         })
 
@@ -335,9 +336,17 @@ class FlapjackTable(widgets.VBox):
         self.practice.reset()
         self.practice_box.layout.display = "none"
         self.sign_box.layout.display = "none"
-        self.settings.set_values({"seed": str(code)})
+        self.settings.set_values({"seed": str(code) if self.code_open else ""})
         self.refresh()
         c.run_bots()
+
+    @property
+    def code_open(self) -> bool:
+        """May the deal code show during play? In walkthrough, or when the user typed it.
+
+        In self-study the code would let a student recompute the hidden hands (the engine is
+        open source), so it shows only once the game is over."""
+        return self.controller.walkthrough or self.code_typed
 
     def restart(self) -> None:
         """The same deal again, from the start (same code, same settings)."""
@@ -360,6 +369,7 @@ class FlapjackTable(widgets.VBox):
         self._opponents = opponents
         self.names = rf.seat_names(config.players, self._names_given)
         self.say_total = bool(values["say_total"])
+        self.code_typed = values["seed"] is not None
         self.new_game(values["seed"])
         return None
 
@@ -556,6 +566,7 @@ class FlapjackTable(widgets.VBox):
             return
         on = change["new"] is True
         self.controller.walkthrough = on
+        self.settings.set_values({"seed": str(self.deal_code) if self.code_open else ""})
         self.refresh()
         if not on:
             self.controller.run_bots()
@@ -598,6 +609,10 @@ class FlapjackTable(widgets.VBox):
         self.header.value = self._header_html()
         events = obs["events"][self._banner_from:]
         self.banner.value = rf.banner_html(events, names, YOU) + rf.end_html(obs, names, YOU)
+        if st.over and not self.code_open:
+            self.banner.value += (f'<div class="icg-fj-replay">Replay this deal: deal code '
+                                  f"<b>{rf.esc(self.deal_code)}</b> (type it in Settings, "
+                                  "Deal code).</div>")
         choosing = ""
         if self._selected is not None and self._card(self._selected) is not None:
             c = self._card(self._selected)
@@ -635,10 +650,11 @@ class FlapjackTable(widgets.VBox):
             neg = "red" if pos == "black" else "black"
             count = f"{pos.capitalize()} cards are positive, {neg} cards negative."
         limits = f"{rf.total_text(cfg.low, aos)} to {rf.total_text(cfg.high, aos)}"
+        code = f" Deal code: <b>{rf.esc(self.deal_code)}</b>." if self.code_open else ""
         return (f'<div class="icg-title">Flapjack: {rf.esc(cfg.title)}</div>'
                 f"<div>{rf.esc(count)} Keep the running total within {rf.esc(limits)}; "
-                f"make it exactly {rf.esc(targets)} for a Flapjack and win the cards in play. "
-                f"Deal code: <b>{rf.esc(self.deal_code)}</b>.</div>")
+                f"make it exactly {rf.esc(targets)} for a Flapjack and win the cards in play."
+                f"{code}</div>")
 
     def _render_hand(self) -> None:
         hand = self._hand()
