@@ -174,7 +174,7 @@ def test_cards_breaking_the_limit_are_disabled_with_the_reason():
     assert t.state.total == -3 and t.state.current == YOU
     qd = button_for(t, "Q♦")
     assert qd.disabled
-    assert qd.description == "Q♦ -12 (the total would be -15, less than the limit -13)"
+    assert qd.description == "Q♦ -12 (would make -15, less than -13)"
     assert qd.tooltip == ("queen of diamonds, value minus 12: cannot be played now, "
                           "the total would be -15, less than the limit -13")
     assert button_for(t, "J♦").disabled
@@ -236,9 +236,10 @@ def test_add_or_subtract_offers_only_legal_signs():
     assert t.sign_box.layout.display == "none"  # (a card with no legal sign is disabled)
     assert "You cannot play K♠ now" in text(t.message)
     assert button_for(t, "K♠").disabled
+    assert button_for(t, "K♠").description == "K♠ +13 (would make 23 or -3, outside 0 to 13)"
     assert "adding: the total would be 23, greater than the limit 13" in \
-        button_for(t, "K♠").description
-    assert "subtracting: the total would be -3" in button_for(t, "K♠").description
+        button_for(t, "K♠").tooltip
+    assert "subtracting: the total would be -3" in button_for(t, "K♠").tooltip
     button_for(t, "5♠").click()
     assert t.sign_box.layout.display != "none"
     assert "You chose" in t.sign_prompt.value and "add it or subtract it" in text(t.status)

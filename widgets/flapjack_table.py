@@ -101,6 +101,9 @@ def _check_names(names: Any, players: int) -> list[str] | None:
     return out
 
 
+_LIMIT_WHY = re.compile(r"the total would be ([+-]?\d+), (greater|less) than the limit ([+-]?\d+)")
+
+
 def fresh_code() -> int:
     """A new six-digit deal code (from the system's entropy; never the global random)."""
     return 100000 + secrets.randbelow(900000)
@@ -411,6 +414,19 @@ class FlapjackTable(widgets.VBox):
             return whys[0][1]
         return "; ".join(f"{'adding' if s > 0 else 'subtracting'}: {w}" for s, w in whys)
 
+    def _short_reason(self, card: Card, reason: str) -> str:
+        """The reason a card is disabled, short enough for its button ('would make -15, less
+        than -13'; add or subtract: 'would make 23 or -3, outside 0 to 13')."""
+        found = [_LIMIT_WHY.fullmatch(self._why(card, s) or "") for s in self._signs()]
+        if not found or not all(found):
+            return reason
+        if len(found) == 1:
+            m = found[0]
+            return f"would make {m[1]}, {m[2]} than {m[3]}"
+        aos = self.config.add_or_subtract
+        lo, hi = rf.total_text(self.config.low, aos), rf.total_text(self.config.high, aos)
+        return f"would make {' or '.join(m[1] for m in found)}, outside {lo} to {hi}"
+
     def click_card(self, key: str) -> None:
         """The student chose a card (the same as clicking its button)."""
         if not self._my_turn():
@@ -680,7 +696,7 @@ class FlapjackTable(widgets.VBox):
             text = card_label(view)
             tip = view["aria"]
             if reason:
-                text += f" ({reason})"
+                text += f" ({self._short_reason(card, reason)})"
                 tip += f": cannot be played now, {reason}"
             elif chosen:
                 text += " (chosen)"
