@@ -170,11 +170,11 @@ class CardExplorer(w.VBox):
         self.cancel_button.disabled = not pairs
         views = [card_view(c, v) for c, v in zip(self.cards, values, strict=True)]
         self.hand.value = (hand_html(views, label="cards picked") if views
-                           else "<p>No cards yet: the sum is 0.</p>")
+                           else "<p>No cards yet: click a card above to start.</p>")
         if values:
             eq = f"Sum: {sum_math(values)}. Distance from zero: {abs_math(self.total)}."
         else:
-            eq = "Sum: 0."
+            eq = "Sum: 0"
         note = f"<p role='status'>{esc(self.message)}</p>" if self.message else ""
         self.equation.value = f"<p style='font-size:1.2em'><b>{esc(eq)}</b></p>{note}"
         if pairs:

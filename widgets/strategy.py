@@ -38,7 +38,9 @@ BATCHES = 10
 # ----- helpers ------------------------------------------------------------------------------
 def _progress(items: Iterable[Any], total: int, desc: str, progress: bool) -> Iterable[Any]:
     # leave=True: a finished bar stays on the page (a closed bar widget shows an error in Voila)
-    return tqdm(items, total=total, desc=desc, leave=True) if progress else items
+    # plain words instead of tqdm's timing and "it/s" (noise for a student)
+    return tqdm(items, total=total, desc=f"Simulating: {desc}", leave=True,
+                bar_format="{desc} {bar} {n_fmt} of {total_fmt} done") if progress else items
 
 
 def _figure(width: float = 7.5, height: float = 4.2) -> tuple[Figure, Any]:
