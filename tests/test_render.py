@@ -221,3 +221,23 @@ def test_span_labels_stay_inside_the_drawing():
         w = 7 * len(text)
         left = float(x) - (w if anchor == "end" else 0)
         assert 0 <= left and left + w <= 640, (x, anchor, text)
+
+
+def test_update_card_button_in_place():
+    from engine.cards import parse_card
+    from engine.events import card_view
+    from widgets.components import card_button, update_card_button
+
+    jack = card_view(parse_card("JS"), 10)
+    heart = card_view(parse_card("7H"), -7)
+    b = card_button(jack)
+    assert b.description == "J♠ +10" and "icg-black" in b._dom_classes and not b.disabled
+    update_card_button(b, heart, reason="would make -15, less than -13",
+                       detail="cannot be played now, the total would be -15")
+    assert b.description == "7♥ -7 (would make -15, less than -13)"
+    assert b.tooltip == ("seven of hearts, value minus 7: cannot be played now, "
+                         "the total would be -15")
+    assert b.disabled and "icg-red" in b._dom_classes and "icg-black" not in b._dom_classes
+    update_card_button(b, jack, suffix=" (chosen)")
+    assert b.description == "J♠ +10 (chosen)" and not b.disabled
+    assert "icg-black" in b._dom_classes and "icg-red" not in b._dom_classes

@@ -100,18 +100,37 @@ def card_button(
     `reason` (why it is disabled) is added to the description and tooltip so that a screen reader
     and a colour-blind player both get it. `on_click` receives the card dict.
     """
+    b = widgets.Button(layout=widgets.Layout(width="auto"))
+    b.add_class("icg-card-btn")
+    update_card_button(b, card, reason=reason, prefix=prefix, suffix=suffix)
+    b.disabled = disabled
+    if on_click is not None:
+        b.on_click(lambda _b: guarded(on_click, card))
+    return b
+
+
+def update_card_button(button: widgets.Button, card: dict[str, Any], *, reason: str = "",
+                       detail: str = "", prefix: str = "", suffix: str = "") -> None:
+    """Show `card` on an existing card button, in place (a hand that changes every move keeps
+    its buttons, so no new widget is sent to the page).
+
+    Description 'J♠ +10' + suffix, then ' (reason)'; tooltip the card's aria text, then
+    ': detail' (or the reason); the colour class follows the card. The button is disabled
+    when a reason is given.
+    """
     text = f"{prefix}{card_label(card)}{suffix}"
     tip = card["aria"]
     if reason:
         text = f"{text} ({reason})"
-        tip = f"{tip}: {reason}"
-    b = widgets.Button(description=text, tooltip=tip, disabled=disabled,
-                       layout=widgets.Layout(width="auto"))
-    b.add_class("icg-card-btn")
-    b.add_class(f"icg-{card['color']}")
-    if on_click is not None:
-        b.on_click(lambda _b: guarded(on_click, card))
-    return b
+        tip = f"{tip}: {detail or reason}"
+    button.description = text
+    button.tooltip = tip
+    button.disabled = bool(reason)
+    for color in ("red", "black"):
+        if color == card.get("color"):
+            button.add_class(f"icg-{color}")
+        else:
+            button.remove_class(f"icg-{color}")
 
 
 class MessageArea(widgets.HTML):

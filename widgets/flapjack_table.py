@@ -35,12 +35,12 @@ from widgets.components import (
     NumberLine,
     SettingError,
     SettingsPanel,
-    card_label,
     html_widget,
     make_button,
     parse_choice,
     parse_deal_code,
     style_widget,
+    update_card_button,
 )
 from widgets.controller import TableController, make_bots
 
@@ -693,22 +693,12 @@ class FlapjackTable(widgets.VBox):
             view = views[card.key]
             reason = self._card_reason(card)
             chosen = card.key in (self._selected, self._pending[0] if self._pending else None)
-            text = card_label(view)
-            tip = view["aria"]
             if reason:
-                text += f" ({self._short_reason(card, reason)})"
-                tip += f": cannot be played now, {reason}"
-            elif chosen:
-                text += " (chosen)"
-            b.description = text
-            b.tooltip = tip
-            b.disabled = bool(reason)
+                update_card_button(b, view, reason=self._short_reason(card, reason),
+                                   detail=f"cannot be played now, {reason}")
+            else:
+                update_card_button(b, view, suffix=" (chosen)" if chosen else "")
             b.layout.display = None
-            for color in ("red", "black"):
-                if color == view["color"]:
-                    b.add_class(f"icg-{color}")
-                else:
-                    b.remove_class(f"icg-{color}")
             if chosen:
                 b.add_class("icg-fj-pending")
             else:
