@@ -667,3 +667,15 @@ def test_typed_deal_code_and_walkthrough_show_the_code_during_play():
     solo = table(BASIC, seed=4242)
     assert "4242" not in text(solo.status_html.value) and solo.code_text.value == ""
     assert solo.settings.values()["seed"] is None
+
+
+def test_large_print_draws_the_number_line_larger():
+    t = table(BASIC, large_print=True)
+    assert 'viewBox="0 0 440 ' in t.number_line.html.value
+    w = table(BASIC, walkthrough=True)
+    assert 'viewBox="0 0 640 ' in w.number_line.html.value
+    w.large_print_toggle.value = True
+    assert 'viewBox="0 0 440 ' in w.number_line.html.value
+    w.peek_button.click()  # later renders keep the large drawing
+    assert 'viewBox="0 0 440 ' in w.number_line.html.value and "You at -2" in \
+        w.number_line.html.value

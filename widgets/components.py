@@ -173,11 +173,22 @@ class MoveLog(widgets.VBox):
 class NumberLine(widgets.VBox):
     """A number line widget (inline SVG + a text caption)."""
 
+    #: drawing width in SVG units; the SVG is scaled to the page, so a narrower drawing has
+    #: larger labels on screen (large print), laid out without overlaps all the same
+    WIDTH, LARGE_WIDTH = 640, 440
+
     def __init__(self, title: str = "Number line") -> None:
         self.title = title
+        self.large = False
+        self._args: tuple[Any, ...] = ()
         self.html = html_widget(number_line_svg(title=title))
         super().__init__([self.html])
         self.add_class("icg-numberline-box")
+
+    def set_large(self, on: bool) -> None:
+        """Large print: draw the same line with labels about 1.5 times larger on screen."""
+        self.large = bool(on)
+        self.show(*self._args)
 
     def show(
         self,
@@ -189,8 +200,10 @@ class NumberLine(widgets.VBox):
         lo: int | None = None,
         hi: int | None = None,
     ) -> None:
+        self._args = (points, arrow, spans, marks, limits, lo, hi)
         self.html.value = number_line_svg(points, arrow, spans, marks, limits, lo, hi,
-                                          title=self.title)
+                                          title=self.title,
+                                          width=self.LARGE_WIDTH if self.large else self.WIDTH)
 
 
 # ----- settings --------------------------------------------------------------------------------

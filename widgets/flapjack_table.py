@@ -592,6 +592,7 @@ class FlapjackTable(widgets.VBox):
             self.add_class("icg-large")
         else:
             self.remove_class("icg-large")
+        self.number_line.set_large(change["new"] is True)
 
     def _reveal(self) -> bool:
         """Every hand is shown: a teacher's walkthrough with "Show every hand", or the end."""

@@ -460,6 +460,7 @@ class HitMeTable(widgets.VBox):
             self.add_class("icg-large")
         else:
             self.remove_class("icg-large")
+        self.number_line.set_large(self.large_print_toggle.value is True)
 
     # ----- game set-up --------------------------------------------------------------------
     @_locked

@@ -55,7 +55,6 @@ FLAPJACK_CSS = """
 .icg-flapjack.icg-large .icg-card-btn { font-size: 24px; }
 .icg-flapjack.icg-large .widget-text input, .icg-flapjack.icg-large select,
 .icg-flapjack.icg-large .widget-label { font-size: 20px; height: auto; }
-.icg-flapjack.icg-large .icg-nl-num { font-size: 15px; }
 """
 
 _VERBS_FOR_YOU = {
