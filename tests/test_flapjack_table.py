@@ -305,8 +305,8 @@ def test_say_total_wrong_twice_then_show_me():
     t.practice.press("2")  # typed 12, forgot the minus
     t.practice.check_button.click()
     fb = text(t.practice.feedback_html)
-    assert fb.startswith("Not quite: -3 + (-9) = ? is not +12.")
-    assert "move 9 steps left (toward less numbers)" in fb
+    assert fb.startswith("Not quite: -3 + (-9) is not +12.")
+    assert "move 9 steps to the left (each step is 1 less)" in fb
     assert t.practice.show_me_button.layout.display == "none"
     assert t.state.plays == 1
     t.practice.check_button.click()
@@ -641,8 +641,8 @@ def test_say_total_add_or_subtract_feedback():
     t.practice.boxes["total"].value = "15"
     t.practice.check_button.click()
     fb = text(t.practice.feedback_html)
-    assert fb == ("Not quite: 10 - 5 = ? is not 15. Start at 10 on the number line and move "
-                  "5 steps left (toward less numbers). Try again.")
+    assert fb == ("Not quite: 10 - 5 is not 15. Start at 10 on the number line and move "
+                  "5 steps to the left (each step is 1 less). Try again.")
     t.practice.boxes["total"].value = "5"
     t.practice.check_button.click()
     assert text(t.practice.feedback_html) == "Right! 10 - 5 = 5"

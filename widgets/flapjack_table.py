@@ -533,7 +533,7 @@ class FlapjackTable(widgets.VBox):
             self._finish_practice()
             return
         self._misses += 1
-        question = rf.play_question(before, delta, aos)
+        question = rf.play_question(before, delta, aos).rsplit("=", 1)[0].strip()
         hint = rf.direction_hint(before, delta, aos)
         if self._misses == 1:
             self.practice.feedback(f"Not quite: {question} is not {rf.total_text(typed, aos)}. "

@@ -120,7 +120,8 @@ def direction_hint(before: int, delta: int, add_or_subtract: bool = False) -> st
     """Where the new total lies, in words, without giving it away."""
     if delta == 0:
         return "Adding zero leaves the total where it is."
-    way = "right (toward greater numbers)" if delta > 0 else "left (toward less numbers)"
+    way = ("to the right (each step is 1 greater)" if delta > 0
+           else "to the left (each step is 1 less)")
     return (f"Start at {total_text(before, add_or_subtract)} on the number line and move "
             f"{abs(delta)} steps {way}.")
 
