@@ -302,7 +302,8 @@ example_view("hit-me")
 ## Play
 You play against computer players. Press **Peek at my face-down card** to see it, then choose
 **Hit me!** or **Hold**. At the end of the round, type your sum and its absolute value before
-the cards turn up. The deal code repeats a deal: share it to compare choices with a friend.
+the cards turn up. Then the table shows the round's deal code: share it, so a friend can play the
+same cards (Settings, Deal code) and you can compare choices.
 """),
     code("""
 from widgets import HitMeTable
@@ -537,6 +538,10 @@ deal**; in the Hit Me walkthrough panel, type it in **Deal code** and press **De
 **Restart this deal** replays it so the class can try a different choice. In teacher
 walkthrough mode every hand is revealed, each computer player's reason is shown, and moves go
 one at a time with **Next move**. Large print helps at the back of the room.
+Outside walkthrough mode, students see the deal code only when the round (Hit Me) or the game
+(Flapjack) is over, or when they typed it themselves: with the code and the open-source rules,
+the hidden cards could be worked out. There, each later Hit Me round is a fresh shuffle, so the
+code replays the first round.
 """),
     code("""
 from widgets import HitMeTable
