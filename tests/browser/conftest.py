@@ -196,6 +196,9 @@ _SYNCED_JS = """async () => {
     const m = await (models instanceof Map ? models.get(id) : models[id]);
     if (m._msg_buffer !== null && m._msg_buffer !== undefined) return false;
     if ((m._pending_msgs || 0) > 0) return false;
+    // ipywidgets 8 echoes each update back: an expected echo means the kernel has not
+    // answered our last change yet.
+    if (m._expectedEchoMsgIds && m._expectedEchoMsgIds.size > 0) return false;
   }
   return true;
 }"""
