@@ -245,7 +245,8 @@ def test_ace_variant_switch_until_round_ends():
     b.click()
     you = seat_text(t, "You")
     assert "sum +1, |+1| = 1" in you and "+11" in you
-    (b,) = t.ace_box.children
+    (b2,) = t.ace_box.children
+    assert b2 is b  # relabelled in place, not a new widget on every refresh
     assert b.description == "A♠ counts +11: make it +1"
     b.click()
     assert "sum -9" in seat_text(t, "You")

@@ -363,6 +363,8 @@ class HitMeTable(widgets.VBox):
         self.hold_button = make_button("Hold", self._hold, button_style="warning",
                                        tooltip="stop taking cards for this round (final)")
         self.ace_box = widgets.HBox([])
+        self._ace_buttons: list[widgets.Button] = []
+        self._ace_cards: list[dict[str, Any]] = []
         self.ace_box.add_class("icg-aces")
         self.hint = HintBox(self._hint_text)
         self.actions_box = widgets.HBox([self.peek_button, self.hit_button, self.hold_button])
@@ -681,26 +683,34 @@ class HitMeTable(widgets.VBox):
     def _render_aces(self, obs: dict[str, Any], active: bool) -> None:
         viewer = obs["viewer"]
         if not self.config.ace_eleven or viewer is None:
-            self.ace_box.children = []
+            self._ace_cards = []
+            self.ace_box.children = ()
             return
         seat = obs["seats"][viewer]
         cards = list(seat["face_up"])
         if self.peeked and not seat["face_down"].get("hidden"):
             cards.insert(0, seat["face_down"])
-        buttons = []
-        for c in cards:
-            if c.get("rank") != 1:
-                continue
+        aces = [c for c in cards if c.get("rank") == 1]
+        # the buttons are kept and relabelled in place (no new widget on every refresh)
+        while len(self._ace_buttons) < len(aces):
+            i = len(self._ace_buttons)
+            self._ace_buttons.append(make_button("ace", lambda i=i: self._click_ace(i)))
+        self._ace_cards = aces
+        for c, b in zip(aces, self._ace_buttons, strict=False):
             now = abs(c["value"])
             other = 1 if now == 11 else 11
             sign = 1 if c["value"] > 0 else -1
-            b = make_button(f"{c['label']}{c['symbol']} counts {signed(sign * now)}: "
-                            f"make it {signed(sign * other)}",
-                            lambda c=c, other=other: self._choose_ace(c, other == 11),
-                            tooltip=f"{c['name']}: count it as {signed(sign * other)} instead",
-                            disabled=not active)
-            buttons.append(b)
-        self.ace_box.children = buttons
+            b.description = (f"{c['label']}{c['symbol']} counts {signed(sign * now)}: "
+                             f"make it {signed(sign * other)}")
+            b.tooltip = f"{c['name']}: count it as {signed(sign * other)} instead"
+            b.disabled = not active
+        self.ace_box.children = tuple(self._ace_buttons[:len(aces)])
+
+    def _click_ace(self, i: int) -> None:
+        if not 0 <= i < len(self._ace_cards):
+            return
+        c = self._ace_cards[i]
+        self._choose_ace(c, abs(c["value"]) != 11)
 
     def _status_text(self, obs: dict[str, Any]) -> str:
         names = self.names
