@@ -414,7 +414,7 @@ def test_large_print_and_teacher_controls_only_in_walkthrough():
 def test_paced_computer_moves_on_a_timer_thread():
     t = table(BASIC, bot_delay=0.05)
     assert t.game.round.current == 1 and t.hit_button.disabled
-    assert "Computer 1 (computer) is thinking" in text(t.status_html.value)
+    assert "Computer 1 is thinking" in text(t.status_html.value)
     deadline = time.time() + 5
     while t.game.round.current != 0 and time.time() < deadline:
         time.sleep(0.02)

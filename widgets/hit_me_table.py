@@ -731,9 +731,9 @@ class HitMeTable(widgets.VBox):
             elif cur in self.students:
                 text = f"{names[cur]}'s turn."
             elif self.ctl.walkthrough:
-                text = f"{names[cur]} (computer) is next: press Next move."
+                text = f"{self._bot_name(cur)} is next: press Next move."
             else:
-                text = f"{names[cur]} (computer) is thinking\u2026"
+                text = f"{self._bot_name(cur)} is thinking\u2026"
         info = [f"Round {self.round_number}", f"dealer {names[obs['dealer']]}"]
         if self.phase is Phase.PLAY and obs["current_player"] is not None:
             info.append(f"pass {obs['pass_number']} of 5 round the table")
@@ -741,6 +741,11 @@ class HitMeTable(widgets.VBox):
             info.append(f"deal code {self.deal_code}")
         return (f'<div role="status"><div class="icg-status-now">{esc(text)}</div>'
                 f'<div class="icg-status-info">{esc(", ".join(info))}.</div></div>')
+
+    def _bot_name(self, seat: int) -> str:
+        """'Computer 1', or 'Ben (computer)' when a given name does not say so."""
+        name = self.names[seat]
+        return name if "computer" in name.lower() else f"{name} (computer)"
 
     def _reasons_text(self, obs: dict[str, Any]) -> str:
         if not self.ctl.walkthrough:
