@@ -241,3 +241,18 @@ def test_update_card_button_in_place():
     update_card_button(b, jack, suffix=" (chosen)")
     assert b.description == "J♠ +10 (chosen)" and not b.disabled
     assert "icg-black" in b._dom_classes and "icg-red" not in b._dom_classes
+
+
+def test_hint_html_one_sentence_a_line_and_long_lists_as_lists():
+    from widgets.components import hint_html
+
+    assert "<li>" not in hint_html("Peek first.")
+    two = hint_html("It is your turn. If you hold, you keep -3.")
+    assert two.count("<li>") == 2 and "If you hold, you keep -3.</li>" in two
+    many = hint_html("The total is -4. Of the 43 cards: a leaves -9; b leaves +5; c leaves -1.")
+    assert "Of the 43 cards: <ul><li>a leaves -9;</li> <li>b leaves +5;</li> " \
+           "<li>c leaves -1.</li></ul>" in many
+    assert re.sub(r"<[^>]+>", "", many) == \
+        "The total is -4. Of the 43 cards: a leaves -9; b leaves +5; c leaves -1."
+    assert "<ul><li>a" not in hint_html("One. X: a; b")  # two items stay a sentence
+    assert "<li>X: a; b</li>" in hint_html("One. X: a; b")

@@ -467,11 +467,22 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 def hint_html(text: str) -> str:
     """A hint, one sentence a line (a paragraph of numbers is hard to read at 12)."""
     parts = [p for p in _SENTENCE_END.split(text.strip()) if p]
-    if len(parts) <= 1:
+    if len(parts) <= 1 and _hint_list(text) == esc(text):
         body = esc(text)
     else:
-        body = "<ul>" + " ".join(f"<li>{esc(p)}</li>" for p in parts) + "</ul>"
+        body = "<ul>" + " ".join(f"<li>{_hint_list(p)}</li>" for p in parts) + "</ul>"
     return f'<div class="icg-msg icg-msg-info icg-hint" role="status">{body}</div>'
+
+
+def _hint_list(sentence: str) -> str:
+    """'Of the 43 cards ...: a; b; c.' as the head and a list of a, b, c (three or more)."""
+    head, sep, rest = sentence.partition(": ")
+    items = rest.split("; ")
+    if not sep or "; " in head or len(items) < 3:
+        return esc(sentence)
+    lis = " ".join(f"<li>{esc(x)}{';' if i < len(items) - 1 else ''}</li>"
+                   for i, x in enumerate(items))
+    return f"{esc(head)}: <ul>{lis}</ul>"
 
 
 class HintBox(widgets.VBox):
