@@ -8,15 +8,14 @@ What Voila 0.5 does on its own (seen with this test): jupyter_server restarts th
 ("Kernel: autorestarting", logged at debug level in the console only), the page reconnects to
 a fresh kernel that has none of the table's widgets, and nothing visible changes: the buttons
 still look live but every click is lost. So the message has to come from our template (a
-script listening to the kernel's status); until it does, this test is an expected failure.
+script listening to the kernel's status): share/jupyter/voila/templates/classroom/index.html.j2
+watches the kernel websocket and shows an alert with a reload button.
 """
 
 from __future__ import annotations
 
 import re
 from typing import Any
-
-import pytest
 
 TIMEOUT = 30_000
 RELOAD = re.compile(r"reload|refresh", re.IGNORECASE)
@@ -30,11 +29,6 @@ def _kill_kernel(server: Any, kernel_id: str) -> None:
         p.wait(timeout=10)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Voila 0.5 shows nothing when the kernel dies; the classroom template needs a "
-           "kernel-status banner (see the browser-tests report). Remove this mark once it has.",
-)
 def test_dead_kernel_shows_a_clear_message(
     fixtures_server: Any, open_page: Any, bt: Any
 ) -> None:
