@@ -167,7 +167,7 @@ def test_no_sentence_copied_from_the_seeds(name: str) -> None:
     # CI lays shared/ beside the clone; elsewhere (a fork without it) say so, but never on CI.
     if not SEEDS_DIR.is_dir():
         if os.environ.get("CI", "").lower() in {"1", "true", "yes"}:
-            pytest.fail(f"seed texts missing at {SEEDS_DIR} (CI must have shared/ beside the clone)")
+            pytest.fail(f"seed texts missing at {SEEDS_DIR} (CI has shared/ beside the clone)")
         pytest.skip(f"seed texts not present at {SEEDS_DIR}")
     seeds = set()
     for path in SEEDS_DIR.glob("*.txt"):
