@@ -18,7 +18,7 @@ LESSONS    := $(wildcard lessons/*.ipynb)
 BENCHMARKS := $(wildcard benchmarks/*.py)
 
 .DEFAULT_GOAL := help
-.PHONY: help venv test lint unit nbval serve lab browsers bench clean distclean
+.PHONY: help venv test lint unit browser nbval serve lab browsers bench clean distclean
 
 help:
 	@echo "make serve     serve lessons/ with Voila on http://127.0.0.1:$(PORT)/ (PORT=... to change)"
@@ -50,13 +50,19 @@ define run_pytest
 	elif [ $$rc -ne 0 ]; then exit $$rc; fi
 endef
 
-test: venv lint unit nbval
+test: venv lint unit browser nbval
 
 lint: venv
 	$(BIN)/ruff check .
 
 unit: venv
-	$(call run_pytest,tests/ $(PYTEST_ARGS),tests/)
+	$(call run_pytest,tests/ --ignore=tests/browser $(PYTEST_ARGS),tests/)
+
+# A pytest run of its own: Playwright's sync API keeps an event loop running in the main
+# thread for the whole session, which would change how the tables pace computer moves in the
+# unit tests that follow it.
+browser: venv
+	$(call run_pytest,tests/browser $(PYTEST_ARGS),tests/browser/)
 
 nbval: venv
 ifneq ($(strip $(LESSONS)),)
