@@ -301,7 +301,7 @@ class HitMeExpert(Bot):
     description = ("Counts the cards it can see and estimates its chance of winning if it "
                    "holds and if it takes a hit, then picks the better one.")
 
-    def __init__(self, spec: str, rng: random.Random, samples: int = 400,
+    def __init__(self, spec: str, rng: random.Random, samples: int = 200,
                  learn: bool = True) -> None:
         super().__init__(spec, rng)
         self.samples = samples
