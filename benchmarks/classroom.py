@@ -47,6 +47,11 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run",
+    # Every student looks at their own page: no background-tab throttling (it pauses the
+    # animation frames that widget views update in, so a page in the background never shows a
+    # button becoming enabled).
+    "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+    "--disable-backgrounding-occluded-windows",
 ]
 LOOPBACK = ("http://127.0.0.1", "ws://127.0.0.1", "http://localhost", "ws://localhost")
 DOCS = ROOT / "docs" / "measurements.md"
