@@ -29,6 +29,7 @@ import os
 import platform
 import re
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -477,6 +478,8 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     shown = [a.replace(str(ROOT) + "/", "") for a in (argv if argv is not None else sys.argv[1:])]
     command = " ".join([".venv/bin/python benchmarks/classroom.py", *shown])
+    # A TERM (e.g. from `timeout`) unwinds like Ctrl+C, so the server and its kernels stop.
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     waves = asyncio.run(main_async(args))
     report = summarize(waves, args, command)
     print(report)
