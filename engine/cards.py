@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -27,7 +28,7 @@ class Suit(Enum):
 
     @property
     def color(self) -> Color:
-        return Color.BLACK if self in (Suit.CLUBS, Suit.SPADES) else Color.RED
+        return _SUIT_COLORS[self.value]
 
     @property
     def symbol(self) -> str:
@@ -53,6 +54,9 @@ class Suit(Enum):
 
     def __ge__(self, other: Suit) -> bool:
         return self == other or self > other
+
+
+_SUIT_COLORS = {"C": Color.BLACK, "S": Color.BLACK, "D": Color.RED, "H": Color.RED}
 
 
 class Convention(Enum):
@@ -93,7 +97,10 @@ _LABEL_TO_RANK.update({str(n): n for n in range(2, 11)})
 
 @dataclass(frozen=True, order=True)
 class Card:
-    """One physical card. `copy` tells apart equal cards from different decks."""
+    """One physical card. `copy` tells apart equal cards from different decks.
+
+    Its texts are worked out once (cached properties): simulations read them millions of times.
+    """
 
     rank: int
     suit: Suit
@@ -103,31 +110,31 @@ class Card:
         if not 1 <= self.rank <= 13:
             raise ConfigError(f"a card rank is 1 (ace) to 13 (king); got {self.rank!r}")
 
-    @property
+    @functools.cached_property
     def label(self) -> str:
         """The rank as printed on the card: A, 2..10, J, Q, K."""
         return RANK_LABELS.get(self.rank, str(self.rank))
 
-    @property
+    @functools.cached_property
     def code(self) -> str:
         """Short text such as 'KS', '7H', '10C' (the copy is not shown)."""
         return f"{self.label}{self.suit.value}"
 
-    @property
+    @functools.cached_property
     def short(self) -> str:
         """Rank and suit symbol: 'J\u2660', '10\u2665'."""
         return f"{self.label}{self.suit.symbol}"
 
-    @property
+    @functools.cached_property
     def color(self) -> Color:
         return self.suit.color
 
-    @property
+    @functools.cached_property
     def name(self) -> str:
         """Words a screen reader can read: 'seven of hearts'."""
         return f"{RANK_WORDS[self.rank]} of {self.suit.word}"
 
-    @property
+    @functools.cached_property
     def key(self) -> str:
         """A unique id among the cards of one game: 'KS' or 'KS#1' for a second deck's copy."""
         return self.code if self.copy == 0 else f"{self.code}#{self.copy}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -57,7 +58,16 @@ class Event:
 
 def card_view(card: Card, value: int, **extra: Any) -> dict[str, Any]:
     """A face-up card as a viewer sees it: its face and its signed value as text."""
-    d = {
+    d = dict(_card_view(card, value))
+    d.update(extra)
+    return d
+
+
+@functools.lru_cache(maxsize=4096)
+def _card_view(card: Card, value: int) -> tuple[tuple[str, Any], ...]:
+    # Observations are built at every step of every simulated game: the views of the few
+    # hundred (card, value) pairs are made once and copied.
+    return tuple({
         "key": card.key,
         "code": card.code,
         "rank": card.rank,
@@ -69,9 +79,7 @@ def card_view(card: Card, value: int, **extra: Any) -> dict[str, Any]:
         "value_text": signed(value),
         "name": card.name,
         "aria": f"{card.name}, value {number_words(value)}",
-    }
-    d.update(extra)
-    return d
+    }.items())
 
 
 HIDDEN_CARD: dict[str, Any] = {"hidden": True, "aria": "face-down card"}
