@@ -125,7 +125,8 @@ def flapjack_hint(observation: dict[str, Any]) -> str:
             lines.append(f"{' or '.join(cards)} leaves {view.num(after)}, which "
                          f"{_plural(f, 'unseen card')} could turn into a Flapjack "
                          f"(about {risk}% chance the next player holds one)")
-        parts.append(f"Of the {unseen_total} cards you have not seen: " + "; ".join(lines) + ".")
+        parts.append(f"Your other plays (counting the {unseen_total} cards you have not seen): "
+                     + "; ".join(lines) + ".")
     blocked = [c for k, c in view.hand.items() if all(a["key"] != k for a in legal)]
     if blocked:
         names = ", ".join(f"{c['label']}{SUIT_SYMBOLS[c['suit']]} ({view.num(c['value'])})"

@@ -89,7 +89,7 @@ def test_flapjack_hint_names_the_flapjack_and_counts_unseen_finishers() -> None:
     assert hint.startswith("The total is +5.")
     assert "Flapjack now: 5\u2665 (-5) makes 0, and you would take 2 cards." in hint
     # Seen by seat 0: its 7 cards and the 5S played, so 44 unseen.
-    assert "Of the 44 cards you have not seen" in hint
+    assert "Your other plays (counting the 44 cards you have not seen)" in hint
     # 3D (-3) leaves +2: finishers are -2 (2D, 2H) and +11 (JS; JC is in the hand) = 3.
     assert "3\u2666 (-3) leaves +2, which 3 unseen cards could turn into a Flapjack" in hint
     # JC (+11) would make +16: past the limit.
