@@ -307,7 +307,7 @@ same cards (Settings, Deal code) and you can compare choices.
 """),
     code("""
 from widgets import HitMeTable
-HitMeTable(players=3, opponents="medium", seed=7)
+HitMeTable(players=3, opponents="medium")
 """),
     md("""
 ## After playing: think about it
@@ -378,7 +378,7 @@ Cards that would take the total past the limit are switched off, and their label
 """),
     code("""
 from widgets import FlapjackTable
-FlapjackTable(players=2, variant="simple-ten", seed=3)
+FlapjackTable(players=2, variant="simple-ten", teacher_controls=False)
 """),
     md("""
 ## Then the classic game
@@ -386,7 +386,7 @@ Turn on the practice: you type the new total before it is shown.
 """),
     code("""
 from widgets import FlapjackTable
-FlapjackTable(players=3, variant="classic", seed=11, say_total=True)
+FlapjackTable(players=3, variant="classic", say_total=True, teacher_controls=False)
 """),
     md("""
 When totals come quickly, open **Settings** and try the other variants, "Classic" or
