@@ -122,7 +122,7 @@ class FlapjackConfig:
         """A card's Flapjack value: A = 1 .. K = 13; signed by colour unless adding/subtracting."""
         if self.add_or_subtract:
             return card.rank
-        return card.rank * self.colors.sign(card.color)
+        return card.rank * self.colors.card_sign(card)
 
     @property
     def title(self) -> str:
@@ -384,9 +384,12 @@ class FlapjackState:
                               self.end_reason)
 
     # ----- what one player may see --------------------------------------------------------
-    def observation(self, viewer: int | None, reveal: bool = False) -> dict[str, Any]:
+    def observation(
+        self, viewer: int | None, reveal: bool = False, events: bool = True
+    ) -> dict[str, Any]:
         """The game as `viewer` sees it (None: a spectator). Every hand is shown with `reveal`
-        (a teacher's walkthrough) and once the game is over."""
+        (a teacher's walkthrough) and once the game is over. `events=False` leaves out the
+        event log (computer players do not read it)."""
         if viewer is not None and not is_seat(viewer, self.players):
             raise IllegalActionError(f"no such player: {viewer!r}")
         cfg = self.config
@@ -427,7 +430,7 @@ class FlapjackState:
             "legal_actions": legal,
             "plays": self.plays,
             "passes": self.passes,
-            "events": [e.view(viewer, reveal) for e in self.events],
+            "events": [e.view(viewer, reveal) for e in self.events] if events else [],
             "result": res.to_json() if res else None,
         }
 

@@ -42,7 +42,7 @@ class TurnOrder(Enum):
 
 def hit_me_value(card: Card, colors: Convention) -> int:
     """A card's Hit Me value: A = 1, 2-10 face value, J Q K = 10, signed by colour."""
-    return min(card.rank, 10) * colors.sign(card.color)
+    return min(card.rank, 10) * colors.card_sign(card)
 
 
 @dataclass(frozen=True)
@@ -388,8 +388,11 @@ class HitMeRound:
         return RoundResult(sums, scores, tuple(p for p in range(self.players) if scores[p] == best))
 
     # ----- what one player may see ----------------------------------------------------------
-    def observation(self, viewer: int | None, reveal: bool = False) -> dict[str, Any]:
-        """The round as `viewer` sees it (None: a spectator). `reveal` shows everything."""
+    def observation(
+        self, viewer: int | None, reveal: bool = False, events: bool = True
+    ) -> dict[str, Any]:
+        """The round as `viewer` sees it (None: a spectator). `reveal` shows everything;
+        `events=False` leaves out the event log (computer players do not read it)."""
         if viewer is not None and not is_seat(viewer, self.players):
             raise IllegalActionError(f"no such player: {viewer!r}")
         show_all = reveal or self.over
@@ -441,7 +444,8 @@ class HitMeRound:
             # An ace choice is a private thought: telling others of it would reveal that a
             # face-down card is an ace, so others see it only once the round is over.
             "events": [e.view(viewer, reveal) for e in self.events
-                       if e.kind is not EventKind.ACE or show_all or e.player == viewer],
+                       if e.kind is not EventKind.ACE or show_all or e.player == viewer]
+            if events else [],
             "result": res.to_json() if res else None,
         }
 

@@ -126,7 +126,8 @@ def simulate_hit_me(
             rnd = game.round
             while not rnd.over:
                 seat = rnd.current
-                decision = seat_bots[seat].choose(rnd.observation(seat), rnd.legal_actions(seat))
+                decision = seat_bots[seat].choose(rnd.observation(seat, events=False),
+                                                   rnd.legal_actions(seat))
                 rnd.apply_action(decision.action, seat)
             res = game.finish_round()
             _split_share(res.winners, share)
@@ -183,7 +184,7 @@ def simulate_flapjack(
             state = FlapjackState.deal(config, rng, deck=order)
             while not state.over:
                 seat = state.current
-                decision = seat_bots[seat].choose(state.observation(seat),
+                decision = seat_bots[seat].choose(state.observation(seat, events=False),
                                                   state.legal_actions(seat))
                 state.apply_action(decision.action, seat)
             res = state.result()
