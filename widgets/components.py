@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import ipywidgets as widgets
+from ipywidgets.widgets.widget_string import HTMLStyle
 
 from widgets.render import Arrow, Point, Span, esc, message_html, move_log_html, number_line_svg
 
@@ -35,16 +36,85 @@ def load_css() -> str:
     return CSS_PATH.read_text(encoding="utf-8")
 
 
+# ----- shared layout and style models -------------------------------------------------------
+# Every ipywidgets DOM widget makes its own Layout model and (Button, HTML) its own Style model
+# unless it is given one; each model is one comm_open in the kernel and one entry in the state
+# the page fetches. Widgets whose layout or style never changes point to one shared, read-only
+# instance instead (ipywidgets renders a model referenced by several widgets in each of them).
+class _ReadOnly:
+    """Mixin: synced traits cannot be set after __init__ (a change would show in every widget
+    sharing the model); a widget whose layout changes later needs a model of its own."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._read_only = True
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if getattr(self, "_read_only", False) and name in self.keys:
+            raise AttributeError(f"{type(self).__name__} is shared and read-only (set {name}); "
+                                 "give the widget a model of its own")
+        super().__setattr__(name, value)
+
+
+class SharedLayout(_ReadOnly, widgets.Layout):
+    """A Layout shared by several widgets (read-only)."""
+
+
+class SharedButtonStyle(_ReadOnly, widgets.ButtonStyle):
+    """A ButtonStyle shared by several buttons (read-only)."""
+
+
+class SharedHTMLStyle(_ReadOnly, HTMLStyle):
+    """An HTMLStyle shared by several HTML widgets (read-only)."""
+
+
+_SHARED: dict[tuple[Any, ...], widgets.Widget] = {}
+
+
+def _shared(cls: type, **traits: Any) -> Any:
+    """The one open instance of `cls(**traits)` (made again after it was closed)."""
+    key = (cls, *sorted(traits.items()))
+    w = _SHARED.get(key)
+    if w is None or w.comm is None:
+        w = _SHARED[key] = cls(**traits)
+    return w
+
+
+def shared_layout(**traits: Any) -> SharedLayout:
+    """A read-only Layout shared by every widget that asks for the same traits."""
+    return _shared(SharedLayout, **traits)
+
+
+def shared_button_style() -> SharedButtonStyle:
+    """The read-only default ButtonStyle shared by buttons."""
+    return _shared(SharedButtonStyle)
+
+
+def shared_html_style() -> SharedHTMLStyle:
+    """The read-only default HTMLStyle shared by HTML widgets."""
+    return _shared(SharedHTMLStyle)
+
+
+def hbox(children: Sequence[widgets.Widget]) -> widgets.HBox:
+    """An HBox whose layout never changes (shares one Layout model)."""
+    return widgets.HBox(list(children), layout=shared_layout())
+
+
+def vbox(children: Sequence[widgets.Widget]) -> widgets.VBox:
+    """A VBox whose layout never changes (shares one Layout model)."""
+    return widgets.VBox(list(children), layout=shared_layout())
+
+
 def style_widget() -> widgets.HTML:
     """An HTML widget holding the one stylesheet in a <style> element (put it in every table)."""
-    w = widgets.HTML(f"<style>{load_css()}</style>")
+    w = html_widget(f"<style>{load_css()}</style>")
     w.add_class("icg-style")
     return w
 
 
 def html_widget(value: str = "", classes: Iterable[str] = ()) -> widgets.HTML:
-    """An HTML widget with css classes."""
-    w = widgets.HTML(value)
+    """An HTML widget with css classes (shared Layout and Style: never change them)."""
+    w = widgets.HTML(value, layout=shared_layout(), style=shared_html_style())
     for c in classes:
         w.add_class(c)
     return w
@@ -59,10 +129,16 @@ def make_button(
     classes: Iterable[str] = (),
     button_style: str = "",
     width: str = "auto",
+    own_layout: bool = False,
 ) -> widgets.Button:
-    """A Button whose handler takes no arguments; the description is its screen-reader label."""
+    """A Button whose handler takes no arguments; the description is its screen-reader label.
+
+    The Layout (width) is shared with other buttons of that width unless `own_layout` (needed
+    when the button is hidden or resized later); the ButtonStyle is always shared.
+    """
+    layout = widgets.Layout(width=width) if own_layout else shared_layout(width=width)
     b = widgets.Button(description=description, tooltip=tooltip or description, disabled=disabled,
-                       button_style=button_style, layout=widgets.Layout(width=width))
+                       button_style=button_style, layout=layout, style=shared_button_style())
     for c in classes:
         b.add_class(c)
     if on_click is not None:
@@ -100,7 +176,7 @@ def card_button(
     `reason` (why it is disabled) is added to the description and tooltip so that a screen reader
     and a colour-blind player both get it. `on_click` receives the card dict.
     """
-    b = widgets.Button(layout=widgets.Layout(width="auto"))
+    b = widgets.Button(layout=shared_layout(width="auto"), style=shared_button_style())
     b.add_class("icg-card-btn")
     update_card_button(b, card, reason=reason, prefix=prefix, suffix=suffix)
     b.disabled = disabled
@@ -136,6 +212,11 @@ def update_card_button(button: widgets.Button, card: dict[str, Any], *, reason: 
 class MessageArea(widgets.HTML):
     """A one-line status area (role=status, or alert for errors)."""
 
+    def __init__(self, value: str = "", **kwargs: Any) -> None:
+        kwargs.setdefault("layout", shared_layout())
+        kwargs.setdefault("style", shared_html_style())
+        super().__init__(value, **kwargs)
+
     def show(self, text: str, kind: str = "info") -> None:
         self.value = message_html(text, kind)
 
@@ -156,7 +237,7 @@ class MoveLog(widgets.VBox):
         self.limit = limit
         self.lines: list[str] = []
         self.html = html_widget(move_log_html([], title=title))
-        super().__init__([self.html])
+        super().__init__([self.html], layout=shared_layout())
         self.add_class("icg-movelog")
 
     def set_lines(self, lines: Sequence[str]) -> None:
@@ -182,7 +263,7 @@ class NumberLine(widgets.VBox):
         self.large = False
         self._args: tuple[Any, ...] = ()
         self.html = html_widget(number_line_svg(title=title))
-        super().__init__([self.html])
+        super().__init__([self.html], layout=shared_layout())
         self.add_class("icg-numberline-box")
 
     def set_large(self, on: bool) -> None:
@@ -266,7 +347,7 @@ class SettingsPanel(widgets.VBox):
         self.fields: dict[str, tuple[widgets.Widget, Callable[[Any], Any]]] = {}
         self.on_apply = on_apply
         self.title_html = html_widget(f'<div class="icg-title">{title}</div>')
-        self.rows = widgets.VBox([])
+        self.rows = vbox([])
         self.apply_button = make_button(apply_label, self.apply,
                                         tooltip=f"{apply_label}: use these settings")
         self.message = MessageArea()
@@ -394,19 +475,20 @@ class AnswerEntry(widgets.VBox):
                                       tooltip="delete the last character")
         self.clear_key = make_button("Clear", lambda: self.press("clear"), tooltip="clear the box")
         self.keypad = widgets.VBox([
-            widgets.HBox(keys[1:6]),
-            widgets.HBox([*keys[6:], keys[0]]),
-            widgets.HBox([self.minus_key, self.delete_key, self.clear_key]),
-        ])
+            hbox(keys[1:6]),
+            hbox([*keys[6:], keys[0]]),
+            hbox([self.minus_key, self.delete_key, self.clear_key]),
+        ], layout=shared_layout())
         self.keypad.add_class("icg-keypad")
         self.check_button = make_button(check_label, self.check, button_style="primary",
                                         tooltip="check what you typed")
         self.show_me_button = make_button("Show me", self._show_me,
-                                          tooltip="show the answer with the arithmetic")
+                                          tooltip="show the answer with the arithmetic",
+                                          own_layout=True)
         self.show_me_button.layout.display = "none"
         self.feedback_html = MessageArea()
         super().__init__([self.prompt, *rows, self.target, self.keypad,
-                          widgets.HBox([self.check_button, self.show_me_button]),
+                          hbox([self.check_button, self.show_me_button]),
                           self.feedback_html])
         self.add_class("icg-answer")
 
@@ -492,7 +574,7 @@ class HintBox(widgets.VBox):
         self.provider = provider
         self.button = make_button(label, self.show, tooltip="explain what each choice does")
         self.html = html_widget("")
-        super().__init__([widgets.HBox([self.button]), self.html])
+        super().__init__([hbox([self.button]), self.html])
         self.add_class("icg-hintbox")
 
     def show(self) -> None:

@@ -35,10 +35,13 @@ from widgets.components import (
     NumberLine,
     SettingError,
     SettingsPanel,
+    hbox,
     html_widget,
     make_button,
     parse_choice,
     parse_deal_code,
+    shared_button_style,
+    shared_layout,
     style_widget,
     update_card_button,
 )
@@ -212,14 +215,13 @@ class FlapjackTable(widgets.VBox):
         self.hand_title = html_widget("<b>Your hand</b>")
         self.card_buttons: list[widgets.Button] = []
         self._hand_keys: list[str] = []
-        self.hand_box = widgets.HBox([])
-        self.hand_box.layout.flex_flow = "row wrap"
+        self.hand_box = widgets.HBox([], layout=shared_layout(flex_flow="row wrap"))
         self.sign_prompt = html_widget("")
         self.add_button = make_button("+ Add", lambda: self._choose_sign(1))
         self.subtract_button = make_button(f"{MINUS} Subtract", lambda: self._choose_sign(-1))
         self.cancel_sign_button = make_button("Choose another card", self._cancel,
                                               tooltip="put the card back and choose again")
-        self.sign_box = widgets.VBox([self.sign_prompt, widgets.HBox(
+        self.sign_box = widgets.VBox([self.sign_prompt, hbox(
             [self.add_button, self.subtract_button, self.cancel_sign_button])])
         self.sign_box.layout.display = "none"
         self.practice = AnswerEntry([("total", "New total")], on_check=self._check_total,
@@ -233,21 +235,22 @@ class FlapjackTable(widgets.VBox):
         self.practice_box.layout.align_items = "flex-start"
         self.next_button = make_button("Next move", self._next_move,
                                        tooltip="let the next computer player make one move",
-                                       button_style="primary")
+                                       button_style="primary", own_layout=True)
         self.walkthrough_toggle = widgets.ToggleButton(
             value=self.controller.walkthrough, description="Teacher walkthrough",
-            tooltip="step through the computer players' moves one at a time, with reasons")
+            tooltip="step through the computer players' moves one at a time, with reasons",
+            layout=shared_layout(width="auto"))
         self.reveal_toggle = widgets.ToggleButton(
             value=True, description="Show every hand",
-            tooltip="show every player's hand and the computer players' reasons (teacher)")
+            tooltip="show every player's hand and the computer players' reasons (teacher)",
+            layout=widgets.Layout(width="auto"))
         self.large_toggle = widgets.ToggleButton(value=False, description="Large print",
-                                                 tooltip="bigger text for a projector")
+                                                 tooltip="bigger text for a projector",
+                                                 layout=shared_layout(width="auto"))
         self.restart_button = make_button("Restart this deal", self.restart,
                                           tooltip="deal the same cards again from the start")
         self.new_deal_button = make_button("New deal", lambda: self.new_game(None),
                                            tooltip="shuffle and deal with a fresh deal code")
-        for toggle in (self.walkthrough_toggle, self.reveal_toggle, self.large_toggle):
-            toggle.layout.width = "auto"
         self.walkthrough_toggle.observe(self._on_walkthrough, names="value")
         self.reveal_toggle.observe(lambda _ch: self.refresh(), names="value")
         self.large_toggle.observe(self._on_large, names="value")
@@ -283,8 +286,8 @@ class FlapjackTable(widgets.VBox):
     def _layout(self) -> list[widgets.Widget]:
         switches = [self.walkthrough_toggle, self.reveal_toggle] if self.teacher_controls else []
         teacher = widgets.HBox([*switches, self.next_button, self.large_toggle,
-                                self.restart_button, self.new_deal_button])
-        teacher.layout.flex_flow = "row wrap"
+                                self.restart_button, self.new_deal_button],
+                               layout=shared_layout(flex_flow="row wrap"))
         return [style_widget(), self.css, self.header, self.banner, self.status, self.message,
                 self.seats, self.table_view, self.number_line, self.hand_title, self.hand_box,
                 self.sign_box, self.practice_box, self.hint, teacher, self.reasons, self.move_log,
@@ -678,7 +681,7 @@ class FlapjackTable(widgets.VBox):
         views = {v["key"]: v for v in (self.state.observation(YOU)["seats"][YOU]["hand"] or [])}
         while len(self.card_buttons) < len(hand):
             i = len(self.card_buttons)
-            b = widgets.Button(layout=widgets.Layout(width="auto"))
+            b = widgets.Button(layout=widgets.Layout(width="auto"), style=shared_button_style())
             b.add_class("icg-card-btn")
             b.on_click(lambda _b, i=i: self._click_index(i))
             self.card_buttons.append(b)

@@ -36,6 +36,7 @@ from widgets.components import (
     MoveLog,
     NumberLine,
     SettingsPanel,
+    hbox,
     html_widget,
     make_button,
     parse_choice,
@@ -351,7 +352,7 @@ class HitMeTable(widgets.VBox):
         self.pass_html = html_widget("")
         self.pass_button = make_button("I have the device", self._take_device,
                                        button_style="primary")
-        self.pass_box = widgets.VBox([self.pass_html, widgets.HBox([self.pass_button])])
+        self.pass_box = widgets.VBox([self.pass_html, hbox([self.pass_button])])
         self.pass_box.add_class("icg-passbox")
         # table
         self.seats_html = html_widget("")
@@ -359,10 +360,11 @@ class HitMeTable(widgets.VBox):
         self.peek_button = make_button("Peek at my face-down card", self._toggle_peek,
                                        tooltip="show or hide your own face-down card")
         self.hit_button = make_button("Hit me!", self._hit, button_style="success",
-                                      tooltip="take one more card, face up")
+                                      tooltip="take one more card, face up", own_layout=True)
         self.hold_button = make_button("Hold", self._hold, button_style="warning",
-                                       tooltip="stop taking cards for this round (final)")
-        self.ace_box = widgets.HBox([])
+                                       tooltip="stop taking cards for this round (final)",
+                                       own_layout=True)
+        self.ace_box = hbox([])
         self._ace_buttons: list[widgets.Button] = []
         self._ace_cards: list[dict[str, Any]] = []
         self.ace_box.add_class("icg-aces")
@@ -377,13 +379,14 @@ class HitMeTable(widgets.VBox):
             "Turn up all the cards", self._finish_announce, button_style="primary",
             tooltip="turn every card face up and see who wins")
         self.announce_box = widgets.VBox([self.announce,
-                                          widgets.HBox([self.announce_done_button])])
+                                          hbox([self.announce_done_button])])
         # results
         self.result_html = html_widget("")
         self.scores_html = html_widget("")
         self.next_round_button = make_button("Next round", self._next_round,
                                              button_style="primary",
-                                             tooltip="the next dealer deals a new round")
+                                             tooltip="the next dealer deals a new round",
+                                             own_layout=True)
         self.move_log = MoveLog("Move log")
         # teacher walkthrough
         self.reveal_toggle = widgets.ToggleButton(
@@ -405,9 +408,9 @@ class HitMeTable(widgets.VBox):
         self.reasons_html = html_widget("")
         self.walk_box = widgets.VBox([
             html_widget('<div class="icg-title">Teacher walkthrough</div>'),
-            widgets.HBox([self.reveal_toggle, self.next_move_button, self.restart_button,
-                          self.large_print_toggle]),
-            widgets.HBox([self.code_text, self.replay_button]),
+            hbox([self.reveal_toggle, self.next_move_button, self.restart_button,
+                  self.large_print_toggle]),
+            hbox([self.code_text, self.replay_button]),
             self.reasons_html,
         ])
         self.walk_box.add_class("icg-walkthrough")
@@ -450,7 +453,7 @@ class HitMeTable(widgets.VBox):
         self.children = [
             self.css, self.title_html, self.message, self.status_html, self.pass_box,
             self.seats_html, self.actions_box, self.ace_box, self.hint, self.announce_box,
-            self.result_html, widgets.HBox([self.next_round_button]), self.number_line,
+            self.result_html, hbox([self.next_round_button]), self.number_line,
             self.scores_html, self.move_log, *teacher, self.settings_toggle, self.settings,
         ]
 

@@ -1,0 +1,78 @@
+"""Start-up size of the tables: every widget model is a comm_open in the kernel and an entry in
+the state a page fetches, so 30 students opening a lesson at once wait for each of them.
+
+Budgets from a measurement (2026-11-30): a fresh HitMeTable(players=3) made 220 models before
+layouts and styles were shared, 128 after; FlapjackTable(players=2) 221, then about 122.
+"""
+
+from __future__ import annotations
+
+import ipywidgets as widgets
+import pytest
+from ipywidgets.widgets.widget import _instances
+
+from widgets import FlapjackTable, HitMeTable
+from widgets.components import (
+    SharedButtonStyle,
+    SharedLayout,
+    html_widget,
+    make_button,
+    shared_button_style,
+    shared_layout,
+)
+
+HIT_ME_BUDGET = 140
+FLAPJACK_BUDGET = 135
+
+
+def _new_models(make) -> list[widgets.Widget]:
+    before = set(_instances)
+    make()
+    return [w for k, w in list(_instances.items()) if k not in before]
+
+
+def test_hit_me_model_count_within_budget() -> None:
+    models = _new_models(lambda: HitMeTable(players=3))
+    assert 50 < len(models) <= HIT_ME_BUDGET, len(models)
+
+
+def test_flapjack_model_count_within_budget() -> None:
+    models = _new_models(lambda: FlapjackTable(players=2))
+    assert 50 < len(models) <= FLAPJACK_BUDGET, len(models)
+
+
+def test_shared_models_are_read_only() -> None:
+    a = make_button("A")
+    b = make_button("B")
+    assert a.layout is b.layout and isinstance(a.layout, SharedLayout)
+    assert a.style is b.style is shared_button_style()
+    with pytest.raises(AttributeError):
+        a.layout.display = "none"
+    with pytest.raises(AttributeError):
+        a.style.button_color = "red"
+    assert b.layout.display is None
+    assert html_widget("x").layout is shared_layout()
+
+
+def test_own_layout_hides_only_that_button() -> None:
+    a = make_button("A", own_layout=True)
+    b = make_button("B")
+    a.layout.display = "none"
+    assert a.layout is not b.layout and b.layout.display is None
+
+
+def test_closed_shared_model_is_made_again() -> None:
+    old = shared_layout(width="7em")
+    old.close()
+    new = shared_layout(width="7em")
+    assert new is not old and new.comm is not None and new.width == "7em"
+
+
+def test_hit_me_hidden_buttons_keep_their_own_layouts() -> None:
+    t = HitMeTable(players=3, seed=3)
+    own = [t.hit_button, t.hold_button, t.next_round_button, t.announce.show_me_button]
+    assert not any(isinstance(b.layout, SharedLayout) for b in own)
+    assert isinstance(t.peek_button.style, SharedButtonStyle)
+    # the next-round button is hidden during play, the peek button is not
+    assert t.next_round_button.layout.display == "none"
+    assert t.peek_button.layout.display is None
