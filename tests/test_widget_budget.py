@@ -76,3 +76,16 @@ def test_hit_me_hidden_buttons_keep_their_own_layouts() -> None:
     # the next-round button is hidden during play, the peek button is not
     assert t.next_round_button.layout.display == "none"
     assert t.peek_button.layout.display is None
+
+
+def test_hit_me_settings_built_on_first_open_with_current_values() -> None:
+    t = HitMeTable(players=4, seed=11, opponents="hard")
+    assert t._settings is None and not any(
+        isinstance(c, widgets.VBox) and "icg-settings" in c._dom_classes for c in t.children)
+    t.settings_toggle.value = True
+    panel = t.settings
+    assert panel in t.children and panel.layout.display is None
+    assert panel.values()["players"] == 4 and panel.values()["opponents"] == "hard"
+    assert t.settings is panel  # built once
+    t.settings_toggle.value = False
+    assert panel.layout.display == "none" and t.children.count(panel) == 1

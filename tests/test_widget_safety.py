@@ -161,6 +161,7 @@ def play_round_checking(t: HitMeTable, rng_hits: int) -> None:
 ])
 def test_no_hidden_card_in_any_synced_value(kw, hits):
     t = HitMeTable(bot_delay=0, **kw)
+    t.settings_toggle.value = True  # the settings panel is built when opened: walk it too
     for _ in range(2):  # two rounds: the second has another dealer
         play_round_checking(t, hits)
         t.next_round_button.click()
@@ -200,6 +201,8 @@ def test_other_players_face_down_card_changes_nothing_shown(kw):
                    deck="2C,9C,5S,3D,9H,7H,4C,2D", **kw)
     b = HitMeTable(players=3, seed=5, bot_delay=0, opponents=[AlwaysHold()] * 2,
                    deck="AH,KD,5S,3D,9H,7H,4C,2D", **kw)
+    for t in (a, b):
+        t.settings_toggle.value = True  # the settings panel is built when opened
     steps = [
         lambda t: t.pass_button.click() if t.pass_screen else None,
         lambda t: t.peek_button.click(),
@@ -298,6 +301,7 @@ def still_playable(t: HitMeTable) -> None:
 ])
 def test_forged_values_get_messages_and_the_game_continues(kw):
     t = HitMeTable(players=3, seed=9, bot_delay=0, opponents="medium", **kw)
+    t.settings_toggle.value = True  # the settings panel (built when opened) has inputs too
     inputs = input_widgets(t)
     names = {type(w).__name__ for w in inputs}
     assert {"Text", "IntText", "Dropdown", "Checkbox", "ToggleButtons"} <= names

@@ -387,6 +387,7 @@ class HitMeTable(widgets.VBox):
                                              button_style="primary",
                                              tooltip="the next dealer deals a new round",
                                              own_layout=True)
+        self.next_round_row = hbox([self.next_round_button])
         self.move_log = MoveLog("Move log")
         # teacher walkthrough
         self.reveal_toggle = widgets.ToggleButton(
@@ -414,37 +415,53 @@ class HitMeTable(widgets.VBox):
             self.reasons_html,
         ])
         self.walk_box.add_class("icg-walkthrough")
-        # settings
-        self.settings = SettingsPanel("Settings", "Apply and deal", on_apply=self._apply_settings)
-        self.settings.add_field("players", "Players (2 to 8)", widgets.IntText(value=3),
-                                lambda v: parse_int_setting(v, "players", 2, MAX_PLAYERS))
-        self.settings.add_field("colors", "Colours", widgets.Dropdown(options=COLOR_OPTIONS),
-                                lambda v: parse_choice(v, [c for _, c in COLOR_OPTIONS],
-                                                       "colours"))
-        self.settings.add_field("turn_order", "Turn order",
-                                widgets.Dropdown(options=TURN_OPTIONS),
-                                lambda v: parse_choice(v, [t for _, t in TURN_OPTIONS],
-                                                       "turn order"))
-        self.settings.add_field("ace_eleven", "Aces count 1 or 11", widgets.Checkbox(),
-                                _parse_bool)
-        self.settings.add_field("opponents", "Computer players",
-                                widgets.Dropdown(options=[(f"{lv}", lv) for lv in LEVELS]),
-                                lambda v: parse_choice(v, LEVELS, "computer players"))
-        self.settings.add_field("mode", "Who plays",
-                                widgets.Dropdown(options=[("one student (solo)", "solo"),
-                                                          ("students pass the device",
-                                                           "pass-device")]),
-                                lambda v: parse_choice(v, MODES, "who plays"))
-        self.settings.add_field("students", "Students at this screen (pass the device)",
-                                widgets.IntText(value=1),
-                                lambda v: parse_int_setting(v, "students", 1, MAX_PLAYERS))
-        self.settings.add_field("seed", "Deal code (empty: new shuffle)",
-                                widgets.Text(placeholder="e.g. 42 or class-5b"),
-                                parse_deal_code)
+        # settings: the panel is built the first time it is opened (or read), see `settings`
+        self._settings: SettingsPanel | None = None
+        self._settings_values: dict[str, Any] = {}
         self.settings_toggle = widgets.ToggleButton(value=False, description="Settings",
                                                     tooltip="show or hide the settings")
         self.settings_toggle.observe(lambda ch: self._show_settings(), names="value")
-        self.settings.layout.display = "none"
+
+    @property
+    def settings(self) -> SettingsPanel:
+        """The settings panel, built on first use: most pages never open it, and its ~30 widget
+        models would otherwise be sent to every page at start-up."""
+        if self._settings is None:
+            self._settings = self._build_settings()
+            self._settings.set_values(self._settings_values)
+            self._settings.layout.display = ("none" if self.settings_toggle.value is not True
+                                             else None)
+            self._layout_children()
+        return self._settings
+
+    def _build_settings(self) -> SettingsPanel:
+        settings = SettingsPanel("Settings", "Apply and deal", on_apply=self._apply_settings)
+        settings.add_field("players", "Players (2 to 8)", widgets.IntText(value=3),
+                           lambda v: parse_int_setting(v, "players", 2, MAX_PLAYERS))
+        settings.add_field("colors", "Colours", widgets.Dropdown(options=COLOR_OPTIONS),
+                           lambda v: parse_choice(v, [c for _, c in COLOR_OPTIONS],
+                                                  "colours"))
+        settings.add_field("turn_order", "Turn order",
+                           widgets.Dropdown(options=TURN_OPTIONS),
+                           lambda v: parse_choice(v, [t for _, t in TURN_OPTIONS],
+                                                  "turn order"))
+        settings.add_field("ace_eleven", "Aces count 1 or 11", widgets.Checkbox(),
+                           _parse_bool)
+        settings.add_field("opponents", "Computer players",
+                           widgets.Dropdown(options=[(f"{lv}", lv) for lv in LEVELS]),
+                           lambda v: parse_choice(v, LEVELS, "computer players"))
+        settings.add_field("mode", "Who plays",
+                           widgets.Dropdown(options=[("one student (solo)", "solo"),
+                                                     ("students pass the device",
+                                                      "pass-device")]),
+                           lambda v: parse_choice(v, MODES, "who plays"))
+        settings.add_field("students", "Students at this screen (pass the device)",
+                           widgets.IntText(value=1),
+                           lambda v: parse_int_setting(v, "students", 1, MAX_PLAYERS))
+        settings.add_field("seed", "Deal code (empty: new shuffle)",
+                           widgets.Text(placeholder="e.g. 42 or class-5b"),
+                           parse_deal_code)
+        return settings
 
     def _layout_children(self) -> None:
         # the teacher controls exist only in walkthrough mode: a hidden widget still syncs,
@@ -453,8 +470,9 @@ class HitMeTable(widgets.VBox):
         self.children = [
             self.css, self.title_html, self.message, self.status_html, self.pass_box,
             self.seats_html, self.actions_box, self.ace_box, self.hint, self.announce_box,
-            self.result_html, hbox([self.next_round_button]), self.number_line,
-            self.scores_html, self.move_log, *teacher, self.settings_toggle, self.settings,
+            self.result_html, self.next_round_row, self.number_line,
+            self.scores_html, self.move_log, *teacher, self.settings_toggle,
+            *([self._settings] if self._settings is not None else []),
         ]
 
     def _show_settings(self) -> None:
@@ -507,16 +525,18 @@ class HitMeTable(widgets.VBox):
         self.game = game
         self.round_number = 1
         self._start_round()
-        self.settings.set_values({"players": players, "colors": config.colors.value,
+        self._settings_values = {"players": players, "colors": config.colors.value,
                                   "turn_order": config.turn_order.value,
                                   "ace_eleven": config.ace_eleven,
                                   "opponents": opponents if opponents in LEVELS else "medium",
                                   "mode": mode,
                                   "seed": str(code) if self.code_open else "",
-                                  "students": n_students})
+                                  "students": n_students}
         # the teacher's box exists only in walkthrough mode (a synced value is readable)
         self.code_text.value = str(code) if self.ctl.walkthrough else ""
-        self.settings.message.clear()
+        if self._settings is not None:
+            self._settings.set_values(self._settings_values)
+            self._settings.message.clear()
 
     def _opponent_specs(self, opponents: Any, n: int) -> list[Any]:
         if isinstance(opponents, list | tuple):
