@@ -16,6 +16,7 @@ from typing import Any
 import ipywidgets as widgets
 import pytest
 from traitlets import TraitError
+from widget_helpers import all_widgets, synced_text
 
 from engine.bots import Decision
 from engine.errors import ConfigError
@@ -56,30 +57,6 @@ def button_for(t: FlapjackTable, code_short: str) -> widgets.Button:
         if b.description.startswith(code_short + " "):
             return b
     raise AssertionError(f"no button for {code_short}: {[b.description for b in t.card_buttons]}")
-
-
-def all_widgets(root: widgets.Widget) -> list[widgets.Widget]:
-    """Every widget reachable from `root` through synced traits (children, layout, style...)."""
-    from ipywidgets.widgets.widget import _instances
-
-    seen: dict[str, widgets.Widget] = {}
-    todo = [root]
-    while todo:
-        w = todo.pop()
-        if w.model_id in seen:
-            continue
-        seen[w.model_id] = w
-        state = json.dumps(w.get_state(), default=str)
-        for ref in re.findall(r"IPY_MODEL_([0-9a-f]+)", state):
-            if ref in _instances and ref not in seen:
-                todo.append(_instances[ref])
-    return list(seen.values())
-
-
-def synced_text(root: widgets.Widget) -> str:
-    """Every synced value of every widget in the table, serialized."""
-    return "\n".join(json.dumps(w.get_state(), default=str, ensure_ascii=False)
-                     for w in all_widgets(root))
 
 
 def hidden_cards_shown(t: FlapjackTable) -> list[str]:

@@ -12,35 +12,13 @@ import time
 
 import ipywidgets as widgets
 import pytest
-from ipywidgets.widgets import widget as widget_module
+from widget_helpers import AlwaysHold, errors_raise  # noqa: F401 - autouse fixture
 
 from engine.bots import Decision
 from engine.errors import ConfigError
 from engine.hit_me import Hit, HitMeGame, Hold
-from widgets import HitMeTable, components
+from widgets import HitMeTable
 from widgets.hit_me_table import Phase, announce_feedback, own_values
-
-
-@pytest.fixture(autouse=True)
-def errors_raise(monkeypatch):
-    """Click handlers raise in tests (ipywidgets would only log them)."""
-
-    def call(self, *args, **kwargs):
-        value = None
-        for callback in self.callbacks:
-            local = callback(*args, **kwargs)
-            value = local if local is not None else value
-        return value
-
-    monkeypatch.setattr(widget_module.CallbackDispatcher, "__call__", call)
-    monkeypatch.setattr(components, "STRICT", True)
-
-
-class AlwaysHold:
-    """A computer player that always holds (so tests control every card)."""
-
-    def choose(self, observation, legal):
-        return Decision(next(a for a in legal if isinstance(a, Hold)), "I always hold.")
 
 
 class HitOnce:

@@ -14,68 +14,18 @@
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 import ipywidgets as widgets
 import pytest
 from helpers import find_card_text
-from ipywidgets.widgets import widget as widget_module
 from traitlets import TraitError
+from widget_helpers import AlwaysHold, all_widgets, errors_raise, synced_text  # noqa: F401
 
-from engine.bots import Decision
 from engine.cards import Card
-from engine.hit_me import Hold
-from widgets import HitMeTable, components
+from widgets import HitMeTable
 from widgets.hit_me_table import Phase, own_values
-
-
-@pytest.fixture(autouse=True)
-def errors_raise(monkeypatch):
-    """Click handlers raise in tests (ipywidgets would log them; a page would show a traceback)."""
-
-    def call(self, *args, **kwargs):
-        value = None
-        for callback in self.callbacks:
-            local = callback(*args, **kwargs)
-            value = local if local is not None else value
-        return value
-
-    monkeypatch.setattr(widget_module.CallbackDispatcher, "__call__", call)
-    monkeypatch.setattr(components, "STRICT", True)
-
-
-class AlwaysHold:
-    def choose(self, observation, legal):
-        return Decision(next(a for a in legal if isinstance(a, Hold)), "I always hold.")
-
-
-# ----- walking the widget tree ------------------------------------------------------------
-def all_widgets(root: widgets.Widget) -> list[widgets.Widget]:
-    """Every widget reachable from root through synced traits (children, layout, style...)."""
-    seen: dict[str, widgets.Widget] = {}
-    stack = [root]
-    while stack:
-        w = stack.pop()
-        if w.model_id in seen:
-            continue
-        seen[w.model_id] = w
-        for name in w.keys:
-            v = getattr(w, name)
-            items = v if isinstance(v, list | tuple) else [v]
-            stack.extend(x for x in items if isinstance(x, widgets.Widget))
-    return list(seen.values())
-
-
-def synced_text(root: widgets.Widget) -> str:
-    """Everything the page receives: each widget's synced state, serialized."""
-    parts = []
-    for w in all_widgets(root):
-        state = w.get_state()
-        assert set(state) == set(w.keys)
-        parts.append(json.dumps(state, ensure_ascii=False, sort_keys=True, default=str))
-    return "\n".join(parts)
 
 
 def hidden_and_visible(t: HitMeTable) -> tuple[list[Card], list[Card]]:
