@@ -27,7 +27,7 @@ from engine.cards import parse_cards
 from engine.errors import ConfigError
 from engine.events import Event
 from engine.flapjack import VARIANTS, EndReason, FlapjackConfig, FlapjackState
-from engine.hit_me import MAX_HITS, HitMeConfig, HitMeGame
+from engine.hit_me import MAX_HITS, HitMeConfig, HitMeGame, HitMeRound
 
 Progress = Callable[[int, int], None]
 HIT_ME_KEYS = ("rounds", "win_share", "mean_winning_abs", "share_won_at_zero",
@@ -90,6 +90,16 @@ def _split_share(winners: Sequence[int], share: list[float]) -> None:
         share[w] += 1 / len(winners)
 
 
+def play_out(state: HitMeRound | FlapjackState, seat_bots: Sequence[Bot]) -> None:
+    """Let the computer players move until the round or game is over. Each sees only its own
+    observation (without the event log, which no bot reads) and its legal actions."""
+    while not state.over:
+        seat = state.current
+        decision = seat_bots[seat].choose(state.observation(seat, events=False),
+                                          state.legal_actions(seat))
+        state.apply_action(decision.action, seat)
+
+
 def simulate_hit_me(
     players: int = 4,
     bots: str | Sequence[str] = "threshold:4",
@@ -124,11 +134,7 @@ def simulate_hit_me(
             if r:
                 game.next_round()
             rnd = game.round
-            while not rnd.over:
-                seat = rnd.current
-                decision = seat_bots[seat].choose(rnd.observation(seat, events=False),
-                                                   rnd.legal_actions(seat))
-                rnd.apply_action(decision.action, seat)
+            play_out(rnd, seat_bots)
             res = game.finish_round()
             _split_share(res.winners, share)
             best = res.scores[res.winners[0]]
@@ -182,11 +188,7 @@ def simulate_flapjack(
     try:
         for g in range(games):
             state = FlapjackState.deal(config, rng, deck=order)
-            while not state.over:
-                seat = state.current
-                decision = seat_bots[seat].choose(state.observation(seat, events=False),
-                                                  state.legal_actions(seat))
-                state.apply_action(decision.action, seat)
+            play_out(state, seat_bots)
             res = state.result()
             _split_share(res.winners, share)
             flapjacks += sum(state.flapjacks)
