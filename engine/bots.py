@@ -24,9 +24,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:  # numpy is imported where the expert uses it: a page with easier
+    import numpy as np  # computer players does not pay for importing it (~0.08 s CPU)
 
 from engine.cards import RANK_LABELS, make_rng, signed
 from engine.errors import ConfigError
@@ -256,13 +257,15 @@ OPPONENT_THRESHOLDS = {1: 0.04, 2: 0.1, 3: 0.18, 4: 0.2, 5: 0.18, 6: 0.12, 7: 0.
 OPPONENT_SLIP = 0.08
 MAX_ABS = 100
 _SPAN = 120  # sums from -120 to +120 in the exact model
-_SUMS = np.arange(-_SPAN, _SPAN + 1)
 
 
 def _exact_abs(combos: list[tuple[tuple[int, int, int], int]], weights: list[float],
                hits_left: int, unseen: Counter[int]) -> np.ndarray:
     """Exact distribution of an opponent's final |sum| (aces count 1): from each weighted
     (current sum, threshold), they hit while |sum| >= threshold, drawing from the unseen cards."""
+    import numpy as np
+
+    sums = np.arange(-_SPAN, _SPAN + 1)
     total = sum(unseen.values())
     kernel = np.zeros(21)
     for v, c in unseen.items():
@@ -274,7 +277,7 @@ def _exact_abs(combos: list[tuple[tuple[int, int, int], int]], weights: list[flo
         by_t[t][s + _SPAN] += w
     final = np.zeros(2 * _SPAN + 1)
     for t, mass in by_t.items():
-        go = np.abs(_SUMS) >= t
+        go = np.abs(sums) >= t
         for _ in range(hits_left):
             final += np.where(go, 0.0, mass)
             mass = np.convolve(np.where(go, mass, 0.0), kernel)[10:10 + 2 * _SPAN + 1]
@@ -342,6 +345,8 @@ class HitMeExpert(Bot):
 
         Each opponent's final |sum| gets a distribution (exact when aces count 1 only,
         sampled otherwise); opponents are taken as independent of each other."""
+        import numpy as np
+
         me = observation["viewer"]
         ace_eleven = bool(observation["config"].get("ace_eleven"))
         dists: list[np.ndarray] = []
@@ -385,6 +390,8 @@ class HitMeExpert(Bot):
                      hits_left: int, unseen: Counter[int], ace_eleven: bool = True,
                      ) -> np.ndarray:
         """Monte Carlo distribution of an opponent's final |sum| (aces may count 11)."""
+        import numpy as np
+
         rng = self.rng
         pool = list(unseen.elements())
         d = np.zeros(MAX_ABS + 1)
@@ -454,11 +461,13 @@ class HitMeExpert(Bot):
         if ace_eleven:
             return hold, hit_value(state, k)
         # Aces count 1: the same look-ahead on every sum at once.
+        import numpy as np
+
         kernel = np.zeros(21)
         for v, p in dist:
             kernel[v + 10] = p
         flipped = kernel[::-1]
-        hold_at = np.array(win)[np.minimum(np.abs(_SUMS), MAX_ABS)]
+        hold_at = np.array(win)[np.minimum(np.abs(np.arange(-_SPAN, _SPAN + 1)), MAX_ABS)]
 
         def expect(v: np.ndarray) -> np.ndarray:  # E[v(sum + next card)] for every sum
             return np.convolve(v, flipped)[10:10 + len(v)]

@@ -479,6 +479,7 @@ def test_settings_students_for_pass_device():
 
 def test_every_button_has_a_readable_label():
     t = table(BASIC, walkthrough=True, ace_eleven=True)
+    assert t.announce_box and t.pass_box and t.settings  # parts made on first use: build them
     seen = []
 
     def walk(w):

@@ -252,6 +252,7 @@ def still_playable(t: HitMeTable) -> None:
 def test_forged_values_get_messages_and_the_game_continues(kw):
     t = HitMeTable(players=3, seed=9, bot_delay=0, opponents="medium", **kw)
     t.settings_toggle.value = True  # the settings panel (built when opened) has inputs too
+    assert t.announce_box in t.children  # so has the answer box (built when a round ends)
     inputs = input_widgets(t)
     names = {type(w).__name__ for w in inputs}
     assert {"Text", "IntText", "Dropdown", "Checkbox", "ToggleButtons"} <= names

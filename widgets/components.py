@@ -36,6 +36,41 @@ def load_css() -> str:
     return CSS_PATH.read_text(encoding="utf-8")
 
 
+class LazyPart:
+    """A table attribute built, with the rest of its group, the first time it is read.
+
+    Every widget made sends its model to the page at once, shown or not. Parts that most pages
+    never show, or show only later (the end-of-round answer box, the teacher's controls, the
+    pass-the-device screen), are made on first use: `builder` is the name of the owner's method
+    that sets every attribute of the group; afterwards `owner._layout_children()` runs so a new
+    part takes its place on the table. `LazyPart.built(obj, name)` tells whether it exists yet
+    (reading it would build it)."""
+
+    def __init__(self, builder: str) -> None:
+        self.builder = builder
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        if self.name not in obj.__dict__:
+            getattr(obj, self.builder)()
+            obj._layout_children()
+        return obj.__dict__[self.name]
+
+    @staticmethod
+    def built(obj: Any, name: str) -> bool:
+        return name in obj.__dict__
+
+    @classmethod
+    def group(cls, builder: str, n: int) -> tuple[LazyPart, ...]:
+        """n attributes built together by `builder` (one descriptor each)."""
+        return tuple(cls(builder) for _ in range(n))
+
+
 # ----- shared layout and style models -------------------------------------------------------
 # Every ipywidgets DOM widget makes its own Layout model and (Button, HTML) its own Style model
 # unless it is given one; each model is one comm_open in the kernel and one entry in the state

@@ -32,6 +32,7 @@ from engine.hit_me import ChooseAce, Hit, HitMeConfig, HitMeGame, Hold
 from widgets.components import (
     AnswerEntry,
     HintBox,
+    LazyPart,
     MessageArea,
     MoveLog,
     NumberLine,
@@ -335,8 +336,9 @@ class HitMeTable(widgets.VBox):
         super().__init__([])
         self.add_class("icg-root")
         self.message = MessageArea()
+        self.large_print = False
         self._layout_children()
-        self.large_print_toggle.value = bool(large_print)
+        self._set_large_print(bool(large_print))
         self._names_arg = list(names) if names is not None else None
         self._new_game(players=players, opponents=opponents, seed=seed, mode=mode,
                        colors=colors, turn_order=turn_order, ace_eleven=ace_eleven,
@@ -348,12 +350,6 @@ class HitMeTable(widgets.VBox):
         self.title_html = html_widget('<div class="icg-title">Hit Me</div>')
         self.status_html = html_widget("")
         self.status_html.add_class("icg-status")
-        # pass-the-device screen
-        self.pass_html = html_widget("")
-        self.pass_button = make_button("I have the device", self._take_device,
-                                       button_style="primary")
-        self.pass_box = widgets.VBox([self.pass_html, hbox([self.pass_button])])
-        self.pass_box.add_class("icg-passbox")
         # table
         self.seats_html = html_widget("")
         self.number_line = NumberLine("Number line: sums and distances from zero")
@@ -370,16 +366,6 @@ class HitMeTable(widgets.VBox):
         self.ace_box.add_class("icg-aces")
         self.hint = HintBox(self._hint_text)
         self.actions_box = widgets.HBox([self.peek_button, self.hit_button, self.hold_button])
-        # announce
-        self.announce = AnswerEntry(
-            [("sum", "My sum"), ("abs", "Its absolute value |sum|")],
-            on_check=self._check_announce, on_show_me=self._show_me,
-            check_label="Check my sum")
-        self.announce_done_button = make_button(
-            "Turn up all the cards", self._finish_announce, button_style="primary",
-            tooltip="turn every card face up and see who wins")
-        self.announce_box = widgets.VBox([self.announce,
-                                          hbox([self.announce_done_button])])
         # results
         self.result_html = html_widget("")
         self.scores_html = html_widget("")
@@ -389,7 +375,42 @@ class HitMeTable(widgets.VBox):
                                              own_layout=True)
         self.next_round_row = hbox([self.next_round_button])
         self.move_log = MoveLog("Move log")
-        # teacher walkthrough
+        # settings: the panel is built the first time it is opened (or read), see `settings`
+        self._settings: SettingsPanel | None = None
+        self._settings_values: dict[str, Any] = {}
+        self.settings_toggle = widgets.ToggleButton(value=False, description="Settings",
+                                                    tooltip="show or hide the settings")
+        self.settings_toggle.observe(lambda ch: self._show_settings(), names="value")
+
+    # Parts made on first use (LazyPart): a solo student's page never needs the pass screen
+    # or the teacher's controls, and needs the answer box only at the end of a round; each
+    # widget made is a model sent to the page at load time.
+    pass_html, pass_button, pass_box = LazyPart.group("_build_pass", 3)
+    announce, announce_done_button, announce_box = LazyPart.group("_build_announce", 3)
+    (reveal_toggle, next_move_button, code_text, replay_button, restart_button,
+     large_print_toggle, reasons_html, walk_box) = LazyPart.group("_build_walkthrough", 8)
+
+    def _build_pass(self) -> None:
+        self.pass_html = html_widget("")
+        self.pass_button = make_button("I have the device", self._take_device,
+                                       button_style="primary")
+        self.pass_box = widgets.VBox([self.pass_html, hbox([self.pass_button])])
+        self.pass_box.add_class("icg-passbox")
+        self.pass_box.layout.display = "none"
+
+    def _build_announce(self) -> None:
+        self.announce = AnswerEntry(
+            [("sum", "My sum"), ("abs", "Its absolute value |sum|")],
+            on_check=self._check_announce, on_show_me=self._show_me,
+            check_label="Check my sum")
+        self.announce_done_button = make_button(
+            "Turn up all the cards", self._finish_announce, button_style="primary",
+            tooltip="turn every card face up and see who wins")
+        self.announce_box = widgets.VBox([self.announce,
+                                          hbox([self.announce_done_button])])
+        self.announce_box.layout.display = "none"
+
+    def _build_walkthrough(self) -> None:
         self.reveal_toggle = widgets.ToggleButton(
             value=False, description="Show every hand",
             tooltip="teacher: turn every face-down card up and show the computer players' reasons")
@@ -403,7 +424,8 @@ class HitMeTable(widgets.VBox):
         self.restart_button = make_button("Restart this deal", self._restart_deal,
                                           tooltip="deal this round again, the same cards, "
                                           "to try other choices")
-        self.large_print_toggle = widgets.ToggleButton(value=False, description="Large print",
+        self.large_print_toggle = widgets.ToggleButton(value=self.large_print,
+                                                       description="Large print",
                                                        tooltip="bigger text for a projector")
         self.large_print_toggle.observe(self._large_print_changed, names="value")
         self.reasons_html = html_widget("")
@@ -415,12 +437,10 @@ class HitMeTable(widgets.VBox):
             self.reasons_html,
         ])
         self.walk_box.add_class("icg-walkthrough")
-        # settings: the panel is built the first time it is opened (or read), see `settings`
-        self._settings: SettingsPanel | None = None
-        self._settings_values: dict[str, Any] = {}
-        self.settings_toggle = widgets.ToggleButton(value=False, description="Settings",
-                                                    tooltip="show or hide the settings")
-        self.settings_toggle.observe(lambda ch: self._show_settings(), names="value")
+        if self.ctl.walkthrough and hasattr(self, "deal_code"):
+            self.code_text.value = str(self.deal_code)
+        if not self.ctl.walkthrough:
+            self.walk_box.layout.display = "none"
 
     @property
     def settings(self) -> SettingsPanel:
@@ -467,23 +487,30 @@ class HitMeTable(widgets.VBox):
         # the teacher controls exist only in walkthrough mode: a hidden widget still syncs,
         # and a page could "click" it
         teacher = [self.walk_box] if self.ctl.walkthrough else []
-        self.children = [
-            self.css, self.title_html, self.message, self.status_html, self.pass_box,
-            self.seats_html, self.actions_box, self.ace_box, self.hint, self.announce_box,
+        part = self.__dict__.get
+        self.children = [w for w in [
+            self.css, self.title_html, self.message, self.status_html, part("pass_box"),
+            self.seats_html, self.actions_box, self.ace_box, self.hint, part("announce_box"),
             self.result_html, self.next_round_row, self.number_line,
             self.scores_html, self.move_log, *teacher, self.settings_toggle,
             *([self._settings] if self._settings is not None else []),
-        ]
+        ] if w is not None]
 
     def _show_settings(self) -> None:
         self.settings.layout.display = None if self.settings_toggle.value is True else "none"
 
     def _large_print_changed(self, change: Any = None) -> None:
-        if self.large_print_toggle.value is True:
+        self._set_large_print(self.large_print_toggle.value is True)
+
+    def _set_large_print(self, on: bool) -> None:
+        self.large_print = on
+        if on:
             self.add_class("icg-large")
         else:
             self.remove_class("icg-large")
-        self.number_line.set_large(self.large_print_toggle.value is True)
+        self.number_line.set_large(on)
+        if LazyPart.built(self, "large_print_toggle") and self.large_print_toggle.value != on:
+            self.large_print_toggle.value = on
 
     # ----- game set-up --------------------------------------------------------------------
     @_locked
@@ -533,7 +560,8 @@ class HitMeTable(widgets.VBox):
                                   "seed": str(code) if self.code_open else "",
                                   "students": n_students}
         # the teacher's box exists only in walkthrough mode (a synced value is readable)
-        self.code_text.value = str(code) if self.ctl.walkthrough else ""
+        if LazyPart.built(self, "code_text") or self.ctl.walkthrough:
+            self.code_text.value = str(code) if self.ctl.walkthrough else ""
         if self._settings is not None:
             self._settings.set_values(self._settings_values)
             self._settings.message.clear()
@@ -585,7 +613,8 @@ class HitMeTable(widgets.VBox):
         self.hint.clear()
         self.result_html.value = ""
         self.message.clear()
-        self.announce.reset()
+        if LazyPart.built(self, "announce"):
+            self.announce.reset()
         self.refresh()
         self.ctl.run_bots()
         self.refresh()
@@ -651,7 +680,7 @@ class HitMeTable(widgets.VBox):
             self.pass_button.tooltip = f"{who} has the device now"
             self.pass_box.layout.display = None
             self.pass_button.disabled = False
-        else:
+        elif LazyPart.built(self, "pass_box"):
             self.pass_html.value = ""
             self.pass_box.layout.display = "none"
             self.pass_button.disabled = True
@@ -685,12 +714,13 @@ class HitMeTable(widgets.VBox):
         self.status_html.value = self._status_text(obs)
         # announce
         announcing = self.phase is Phase.ANNOUNCE and not pass_up and viewer is not None
-        self.announce_box.layout.display = None if announcing else "none"
-        self.announce.check_button.disabled = not announcing or viewer in self.announced
-        self.announce_done_button.disabled = not (announcing and viewer in self.announced)
-        more = len(self.announce_queue) > 1
-        self.announce_done_button.description = ("Done: pass to the next student" if more
-                                                 else "Turn up all the cards")
+        if announcing or LazyPart.built(self, "announce_box"):
+            self.announce_box.layout.display = None if announcing else "none"
+            self.announce.check_button.disabled = not announcing or viewer in self.announced
+            self.announce_done_button.disabled = not (announcing and viewer in self.announced)
+            more = len(self.announce_queue) > 1
+            self.announce_done_button.description = ("Done: pass to the next student" if more
+                                                     else "Turn up all the cards")
         # results
         reveal_phase = self.phase is Phase.REVEAL
         self.next_round_button.disabled = not reveal_phase
@@ -698,10 +728,12 @@ class HitMeTable(widgets.VBox):
         self.result_html.value = self._result_text(obs) if reveal_phase else ""
         self.scores_html.value = score_table_html(names, self.game.wins, self.game.ties)
         # walkthrough
-        self.walk_box.layout.display = None if self.ctl.walkthrough else "none"
-        self.next_move_button.disabled = not (self.ctl.walkthrough and self.phase is Phase.PLAY
-                                              and self.ctl.bot_to_move() is not None)
-        self.reasons_html.value = self._reasons_text(obs)
+        if self.ctl.walkthrough or LazyPart.built(self, "walk_box"):
+            self.walk_box.layout.display = None if self.ctl.walkthrough else "none"
+            self.next_move_button.disabled = not (self.ctl.walkthrough
+                                                  and self.phase is Phase.PLAY
+                                                  and self.ctl.bot_to_move() is not None)
+            self.reasons_html.value = self._reasons_text(obs)
 
     def _render_aces(self, obs: dict[str, Any], active: bool) -> None:
         viewer = obs["viewer"]
