@@ -58,24 +58,61 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     log.close()
 
 
+def kernel_idle(lab: str, timeout: float = 90.0) -> None:
+    """Wait until the notebook's kernel has started and is idle (JupyterLab's REST API)."""
+    import json
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(lab + "api/sessions", timeout=5) as r:  # noqa: S310
+                sessions = json.load(r)
+            if any(s.get("kernel", {}).get("execution_state") == "idle" for s in sessions):
+                return
+        except OSError:
+            pass
+        time.sleep(0.5)
+    pytest.fail("the notebook's kernel did not become idle in JupyterLab")
+
+
+def dismiss_dialogs(page: Any, seen: list[str]) -> None:
+    """Close any JupyterLab dialog (kernel choice, notices) with its default button, noting
+    its text for the failure message."""
+    dialogs = page.locator(".jp-Dialog")
+    for _ in range(3):
+        if dialogs.count() == 0 or not dialogs.first.is_visible():
+            return
+        seen.append(" ".join(dialogs.first.inner_text().split())[:200])
+        accept = dialogs.first.locator(".jp-mod-accept")
+        if accept.count():
+            accept.first.click()
+        else:
+            page.keyboard.press("Escape")
+        page.wait_for_timeout(300)
+
+
 def test_hit_me_table_plays_in_jupyterlab(lab: str, browser: Any) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
+    dialogs: list[str] = []
     try:
         page.goto(lab + "lab/tree/hit_me_table.ipynb", timeout=TIMEOUT_MS)
         page.locator(".jp-Notebook").first.wait_for(timeout=TIMEOUT_MS)
-        # Run > Run All Cells does nothing while the kernel is still starting: run again if the
-        # table has not appeared after a while.
+        # Run > Run All Cells does nothing while the kernel is still starting: wait until it is
+        # idle, then run (and run again if the table has not appeared after a while).
+        kernel_idle(lab)
         peek = page.locator(".widget-button", has_text="Peek at my face-down card")
-        for attempt in range(4):
+        for attempt in range(3):
+            dismiss_dialogs(page, dialogs)
             page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
             page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
             try:
                 peek.first.wait_for(timeout=30_000)
                 break
-            except Exception:  # noqa: BLE001 - playwright's TimeoutError; try the menu again
-                if attempt == 3:
-                    raise
+            except Exception as e:  # noqa: BLE001 - playwright's TimeoutError: try again
+                if attempt == 2:
+                    raise AssertionError(f"no table after Run All Cells; dialogs seen: "
+                                         f"{dialogs}") from e
         assert page.locator(".jupyter-widgets").count() > 0
         peek.first.click()
         hit = page.locator(".widget-button", has_text="Hit me!").first
