@@ -505,6 +505,8 @@ FORGED = ["", " ", "-", "--5", "1e9", "99999999999999999999", "<script>alert(1)<
 
 def test_forged_values_on_every_input_leave_the_game_intact():
     t = FlapjackTable(players=3, deck=None, seed=4, bot_delay=0, say_total=True)
+    t.settings_toggle.value = True  # the parts made on first use have inputs too
+    assert t.settings in t.children and t.practice_box in t.children
     inputs = input_widgets(t)
     kinds = {type(w).__name__ for w in inputs}
     assert {"Text", "Dropdown", "Checkbox", "ToggleButton"} <= kinds

@@ -24,7 +24,7 @@ from widgets.components import (
 )
 
 HIT_ME_BUDGET = 45
-FLAPJACK_BUDGET = 135
+FLAPJACK_BUDGET = 60
 
 
 def _new_models(make) -> list[widgets.Widget]:
@@ -64,7 +64,33 @@ def test_hit_me_parts_are_made_when_first_needed() -> None:
 
 def test_flapjack_model_count_within_budget() -> None:
     models = _new_models(lambda: FlapjackTable(players=2))
-    assert 50 < len(models) <= FLAPJACK_BUDGET, len(models)
+    assert 20 < len(models) <= FLAPJACK_BUDGET, len(models)
+
+
+def test_flapjack_parts_are_made_when_first_needed() -> None:
+    """Add / Subtract only in add-or-subtract, once a card is chosen; the new-total practice
+    once a card is played with say_total; the settings panel when opened, showing the table's
+    settings."""
+    t = FlapjackTable(players=2, seed=8, bot_delay=0, say_total=True,
+                      variant="add-or-subtract")
+    assert not any(LazyPart.built(t, n) for n in ("sign_box", "practice_box", "settings"))
+    key = next(k for k, b in zip(t._hand_keys, t.card_buttons, strict=False)
+               if not b.disabled)
+    t.click_card(key)
+    assert LazyPart.built(t, "sign_box") and t.sign_box in t.children
+    assert t.sign_box.layout.display is None
+    button = t.add_button if not t.add_button.disabled else t.subtract_button
+    button.click()
+    assert LazyPart.built(t, "practice_box") and t.practice_box in t.children
+    assert t.practice_box.layout.display is None and not t.practice.check_button.disabled
+    t.settings_toggle.value = True
+    assert t.settings in t.children and t.settings.layout.display is None
+    assert t.players_field.value == 2 and t.variant_field.value == "add-or-subtract"
+    assert t.say_field.value is True
+    t.settings_toggle.value = False
+    assert t.settings.layout.display == "none"
+    u = FlapjackTable(players=2, seed=8, bot_delay=0)
+    assert "Classic, 2 players" in u.settings_toggle.description
 
 
 def test_shared_models_are_read_only() -> None:

@@ -30,6 +30,7 @@ from widgets.components import (
     MINUS,
     AnswerEntry,
     HintBox,
+    LazyPart,
     MessageArea,
     MoveLog,
     NumberLine,
@@ -216,23 +217,8 @@ class FlapjackTable(widgets.VBox):
         self.card_buttons: list[widgets.Button] = []
         self._hand_keys: list[str] = []
         self.hand_box = widgets.HBox([], layout=shared_layout(flex_flow="row wrap"))
-        self.sign_prompt = html_widget("")
-        self.add_button = make_button("+ Add", lambda: self._choose_sign(1))
-        self.subtract_button = make_button(f"{MINUS} Subtract", lambda: self._choose_sign(-1))
-        self.cancel_sign_button = make_button("Choose another card", self._cancel,
-                                              tooltip="put the card back and choose again")
-        self.sign_box = widgets.VBox([self.sign_prompt, hbox(
-            [self.add_button, self.subtract_button, self.cancel_sign_button])])
-        self.sign_box.layout.display = "none"
-        self.practice = AnswerEntry([("total", "New total")], on_check=self._check_total,
-                                    on_show_me=self._show_me, check_label="Check the new total")
-        self.cancel_practice_button = make_button("Choose another card", self._cancel,
-                                                  tooltip="put the card back and choose again")
-        self.practice_box = widgets.VBox([self.practice, self.cancel_practice_button])
-        self.practice_box.layout.display = "none"
         self.hint = HintBox(self._hint_text)
         self.hint.layout.align_items = "flex-start"
-        self.practice_box.layout.align_items = "flex-start"
         self.next_button = make_button("Next move", self._next_move,
                                        tooltip="let the next computer player make one move",
                                        button_style="primary", own_layout=True)
@@ -256,6 +242,43 @@ class FlapjackTable(widgets.VBox):
         self.large_toggle.observe(self._on_large, names="value")
         self.reasons = html_widget("", ["icg-fj-reasons-box"])
         self.move_log = MoveLog("Move log")
+        self.settings_toggle = widgets.ToggleButton(
+            value=False, description="Settings", tooltip="show or hide the settings",
+            layout=shared_layout(width="auto"))
+        self.settings_toggle.observe(self._show_settings, names="value")
+        self.css = html_widget(f"<style>{rf.FLAPJACK_CSS}</style>", ["icg-style"])
+
+    # Parts made on first use (LazyPart): the Add / Subtract choice exists only in the
+    # add-or-subtract variant, the new-total practice only when it is on; every widget made is
+    # a model sent to the page at load time.
+    (sign_prompt, add_button, subtract_button, cancel_sign_button,
+     sign_box) = LazyPart.group("_build_signs", 5)
+    practice, cancel_practice_button, practice_box = LazyPart.group("_build_practice", 3)
+
+    def _build_signs(self) -> None:
+        self.sign_prompt = html_widget("")
+        self.add_button = make_button("+ Add", lambda: self._choose_sign(1))
+        self.subtract_button = make_button(f"{MINUS} Subtract", lambda: self._choose_sign(-1))
+        self.cancel_sign_button = make_button("Choose another card", self._cancel,
+                                              tooltip="put the card back and choose again")
+        self.sign_box = widgets.VBox([self.sign_prompt, hbox(
+            [self.add_button, self.subtract_button, self.cancel_sign_button])])
+        self.sign_box.layout.display = "none"
+
+    def _build_practice(self) -> None:
+        self.practice = AnswerEntry([("total", "New total")], on_check=self._check_total,
+                                    on_show_me=self._show_me, check_label="Check the new total")
+        self.cancel_practice_button = make_button("Choose another card", self._cancel,
+                                                  tooltip="put the card back and choose again")
+        self.practice_box = widgets.VBox([self.practice, self.cancel_practice_button])
+        self.practice_box.layout.display = "none"
+        self.practice_box.layout.align_items = "flex-start"
+
+    # The settings panel (about 30 models) is made the first time it is opened (or read).
+    (settings, players_field, variant_field, decks_field, colors_field, level_field, code_field,
+     say_field) = LazyPart.group("_build_settings", 8)
+
+    def _build_settings(self) -> None:
         self.settings = SettingsPanel("Settings", "Apply and deal", self._apply_settings)
         s = self.settings
         self.players_field = s.add_field(
@@ -279,19 +302,34 @@ class FlapjackTable(widgets.VBox):
         self.say_field = s.add_field(
             "say_total", "Say the new total (practice)", widgets.Checkbox(),
             lambda v: parse_choice(v, [True, False], "say the new total"))
-        self.settings_box = widgets.Accordion(children=[self.settings], titles=("Settings",))
-        self.settings_box.selected_index = None
-        self.css = html_widget(f"<style>{rf.FLAPJACK_CSS}</style>", ["icg-style"])
+        s.set_values(self._settings_values())
+        s.layout.display = None if self.settings_toggle.value is True else "none"
+
+    def _show_settings(self, change: Any = None) -> None:
+        self.settings.layout.display = None if self.settings_toggle.value is True else "none"
+
+    def _hide_part(self, name: str) -> None:
+        """Hide a part made on first use, if it was made."""
+        if LazyPart.built(self, name):
+            getattr(self, name).layout.display = "none"
 
     def _layout(self) -> list[widgets.Widget]:
-        switches = [self.walkthrough_toggle, self.reveal_toggle] if self.teacher_controls else []
-        teacher = widgets.HBox([*switches, self.next_button, self.large_toggle,
-                                self.restart_button, self.new_deal_button],
-                               layout=shared_layout(flex_flow="row wrap"))
-        return [style_widget(), self.css, self.header, self.banner, self.status, self.message,
-                self.seats, self.table_view, self.number_line, self.hand_title, self.hand_box,
-                self.sign_box, self.practice_box, self.hint, teacher, self.reasons, self.move_log,
-                self.settings_box]
+        if "teacher_box" not in self.__dict__:
+            switches = ([self.walkthrough_toggle, self.reveal_toggle] if self.teacher_controls
+                        else [])
+            self.teacher_box = widgets.HBox([*switches, self.next_button, self.large_toggle,
+                                             self.restart_button, self.new_deal_button],
+                                            layout=shared_layout(flex_flow="row wrap"))
+            self.base_css = style_widget()
+        part = self.__dict__.get
+        return [w for w in [
+            self.base_css, self.css, self.header, self.banner, self.status, self.message,
+            self.seats, self.table_view, self.number_line, self.hand_title, self.hand_box,
+            part("sign_box"), part("practice_box"), self.hint, self.teacher_box, self.reasons,
+            self.move_log, self.settings_toggle, part("settings")] if w is not None]
+
+    def _layout_children(self) -> None:
+        self.children = self._layout()
 
     def _level_options(self) -> list[tuple[str, str]]:
         opts = list(LEVEL_OPTIONS)
@@ -299,20 +337,29 @@ class FlapjackTable(widgets.VBox):
             opts.append(("Mixed (as set in the notebook)", "mixed"))
         return opts
 
-    def _sync_settings(self) -> None:
-        """Show the table's current settings in the settings panel."""
+    def _settings_values(self) -> dict[str, Any]:
+        """The table's current settings, as the settings panel shows them."""
         ops = self._opponents
         if len({str(o) for o in ops}) > 1 or not isinstance(ops[0], str):
             level = "mixed"
         else:
             level = SPEC_LEVEL.get(ops[0], ops[0])
-        self.settings.set_values({
+        return {
             "players": self.config.players, "variant": self.config.variant,
             "decks": self.config.decks if self.config.decks <= 4 else 1,
             "colors": self.config.colors.value, "opponents": level,
             "seed": str(self.deal_code) if self.code_open else "",
             "say_total": self.say_total,
-        })
+        }
+
+    def _sync_settings(self) -> None:
+        """Show the table's current settings in the settings panel (if it was made)."""
+        if LazyPart.built(self, "settings"):
+            self.settings.set_values(self._settings_values())
+
+    def _sync_code(self) -> None:
+        if LazyPart.built(self, "settings"):
+            self.settings.set_values({"seed": str(self.deal_code) if self.code_open else ""})
 
     # ----- games ----------------------------------------------------------------------------
     @property
@@ -339,10 +386,11 @@ class FlapjackTable(widgets.VBox):
         self._banner_from = 0
         self.message.clear()
         self.hint.clear()
-        self.practice.reset()
-        self.practice_box.layout.display = "none"
-        self.sign_box.layout.display = "none"
-        self.settings.set_values({"seed": str(code) if self.code_open else ""})
+        if LazyPart.built(self, "practice"):
+            self.practice.reset()
+        self._hide_part("practice_box")
+        self._hide_part("sign_box")
+        self._sync_code()
         self.refresh()
         c.run_bots()
 
@@ -447,7 +495,7 @@ class FlapjackTable(widgets.VBox):
         if self.config.add_or_subtract:
             self._selected = key
             self._pending = None
-            self.practice_box.layout.display = "none"
+            self._hide_part("practice_box")
             self.refresh()
             return
         self._commit(key, 1)
@@ -469,8 +517,9 @@ class FlapjackTable(widgets.VBox):
     def _cancel(self) -> None:
         self._selected = None
         self._pending = None
-        self.practice.reset()
-        self.practice_box.layout.display = "none"
+        if LazyPart.built(self, "practice"):
+            self.practice.reset()
+        self._hide_part("practice_box")
         self.refresh()
 
     def _commit(self, key: str, sign: int) -> None:
@@ -585,7 +634,7 @@ class FlapjackTable(widgets.VBox):
             return
         on = change["new"] is True
         self.controller.walkthrough = on
-        self.settings.set_values({"seed": str(self.deal_code) if self.code_open else ""})
+        self._sync_code()
         self.refresh()
         if not on:
             self.controller.run_bots()
@@ -652,11 +701,11 @@ class FlapjackTable(widgets.VBox):
         self.next_button.disabled = not walk or self.controller.bot_to_move() is None
         self.reasons.value = self._reasons_html()
         self.hint.button.disabled = self._pending is not None
-        if st.over:
+        if st.over and LazyPart.built(self, "practice"):
             self.practice.check_button.disabled = True
             self.cancel_practice_button.disabled = True
         cfg_text = f"{cfg.title}, {cfg.players} players"
-        self.settings_box.set_title(0, f"Settings ({cfg_text})")
+        self.settings_toggle.description = f"Settings ({cfg_text})"
 
     def _header_html(self) -> str:
         cfg = self.config
@@ -720,7 +769,7 @@ class FlapjackTable(widgets.VBox):
         card = self._card(key) if key else None
         if card is None or not self._my_turn() or not self.config.add_or_subtract:
             self._selected = None
-            self.sign_box.layout.display = "none"
+            self._hide_part("sign_box")
             return
         n = self.config.value(card)
         view = self._card_view(card)
