@@ -326,3 +326,21 @@ def test_forged_clicks_on_disabled_buttons_change_nothing():
             elif phase_step == 1:
                 assert shown  # (rendered before the forged clicks)
                 still_playable(t)
+
+
+def test_typed_boxes_send_their_value_once_when_left() -> None:
+    """Every text box of every widget syncs on leaving the box (or Enter), not per keystroke:
+    per-keystroke updates are held back while one is in flight, so a Check / Apply click could
+    reach the kernel before the last digits did."""
+    from widgets import FlapjackTable
+    from widgets.practice import AbsoluteValuePractice
+    from widgets.strategy import SimulationPanel
+
+    hit_me = HitMeTable(players=3, seed=2, bot_delay=0, walkthrough=True)
+    flapjack = FlapjackTable(players=2, seed=2, bot_delay=0, say_total=True)
+    roots = [hit_me, hit_me.announce_box, hit_me.settings, flapjack, flapjack.settings,
+             flapjack.practice_box, AbsoluteValuePractice(seed=1), SimulationPanel()]
+    boxes = [x for r in roots for x in all_widgets(r) if isinstance(x, widgets.Text)]
+    assert len(boxes) >= 8
+    assert all(b.continuous_update is False for b in boxes), \
+        [b.description for b in boxes if b.continuous_update]

@@ -393,6 +393,8 @@ class SettingsPanel(widgets.VBox):
                   parse: Callable[[Any], Any]) -> widgets.Widget:
         """Add one labelled input; `parse` checks its value."""
         self.fields[name] = (widget, parse)
+        if isinstance(widget, widgets.Text):
+            widget.continuous_update = False  # sent on leaving the box, before Apply's click
         if hasattr(widget, "description") and not isinstance(widget, widgets.Checkbox):
             widget.description = label
             widget.style.description_width = "initial"
@@ -489,9 +491,13 @@ class AnswerEntry(widgets.VBox):
         self.boxes: dict[str, widgets.Text] = {}
         rows = []
         for name, label in fields:
+            # continuous_update=False: the value goes to the kernel once, when the box loses
+            # focus (a click on Check) or on Enter, not one message per keystroke; ipywidgets
+            # holds keystroke updates back while one is in flight, and under load a Check
+            # click overtook the last digits ("-" checked instead of "-12").
             t = widgets.Text(value="", description=label, placeholder="e.g. -7",
                              style={"description_width": "initial"},
-                             layout=widgets.Layout(width="16em"))
+                             layout=widgets.Layout(width="16em"), continuous_update=False)
             self.boxes[name] = t
             rows.append(t)
         self.names = [n for n, _ in fields]

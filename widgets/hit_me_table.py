@@ -417,8 +417,8 @@ class HitMeTable(widgets.VBox):
         self.reveal_toggle.observe(lambda ch: self.refresh(), names="value")
         self.next_move_button = make_button("Next move", self._next_move,
                                             tooltip="the next computer player makes one move")
-        self.code_text = widgets.Text(description="Deal code", style={"description_width":
-                                                                      "initial"})
+        self.code_text = widgets.Text(description="Deal code", continuous_update=False,
+                                      style={"description_width": "initial"})
         self.replay_button = make_button("Deal this code", self._replay_code,
                                          tooltip="start a new game from the deal code in the box")
         self.restart_button = make_button("Restart this deal", self._restart_deal,

@@ -194,8 +194,9 @@ class AbsoluteValuePractice(w.VBox):
 
         self.header = w.HTML()
         self.prompt = w.HTML()
+        # sent when the box is left (a click on Check or +/-) or on Enter: see AnswerEntry
         self.answer = w.Text(placeholder="your answer", description="Answer:",
-                             layout=w.Layout(width="14em"))
+                             layout=w.Layout(width="14em"), continuous_update=False)
         self.sign_button = w.Button(description="+/\u2212", tooltip="change the sign",
                                     layout=w.Layout(width="4em"))
         self.choice_buttons = [w.Button(description="", tooltip="") for _ in range(3)]

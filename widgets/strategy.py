@@ -397,7 +397,7 @@ class SimulationPanel(w.VBox):
                                  value=rounds if rounds in ROUND_CHOICES else 100_000,
                                  description="Rounds:")
         self.seed = w.Text(value=str(seed), description="Deal code:",
-                           layout=w.Layout(width="14em"))
+                           layout=w.Layout(width="14em"), continuous_update=False)
         self.run_button = w.Button(description="Run the simulation", button_style="primary")
         self.run_button.on_click(lambda _: self.run())
         self.status = w.HTML()

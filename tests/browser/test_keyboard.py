@@ -57,20 +57,15 @@ def press_button(page: Any, name: str, key: str = "Enter", back: bool = False) -
 
 
 def type_into(vp: Any, label: str, text: str) -> None:
-    """Tab to the box and enter the text with the keyboard, as one input (as a paste or an
-    on-screen keyboard's word does), then let it reach the kernel.
-
-    Key-by-key typing is not used: each keystroke is a value update, ipywidgets holds later
-    updates back while one is in flight, and under load the Check click (never held back)
-    overtook the last digits in this test (the kernel saw '-' and answered "Type a whole
-    number"). That race is reported; the answer boxes could sync on change instead.
-    """
+    """Tab to the box and type the text key by key. The answer boxes send their value when
+    they are left (continuous_update=False), so the Tab to Check sends it before the click.
+    (Per-keystroke syncing let a Check click overtake the last digits under load: the kernel
+    saw '-' and answered "Type a whole number".)"""
     page = vp.page
     tab_to(page, box_labelled(label), f"the {label!r} box")
     page.keyboard.press("Control+A")
     page.keyboard.press("Delete")
-    page.keyboard.insert_text(text)
-    vp.wait_synced()
+    page.keyboard.type(text)
 
 
 def test_hit_me_round_by_keyboard(fixtures_server: Any, open_page: Any, bt: Any) -> None:
