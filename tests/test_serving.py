@@ -110,6 +110,27 @@ def test_voila_json_settings() -> None:
     assert {"conf.json", "index.html.j2", "page.html"} <= {p.name for p in template.iterdir()}
 
 
+def test_kernels_talk_over_unix_sockets_not_tcp_ports(served: Served) -> None:
+    """voila.json sets KernelManager.transport = "ipc": with TCP, 30 kernels starting at once
+    can be handed the same free port (jupyter_client picks ports before the kernel binds them;
+    voila#408); the loser dies and its student's page never loads (seen once in 180 loads by
+    benchmarks/classroom.py). Unix sockets named after the kernel id cannot collide, and no
+    kernel port is open to other users of the machine."""
+    import psutil
+
+    _, kernel_id = served.render("one_button.ipynb")
+    files = []
+    for proc in psutil.Process(served.process.pid).children(recursive=True):
+        cmd = proc.cmdline()
+        if "-f" in cmd and kernel_id in cmd[cmd.index("-f") + 1]:
+            files.append(Path(cmd[cmd.index("-f") + 1]))
+    assert len(files) == 1, "the page's kernel process was not found"
+    info = json.loads(files[0].read_text())
+    assert info["transport"] == "ipc"
+    assert all(Path(f"{info['ip']}-{info[k]}").is_socket()
+               for k in ("shell_port", "iopub_port", "control_port", "hb_port"))
+
+
 def test_config_is_installed_in_the_environment() -> None:
     """`make venv` runs serving/install.py: template and voila.py where Voila looks."""
     check = subprocess.run(
