@@ -50,3 +50,21 @@ def test_dead_kernel_shows_a_clear_message(
     finally:
         vp.screenshot("kernel-death")
     assert RELOAD.search(alert.first.inner_text())
+
+
+def test_a_page_that_is_slow_to_start_says_so_and_offers_a_reload(
+    fixtures_server: Any, open_page: Any
+) -> None:
+    """A page whose kernel cannot start would otherwise show Voila's spinner for ever (seen when
+    two kernels were handed the same TCP port). The template's watchdog (shortened here from
+    120 s to 2 s) puts up a note with a reload button, and takes it down if the page finishes."""
+    vp = open_page("slow-start")
+    page = vp.page
+    page.add_init_script("window.classroomStartLimitMs = 2000;")
+    page.goto(fixtures_server.page_url("slow_start.ipynb"), wait_until="commit")
+    note = page.get_by_role("alert").filter(has_text="taking a long time to start")
+    note.first.wait_for(state="visible", timeout=TIMEOUT)
+    assert note.first.get_by_role("button", name="Reload the page").is_visible()
+    page.locator(".widget-button", has_text="Ready").first.wait_for(timeout=60_000)
+    note.first.wait_for(state="detached", timeout=10_000)
+    assert page.get_by_role("alert").count() == 0
