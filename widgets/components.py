@@ -142,17 +142,15 @@ def vbox(children: Sequence[widgets.Widget]) -> widgets.VBox:
 
 def style_widget() -> widgets.HTML:
     """An HTML widget holding the one stylesheet in a <style> element (put it in every table)."""
-    w = html_widget(f"<style>{load_css()}</style>")
-    w.add_class("icg-style")
-    return w
+    return html_widget(f"<style>{load_css()}</style>", ["icg-style"])
 
 
 def html_widget(value: str = "", classes: Iterable[str] = ()) -> widgets.HTML:
     """An HTML widget with css classes (shared Layout and Style: never change them)."""
-    w = widgets.HTML(value, layout=shared_layout(), style=shared_html_style())
-    for c in classes:
-        w.add_class(c)
-    return w
+    # classes given at creation, not added after: each change after creation is one more
+    # message to the page while it loads
+    return widgets.HTML(value, layout=shared_layout(), style=shared_html_style(),
+                        _dom_classes=tuple(classes))
 
 
 def make_button(
@@ -173,9 +171,8 @@ def make_button(
     """
     layout = widgets.Layout(width=width) if own_layout else shared_layout(width=width)
     b = widgets.Button(description=description, tooltip=tooltip or description, disabled=disabled,
-                       button_style=button_style, layout=layout, style=shared_button_style())
-    for c in classes:
-        b.add_class(c)
+                       button_style=button_style, layout=layout, style=shared_button_style(),
+                       _dom_classes=tuple(classes))
     if on_click is not None:
         b.on_click(lambda _b: guarded(on_click))
     return b
@@ -272,8 +269,7 @@ class MoveLog(widgets.VBox):
         self.limit = limit
         self.lines: list[str] = []
         self.html = html_widget(move_log_html([], title=title))
-        super().__init__([self.html], layout=shared_layout())
-        self.add_class("icg-movelog")
+        super().__init__([self.html], layout=shared_layout(), _dom_classes=("icg-movelog",))
 
     def set_lines(self, lines: Sequence[str]) -> None:
         """Replace the log (oldest first in `lines`; shown newest first)."""
@@ -298,8 +294,8 @@ class NumberLine(widgets.VBox):
         self.large = False
         self._args: tuple[Any, ...] = ()
         self.html = html_widget(number_line_svg(title=title))
-        super().__init__([self.html], layout=shared_layout())
-        self.add_class("icg-numberline-box")
+        super().__init__([self.html], layout=shared_layout(),
+                         _dom_classes=("icg-numberline-box",))
 
     def set_large(self, on: bool) -> None:
         """Large print: draw the same line with labels about 1.5 times larger on screen."""
@@ -386,8 +382,8 @@ class SettingsPanel(widgets.VBox):
         self.apply_button = make_button(apply_label, self.apply,
                                         tooltip=f"{apply_label}: use these settings")
         self.message = MessageArea()
-        super().__init__([self.title_html, self.rows, self.apply_button, self.message])
-        self.add_class("icg-settings")
+        super().__init__([self.title_html, self.rows, self.apply_button, self.message],
+                         _dom_classes=("icg-settings",))
 
     def add_field(self, name: str, label: str, widget: widgets.Widget,
                   parse: Callable[[Any], Any]) -> widgets.Widget:
@@ -530,8 +526,7 @@ class AnswerEntry(widgets.VBox):
         self.feedback_html = MessageArea()
         super().__init__([self.prompt, *rows, self.target, self.keypad,
                           hbox([self.check_button, self.show_me_button]),
-                          self.feedback_html])
-        self.add_class("icg-answer")
+                          self.feedback_html], _dom_classes=("icg-answer",))
 
     def press(self, key: str) -> None:
         """What a keypad button does to the chosen box."""
@@ -615,8 +610,7 @@ class HintBox(widgets.VBox):
         self.provider = provider
         self.button = make_button(label, self.show, tooltip="explain what each choice does")
         self.html = html_widget("")
-        super().__init__([hbox([self.button]), self.html])
-        self.add_class("icg-hintbox")
+        super().__init__([hbox([self.button]), self.html], _dom_classes=("icg-hintbox",))
 
     def show(self) -> None:
         try:

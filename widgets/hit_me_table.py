@@ -43,6 +43,7 @@ from widgets.components import (
     parse_choice,
     parse_deal_code,
     parse_int_setting,
+    shared_layout,
     style_widget,
 )
 from widgets.controller import TableController, make_bots
@@ -333,11 +334,12 @@ class HitMeTable(widgets.VBox):
             raise ConfigError(f"mode must be one of {', '.join(MODES)}; got {mode!r}")
         self.ctl = _Controller(self, bot_delay=bot_delay, walkthrough=walkthrough)
         self._build_widgets()
-        super().__init__([])
-        self.add_class("icg-root")
         self.message = MessageArea()
         self.large_print = False
-        self._layout_children()
+        if self.ctl.walkthrough:
+            self._build_walkthrough()
+        # children and classes given at creation (each later change is one more message)
+        super().__init__(self._children(), _dom_classes=("icg-root",))
         self._set_large_print(bool(large_print))
         self._names_arg = list(names) if names is not None else None
         self._new_game(players=players, opponents=opponents, seed=seed, mode=mode,
@@ -348,8 +350,7 @@ class HitMeTable(widgets.VBox):
     def _build_widgets(self) -> None:
         self.css = style_widget()
         self.title_html = html_widget('<div class="icg-title">Hit Me</div>')
-        self.status_html = html_widget("")
-        self.status_html.add_class("icg-status")
+        self.status_html = html_widget("", ["icg-status"])
         # table
         self.seats_html = html_widget("")
         self.number_line = NumberLine("Number line: sums and distances from zero")
@@ -360,10 +361,9 @@ class HitMeTable(widgets.VBox):
         self.hold_button = make_button("Hold", self._hold, button_style="warning",
                                        tooltip="stop taking cards for this round (final)",
                                        own_layout=True)
-        self.ace_box = hbox([])
+        self.ace_box = widgets.HBox([], layout=shared_layout(), _dom_classes=("icg-aces",))
         self._ace_buttons: list[widgets.Button] = []
         self._ace_cards: list[dict[str, Any]] = []
-        self.ace_box.add_class("icg-aces")
         self.hint = HintBox(self._hint_text)
         self.actions_box = widgets.HBox([self.peek_button, self.hit_button, self.hold_button])
         # results
@@ -486,9 +486,12 @@ class HitMeTable(widgets.VBox):
     def _layout_children(self) -> None:
         # the teacher controls exist only in walkthrough mode: a hidden widget still syncs,
         # and a page could "click" it
-        teacher = [self.walk_box] if self.ctl.walkthrough else []
+        self.children = self._children()
+
+    def _children(self) -> list[widgets.Widget]:
         part = self.__dict__.get
-        self.children = [w for w in [
+        teacher = [part("walk_box")] if self.ctl.walkthrough else []
+        return [w for w in [
             self.css, self.title_html, self.message, self.status_html, part("pass_box"),
             self.seats_html, self.actions_box, self.ace_box, self.hint, part("announce_box"),
             self.result_html, self.next_round_row, self.number_line,

@@ -269,14 +269,16 @@ def flapjack_example_html() -> str:
 
 
 def example_view(which: str) -> object:
-    """A worked example as a widget: 'hit-me' or 'flapjack'."""
-    import ipywidgets
+    """A worked example as a picture: 'hit-me' or 'flapjack'.
 
-    from widgets.components import style_widget
+    Plain HTML output, not a widget: nothing in it is interactive, so it needs no kernel
+    connection (widget models cost every page load a message each; the picture shows even
+    before the widgets do)."""
+    from IPython.display import HTML
+
+    from widgets.components import load_css
 
     html = {"hit-me": hit_me_example_html, "flapjack": flapjack_example_html}
     if which not in html:
         raise ValueError(f"which must be 'hit-me' or 'flapjack'; got {which!r}")
-    box = ipywidgets.VBox([style_widget(), ipywidgets.HTML(html[which]())])
-    box.add_class("icg-root")
-    return box
+    return HTML(f'<style>{load_css()}</style><div class="icg-root">{html[which]()}</div>')
