@@ -49,7 +49,7 @@ def text(w: widgets.HTML) -> str:
 
 
 def visible_cards(t: FlapjackTable) -> list[widgets.Button]:
-    return [b for b in t.card_buttons if b.layout.display != "none"]
+    return list(t.hand_box.children)
 
 
 def button_for(t: FlapjackTable, code_short: str) -> widgets.Button:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import ipywidgets as widgets
+from ipywidgets.widgets.widget_bool import ToggleButtonStyle
 from ipywidgets.widgets.widget_string import HTMLStyle
 
 from widgets.render import Arrow, Point, Span, esc, message_html, move_log_html, number_line_svg
@@ -103,6 +104,10 @@ class SharedHTMLStyle(_ReadOnly, HTMLStyle):
     """An HTMLStyle shared by several HTML widgets (read-only)."""
 
 
+class SharedToggleButtonStyle(_ReadOnly, ToggleButtonStyle):
+    """A ToggleButtonStyle shared by several toggle buttons (read-only)."""
+
+
 _SHARED: dict[tuple[Any, ...], widgets.Widget] = {}
 
 
@@ -128,6 +133,15 @@ def shared_button_style() -> SharedButtonStyle:
 def shared_html_style() -> SharedHTMLStyle:
     """The read-only default HTMLStyle shared by HTML widgets."""
     return _shared(SharedHTMLStyle)
+
+
+def make_toggle(description: str, tooltip: str, value: bool = False, *,
+                own_layout: bool = False) -> widgets.ToggleButton:
+    """An on/off switch (a <button> with aria-pressed); shared Layout (width auto, unless
+    `own_layout`: to hide it later) and shared style."""
+    layout = widgets.Layout(width="auto") if own_layout else shared_layout(width="auto")
+    return widgets.ToggleButton(value=value, description=description, tooltip=tooltip,
+                                layout=layout, style=_shared(SharedToggleButtonStyle))
 
 
 def hbox(children: Sequence[widgets.Widget]) -> widgets.HBox:
@@ -208,37 +222,47 @@ def card_button(
     `reason` (why it is disabled) is added to the description and tooltip so that a screen reader
     and a colour-blind player both get it. `on_click` receives the card dict.
     """
-    b = widgets.Button(layout=shared_layout(width="auto"), style=shared_button_style())
-    b.add_class("icg-card-btn")
-    update_card_button(b, card, reason=reason, prefix=prefix, suffix=suffix)
-    b.disabled = disabled
+    state = card_button_state(card, reason=reason, prefix=prefix, suffix=suffix)
+    state["disabled"] = disabled or state["disabled"]
+    b = widgets.Button(layout=shared_layout(width="auto"), style=shared_button_style(), **state)
     if on_click is not None:
         b.on_click(lambda _b: guarded(on_click, card))
     return b
 
 
-def update_card_button(button: widgets.Button, card: dict[str, Any], *, reason: str = "",
-                       detail: str = "", prefix: str = "", suffix: str = "") -> None:
-    """Show `card` on an existing card button, in place (a hand that changes every move keeps
-    its buttons, so no new widget is sent to the page).
+COLOR_CLASSES = ("icg-red", "icg-black")
 
-    Description 'J♠ +10' + suffix, then ' (reason)'; tooltip the card's aria text, then
-    ': detail' (or the reason); the colour class follows the card. The button is disabled
-    when a reason is given.
-    """
+
+def card_button_state(card: dict[str, Any], *, reason: str = "", detail: str = "",
+                      prefix: str = "", suffix: str = "", classes: Iterable[str] = ()
+                      ) -> dict[str, Any]:
+    """The traits of a button showing `card`: description 'J♠ +10' + suffix, then ' (reason)';
+    tooltip the card's aria text, then ': detail' (or the reason); disabled when a reason is
+    given; css classes icg-card-btn, the card's colour and `classes`. A new button is made with
+    them (one message to the page instead of one per trait)."""
     text = f"{prefix}{card_label(card)}{suffix}"
     tip = card["aria"]
     if reason:
         text = f"{text} ({reason})"
         tip = f"{tip}: {detail or reason}"
-    button.description = text
-    button.tooltip = tip
-    button.disabled = bool(reason)
-    for color in ("red", "black"):
-        if color == card.get("color"):
-            button.add_class(f"icg-{color}")
-        else:
-            button.remove_class(f"icg-{color}")
+    color = f"icg-{card.get('color')}"
+    return {"description": text, "tooltip": tip, "disabled": bool(reason),
+            "_dom_classes": ("icg-card-btn", *([color] if color in COLOR_CLASSES else []),
+                             *classes)}
+
+
+def update_card_button(button: widgets.Button, card: dict[str, Any], *, reason: str = "",
+                       detail: str = "", prefix: str = "", suffix: str = "",
+                       classes: Iterable[str] = ()) -> None:
+    """Show `card` on an existing card button, in place (a hand that changes every move keeps
+    its buttons, so no new widget is sent to the page), as `card_button_state` describes; the
+    changes go to the page as one message."""
+    state = card_button_state(card, reason=reason, detail=detail, prefix=prefix, suffix=suffix,
+                              classes=classes)
+    with button.hold_sync():
+        for name, value in state.items():
+            if getattr(button, name) != value:
+                setattr(button, name, value)
 
 
 class MessageArea(widgets.HTML):

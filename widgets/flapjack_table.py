@@ -36,9 +36,11 @@ from widgets.components import (
     NumberLine,
     SettingError,
     SettingsPanel,
+    card_button_state,
     hbox,
     html_widget,
     make_button,
+    make_toggle,
     parse_choice,
     parse_deal_code,
     shared_button_style,
@@ -195,11 +197,8 @@ class FlapjackTable(widgets.VBox):
         self._misses = 0
         self._banner_from = 0
         self._build()
-        super().__init__(self._layout())
-        self.add_class("icg-root")
-        self.add_class("icg-flapjack")
-        if large_print:
-            self.add_class("icg-large")
+        super().__init__(self._layout(), _dom_classes=(
+            "icg-root", "icg-flapjack", *(["icg-large"] if large_print else [])))
         self.large_toggle.value = large_print
         self._sync_settings()
         self.new_game(code)
@@ -222,29 +221,17 @@ class FlapjackTable(widgets.VBox):
         self.next_button = make_button("Next move", self._next_move,
                                        tooltip="let the next computer player make one move",
                                        button_style="primary", own_layout=True)
-        self.walkthrough_toggle = widgets.ToggleButton(
-            value=self.controller.walkthrough, description="Teacher walkthrough",
-            tooltip="step through the computer players' moves one at a time, with reasons",
-            layout=shared_layout(width="auto"))
-        self.reveal_toggle = widgets.ToggleButton(
-            value=True, description="Show every hand",
-            tooltip="show every player's hand and the computer players' reasons (teacher)",
-            layout=widgets.Layout(width="auto"))
-        self.large_toggle = widgets.ToggleButton(value=False, description="Large print",
-                                                 tooltip="bigger text for a projector",
-                                                 layout=shared_layout(width="auto"))
+        if self.teacher_controls:
+            self._build_switches()
+        self.large_toggle = make_toggle("Large print", "bigger text for a projector")
         self.restart_button = make_button("Restart this deal", self.restart,
                                           tooltip="deal the same cards again from the start")
         self.new_deal_button = make_button("New deal", lambda: self.new_game(None),
                                            tooltip="shuffle and deal with a fresh deal code")
-        self.walkthrough_toggle.observe(self._on_walkthrough, names="value")
-        self.reveal_toggle.observe(lambda _ch: self.refresh(), names="value")
         self.large_toggle.observe(self._on_large, names="value")
         self.reasons = html_widget("", ["icg-fj-reasons-box"])
         self.move_log = MoveLog("Move log")
-        self.settings_toggle = widgets.ToggleButton(
-            value=False, description="Settings", tooltip="show or hide the settings",
-            layout=shared_layout(width="auto"))
+        self.settings_toggle = make_toggle("Settings", "show or hide the settings")
         self.settings_toggle.observe(self._show_settings, names="value")
         self.css = html_widget(f"<style>{rf.FLAPJACK_CSS}</style>", ["icg-style"])
 
@@ -307,6 +294,22 @@ class FlapjackTable(widgets.VBox):
 
     def _show_settings(self, change: Any = None) -> None:
         self.settings.layout.display = None if self.settings_toggle.value is True else "none"
+
+    # The teacher's switches exist only with teacher_controls (a self-study page has none: a
+    # switch, even hidden, would be a synced value a page could change).
+    walkthrough_toggle, reveal_toggle = LazyPart.group("_build_switches", 2)
+
+    def _build_switches(self) -> None:
+        self.walkthrough_toggle = make_toggle(
+            "Teacher walkthrough",
+            "step through the computer players' moves one at a time, with reasons",
+            self.controller.walkthrough)
+        self.reveal_toggle = make_toggle(
+            "Show every hand",
+            "show every player's hand and the computer players' reasons (teacher)", True,
+            own_layout=True)
+        self.walkthrough_toggle.observe(self._on_walkthrough, names="value")
+        self.reveal_toggle.observe(lambda _ch: self.refresh(), names="value")
 
     def _hide_part(self, name: str) -> None:
         """Hide a part made on first use, if it was made."""
@@ -696,7 +699,8 @@ class FlapjackTable(widgets.VBox):
         self._render_hand()
         self._render_signs()
         self.move_log.set_lines(rf.log_lines(obs, names, YOU))
-        self.reveal_toggle.layout.display = None if walk else "none"
+        if LazyPart.built(self, "reveal_toggle"):
+            self.reveal_toggle.layout.display = None if walk else "none"
         self.next_button.layout.display = None if walk else "none"
         self.next_button.disabled = not walk or self.controller.bot_to_move() is None
         self.reasons.value = self._reasons_html()
@@ -728,35 +732,34 @@ class FlapjackTable(widgets.VBox):
     def _render_hand(self) -> None:
         hand = self._hand()
         views = {v["key"]: v for v in (self.state.observation(YOU)["seats"][YOU]["hand"] or [])}
-        while len(self.card_buttons) < len(hand):
-            i = len(self.card_buttons)
-            b = widgets.Button(layout=widgets.Layout(width="auto"), style=shared_button_style())
-            b.add_class("icg-card-btn")
-            b.on_click(lambda _b, i=i: self._click_index(i))
-            self.card_buttons.append(b)
         self._hand_keys = [c.key for c in hand]
-        for i, b in enumerate(self.card_buttons):
-            if i >= len(hand):
-                b.layout.display = "none"
-                b.disabled = True
-                b.description = ""
-                b.tooltip = ""
+        for i in range(max(len(hand), len(self.card_buttons))):
+            if i >= len(hand):  # kept for later, off the page (not among the hand's children)
+                b = self.card_buttons[i]
+                with b.hold_sync():
+                    b.disabled = True
+                    b.description = ""
+                    b.tooltip = ""
                 continue
             card = hand[i]
             view = views[card.key]
             reason = self._card_reason(card)
             chosen = card.key in (self._selected, self._pending[0] if self._pending else None)
             if reason:
-                update_card_button(b, view, reason=self._short_reason(card, reason),
-                                   detail=f"cannot be played now, {reason}")
+                look = {"reason": self._short_reason(card, reason),
+                        "detail": f"cannot be played now, {reason}"}
             else:
-                update_card_button(b, view, suffix=" (chosen)" if chosen else "")
-            b.layout.display = None
-            if chosen:
-                b.add_class("icg-fj-pending")
-            else:
-                b.remove_class("icg-fj-pending")
-        self.hand_box.children = tuple(self.card_buttons)
+                look = {"suffix": " (chosen)" if chosen else ""}
+            classes = ["icg-fj-pending"] if chosen else []
+            if i < len(self.card_buttons):
+                update_card_button(self.card_buttons[i], view, classes=classes, **look)
+            else:  # a new button is made as it should look (one message, not one per trait)
+                b = widgets.Button(layout=shared_layout(width="auto"),
+                                   style=shared_button_style(),
+                                   **card_button_state(view, classes=classes, **look))
+                b.on_click(lambda _b, i=i: self._click_index(i))
+                self.card_buttons.append(b)
+        self.hand_box.children = tuple(self.card_buttons[:len(hand)])
         self.hand_title.value = (f"<b>Your hand ({len(hand)} card{'s' if len(hand) != 1 else ''})"
                                  f"</b>" if hand else "<b>Your hand is empty.</b>")
 

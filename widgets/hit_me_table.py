@@ -40,6 +40,7 @@ from widgets.components import (
     hbox,
     html_widget,
     make_button,
+    make_toggle,
     parse_choice,
     parse_deal_code,
     parse_int_setting,
@@ -378,8 +379,7 @@ class HitMeTable(widgets.VBox):
         # settings: the panel is built the first time it is opened (or read), see `settings`
         self._settings: SettingsPanel | None = None
         self._settings_values: dict[str, Any] = {}
-        self.settings_toggle = widgets.ToggleButton(value=False, description="Settings",
-                                                    tooltip="show or hide the settings")
+        self.settings_toggle = make_toggle("Settings", "show or hide the settings")
         self.settings_toggle.observe(lambda ch: self._show_settings(), names="value")
 
     # Parts made on first use (LazyPart): a solo student's page never needs the pass screen
@@ -411,9 +411,9 @@ class HitMeTable(widgets.VBox):
         self.announce_box.layout.display = "none"
 
     def _build_walkthrough(self) -> None:
-        self.reveal_toggle = widgets.ToggleButton(
-            value=False, description="Show every hand",
-            tooltip="teacher: turn every face-down card up and show the computer players' reasons")
+        self.reveal_toggle = make_toggle(
+            "Show every hand",
+            "teacher: turn every face-down card up and show the computer players' reasons")
         self.reveal_toggle.observe(lambda ch: self.refresh(), names="value")
         self.next_move_button = make_button("Next move", self._next_move,
                                             tooltip="the next computer player makes one move")
@@ -424,9 +424,8 @@ class HitMeTable(widgets.VBox):
         self.restart_button = make_button("Restart this deal", self._restart_deal,
                                           tooltip="deal this round again, the same cards, "
                                           "to try other choices")
-        self.large_print_toggle = widgets.ToggleButton(value=self.large_print,
-                                                       description="Large print",
-                                                       tooltip="bigger text for a projector")
+        self.large_print_toggle = make_toggle("Large print", "bigger text for a projector",
+                                              self.large_print)
         self.large_print_toggle.observe(self._large_print_changed, names="value")
         self.reasons_html = html_widget("")
         self.walk_box = widgets.VBox([
