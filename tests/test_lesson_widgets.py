@@ -340,3 +340,29 @@ def test_a_chart_of_100000_rounds_takes_seconds() -> None:
     chart = strategy.hold_chart(players=4, rounds=100_000, seed=5, progress=False)
     chart.figure.savefig(io.BytesIO(), format="png")
     assert time.perf_counter() - start < 15  # ~1 s on an idle 2-core machine
+
+
+def test_deal_later_makes_the_table_when_pressed() -> None:
+    from widgets import FlapjackTable
+
+    box = lt.deal_later(FlapjackTable, "Deal the classic game", players=3, variant="classic",
+                        say_total=True, teacher_controls=False, bot_delay=0)
+    button = box.children[0]
+    assert button.description == "Deal the classic game" and not button.disabled
+    assert not any(isinstance(c, FlapjackTable) for c in box.children)
+    button.click()
+    (table,) = box.children
+    assert isinstance(table, FlapjackTable)
+    assert table.config.players == 3 and table.say_total and not table.teacher_controls
+
+
+def test_deal_later_checks_names_now_and_values_when_pressed() -> None:
+    from widgets import FlapjackTable, HitMeTable
+
+    with pytest.raises(TypeError, match="plyers"):
+        lt.deal_later(FlapjackTable, "Deal", plyers=3)
+    box = lt.deal_later(HitMeTable, "Deal", players=99)
+    button, message = box.children
+    button.click()
+    assert box.children == (button, message)  # no table, the page keeps working
+    assert "cannot be dealt" in message.value and "players" in message.value

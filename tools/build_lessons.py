@@ -382,11 +382,14 @@ FlapjackTable(players=2, variant="simple-ten", teacher_controls=False)
 """),
     md("""
 ## Then the classic game
-Turn on the practice: you type the new total before it is shown.
+Three players now, and the practice is on: you type the new total before it is shown. Press
+the button when you are ready to deal.
 """),
     code("""
 from widgets import FlapjackTable
-FlapjackTable(players=3, variant="classic", say_total=True, teacher_controls=False)
+from widgets.lesson_tools import deal_later
+deal_later(FlapjackTable, "Deal the classic game", players=3, variant="classic",
+           say_total=True, teacher_controls=False)
 """),
     md("""
 When totals come quickly, open **Settings** and try the other variants, "Classic" or

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 from engine.cards import Card, Convention, Suit, parse_cards, signed
 from engine.events import Event, EventKind, abs_math, card_view
@@ -282,3 +283,37 @@ def example_view(which: str) -> object:
     if which not in html:
         raise ValueError(f"which must be 'hit-me' or 'flapjack'; got {which!r}")
     return HTML(f'<style>{load_css()}</style><div class="icg-root">{html[which]()}</div>')
+
+
+def deal_later(make: Any, label: str, **settings: Any) -> object:
+    """A "Deal" button that makes `make(**settings)` (a table) when it is pressed.
+
+    For a second table further down a lesson page: it costs the page one button at load instead
+    of a whole table's widget models, and its computer players start when the student gets
+    there, not while they are still playing the first table. The setting names are checked
+    now (a typo fails when the cell runs); their values when the table is made, with the
+    table's own message in the page if one is wrong."""
+    import inspect
+
+    import ipywidgets
+
+    from widgets.components import MessageArea, make_button
+
+    try:
+        inspect.signature(make).bind(**settings)
+    except TypeError as e:
+        raise TypeError(f"deal_later({getattr(make, '__name__', make)}): {e}") from None
+    box = ipywidgets.VBox([])
+    message = MessageArea()
+
+    def deal() -> None:
+        try:
+            table = make(**settings)
+        except (ValueError, TypeError) as e:  # ConfigError is a ValueError
+            message.show(f"This table cannot be dealt: {e}", "error")
+            return
+        box.children = [table]
+
+    box.children = [make_button(label, deal, button_style="primary",
+                                tooltip=f"{label}: the table appears here"), message]
+    return box

@@ -46,3 +46,23 @@ def test_lesson_page_loads_cleanly(
         assert vp.rendered_widgets() >= wanted, f"{notebook.name}: a widget is not visible"
         # Widgets are live: the page connected to its kernel.
         assert vp.kernel_id(), f"{notebook.name}: no kernel websocket"
+
+
+def test_flapjack_lesson_deals_its_second_table_on_request(
+    lessons_server: Any, open_page: Any
+) -> None:
+    """Lesson 4's classic game is dealt when the student presses its button (keyboard here):
+    the table appears with the student's hand, and nothing goes wrong."""
+    vp = open_page("lesson-04-deal")
+    vp.open(lessons_server.page_url("04_flapjack.ipynb"))
+    page = vp.page
+    # the first table (simple ten, 2 players) is there; the classic one is not, yet
+    assert page.get_by_role("button", name="Settings (Simple ten, 2 players)").count() == 1
+    assert page.get_by_role("button", name="Settings (Classic, 3 players)").count() == 0
+    page.get_by_role("button", name="Deal the classic game").focus()
+    page.keyboard.press("Enter")
+    page.get_by_role("button", name="Settings (Classic, 3 players)").wait_for(timeout=60_000)
+    assert page.locator(".icg-fj-header").count() == 2
+    assert page.get_by_role("button", name="Deal the classic game").count() == 0
+    page.wait_for_timeout(SETTLE_MS)
+    assert vp.problems() == []
