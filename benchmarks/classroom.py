@@ -351,6 +351,9 @@ async def main_async(args: argparse.Namespace) -> list[Wave]:
     from playwright.async_api import async_playwright
 
     deadline = time.monotonic() + args.deadline
+    # The strategy lab's chart cache starts empty (the warm-up student fills it, as the first
+    # student or the teacher's preview does in a class).
+    os.environ["ICG_CHART_CACHE"] = str(Path(tempfile.mkdtemp(prefix="classroom-charts-")))
     # As `make serve` does (make venv): the project byte-compiled, so kernels do not compile it.
     subprocess.run([sys.executable, "-m", "compileall", "-q", "engine", "widgets"], cwd=ROOT,
                    check=True)

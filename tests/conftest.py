@@ -14,6 +14,13 @@ ARTIFACTS_DIR = ROOT / "tests" / "artifacts"
 # True under CI (CI=true): tests that would skip locally for a missing tool must fail instead.
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
+# The strategy lab's chart cache (widgets/strategy.py) goes to a fresh folder for each test run
+# (Voila servers and nbval kernels started by the tests inherit it), not to ~/.cache.
+if "ICG_CHART_CACHE" not in os.environ:
+    import tempfile
+
+    os.environ["ICG_CHART_CACHE"] = tempfile.mkdtemp(prefix="icg-chart-cache-")
+
 # Two slow cores: wall-clock deadlines make property tests flaky, so none.
 settings.register_profile("project", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("project")

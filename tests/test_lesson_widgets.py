@@ -366,3 +366,68 @@ def test_deal_later_checks_names_now_and_values_when_pressed() -> None:
     button.click()
     assert box.children == (button, message)  # no table, the page keeps working
     assert "cannot be dealt" in message.value and "players" in message.value
+
+
+# ----- the strategy lab's chart cache -------------------------------------------------------
+def _count_hold_tables(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    calls: list[int] = []
+    real = strategy.hold_table
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(strategy, "hold_table", counted)
+    return calls
+
+
+def test_chart_cache_draws_once_then_reads(monkeypatch, tmp_path) -> None:
+    monkeypatch.setenv(strategy.CACHE_ENV, str(tmp_path))
+    calls = _count_hold_tables(monkeypatch)
+    first = strategy.hold_chart(players=3, rounds=2_000, seed=4, progress=False)
+    again = strategy.hold_chart(players=3, rounds=2_000, seed=4)  # progress is not in the key
+    assert len(calls) == 1 and again._figure is None  # read from the cache, nothing drawn
+    assert again._repr_html_() == first._repr_html_() and again.rows == first.rows
+    assert isinstance(again.axes[0].get_title(), str) and len(calls) == 2  # drawn when asked
+    strategy.hold_chart(players=3, rounds=2_000, seed=5, progress=False)  # other arguments
+    assert len(calls) == 3 and len(list(tmp_path.glob("hold_chart-*.json"))) == 2
+    with pytest.raises(ValueError):  # bad settings are refused as before, nothing kept
+        strategy.hold_chart(players=1, rounds=2_000, progress=False)
+
+
+def test_chart_cache_one_draws_while_the_others_wait(monkeypatch, tmp_path) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    monkeypatch.setenv(strategy.CACHE_ENV, str(tmp_path))
+    calls = _count_hold_tables(monkeypatch)
+    with ThreadPoolExecutor(4) as pool:
+        charts = list(pool.map(lambda _: strategy.hold_chart(
+            players=4, rounds=3_000, seed=2, progress=False), range(4)))
+    assert len(calls) == 1
+    assert len({c._repr_html_() for c in charts}) == 1
+
+
+def test_chart_cache_off_or_unwritable_still_draws(monkeypatch, tmp_path) -> None:
+    calls = _count_hold_tables(monkeypatch)
+    monkeypatch.setenv(strategy.CACHE_ENV, "off")
+    strategy.hold_chart(players=3, rounds=1_000, progress=False)
+    strategy.hold_chart(players=3, rounds=1_000, progress=False)
+    assert len(calls) == 2
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv(strategy.CACHE_ENV, str(blocker / "charts"))
+    chart = strategy.hold_chart(players=3, rounds=1_000, progress=False)
+    assert len(calls) == 3 and "<img" in chart._repr_html_()
+
+
+def test_a_cached_chart_needs_no_matplotlib(tmp_path) -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom widgets.strategy import hold_chart\n"
+            "html = hold_chart(players=4, rounds=2_000, seed=1, progress=False)._repr_html_()\n"
+            "print('matplotlib' in sys.modules, len(html) > 1000)")
+    env = {**__import__("os").environ, strategy.CACHE_ENV: str(tmp_path)}
+    runs = [subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                           text=True, check=True).stdout.split() for _ in range(2)]
+    assert runs == [["True", "True"], ["False", "True"]]

@@ -11,20 +11,30 @@ rounds take well under a second. A threshold player with threshold T hits while
 from __future__ import annotations
 
 import base64
+import functools
+import hashlib
 import html
+import inspect
 import io
+import json
+import logging
 import math
+import os
 import random
+import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from importlib import metadata
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
-import matplotlib.pyplot as plt
 import numpy as np
-from matplotlib.figure import Figure
 from tqdm.auto import tqdm
+
+if TYPE_CHECKING:  # matplotlib is imported when a chart is drawn (a cached chart is not)
+    from matplotlib.figure import Figure
 
 from engine.cards import make_deck
 from engine.flapjack import FlapjackConfig, FlapjackState
@@ -45,6 +55,8 @@ def _progress(items: Iterable[Any], total: int, desc: str, progress: bool) -> It
 
 def _figure(width: float = 7.5, height: float = 4.2) -> tuple[Figure, Any]:
     """A new figure that pyplot does not keep (returned objects display once in a notebook)."""
+    import matplotlib.pyplot as plt
+
     fig, ax = plt.subplots(figsize=(width, height))
     plt.close(fig)
     return fig, ax
@@ -53,20 +65,37 @@ def _figure(width: float = 7.5, height: float = 4.2) -> tuple[Figure, Any]:
 class Chart:
     """A matplotlib figure with a text description. In a notebook or Voila page it shows as
     an image with alternative text and its numbers in a fold-out list (for screen readers and
-    for reading exact values); every Figure attribute (axes, savefig...) passes through."""
+    for reading exact values); every Figure attribute (axes, savefig...) passes through.
 
-    def __init__(self, figure: Figure, alt: str, rows: Sequence[str] = ()) -> None:
-        self.figure = figure
+    A chart read from the cache (see `cached_chart`) has its image but no figure until one is
+    asked for: `rebuild` then draws it again."""
+
+    def __init__(self, figure: Figure | None, alt: str, rows: Sequence[str] = (), *,
+                 png: bytes | None = None, rebuild: Callable[[], Chart] | None = None) -> None:
+        self._figure = figure
         self.alt = alt
         self.rows = list(rows)
+        self._png = png
+        self._rebuild = rebuild
+
+    @property
+    def figure(self) -> Figure:
+        if self._figure is None:
+            assert self._rebuild is not None, "a chart needs a figure or a way to draw one"
+            self._figure = self._rebuild().figure
+        return self._figure
 
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
         return getattr(self.figure, name)
 
     def png(self) -> bytes:
-        buf = io.BytesIO()
-        self.figure.savefig(buf, format="png", dpi=100)
-        return buf.getvalue()
+        if self._png is None:
+            buf = io.BytesIO()
+            self.figure.savefig(buf, format="png", dpi=100)
+            self._png = buf.getvalue()
+        return self._png
 
     def _repr_html_(self) -> str:
         data = base64.b64encode(self.png()).decode("ascii")
@@ -79,6 +108,96 @@ class Chart:
 
     def __repr__(self) -> str:
         return f"<Chart: {self.alt}>"
+
+
+# ----- the chart cache -------------------------------------------------------------------------
+# A class opening the strategy lab would otherwise run the same seeded simulations and draw the
+# same charts in every student's kernel (about 3 s of CPU each, 30 times over). A chart is the
+# same for the same arguments and code, so it is kept on disk: the first kernel draws it (under
+# a file lock: the others wait for it), the rest read it and never import matplotlib.
+CACHE_ENV = "ICG_CHART_CACHE"  # a directory for the cache, or "off"
+log = logging.getLogger(__name__)
+
+
+def chart_cache_dir() -> Path | None:
+    """Where charts are kept: $ICG_CHART_CACHE, else $XDG_CACHE_HOME or ~/.cache, under
+    integer-card-games/charts; None when ICG_CHART_CACHE is 'off'."""
+    value = os.environ.get(CACHE_ENV, "")
+    if value.lower() == "off":
+        return None
+    if value:
+        return Path(value)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "integer-card-games" / "charts"
+
+
+@functools.lru_cache(maxsize=1)
+def _code_version() -> str:
+    """Changes whenever the code that makes a chart (or a library that draws it) changes."""
+    h = hashlib.sha256()
+    for name in (__name__, "engine.vector_sim", "engine.cards", "engine.flapjack",
+                 "engine.bots"):
+        module = sys.modules.get(name) or __import__(name, fromlist=["_"])
+        h.update(Path(module.__file__ or "").read_bytes())
+    for dist in ("matplotlib", "numpy"):
+        h.update(metadata.version(dist).encode())
+    return h.hexdigest()[:16]
+
+
+def _key_value(v: Any) -> Any:
+    return list(v) if isinstance(v, tuple | range | list) else v
+
+
+def cached_chart(fn: Callable[..., Chart]) -> Callable[..., Chart]:
+    """Keep `fn`'s charts on disk by arguments (progress aside) and code version."""
+    sig = inspect.signature(fn)
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Chart:
+        bound = sig.bind(*args, **kwargs)
+        bound.apply_defaults()
+        folder = chart_cache_dir()
+        if folder is None:
+            return fn(*args, **kwargs)
+        key_args = {k: _key_value(v) for k, v in bound.arguments.items() if k != "progress"}
+        try:
+            raw = json.dumps([fn.__name__, _code_version(), key_args], sort_keys=True)
+        except TypeError:  # an argument that has no stable text form: no caching
+            return fn(*args, **kwargs)
+        key = hashlib.sha256(raw.encode()).hexdigest()[:32]
+        path = folder / f"{fn.__name__}-{key}.json"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            lock = open(folder / f"{fn.__name__}-{key}.lock", "a+")  # noqa: SIM115
+        except OSError as e:
+            log.info("chart cache not writable (%s): drawing without it", e)
+            return fn(*args, **kwargs)
+        with lock:
+            try:
+                import fcntl
+
+                fcntl.flock(lock, fcntl.LOCK_EX)  # one kernel draws, the others wait and read
+            except (ImportError, OSError):
+                pass
+            try:
+                kept = json.loads(path.read_text(encoding="utf-8"))
+                return Chart(None, kept["alt"], kept["rows"],
+                             png=base64.b64decode(kept["png"]),
+                             rebuild=lambda: fn(*args, **kwargs))
+            except (OSError, ValueError, KeyError, TypeError):
+                pass  # not there yet (or damaged): draw it
+            chart = fn(*args, **kwargs)
+            data = {"alt": chart.alt, "rows": chart.rows,
+                    "png": base64.b64encode(chart.png()).decode("ascii")}
+            try:
+                tmp = path.with_suffix(f".{os.getpid()}.tmp")
+                tmp.write_text(json.dumps(data), encoding="utf-8")
+                os.replace(tmp, path)
+            except OSError as e:
+                log.info("chart cache not writable (%s)", e)
+            return chart
+
+    return wrapper
 
 
 def _pct(x: float) -> str:
@@ -137,6 +256,7 @@ def hold_table(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds: int =
     return HoldTable(np.arange(MAX_ABS + 1), count, wins)
 
 
+@cached_chart
 def hold_chart(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds: int = 100_000,
                seed: int = 1, progress: bool = True) -> Chart:
     """Bar chart: your chance to win if you hold at each |sum| (0 to 20)."""
@@ -177,6 +297,7 @@ def threshold_win_rates(players: int = 4, holds: Sequence[int] = tuple(range(0, 
     return out
 
 
+@cached_chart
 def threshold_chart(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds: int = 50_000,
                     seed: int = 1, progress: bool = True) -> Chart:
     """Line chart: your win rate for each holding rule 'hold at |sum| H or less'."""
@@ -206,6 +327,7 @@ def threshold_chart(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds: 
 
 
 # ----- Hit Me: the number of players ----------------------------------------------------------
+@cached_chart
 def players_chart(players: Sequence[int] = (2, 3, 4, 6, 8), opponent_hold: int = MEDIUM_HOLD,
                   rounds: int = 100_000, seed: int = 1, progress: bool = True) -> Chart:
     """Win chance when holding at each |sum|, one line for each number of players."""
@@ -240,6 +362,7 @@ def claim_rates(players: Sequence[int] = (2, 3, 4, 5, 6), opponent_hold: int = M
     return out
 
 
+@cached_chart
 def claim_chart(players: Sequence[int] = (2, 3, 4, 5, 6), opponent_hold: int = MEDIUM_HOLD,
                 rounds: int = 100_000, seed: int = 1, progress: bool = True) -> Chart:
     """Bar chart: how often a sum of three or more (held) still wins, by number of players."""
@@ -329,6 +452,7 @@ def flapjack_hand_rates(variant: str = "classic", players: int = 2, games: int =
     return {t: (c[0], c[1]) for t, c in sorted(counts.items())}
 
 
+@cached_chart
 def flapjack_chart(variant: str = "classic", games: int = 300, seed: int = 1,
                    progress: bool = True) -> Chart:
     """From each total: the exact share of legal cards that make a Flapjack (bars), and how
