@@ -14,6 +14,7 @@ import base64
 import functools
 import hashlib
 import html
+import importlib.util
 import inspect
 import io
 import json
@@ -21,24 +22,21 @@ import logging
 import math
 import os
 import random
-import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
-import numpy as np
-from tqdm.auto import tqdm
 
-if TYPE_CHECKING:  # matplotlib is imported when a chart is drawn (a cached chart is not)
+if TYPE_CHECKING:  # numpy, matplotlib and tqdm are imported when a chart is drawn; a page whose
+    # charts all come from the cache imports none of them
+    import numpy as np
     from matplotlib.figure import Figure
 
 from engine.cards import make_deck
 from engine.flapjack import FlapjackConfig, FlapjackState
-from engine.vector_sim import hold_win_chance, simulate_thresholds
 
 MEDIUM_HOLD = 3  # the 'medium' computer players hold at |sum| 3 or less (threshold 4)
 MAX_ABS = 20  # two Hit Me cards are at most 20 from zero
@@ -49,6 +47,8 @@ BATCHES = 10
 def _progress(items: Iterable[Any], total: int, desc: str, progress: bool) -> Iterable[Any]:
     # leave=True: a finished bar stays on the page (a closed bar widget shows an error in Voila)
     # plain words instead of tqdm's timing and "it/s" (noise for a student)
+    from tqdm.auto import tqdm
+
     return tqdm(items, total=total, desc=f"Simulating: {desc}", leave=True,
                 bar_format="{desc} {bar} {n_fmt} of {total_fmt} done") if progress else items
 
@@ -137,10 +137,14 @@ def _code_version() -> str:
     h = hashlib.sha256()
     for name in (__name__, "engine.vector_sim", "engine.cards", "engine.flapjack",
                  "engine.bots"):
-        module = sys.modules.get(name) or __import__(name, fromlist=["_"])
-        h.update(Path(module.__file__ or "").read_bytes())
-    for dist in ("matplotlib", "numpy"):
-        h.update(metadata.version(dist).encode())
+        spec = importlib.util.find_spec(name)  # the source file, without importing it
+        h.update(Path(spec.origin).read_bytes() if spec and spec.origin else name.encode())
+    for package in ("matplotlib", "numpy"):  # their version files, found without importing
+        spec = importlib.util.find_spec(package)
+        origin = Path(spec.origin) if spec and spec.origin else None
+        for name in ("_version.py", "version.py"):
+            if origin is not None and (origin.parent / name).exists():
+                h.update((origin.parent / name).read_bytes())
     return h.hexdigest()[:16]
 
 
@@ -231,6 +235,8 @@ class HoldTable:
 
     @property
     def chance(self) -> np.ndarray:
+        import numpy as np
+
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(self.count > 0, self.wins / np.maximum(self.count, 1), np.nan)
 
@@ -245,6 +251,10 @@ def hold_table(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds: int =
     """Simulate `rounds` rounds where seat 0 holds on two cards and the others hold at
     |sum| `opponent_hold` or less; count seat 0's wins by its |sum|."""
     _check(players, rounds)
+    import numpy as np
+
+    from engine.vector_sim import hold_win_chance
+
     count = np.zeros(MAX_ABS + 1)
     wins = np.zeros(MAX_ABS + 1)
     parts = list(zip(_batches(rounds), _batch_seeds(seed, BATCHES), strict=False))
@@ -262,6 +272,8 @@ def hold_chart(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds: int =
     """Bar chart: your chance to win if you hold at each |sum| (0 to 20)."""
     table = hold_table(players, opponent_hold, rounds, seed, progress)
     fig, ax = _figure()
+    import numpy as np
+
     pct = 100 * np.nan_to_num(table.chance)
     colors = ["#1b6e1b" if k < 3 else "#b00020" for k in table.abs_sum]
     ax.bar(table.abs_sum, pct, color=colors)
@@ -289,6 +301,8 @@ def threshold_win_rates(players: int = 4, holds: Sequence[int] = tuple(range(0, 
                         progress: bool = True) -> dict[int, float]:
     """Seat 0's share of wins (ties split) when it holds at |sum| H or less, for each H in
     `holds`, against opponents who hold at `opponent_hold` or less."""
+    from engine.vector_sim import simulate_thresholds
+
     _check(players, rounds)
     out = {}
     for i, h in enumerate(_progress(holds, len(holds), "thresholds", progress)):
