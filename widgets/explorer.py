@@ -6,12 +6,21 @@ absolute value as a distance, opposites (same rank, other colour) and zero pairs
 
 from __future__ import annotations
 
+from typing import Any
+
 import ipywidgets as w
 
 from engine.cards import RANK_LABELS, Card, Color, Convention, Suit, signed
 from engine.events import abs_math, card_view, sum_math
 from widgets import lesson_tools
-from widgets.components import style_widget
+from widgets.components import (
+    hbox,
+    html_widget,
+    make_button,
+    shared_button_style,
+    shared_layout,
+    style_widget,
+)
 from widgets.render import esc, hand_html
 
 MAX_CARDS = 12
@@ -62,39 +71,47 @@ class CardExplorer(w.VBox):
         for color in (Color.BLACK, Color.RED):
             row = []
             for rank in range(1, 14):
-                b = w.Button(layout=w.Layout(width="5.8em", height="3.2em"))
-                b.add_class("icg-card-btn")
-                b.add_class(f"icg-{color.value}")
+                # made as it looks, with a shared layout and style: 26 buttons, 26 models
+                b = w.Button(layout=shared_layout(width="5.8em", height="3.2em"),
+                             style=shared_button_style(), **self._rank_state(rank, color),
+                             _dom_classes=("icg-card-btn", f"icg-{color.value}"))
                 b.on_click(lambda _, r=rank, c=color: self.add(r, c))
                 self.rank_buttons[(rank, color)] = b
                 row.append(b)
-            rows.append(w.HBox(row, layout=w.Layout(flex_flow="row wrap")))
-        self.opposite_button = w.Button(description="Add the opposite",
-                                        tooltip="add the opposite of the last card")
-        self.cancel_button = w.Button(description="Remove zero pairs",
-                                      tooltip="take away pairs of opposite cards")
-        self.undo_button = w.Button(description="Undo", tooltip="take back the last card")
-        self.clear_button = w.Button(description="Clear", tooltip="start again with no cards")
-        self.opposite_button.on_click(lambda _: self.add_opposite())
-        self.cancel_button.on_click(lambda _: self.remove_zero_pairs())
-        self.undo_button.on_click(lambda _: self.undo())
-        self.clear_button.on_click(lambda _: self.clear())
-        self.hand = w.HTML()
-        self.equation = w.HTML()
-        self.line = w.HTML()
-        self.pairs = w.HTML()
+            rows.append(w.HBox(row, layout=shared_layout(flex_flow="row wrap")))
+        self.opposite_button = make_button("Add the opposite", self.add_opposite,
+                                           tooltip="add the opposite of the last card",
+                                           disabled=True)
+        self.cancel_button = make_button("Remove zero pairs", self.remove_zero_pairs,
+                                         tooltip="take away pairs of opposite cards",
+                                         disabled=True)
+        self.undo_button = make_button("Undo", self.undo, tooltip="take back the last card",
+                                       disabled=True)
+        self.clear_button = make_button("Clear", self.clear,
+                                        tooltip="start again with no cards", disabled=True)
+        self.hand = html_widget()
+        self.equation = html_widget()
+        self.line = html_widget()
+        self.pairs = html_widget()
         super().__init__([
             style_widget(),
             self.color_toggle,
-            w.HTML("<b>Click a card to add it:</b>"),
+            html_widget("<b>Click a card to add it:</b>"),
             *rows,
-            w.HBox([self.opposite_button, self.cancel_button, self.undo_button,
-                    self.clear_button]),
+            hbox([self.opposite_button, self.cancel_button, self.undo_button,
+                  self.clear_button]),
             self.hand, self.equation, self.pairs, self.line,
-        ])
-        self.add_class("icg-root")
-        self.add_class("icg-explorer")
+        ], _dom_classes=("icg-root", "icg-explorer"))
         self._refresh()
+
+    def _rank_state(self, rank: int, color: Color) -> dict[str, Any]:
+        """A rank button's label, tooltip and state for the current colours and cards."""
+        card = Card(rank, SUIT_FOR[color])
+        v = card_value(card, self.game, self.colors)
+        label = f"{RANK_LABELS.get(rank, str(rank))}{SUIT_FOR[color].symbol}"
+        return {"description": f"{label} {signed(v)}",
+                "tooltip": f"add the {card.name}, value {signed(v)}",
+                "disabled": len(self.cards) >= MAX_CARDS}
 
     # ----- reading -----------------------------------------------------------------------
     @property
@@ -157,11 +174,9 @@ class CardExplorer(w.VBox):
 
     def _refresh(self) -> None:
         for (rank, color), b in self.rank_buttons.items():
-            v = card_value(Card(rank, SUIT_FOR[color]), self.game, self.colors)
-            label = f"{RANK_LABELS.get(rank, str(rank))}{SUIT_FOR[color].symbol}"
-            b.description = f"{label} {signed(v)}"
-            b.tooltip = f"add the {Card(rank, SUIT_FOR[color]).name}, value {signed(v)}"
-            b.disabled = len(self.cards) >= MAX_CARDS
+            with b.hold_sync():
+                for name, value in self._rank_state(rank, color).items():
+                    setattr(b, name, value)
         values = self.values
         self.opposite_button.disabled = not self.cards or len(self.cards) >= MAX_CARDS
         self.undo_button.disabled = not self.cards
