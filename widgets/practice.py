@@ -18,7 +18,13 @@ import ipywidgets as w
 from engine.cards import signed
 from engine.events import abs_math, sum_math
 from widgets import lesson_tools as nl
-from widgets.components import style_widget
+from widgets.components import (
+    hbox,
+    html_widget,
+    shared_button_style,
+    shared_layout,
+    style_widget,
+)
 
 KINDS = ("abs", "sum-abs", "closer")
 SAME = "same"
@@ -192,20 +198,27 @@ class AbsoluteValuePractice(w.VBox):
         self.done = False  # the current question is answered or shown
         self.question: Question | None = None
 
-        self.header = w.HTML()
-        self.prompt = w.HTML()
+        # shared layouts and styles, classes at creation: fewer models and messages at load
+        self.header = html_widget()
+        self.prompt = html_widget()
         # sent when the box is left (a click on Check or +/-) or on Enter: see AnswerEntry
         self.answer = w.Text(placeholder="your answer", description="Answer:",
                              layout=w.Layout(width="14em"), continuous_update=False)
         self.sign_button = w.Button(description="+/\u2212", tooltip="change the sign",
-                                    layout=w.Layout(width="4em"))
-        self.choice_buttons = [w.Button(description="", tooltip="") for _ in range(3)]
-        self.check_button = w.Button(description="Check", button_style="primary")
-        self.try_button = w.Button(description="Try again")
-        self.show_button = w.Button(description="Show me")
-        self.next_button = w.Button(description="Next question")
-        self.feedback = w.HTML()
-        self.picture = w.HTML()
+                                    layout=shared_layout(width="4em"),
+                                    style=shared_button_style())
+        self.choice_buttons = [w.Button(description="", tooltip="", layout=shared_layout(),
+                                        style=shared_button_style()) for _ in range(3)]
+        self.check_button = w.Button(description="Check", button_style="primary",
+                                     layout=shared_layout(), style=shared_button_style())
+        self.try_button = w.Button(description="Try again", layout=shared_layout(),
+                                   style=shared_button_style())
+        self.show_button = w.Button(description="Show me", layout=shared_layout(),
+                                    style=shared_button_style())
+        self.next_button = w.Button(description="Next question", layout=shared_layout(),
+                                    style=shared_button_style())
+        self.feedback = html_widget()
+        self.picture = html_widget()
         self.typed_row = w.HBox([self.answer, self.sign_button, self.check_button])
         self.choice_row = w.HBox(self.choice_buttons)
         self.sign_button.on_click(lambda _: self._flip_sign())
@@ -217,9 +230,8 @@ class AbsoluteValuePractice(w.VBox):
         self.next_button.on_click(lambda _: self.next_question())
         super().__init__([style_widget(), self.header, self.prompt,
                           self.typed_row, self.choice_row, self.feedback, self.picture,
-                          w.HBox([self.try_button, self.show_button, self.next_button])])
-        self.add_class("icg-root")
-        self.add_class("icg-practice")
+                          hbox([self.try_button, self.show_button, self.next_button])],
+                         _dom_classes=("icg-root", "icg-practice"))
         self.next_question()
 
     # ----- actions (also called by tests) ----------------------------------------------
