@@ -27,6 +27,7 @@ import requests
 import websocket
 from voila_server import (
     REPO_ROOT,
+    _port_open,
     find_external_urls,
     free_port,
     read_log,
@@ -514,11 +515,18 @@ def test_server_extension_uses_the_project_config(tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{port}/"
     try:
         deadline = time.monotonic() + 90
-        while "is running at" not in read_log(process):
+        # "is running at" in the log, and the port answering (a clean-clone CI run once got
+        # "connection refused" right after the log line; the log is shown if it happens again)
+        while "is running at" not in read_log(process) or not _port_open(port):
             assert process.poll() is None and time.monotonic() < deadline, read_log(process)
             time.sleep(0.25)
         session = requests.Session()
-        page = session.get(url + "voila/render/one_button.ipynb?token=class-token", timeout=60)
+        try:
+            page = session.get(url + "voila/render/one_button.ipynb?token=class-token",
+                               timeout=60)
+        except requests.ConnectionError as e:
+            raise AssertionError(f"{e}\nserver alive: {process.poll() is None}\n"
+                                 f"{read_log(process)[-3000:]}") from e
         assert page.status_code == 200
         assert "/voila/templates/classroom/static/" in page.text
         assert "application/vnd.jupyter.widget-view+json" in page.text
