@@ -91,31 +91,26 @@ class Wave:
 
 
 # ----------------------------------------------------------------------------- server
-def start_server(folder: Path) -> tuple[str, subprocess.Popen, Any]:
-    """Voila with the project's configuration (tests/voila_server.py), on a free port."""
+def _voila_server() -> Any:
+    """tests/voila_server.py: Voila with the project's configuration, and its kernels."""
     sys.path.insert(0, str(ROOT / "tests"))
     try:
         import voila_server
     finally:
         sys.path.pop(0)
-    url, proc = voila_server.start_voila(folder)
-    return url, proc, voila_server.stop_voila
+    return voila_server
+
+
+def start_server(folder: Path) -> tuple[str, subprocess.Popen, Any]:
+    """Voila with the project's configuration, on a free port."""
+    vs = _voila_server()
+    url, proc = vs.start_voila(folder)
+    return url, proc, vs.stop_voila
 
 
 def kernels(server: subprocess.Popen) -> list[psutil.Process]:
     """The kernel processes started by this server."""
-    try:
-        kids = psutil.Process(server.pid).children(recursive=True)
-    except psutil.NoSuchProcess:
-        return []
-    out = []
-    for k in kids:
-        try:
-            if "ipykernel" in " ".join(k.cmdline()):
-                out.append(k)
-        except psutil.Error:
-            pass
-    return out
+    return _voila_server().kernel_processes(server.pid)
 
 
 def rss_tree(pid: int) -> int:

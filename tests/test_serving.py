@@ -30,6 +30,7 @@ from voila_server import (
     _port_open,
     find_external_urls,
     free_port,
+    kernel_processes,
     read_log,
     running_voila,
     stop_voila,
@@ -117,11 +118,9 @@ def test_kernels_talk_over_unix_sockets_not_tcp_ports(served: Served) -> None:
     voila#408); the loser dies and its student's page never loads (seen once in 180 loads by
     benchmarks/classroom.py). Unix sockets named after the kernel id cannot collide, and no
     kernel port is open to other users of the machine."""
-    import psutil
-
     _, kernel_id = served.render("one_button.ipynb")
     files = []
-    for proc in psutil.Process(served.process.pid).children(recursive=True):
+    for proc in kernel_processes(served.process.pid):
         cmd = proc.cmdline()
         if "-f" in cmd and kernel_id in cmd[cmd.index("-f") + 1]:
             files.append(Path(cmd[cmd.index("-f") + 1]))

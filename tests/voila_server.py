@@ -129,6 +129,24 @@ def start_voila(
     raise RuntimeError(f"Voila did not start on {notebook_dir}:\n{last_error}")
 
 
+def kernel_processes(pid: int) -> list:
+    """psutil processes of the kernels started by the server with this pid."""
+    import psutil
+
+    try:
+        kids = psutil.Process(pid).children(recursive=True)
+    except psutil.NoSuchProcess:
+        return []
+    found = []
+    for k in kids:
+        try:
+            if "ipykernel" in " ".join(k.cmdline()):
+                found.append(k)
+        except psutil.Error:
+            pass
+    return found
+
+
 def stop_voila(process: subprocess.Popen, timeout: float = 20.0) -> None:
     """Stop a server from `start_voila` (SIGTERM, then SIGKILL), kernels included."""
     if process.poll() is None:

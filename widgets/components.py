@@ -214,15 +214,19 @@ def card_button(
     *,
     disabled: bool = False,
     reason: str = "",
+    detail: str = "",
     prefix: str = "",
     suffix: str = "",
+    classes: Iterable[str] = (),
 ) -> widgets.Button:
     """A face-up card as a button: description 'J♠ +10', tooltip 'jack of spades, value plus 10'.
 
     `reason` (why it is disabled) is added to the description and tooltip so that a screen reader
-    and a colour-blind player both get it. `on_click` receives the card dict.
+    and a colour-blind player both get it (see `card_button_state`). The button is made as it
+    looks, with the shared layout and style. `on_click` receives the card dict.
     """
-    state = card_button_state(card, reason=reason, prefix=prefix, suffix=suffix)
+    state = card_button_state(card, reason=reason, detail=detail, prefix=prefix, suffix=suffix,
+                              classes=classes)
     state["disabled"] = disabled or state["disabled"]
     b = widgets.Button(layout=shared_layout(width="auto"), style=shared_button_style(), **state)
     if on_click is not None:
@@ -259,10 +263,9 @@ def update_card_button(button: widgets.Button, card: dict[str, Any], *, reason: 
     changes go to the page as one message."""
     state = card_button_state(card, reason=reason, detail=detail, prefix=prefix, suffix=suffix,
                               classes=classes)
-    with button.hold_sync():
+    with button.hold_sync():  # unchanged traits send nothing
         for name, value in state.items():
-            if getattr(button, name) != value:
-                setattr(button, name, value)
+            setattr(button, name, value)
 
 
 class MessageArea(widgets.HTML):

@@ -36,14 +36,13 @@ from widgets.components import (
     NumberLine,
     SettingError,
     SettingsPanel,
-    card_button_state,
+    card_button,
     hbox,
     html_widget,
     make_button,
     make_toggle,
     parse_choice,
     parse_deal_code,
-    shared_button_style,
     shared_layout,
     style_widget,
     update_card_button,
@@ -234,6 +233,12 @@ class FlapjackTable(widgets.VBox):
         self.settings_toggle = make_toggle("Settings", "show or hide the settings")
         self.settings_toggle.observe(self._show_settings, names="value")
         self.css = html_widget(f"<style>{rf.FLAPJACK_CSS}</style>", ["icg-style"])
+        self.base_css = style_widget()
+        switches = ([self.walkthrough_toggle, self.reveal_toggle] if self.teacher_controls
+                    else [])
+        self.teacher_box = widgets.HBox([*switches, self.next_button, self.large_toggle,
+                                         self.restart_button, self.new_deal_button],
+                                        layout=shared_layout(flex_flow="row wrap"))
 
     # Parts made on first use (LazyPart): the Add / Subtract choice exists only in the
     # add-or-subtract variant, the new-total practice only when it is on; every widget made is
@@ -317,13 +322,6 @@ class FlapjackTable(widgets.VBox):
             getattr(self, name).layout.display = "none"
 
     def _layout(self) -> list[widgets.Widget]:
-        if "teacher_box" not in self.__dict__:
-            switches = ([self.walkthrough_toggle, self.reveal_toggle] if self.teacher_controls
-                        else [])
-            self.teacher_box = widgets.HBox([*switches, self.next_button, self.large_toggle,
-                                             self.restart_button, self.new_deal_button],
-                                            layout=shared_layout(flex_flow="row wrap"))
-            self.base_css = style_widget()
         part = self.__dict__.get
         return [w for w in [
             self.base_css, self.css, self.header, self.banner, self.status, self.message,
@@ -754,9 +752,7 @@ class FlapjackTable(widgets.VBox):
             if i < len(self.card_buttons):
                 update_card_button(self.card_buttons[i], view, classes=classes, **look)
             else:  # a new button is made as it should look (one message, not one per trait)
-                b = widgets.Button(layout=shared_layout(width="auto"),
-                                   style=shared_button_style(),
-                                   **card_button_state(view, classes=classes, **look))
+                b = card_button(view, classes=classes, **look)
                 b.on_click(lambda _b, i=i: self._click_index(i))
                 self.card_buttons.append(b)
         self.hand_box.children = tuple(self.card_buttons[:len(hand)])

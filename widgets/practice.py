@@ -21,8 +21,7 @@ from widgets import lesson_tools as nl
 from widgets.components import (
     hbox,
     html_widget,
-    shared_button_style,
-    shared_layout,
+    make_button,
     style_widget,
 )
 
@@ -204,30 +203,17 @@ class AbsoluteValuePractice(w.VBox):
         # sent when the box is left (a click on Check or +/-) or on Enter: see AnswerEntry
         self.answer = w.Text(placeholder="your answer", description="Answer:",
                              layout=w.Layout(width="14em"), continuous_update=False)
-        self.sign_button = w.Button(description="+/\u2212", tooltip="change the sign",
-                                    layout=shared_layout(width="4em"),
-                                    style=shared_button_style())
-        self.choice_buttons = [w.Button(description="", tooltip="", layout=shared_layout(),
-                                        style=shared_button_style()) for _ in range(3)]
-        self.check_button = w.Button(description="Check", button_style="primary",
-                                     layout=shared_layout(), style=shared_button_style())
-        self.try_button = w.Button(description="Try again", layout=shared_layout(),
-                                   style=shared_button_style())
-        self.show_button = w.Button(description="Show me", layout=shared_layout(),
-                                    style=shared_button_style())
-        self.next_button = w.Button(description="Next question", layout=shared_layout(),
-                                    style=shared_button_style())
+        self.sign_button = make_button("+/\u2212", self._flip_sign, tooltip="change the sign",
+                                       width="4em")
+        self.choice_buttons = [make_button("", lambda i=i: self.choose(i)) for i in range(3)]
+        self.check_button = make_button("Check", self.check_typed, button_style="primary")
+        self.try_button = make_button("Try again", self.try_again)
+        self.show_button = make_button("Show me", self.show_me)
+        self.next_button = make_button("Next question", self.next_question)
         self.feedback = html_widget()
         self.picture = html_widget()
         self.typed_row = w.HBox([self.answer, self.sign_button, self.check_button])
         self.choice_row = w.HBox(self.choice_buttons)
-        self.sign_button.on_click(lambda _: self._flip_sign())
-        self.check_button.on_click(lambda _: self.check_typed())
-        for i, b in enumerate(self.choice_buttons):
-            b.on_click(lambda _, i=i: self.choose(i))
-        self.try_button.on_click(lambda _: self.try_again())
-        self.show_button.on_click(lambda _: self.show_me())
-        self.next_button.on_click(lambda _: self.next_question())
         super().__init__([style_widget(), self.header, self.prompt,
                           self.typed_row, self.choice_row, self.feedback, self.picture,
                           hbox([self.try_button, self.show_button, self.next_button])],

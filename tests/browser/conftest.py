@@ -110,20 +110,7 @@ class VoilaServer:
 
     def kernel_processes(self) -> list[Any]:
         """psutil processes of the kernels this server started."""
-        import psutil
-
-        try:
-            kids = psutil.Process(self.proc.pid).children(recursive=True)
-        except psutil.NoSuchProcess:
-            return []
-        found = []
-        for k in kids:
-            try:
-                if "ipykernel" in " ".join(k.cmdline()):
-                    found.append(k)
-            except psutil.Error:
-                pass
-        return found
+        return _voila_server().kernel_processes(self.proc.pid)
 
 
 @pytest.fixture(scope="session")
