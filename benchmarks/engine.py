@@ -2,10 +2,13 @@
 
     .venv/bin/python benchmarks/engine.py [--rounds 3000] [--games 300] [--decisions 300]
 
-Prints: Hit Me rounds per second with 4 threshold bots (each decision builds the seat's
-observation and legal actions, as a widget or the simulator does); Flapjack games per second
-with 4 greedy bots (same); and the Hit Me expert's decision time (median and p95) over real
-decisions from seeded 4-player rounds.
+Prints: Hit Me rounds per second with 4 threshold:3 bots (each decision builds the seat's
+observation and legal actions, as a widget or the simulator does) beside a minimal
+hand-written loop of the same game (benchmarks/minimal_loops.py: plain ints and lists);
+Flapjack games per second with 4 greedy bots beside its own minimal loop; and the Hit Me
+expert's decision time (median and p95) over real decisions from seeded 4-player rounds.
+Each engine/minimal pair is timed alternately, best of --repeat, in this one run. The last
+line is `hit-me engine/minimal ratio: X.XX` (goal: 0.30 or more).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -25,17 +29,34 @@ from engine.bots import make_bot  # noqa: E402
 from engine.hit_me import HitMeConfig, HitMeGame  # noqa: E402
 from engine.simulate import simulate_flapjack, simulate_hit_me  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from minimal_loops import minimal_flapjack, minimal_hit_me  # noqa: E402
 
-def hit_me_rate(rounds: int) -> float:
+
+def _rate(run: Callable[[], object], count: int) -> float:
     start = time.perf_counter()
-    simulate_hit_me(players=4, bots="threshold:4", rounds=rounds, seed="bench")
-    return rounds / (time.perf_counter() - start)
+    run()
+    return count / (time.perf_counter() - start)
 
 
-def flapjack_rate(games: int) -> float:
-    start = time.perf_counter()
-    simulate_flapjack(players=4, bots="greedy", games=games, seed="bench")
-    return games / (time.perf_counter() - start)
+def hit_me_rates(rounds: int, repeat: int) -> tuple[float, float]:
+    """Best rounds/s of the engine (simulate, 4 threshold:3 bots) and of the minimal loop."""
+    engine, minimal = [], []
+    for i in range(repeat):
+        engine.append(_rate(lambda i=i: simulate_hit_me(
+            players=4, bots="threshold:3", rounds=rounds, seed=f"bench{i}"), rounds))
+        minimal.append(_rate(lambda i=i: minimal_hit_me(rounds, threshold=3, seed=i), rounds))
+    return max(engine), max(minimal)
+
+
+def flapjack_rates(games: int, repeat: int) -> tuple[float, float]:
+    """Best games/s of the engine (simulate, 4 greedy bots) and of the minimal loop."""
+    engine, minimal = [], []
+    for i in range(repeat):
+        engine.append(_rate(lambda i=i: simulate_flapjack(
+            players=4, bots="greedy", games=games, seed=f"bench{i}"), games))
+        minimal.append(_rate(lambda i=i: minimal_flapjack(games, seed=i), games))
+    return max(engine), max(minimal)
 
 
 def expert_times(decisions: int) -> list[float]:
@@ -64,19 +85,24 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3000)
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--decisions", type=int, default=300)
+    parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"python {platform.python_version()}, {os.cpu_count()} cores, "
           f"load average {load:.1f} at start")
-    rate = hit_me_rate(args.rounds)
-    print(f"Hit Me, 4 threshold:4 bots: {rate:,.0f} rounds/s ({args.rounds} rounds)")
-    rate = flapjack_rate(args.games)
-    print(f"Flapjack classic, 4 greedy bots: {rate:,.1f} games/s ({args.games} games)")
     times = sorted(expert_times(args.decisions))
     median = statistics.median(times) * 1000
     p95 = times[int(0.95 * (len(times) - 1))] * 1000
     print(f"Hit Me expert decision (4 players): median {median:.1f} ms, p95 {p95:.1f} ms, "
           f"max {times[-1] * 1000:.1f} ms ({len(times)} decisions)")
+    fj_engine, fj_minimal = flapjack_rates(args.games, args.repeat)
+    print(f"Flapjack classic, 4 greedy bots: engine {fj_engine:,.1f} games/s, minimal loop "
+          f"{fj_minimal:,.1f} games/s ({args.games} games, best of {args.repeat})")
+    print(f"flapjack engine/minimal ratio: {fj_engine / fj_minimal:.2f}")
+    hm_engine, hm_minimal = hit_me_rates(args.rounds, args.repeat)
+    print(f"Hit Me, 4 threshold:3 bots: engine {hm_engine:,.0f} rounds/s, minimal loop "
+          f"{hm_minimal:,.0f} rounds/s ({args.rounds} rounds, best of {args.repeat})")
+    print(f"hit-me engine/minimal ratio: {hm_engine / hm_minimal:.2f}")
 
 
 if __name__ == "__main__":
