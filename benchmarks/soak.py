@@ -307,6 +307,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"server RSS: first {rss[0] / MiB:.0f} MiB, max {max(rss) / MiB:.0f} MiB, "
               f"last {rss[-1] / MiB:.0f} MiB ({len(rss)} samples); most kernels at once: "
               f"{max(k for _, k in soak.kernels_seen)}")
+        q = max(1, len(rss) // 4)
+        quarters = [rss[i * q:(i + 1) * q] for i in range(4)]
+        print("server RSS by quarter of the run (mean MiB): " + ", ".join(
+            f"{sum(part) / len(part) / MiB:.0f}" for part in quarters if part))
     for f in soak.failures[:10]:
         print(f"failure: {f}")
     print(f"run took {time.monotonic() - started:.0f} s")
