@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import logging
 import re
-import secrets
 from collections.abc import Sequence
 from typing import Any
 
@@ -48,6 +47,7 @@ from widgets.components import (
     update_card_button,
 )
 from widgets.controller import TableController, make_bots
+from widgets.deal_codes import format_code, new_secret_seed
 
 log = logging.getLogger(__name__)
 
@@ -110,8 +110,9 @@ _LIMIT_WHY = re.compile(r"the total would be ([+-]?\d+), (greater|less) than the
 
 
 def fresh_code() -> int:
-    """A new six-digit deal code (from the system's entropy; never the global random)."""
-    return 100000 + secrets.randbelow(900000)
+    """A deal code for a deal nobody chose: 128 bits from the system's entropy (a short code
+    could be found by trying them all; see widgets/deal_codes.py)."""
+    return new_secret_seed()
 
 
 class _Controller(TableController):
@@ -349,7 +350,7 @@ class FlapjackTable(widgets.VBox):
             "players": self.config.players, "variant": self.config.variant,
             "decks": self.config.decks if self.config.decks <= 4 else 1,
             "colors": self.config.colors.value, "opponents": level,
-            "seed": str(self.deal_code) if self.code_open else "",
+            "seed": format_code(self.deal_code) if self.code_open else "",
             "say_total": self.say_total,
         }
 
@@ -360,7 +361,8 @@ class FlapjackTable(widgets.VBox):
 
     def _sync_code(self) -> None:
         if LazyPart.built(self, "settings"):
-            self.settings.set_values({"seed": str(self.deal_code) if self.code_open else ""})
+            self.settings.set_values({"seed": format_code(self.deal_code) if self.code_open
+                                      else ""})
 
     # ----- games ----------------------------------------------------------------------------
     @property
@@ -680,9 +682,9 @@ class FlapjackTable(widgets.VBox):
         events = obs["events"][self._banner_from:]
         self.banner.value = rf.banner_html(events, names, YOU) + rf.end_html(obs, names, YOU)
         if st.over and not self.code_open:
+            shown = rf.esc(format_code(self.deal_code))
             self.banner.value += (f'<div class="icg-fj-replay">Replay this deal: deal code '
-                                  f"<b>{rf.esc(self.deal_code)}</b> (type it in Settings, "
-                                  "Deal code).</div>")
+                                  f"<b>{shown}</b> (type it in Settings, Deal code).</div>")
         choosing = ""
         if self._selected is not None and self._card(self._selected) is not None:
             c = self._card(self._selected)
@@ -721,7 +723,8 @@ class FlapjackTable(widgets.VBox):
             neg = "red" if pos == "black" else "black"
             count = f"{pos.capitalize()} cards are positive, {neg} cards negative."
         limits = f"{rf.total_text(cfg.low, aos)} to {rf.total_text(cfg.high, aos)}"
-        code = f" Deal code: <b>{rf.esc(self.deal_code)}</b>." if self.code_open else ""
+        code = (f" Deal code: <b>{rf.esc(format_code(self.deal_code))}</b>." if self.code_open
+                else "")
         return (f'<div class="icg-title">Flapjack: {rf.esc(cfg.title)}</div>'
                 f"<div>{rf.esc(count)} Keep the running total within {rf.esc(limits)}; "
                 f"make it exactly {rf.esc(targets)} for a Flapjack and win the cards in play."
@@ -754,6 +757,7 @@ class FlapjackTable(widgets.VBox):
             else:  # a new button is made as it should look (one message, not one per trait)
                 b = card_button(view, classes=classes, **look)
                 b.on_click(lambda _b, i=i: self._click_index(i))
+                b.refused = lambda i=i: self._click_refused(i)
                 self.card_buttons.append(b)
         self.hand_box.children = tuple(self.card_buttons[:len(hand)])
         self.hand_title.value = (f"<b>Your hand ({len(hand)} card{'s' if len(hand) != 1 else ''})"
@@ -762,6 +766,13 @@ class FlapjackTable(widgets.VBox):
     def _click_index(self, i: int) -> None:
         if 0 <= i < len(self._hand_keys):
             self.click_card(self._hand_keys[i])
+
+    def _click_refused(self, i: int) -> None:
+        """A click on a switched-off card (only a forged one): a message, nothing else."""
+        card = self._card(self._hand_keys[i]) if 0 <= i < len(self._hand_keys) else None
+        reason = self._card_reason(card) if card is not None else None
+        self.message.show(f"You cannot play {card.short} now: {reason}." if card and reason
+                          else "That card cannot be played now.", "error")
 
     def _render_signs(self) -> None:
         key = self._selected

@@ -37,6 +37,7 @@ if TYPE_CHECKING:  # numpy, matplotlib and tqdm are imported when a chart is dra
 
 from engine.cards import make_deck
 from engine.flapjack import FlapjackConfig, FlapjackState
+from widgets.components import make_button
 
 MEDIUM_HOLD = 3  # the 'medium' computer players hold at |sum| 3 or less (threshold 4)
 MAX_ABS = 20  # two Hit Me cards are at most 20 from zero
@@ -536,8 +537,7 @@ class SimulationPanel(w.VBox):
                                  description="Rounds:")
         self.seed = w.Text(value=str(seed), description="Deal code:",
                            layout=w.Layout(width="14em"), continuous_update=False)
-        self.run_button = w.Button(description="Run the simulation", button_style="primary")
-        self.run_button.on_click(lambda _: self.run())
+        self.run_button = make_button("Run the simulation", self.run, button_style="primary")
         self.status = w.HTML()
         self.output = w.Output()
         super().__init__([w.HBox([self.players, self.opponents]),
