@@ -475,8 +475,14 @@ def test_the_leak_detector_finds_revealed_hands():
 def test_without_teacher_controls_no_switch_can_turn_the_hands_up():
     t = FlapjackTable(players=3, seed=12, bot_delay=0, teacher_controls=False)
     page = all_widgets(t)
+    assert t.large_toggle in page and t.new_deal_button in page
+    # no replay of a deal in progress either (the other hands may have been seen)
+    assert not any(getattr(w, "description", "") == "Restart this deal" for w in page)
     assert t.walkthrough_toggle not in page and t.reveal_toggle not in page
-    assert t.large_toggle in page and t.restart_button in page
+    assert t.restart_button not in page
+    hands = json.dumps(t.state.to_json())
+    t.restart_button.click()  # built only now, off the page: still refused
+    assert "teacher's controls" in text(t.message) and json.dumps(t.state.to_json()) == hands
     t.walkthrough_toggle.value = True  # forged: the switch is not on the page
     t.reveal_toggle.value = True
     assert hidden_cards_shown(t) == [] and not t.controller.walkthrough

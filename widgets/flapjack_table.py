@@ -224,8 +224,6 @@ class FlapjackTable(widgets.VBox):
         if self.teacher_controls:
             self._build_switches()
         self.large_toggle = make_toggle("Large print", "bigger text for a projector")
-        self.restart_button = make_button("Restart this deal", self.restart,
-                                          tooltip="deal the same cards again from the start")
         self.new_deal_button = make_button("New deal", lambda: self.new_game(None),
                                            tooltip="shuffle and deal with a fresh deal code")
         self.large_toggle.observe(self._on_large, names="value")
@@ -237,8 +235,9 @@ class FlapjackTable(widgets.VBox):
         self.base_css = style_widget()
         switches = ([self.walkthrough_toggle, self.reveal_toggle] if self.teacher_controls
                     else [])
+        restart = [self.restart_button] if self.teacher_controls else []
         self.teacher_box = widgets.HBox([*switches, self.next_button, self.large_toggle,
-                                         self.restart_button, self.new_deal_button],
+                                         *restart, self.new_deal_button],
                                         layout=shared_layout(flex_flow="row wrap"))
 
     # Parts made on first use (LazyPart): the Add / Subtract choice exists only in the
@@ -301,9 +300,10 @@ class FlapjackTable(widgets.VBox):
     def _show_settings(self, change: Any = None) -> None:
         self.settings.layout.display = None if self.settings_toggle.value is True else "none"
 
-    # The teacher's switches exist only with teacher_controls (a self-study page has none: a
-    # switch, even hidden, would be a synced value a page could change).
-    walkthrough_toggle, reveal_toggle = LazyPart.group("_build_switches", 2)
+    # The teacher's switches and "Restart this deal" exist only with teacher_controls (a
+    # self-study page has none: a switch, even hidden, would be a synced value a page could
+    # change, and a restart would replay the deal after the other hands were seen).
+    walkthrough_toggle, reveal_toggle, restart_button = LazyPart.group("_build_switches", 3)
 
     def _build_switches(self) -> None:
         self.walkthrough_toggle = make_toggle(
@@ -316,6 +316,8 @@ class FlapjackTable(widgets.VBox):
             own_layout=True)
         self.walkthrough_toggle.observe(self._on_walkthrough, names="value")
         self.reveal_toggle.observe(lambda _ch: self.refresh(), names="value")
+        self.restart_button = make_button("Restart this deal", self.restart,
+                                          tooltip="deal the same cards again from the start")
 
     def _hide_part(self, name: str) -> None:
         """Hide a part made on first use, if it was made."""
@@ -406,7 +408,11 @@ class FlapjackTable(widgets.VBox):
         return self.controller.walkthrough or self.code_typed
 
     def restart(self) -> None:
-        """The same deal again, from the start (same code, same settings)."""
+        """The same deal again, from the start (same code, same settings): a teacher's control
+        (a student who saw the other hands could replay the deal knowing them)."""
+        if not self.teacher_controls:
+            self.message.show("Restarting a deal is one of the teacher's controls.", "error")
+            return
         self.new_game(self.deal_code)
 
     def _apply_settings(self, values: dict[str, Any]) -> str | None:
