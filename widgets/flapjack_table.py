@@ -142,8 +142,9 @@ class FlapjackTable(widgets.VBox):
     student first), say_total (type the new total before it is shown), bot_delay (seconds
     between computer moves; 0 = at once), deck (a stacked deck such as 'KS,7H,...', top first,
     dealt one card at a time from seat 1; kept by "Restart this deal"), teacher_controls
-    (False: no "Teacher walkthrough" or "Show every hand" switch on the page, for self-study
-    where the student must not be able to turn the other hands up)."""
+    (False: no "Teacher walkthrough", "Show every hand" or "Restart this deal" on the page, for
+    self-study where the student must not be able to turn the other hands up or replay a deal;
+    on a served page, a table with them goes behind the teacher's key: widgets/teacher_key.py)."""
 
     def __init__(
         self,
