@@ -76,8 +76,10 @@ else
 	@echo "note: no lessons/*.ipynb yet, nbval skipped"
 endif
 
-# Voila reads ./voila.json (repo root) for its settings.
+# Voila reads ./voila.json (repo root) for its settings. The teacher's key (widgets/teacher_key.py)
+# is $ICG_TEACHER_KEY, else .teacher_key (made with a new random key if absent); it is printed.
 serve: venv
+	@$(PY) -m widgets.teacher_key
 	$(BIN)/voila --no-browser --Voila.ip=127.0.0.1 --port=$(PORT) lessons/
 
 # --allow-root only when make runs as root (containers, this project's machines).

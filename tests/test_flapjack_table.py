@@ -343,8 +343,9 @@ def test_walkthrough_steps_one_move_at_a_time_with_reasons():
         t.next_button.click()
     if not t.state.over:
         assert t.next_button.disabled  # your turn: nothing to step
-        t.next_button.click()
-        assert "not a computer player's turn" in text(t.message)
+        before = json.dumps(t.state.to_json())
+        t.next_button.click()  # a forged click on the disabled button runs no handler
+        assert json.dumps(t.state.to_json()) == before and t.state.current == YOU
     # Hiding the hands hides the reasons too (a reason may name a card in a hand).
     t.reveal_toggle.value = False
     assert "Why the computer players moved" not in t.reasons.value
@@ -431,8 +432,9 @@ def test_hint_waits_while_the_new_total_is_asked():
                       opponents=[Scripted("3D")])
     button_for(t, "5♠").click()
     assert t.hint.button.disabled
-    t.hint.button.click()  # a forged click
-    assert "+2" not in text(t.hint.html) and "new total first" in text(t.hint.html)
+    t.hint.button.click()  # a forged click on the disabled button: no hint at all
+    assert text(t.hint.html) == ""
+    assert "+2" not in text(t.hint.html) and "new total first" in t.hint.provider()
     t.practice.boxes["total"].value = "2"
     t.practice.check_button.click()
     assert not t.hint.button.disabled
@@ -473,8 +475,14 @@ def test_the_leak_detector_finds_revealed_hands():
 def test_without_teacher_controls_no_switch_can_turn_the_hands_up():
     t = FlapjackTable(players=3, seed=12, bot_delay=0, teacher_controls=False)
     page = all_widgets(t)
+    assert t.large_toggle in page and t.new_deal_button in page
+    # no replay of a deal in progress either (the other hands may have been seen)
+    assert not any(getattr(w, "description", "") == "Restart this deal" for w in page)
     assert t.walkthrough_toggle not in page and t.reveal_toggle not in page
-    assert t.large_toggle in page and t.restart_button in page
+    assert t.restart_button not in page
+    hands = json.dumps(t.state.to_json())
+    t.restart_button.click()  # built only now, off the page: still refused
+    assert "teacher's controls" in text(t.message) and json.dumps(t.state.to_json()) == hands
     t.walkthrough_toggle.value = True  # forged: the switch is not on the page
     t.reveal_toggle.value = True
     assert hidden_cards_shown(t) == [] and not t.controller.walkthrough

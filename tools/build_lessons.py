@@ -548,7 +548,8 @@ code replays the first round.
 """),
     code("""
 from widgets import HitMeTable
-HitMeTable(players=3, seed=7, walkthrough=True, large_print=True)
+from widgets.teacher_key import teacher_only
+teacher_only(HitMeTable, players=3, seed=7, walkthrough=True, large_print=True)
 """),
     md("""
 To replay the Hit Me worked example of lesson 3 with real cards, stack a deck like this:

@@ -19,6 +19,7 @@ import ipywidgets as widgets
 from ipywidgets.widgets.widget_bool import ToggleButtonStyle
 from ipywidgets.widgets.widget_string import HTMLStyle
 
+from widgets import deal_codes
 from widgets.render import Arrow, Point, Span, esc, message_html, move_log_html, number_line_svg
 
 log = logging.getLogger(__name__)
@@ -135,6 +136,34 @@ def shared_html_style() -> SharedHTMLStyle:
     return _shared(SharedHTMLStyle)
 
 
+# ----- buttons that refuse what a page may not do ------------------------------------------
+# A page can send any message for any widget model it was sent: a click on a disabled button,
+# or an update that enables it first ({"disabled": false}) and then a click. Every button of
+# the project is a GuardedButton (made by make_button or card_button, or directly), so that one
+# guard covers every handler: a disabled button runs none, and the page may change none of a
+# button's traits (a button has no value to send).
+class GuardedButton(widgets.Button):
+    """A Button that runs no handler while it is disabled (a forged click changes nothing).
+    `refused`, if set, is called instead (to show a message; it must change nothing else)."""
+
+    refused: Callable[[], Any] | None = None
+
+    def click(self) -> None:
+        if self.disabled:
+            log.info("refused a click on the disabled button %r", self.description)
+            if self.refused is not None:
+                guarded(self.refused)
+            return
+        super().click()
+
+    def set_state(self, sync_data: dict[str, Any]) -> None:
+        """What the page sends to change a trait: refused (logged), the true state sent back."""
+        refused = [k for k in sync_data if k in self.keys]
+        if refused:
+            log.info("refused a page change of %s on the button %r", refused, self.description)
+            self.send_state(refused)
+
+
 def make_toggle(description: str, tooltip: str, value: bool = False, *,
                 own_layout: bool = False) -> widgets.ToggleButton:
     """An on/off switch (a <button> with aria-pressed); shared Layout (width auto, unless
@@ -179,14 +208,15 @@ def make_button(
     own_layout: bool = False,
 ) -> widgets.Button:
     """A Button whose handler takes no arguments; the description is its screen-reader label.
+    It runs no handler while disabled (GuardedButton), whatever the page sends.
 
     The Layout (width) is shared with other buttons of that width unless `own_layout` (needed
     when the button is hidden or resized later); the ButtonStyle is always shared.
     """
     layout = widgets.Layout(width=width) if own_layout else shared_layout(width=width)
-    b = widgets.Button(description=description, tooltip=tooltip or description, disabled=disabled,
-                       button_style=button_style, layout=layout, style=shared_button_style(),
-                       _dom_classes=tuple(classes))
+    b = GuardedButton(description=description, tooltip=tooltip or description, disabled=disabled,
+                      button_style=button_style, layout=layout, style=shared_button_style(),
+                      _dom_classes=tuple(classes))
     if on_click is not None:
         b.on_click(lambda _b: guarded(on_click))
     return b
@@ -228,7 +258,7 @@ def card_button(
     state = card_button_state(card, reason=reason, detail=detail, prefix=prefix, suffix=suffix,
                               classes=classes)
     state["disabled"] = disabled or state["disabled"]
-    b = widgets.Button(layout=shared_layout(width="auto"), style=shared_button_style(), **state)
+    b = GuardedButton(layout=shared_layout(width="auto"), style=shared_button_style(), **state)
     if on_click is not None:
         b.on_click(lambda _b: guarded(on_click, card))
     return b
@@ -369,25 +399,13 @@ def parse_int_setting(value: Any, setting: str, low: int, high: int) -> int:
     return value
 
 
-DEAL_CODE_RE = re.compile(r"[A-Za-z0-9 _\-]{0,40}")
-
-
 def parse_deal_code(value: Any) -> int | str | None:
-    """A deal code: empty (a fresh shuffle), a whole number, or up to 40 letters/digits/-/_."""
-    if value is None:
-        return None
-    if isinstance(value, bool):
-        raise SettingError("deal code must be a number or up to 40 letters, digits, - or _")
-    if isinstance(value, int):
-        return value
-    text = str(value).strip()
-    if not DEAL_CODE_RE.fullmatch(text):
-        raise SettingError("deal code must be a number or up to 40 letters, digits, - or _")
-    if not text:
-        return None
-    if re.fullmatch(r"[+-]?\d{1,18}", text):
-        return int(text)
-    return text
+    """A deal code (widgets/deal_codes.py: the one format both tables read): empty (a fresh
+    shuffle), a whole number, a word of up to 40 letters/digits/-/_, or a long code."""
+    try:
+        return deal_codes.parse_deal_code(value)
+    except deal_codes.DealCodeError as e:
+        raise SettingError(str(e)) from None
 
 
 class SettingsPanel(widgets.VBox):

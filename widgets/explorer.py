@@ -14,6 +14,7 @@ from engine.cards import RANK_LABELS, Card, Color, Convention, Suit, signed
 from engine.events import abs_math, card_view, sum_math
 from widgets import lesson_tools
 from widgets.components import (
+    GuardedButton,
     hbox,
     html_widget,
     make_button,
@@ -72,9 +73,9 @@ class CardExplorer(w.VBox):
             row = []
             for rank in range(1, 14):
                 # made as it looks, with a shared layout and style: 26 buttons, 26 models
-                b = w.Button(layout=shared_layout(width="5.8em", height="3.2em"),
-                             style=shared_button_style(), **self._rank_state(rank, color),
-                             _dom_classes=("icg-card-btn", f"icg-{color.value}"))
+                b = GuardedButton(layout=shared_layout(width="5.8em", height="3.2em"),
+                                  style=shared_button_style(), **self._rank_state(rank, color),
+                                  _dom_classes=("icg-card-btn", f"icg-{color.value}"))
                 b.on_click(lambda _, r=rank, c=color: self.add(r, c))
                 self.rank_buttons[(rank, color)] = b
                 row.append(b)

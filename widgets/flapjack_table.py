@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import logging
 import re
-import secrets
 from collections.abc import Sequence
 from typing import Any
 
@@ -48,6 +47,7 @@ from widgets.components import (
     update_card_button,
 )
 from widgets.controller import TableController, make_bots
+from widgets.deal_codes import format_code, new_secret_seed
 
 log = logging.getLogger(__name__)
 
@@ -110,8 +110,9 @@ _LIMIT_WHY = re.compile(r"the total would be ([+-]?\d+), (greater|less) than the
 
 
 def fresh_code() -> int:
-    """A new six-digit deal code (from the system's entropy; never the global random)."""
-    return 100000 + secrets.randbelow(900000)
+    """A deal code for a deal nobody chose: 128 bits from the system's entropy (a short code
+    could be found by trying them all; see widgets/deal_codes.py)."""
+    return new_secret_seed()
 
 
 class _Controller(TableController):
@@ -141,8 +142,9 @@ class FlapjackTable(widgets.VBox):
     student first), say_total (type the new total before it is shown), bot_delay (seconds
     between computer moves; 0 = at once), deck (a stacked deck such as 'KS,7H,...', top first,
     dealt one card at a time from seat 1; kept by "Restart this deal"), teacher_controls
-    (False: no "Teacher walkthrough" or "Show every hand" switch on the page, for self-study
-    where the student must not be able to turn the other hands up)."""
+    (False: no "Teacher walkthrough", "Show every hand" or "Restart this deal" on the page, for
+    self-study where the student must not be able to turn the other hands up or replay a deal;
+    on a served page, a table with them goes behind the teacher's key: widgets/teacher_key.py)."""
 
     def __init__(
         self,
@@ -223,8 +225,6 @@ class FlapjackTable(widgets.VBox):
         if self.teacher_controls:
             self._build_switches()
         self.large_toggle = make_toggle("Large print", "bigger text for a projector")
-        self.restart_button = make_button("Restart this deal", self.restart,
-                                          tooltip="deal the same cards again from the start")
         self.new_deal_button = make_button("New deal", lambda: self.new_game(None),
                                            tooltip="shuffle and deal with a fresh deal code")
         self.large_toggle.observe(self._on_large, names="value")
@@ -236,8 +236,9 @@ class FlapjackTable(widgets.VBox):
         self.base_css = style_widget()
         switches = ([self.walkthrough_toggle, self.reveal_toggle] if self.teacher_controls
                     else [])
+        restart = [self.restart_button] if self.teacher_controls else []
         self.teacher_box = widgets.HBox([*switches, self.next_button, self.large_toggle,
-                                         self.restart_button, self.new_deal_button],
+                                         *restart, self.new_deal_button],
                                         layout=shared_layout(flex_flow="row wrap"))
 
     # Parts made on first use (LazyPart): the Add / Subtract choice exists only in the
@@ -300,9 +301,10 @@ class FlapjackTable(widgets.VBox):
     def _show_settings(self, change: Any = None) -> None:
         self.settings.layout.display = None if self.settings_toggle.value is True else "none"
 
-    # The teacher's switches exist only with teacher_controls (a self-study page has none: a
-    # switch, even hidden, would be a synced value a page could change).
-    walkthrough_toggle, reveal_toggle = LazyPart.group("_build_switches", 2)
+    # The teacher's switches and "Restart this deal" exist only with teacher_controls (a
+    # self-study page has none: a switch, even hidden, would be a synced value a page could
+    # change, and a restart would replay the deal after the other hands were seen).
+    walkthrough_toggle, reveal_toggle, restart_button = LazyPart.group("_build_switches", 3)
 
     def _build_switches(self) -> None:
         self.walkthrough_toggle = make_toggle(
@@ -315,6 +317,8 @@ class FlapjackTable(widgets.VBox):
             own_layout=True)
         self.walkthrough_toggle.observe(self._on_walkthrough, names="value")
         self.reveal_toggle.observe(lambda _ch: self.refresh(), names="value")
+        self.restart_button = make_button("Restart this deal", self.restart,
+                                          tooltip="deal the same cards again from the start")
 
     def _hide_part(self, name: str) -> None:
         """Hide a part made on first use, if it was made."""
@@ -349,7 +353,7 @@ class FlapjackTable(widgets.VBox):
             "players": self.config.players, "variant": self.config.variant,
             "decks": self.config.decks if self.config.decks <= 4 else 1,
             "colors": self.config.colors.value, "opponents": level,
-            "seed": str(self.deal_code) if self.code_open else "",
+            "seed": format_code(self.deal_code) if self.code_open else "",
             "say_total": self.say_total,
         }
 
@@ -360,7 +364,8 @@ class FlapjackTable(widgets.VBox):
 
     def _sync_code(self) -> None:
         if LazyPart.built(self, "settings"):
-            self.settings.set_values({"seed": str(self.deal_code) if self.code_open else ""})
+            self.settings.set_values({"seed": format_code(self.deal_code) if self.code_open
+                                      else ""})
 
     # ----- games ----------------------------------------------------------------------------
     @property
@@ -404,7 +409,11 @@ class FlapjackTable(widgets.VBox):
         return self.controller.walkthrough or self.code_typed
 
     def restart(self) -> None:
-        """The same deal again, from the start (same code, same settings)."""
+        """The same deal again, from the start (same code, same settings): a teacher's control
+        (a student who saw the other hands could replay the deal knowing them)."""
+        if not self.teacher_controls:
+            self.message.show("Restarting a deal is one of the teacher's controls.", "error")
+            return
         self.new_game(self.deal_code)
 
     def _apply_settings(self, values: dict[str, Any]) -> str | None:
@@ -680,9 +689,9 @@ class FlapjackTable(widgets.VBox):
         events = obs["events"][self._banner_from:]
         self.banner.value = rf.banner_html(events, names, YOU) + rf.end_html(obs, names, YOU)
         if st.over and not self.code_open:
+            shown = rf.esc(format_code(self.deal_code))
             self.banner.value += (f'<div class="icg-fj-replay">Replay this deal: deal code '
-                                  f"<b>{rf.esc(self.deal_code)}</b> (type it in Settings, "
-                                  "Deal code).</div>")
+                                  f"<b>{shown}</b> (type it in Settings, Deal code).</div>")
         choosing = ""
         if self._selected is not None and self._card(self._selected) is not None:
             c = self._card(self._selected)
@@ -721,7 +730,8 @@ class FlapjackTable(widgets.VBox):
             neg = "red" if pos == "black" else "black"
             count = f"{pos.capitalize()} cards are positive, {neg} cards negative."
         limits = f"{rf.total_text(cfg.low, aos)} to {rf.total_text(cfg.high, aos)}"
-        code = f" Deal code: <b>{rf.esc(self.deal_code)}</b>." if self.code_open else ""
+        code = (f" Deal code: <b>{rf.esc(format_code(self.deal_code))}</b>." if self.code_open
+                else "")
         return (f'<div class="icg-title">Flapjack: {rf.esc(cfg.title)}</div>'
                 f"<div>{rf.esc(count)} Keep the running total within {rf.esc(limits)}; "
                 f"make it exactly {rf.esc(targets)} for a Flapjack and win the cards in play."
@@ -754,6 +764,7 @@ class FlapjackTable(widgets.VBox):
             else:  # a new button is made as it should look (one message, not one per trait)
                 b = card_button(view, classes=classes, **look)
                 b.on_click(lambda _b, i=i: self._click_index(i))
+                b.refused = lambda i=i: self._click_refused(i)
                 self.card_buttons.append(b)
         self.hand_box.children = tuple(self.card_buttons[:len(hand)])
         self.hand_title.value = (f"<b>Your hand ({len(hand)} card{'s' if len(hand) != 1 else ''})"
@@ -762,6 +773,13 @@ class FlapjackTable(widgets.VBox):
     def _click_index(self, i: int) -> None:
         if 0 <= i < len(self._hand_keys):
             self.click_card(self._hand_keys[i])
+
+    def _click_refused(self, i: int) -> None:
+        """A click on a switched-off card (only a forged one): a message, nothing else."""
+        card = self._card(self._hand_keys[i]) if 0 <= i < len(self._hand_keys) else None
+        reason = self._card_reason(card) if card is not None else None
+        self.message.show(f"You cannot play {card.short} now: {reason}." if card and reason
+                          else "That card cannot be played now.", "error")
 
     def _render_signs(self) -> None:
         key = self._selected

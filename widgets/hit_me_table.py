@@ -48,6 +48,7 @@ from widgets.components import (
     style_widget,
 )
 from widgets.controller import TableController, make_bots
+from widgets.deal_codes import format_code, new_secret_seed
 from widgets.render import (
     Arrow,
     Point,
@@ -437,7 +438,7 @@ class HitMeTable(widgets.VBox):
         ])
         self.walk_box.add_class("icg-walkthrough")
         if self.ctl.walkthrough and hasattr(self, "deal_code"):
-            self.code_text.value = str(self.deal_code)
+            self.code_text.value = format_code(self.deal_code)
         if not self.ctl.walkthrough:
             self.walk_box.layout.display = "none"
 
@@ -535,11 +536,12 @@ class HitMeTable(widgets.VBox):
                                                                      players)
         specs = self._opponent_specs(opponents, players - n_students)
         names = self._make_names(players, n_students, mode)
-        code = seed if seed is not None else random.Random().randrange(1000, 100000)
+        # a deal nobody chose comes from 128 secret bits (a short code could be searched)
+        code = seed if seed is not None else new_secret_seed()
         if isinstance(code, str):
             code = parse_deal_code(code)
             if code is None:
-                code = random.Random().randrange(1000, 100000)
+                code = new_secret_seed()
         game = HitMeGame(config, seed=code, deck=deck)
         # everything checked: replace the game
         self.ctl.new_generation()
@@ -550,6 +552,7 @@ class HitMeTable(widgets.VBox):
         self.opponent_specs = specs
         self.opponents = opponents
         self.deal_code = code
+        self._bot_seed: int | str = code
         self.code_typed = bool(code_typed) and seed is not None
         self.game = game
         self.round_number = 1
@@ -559,11 +562,11 @@ class HitMeTable(widgets.VBox):
                                   "ace_eleven": config.ace_eleven,
                                   "opponents": opponents if opponents in LEVELS else "medium",
                                   "mode": mode,
-                                  "seed": str(code) if self.code_open else "",
+                                  "seed": format_code(code) if self.code_open else "",
                                   "students": n_students}
         # the teacher's box exists only in walkthrough mode (a synced value is readable)
         if LazyPart.built(self, "code_text") or self.ctl.walkthrough:
-            self.code_text.value = str(code) if self.ctl.walkthrough else ""
+            self.code_text.value = format_code(code) if self.ctl.walkthrough else ""
         if self._settings is not None:
             self._settings.set_values(self._settings_values)
             self._settings.message.clear()
@@ -604,7 +607,7 @@ class HitMeTable(widgets.VBox):
         self.ctl.new_generation()
         bot_seats = [p for p in range(self.config.players) if p not in self.students]
         self.ctl.bots = make_bots(dict(zip(bot_seats, self.opponent_specs, strict=True)),
-                                  "hit-me", f"{self.deal_code}/round{self.round_number}")
+                                  "hit-me", f"{self._bot_seed}/round{self.round_number}")
         self.snapshot = self.game.to_json()
         self.phase = Phase.PLAY
         self.peeked = False
@@ -795,7 +798,7 @@ class HitMeTable(widgets.VBox):
         if self.phase is Phase.PLAY and obs["current_player"] is not None:
             info.append(f"pass {obs['pass_number']} of 5 round the table")
         if self.code_open:
-            info.append(f"deal code {self.deal_code}")
+            info.append(f"deal code {format_code(self.deal_code)}")
         return (f'<div role="status"><div class="icg-status-now">{esc(text)}</div>'
                 f'<div class="icg-status-info">{esc(", ".join(info))}.</div></div>')
 
@@ -841,7 +844,7 @@ class HitMeTable(widgets.VBox):
         if self.code_open:
             return ""
         where = "this deal" if self.round_number == 1 else "round 1 of this game"
-        return (f"<div>Replay {where}: deal code <b>{esc(self.deal_code)}</b> "
+        return (f"<div>Replay {where}: deal code <b>{esc(format_code(self.deal_code))}</b> "
                 "(type it in Settings, Deal code).</div>")
 
     def _announce_prompt(self) -> str:
@@ -973,8 +976,10 @@ class HitMeTable(widgets.VBox):
             return
         if not self.code_open:
             # The code was shown at the end of this round; it must not predict the next one,
-            # so the later rounds of a self-study game come from a fresh, unshown shuffle.
-            self.game.rng = random.Random(random.Random().randrange(2**32))
+            # so the later rounds of a self-study game come from a fresh, unshown shuffle
+            # (128 secret bits, as a first deal; the computer players' choices too).
+            self.game.rng = random.Random(new_secret_seed())
+            self._bot_seed = new_secret_seed()
         self.game.next_round()
         self.round_number += 1
         self._start_round()
@@ -991,7 +996,7 @@ class HitMeTable(widgets.VBox):
             self.message.show("Deal code: type a number or a word first.", "error")
             return
         self._rebuild(seed=code, code_typed=True)
-        self.message.show(f"New game from deal code {code}.", "ok")
+        self.message.show(f"New game from deal code {format_code(code)}.", "ok")
 
     @_locked
     def _restart_deal(self) -> None:

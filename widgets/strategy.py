@@ -11,6 +11,7 @@ rounds take well under a second. A threshold player with threshold T hits while
 from __future__ import annotations
 
 import base64
+import contextlib
 import functools
 import hashlib
 import html
@@ -37,6 +38,7 @@ if TYPE_CHECKING:  # numpy, matplotlib and tqdm are imported when a chart is dra
 
 from engine.cards import make_deck
 from engine.flapjack import FlapjackConfig, FlapjackState
+from widgets.components import make_button
 
 MEDIUM_HOLD = 3  # the 'medium' computer players hold at |sum| 3 or less (threshold 4)
 MAX_ABS = 20  # two Hit Me cards are at most 20 from zero
@@ -116,6 +118,11 @@ class Chart:
 # same for the same arguments and code, so it is kept on disk: the first kernel draws it (under
 # a file lock: the others wait for it), the rest read it and never import matplotlib.
 CACHE_ENV = "ICG_CHART_CACHE"  # a directory for the cache, or "off"
+# The cache has a cap (every new deal code typed in the lab is a new chart: without one it grew
+# by a 38 KiB file and a lock per run): past either limit the charts used longest ago are
+# deleted with their locks. A chart read from the cache counts as used.
+CACHE_MAX_MB_ENV, CACHE_MAX_MB = "ICG_CHART_CACHE_MAX_MB", 50.0
+CACHE_MAX_FILES_ENV, CACHE_MAX_FILES = "ICG_CHART_CACHE_MAX_FILES", 500  # charts (json files)
 log = logging.getLogger(__name__)
 
 
@@ -146,6 +153,70 @@ def _code_version() -> str:
             if origin is not None and (origin.parent / name).exists():
                 h.update((origin.parent / name).read_bytes())
     return h.hexdigest()[:16]
+
+
+def _cache_limit(env: str, default: float) -> float:
+    try:
+        value = float(os.environ.get(env, default))
+    except ValueError:
+        log.warning("%s must be a number; using %s", env, default)
+        return default
+    return value if value >= 0 else default
+
+
+def _lock_free(path: Path) -> bool:
+    """Is nobody drawing this chart now (its lock file not held by a kernel)?"""
+    try:
+        import fcntl
+
+        with open(path, "a+") as f:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+    except ImportError:
+        return True
+    except OSError:
+        return False
+
+
+def evict_charts(folder: Path, keep: Path | None = None) -> int:
+    """Delete the charts used longest ago (each with its lock) until the cache holds at most
+    $ICG_CHART_CACHE_MAX_FILES charts and $ICG_CHART_CACHE_MAX_MB megabytes; a chart being
+    drawn (its lock held) and `keep` stay. Locks and temporary files left without a chart by
+    an interrupted draw go too. Returns the number of charts deleted."""
+    max_bytes = _cache_limit(CACHE_MAX_MB_ENV, CACHE_MAX_MB) * 1_000_000
+    max_files = int(_cache_limit(CACHE_MAX_FILES_ENV, CACHE_MAX_FILES))
+    entries: dict[str, list[tuple[Path, os.stat_result]]] = {}
+    for p in folder.iterdir():
+        if p.suffix in (".json", ".lock", ".tmp"):
+            try:
+                entries.setdefault(p.name.split(".", 1)[0], []).append((p, p.stat()))
+            except OSError:
+                continue  # deleted meanwhile by another kernel
+    charts = {k: v for k, v in entries.items() if any(p.suffix == ".json" for p, _ in v)}
+    total = sum(st.st_size for v in entries.values() for _, st in v)
+    count = len(charts)
+    gone = 0
+    keep_stem = keep.name.split(".", 1)[0] if keep is not None else None
+    oldest = sorted(entries.items(), key=lambda kv: max(st.st_mtime for _, st in kv[1]))
+    for stem, files in oldest:
+        is_chart = stem in charts
+        if is_chart and count <= max_files and total <= max_bytes:
+            continue  # within the caps: only leftovers (locks without a chart) go
+        if stem == keep_stem:
+            continue
+        lock = folder / f"{stem}.lock"
+        if lock.exists() and not _lock_free(lock):
+            continue
+        for p, st in files:
+            try:
+                p.unlink()
+                total -= st.st_size
+            except OSError:
+                pass
+        if is_chart:
+            count -= 1
+            gone += 1
+    return gone
 
 
 def _key_value(v: Any) -> Any:
@@ -185,6 +256,8 @@ def cached_chart(fn: Callable[..., Chart]) -> Callable[..., Chart]:
                 pass
             try:
                 kept = json.loads(path.read_text(encoding="utf-8"))
+                with contextlib.suppress(OSError):
+                    os.utime(path)  # used now: the cap deletes the charts used longest ago
                 return Chart(None, kept["alt"], kept["rows"],
                              png=base64.b64decode(kept["png"]),
                              rebuild=lambda: fn(*args, **kwargs))
@@ -197,6 +270,7 @@ def cached_chart(fn: Callable[..., Chart]) -> Callable[..., Chart]:
                 tmp = path.with_suffix(f".{os.getpid()}.tmp")
                 tmp.write_text(json.dumps(data), encoding="utf-8")
                 os.replace(tmp, path)
+                evict_charts(folder, keep=path)
             except OSError as e:
                 log.info("chart cache not writable (%s)", e)
             return chart
@@ -536,8 +610,7 @@ class SimulationPanel(w.VBox):
                                  description="Rounds:")
         self.seed = w.Text(value=str(seed), description="Deal code:",
                            layout=w.Layout(width="14em"), continuous_update=False)
-        self.run_button = w.Button(description="Run the simulation", button_style="primary")
-        self.run_button.on_click(lambda _: self.run())
+        self.run_button = make_button("Run the simulation", self.run, button_style="primary")
         self.status = w.HTML()
         self.output = w.Output()
         super().__init__([w.HBox([self.players, self.opponents]),

@@ -1,0 +1,121 @@
+"""Teacher's controls and forged clicks in a real browser, on a real Voila server (issue 15,
+items 6 and 7).
+
+The server has a teacher's key (ICG_TEACHER_KEY, as `make serve` or a deployer sets it). A
+student's lesson pages hold no reveal or replay control, not even as a widget model the page
+could click by a forged message; the teacher guide's walkthrough appears only after the key is
+typed, and the key is never sent to the page. A page that forges an update enabling a disabled
+button, then a click, changes nothing: the kernel sends the button back disabled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from conftest import IN_CI, LESSONS_DIR, VoilaServer, _stop, _voila_server
+
+KEY = "Q7RT-4KXM-9DVB"
+TEACHER_LABELS = ("Restart this deal", "Show every hand", "Deal this code",
+                  "Teacher walkthrough")
+
+_MODEL_JS = """async (description) => {
+  const app = window.jupyterapp;
+  const wm = app._widgetManager || await app._widgetManagerPromise;
+  const models = wm._models;
+  const ids = models instanceof Map ? [...models.keys()] : Object.keys(models);
+  for (const id of ids) {
+    const m = await (models instanceof Map ? models.get(id) : models[id]);
+    if (m.get('description') === description) { window.__forged = m; return true; }
+  }
+  return false;
+}"""
+
+
+@pytest.fixture(scope="module")
+def keyed_server() -> Iterator[VoilaServer]:
+    """Voila on lessons/ whose server (and so every kernel) has a teacher's key."""
+    env = {"ICG_TEACHER_KEY": KEY, "ICG_TEACHER_KEY_FILE": "/nonexistent/teacher_key"}
+    try:
+        url, proc = _voila_server().start_voila(LESSONS_DIR, env=env)
+    except RuntimeError as e:
+        if IN_CI:
+            raise
+        pytest.skip(f"Voila could not start with the project's configuration: {e}")
+    yield VoilaServer(url, proc, LESSONS_DIR)
+    _stop(proc)
+
+
+def teacher_models(vp: Any) -> list[str]:
+    return [s for s in vp.widget_states() if any(f'"description":"{label}"' in s.replace(
+        '": "', '":"') for label in TEACHER_LABELS)]
+
+
+@pytest.mark.parametrize("lesson", ["03_hit_me", "04_flapjack", "06_teacher_guide"])
+def test_no_reveal_or_replay_control_on_a_student_page(
+        lesson: str, keyed_server: Any, open_page: Any) -> None:
+    vp = open_page(f"student-{lesson}")
+    vp.open(keyed_server.page_url(f"{lesson}.ipynb"))
+    page = vp.page
+    if lesson == "04_flapjack":  # the second table too
+        page.get_by_role("button", name="Deal the classic game").click()
+        page.get_by_role("button", name="Settings (Classic, 3 players)").wait_for(
+            timeout=60_000)
+    for label in TEACHER_LABELS:
+        assert page.get_by_role("button", name=label).count() == 0, label
+    assert teacher_models(vp) == []  # not even a model a forged message could click
+    assert KEY not in vp.everything_received()
+    assert vp.problems() == []
+
+
+def test_the_teacher_guide_unlocks_with_the_key_only(keyed_server: Any,
+                                                     open_page: Any) -> None:
+    vp = open_page("teacher-guide-key")
+    vp.open(keyed_server.page_url("06_teacher_guide.ipynb"))
+    page = vp.page
+    box = page.locator("input[type=password]")
+    unlock = page.get_by_role("button", name="Unlock the teacher's controls")
+    box.fill("not-the-key")
+    box.press("Tab")
+    vp.wait_synced()
+    unlock.click()
+    page.get_by_text("That is not the teacher's key").wait_for(timeout=30_000)
+    assert page.get_by_role("button", name="Show every hand").count() == 0
+    assert teacher_models(vp) == [] and KEY not in vp.everything_received()
+    page.wait_for_timeout(1200)  # the wait after a wrong key
+    box.fill(KEY.lower())
+    box.press("Tab")
+    vp.wait_synced()
+    unlock.click()
+    show = page.get_by_role("button", name="Show every hand")
+    show.wait_for(timeout=30_000)
+    assert page.get_by_role("button", name="Restart this deal").is_visible()
+    assert page.get_by_role("button", name="Deal this code").is_visible()
+    show.click()
+    page.get_by_text("Computer players' reasons").or_(
+        page.get_by_text("No computer moves yet")).first.wait_for(timeout=30_000)
+    assert vp.problems() == []
+
+
+def test_a_forged_enable_and_click_on_a_disabled_button_change_nothing(
+        keyed_server: Any, open_page: Any) -> None:
+    """Lesson 1's explorer: Undo is disabled while there is no card. The page forges an
+    update that enables it and a click; the kernel sends it back disabled and undoes nothing.
+    The positive control: a real click on a card does add it."""
+    vp = open_page("forged-click")
+    vp.open(keyed_server.page_url("01_integers_with_cards.ipynb"))
+    page = vp.page
+    assert page.evaluate(_MODEL_JS, "Undo")
+    assert page.evaluate("() => window.__forged.get('disabled')") is True
+    page.evaluate("() => { const m = window.__forged; m.set('disabled', false);"
+                  " m.save_changes(); m.send({event: 'click'}, {}); }")
+    vp.wait_synced()
+    page.wait_for_timeout(1000)
+    page.wait_for_function("() => window.__forged.get('disabled') === true", timeout=10_000)
+    assert page.get_by_role("button", name="Undo").is_disabled()
+    # positive control: a real click on an enabled card button works
+    card = page.locator(".icg-card-btn").first
+    card.click()
+    page.wait_for_function("() => window.__forged.get('disabled') === false", timeout=30_000)
+    assert vp.problems() == []
