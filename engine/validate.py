@@ -75,7 +75,7 @@ def expect_list(value: Any, where: str, length: int | None = None,
     if type(value) is not list:
         raise fail(where, f"must be a list; got {type(value).__name__}")
     if length is not None and len(value) != length:
-        raise fail(where, f"must have {length} entries (one a player); got {len(value)}")
+        raise fail(where, f"must have {length} entries; got {len(value)}")
     if len(value) < low or (high is not None and len(value) > high):
         allowed = f"{low} or more" if high is None else f"{low} to {high}"
         raise fail(where, f"must hold {allowed} cards; got {len(value)}")

@@ -355,7 +355,13 @@ def counter_changed(kind: str, save: Save, rng: random.Random) -> bool:
     if kind == "flapjack":
         key = rng.choice(["plays", "passes", "flapjacks"])
         if key == "flapjacks":
-            save["flapjacks"][rng.randrange(len(save["flapjacks"]))] += 1
+            # One more Flapjack than the trick holds. (Adding or subtracting, one more than
+            # counted could be another reading of the same cards, so there: more than cards.)
+            p = rng.randrange(len(save["flapjacks"]))
+            if save["config"]["add_or_subtract"]:
+                save["flapjacks"][p] = len(save["tricks"][p]) + 1
+            else:
+                save["flapjacks"][p] += 1
         elif key == "passes":
             save["passes"] = (save["config"]["players"] - 1) * (save["plays"] + 1) + 1
         else:
