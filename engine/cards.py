@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import random
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -111,8 +112,15 @@ class Card:
     copy: int = 0
 
     def __post_init__(self) -> None:
-        if not 1 <= self.rank <= 13:
-            raise ConfigError(f"a card rank is 1 (ace) to 13 (king); got {self.rank!r}")
+        # Exact types: True is not an ace and 7.0 is not a seven (a forged save could say so).
+        if type(self.rank) is not int or not 1 <= self.rank <= 13:
+            raise ConfigError(f"a card rank is a whole number 1 (ace) to 13 (king); "
+                              f"got {self.rank!r}")
+        if type(self.suit) is not Suit:
+            raise ConfigError(f"a card suit is a Suit (C, D, H or S); got {self.suit!r}")
+        if type(self.copy) is not int or self.copy < 0:
+            raise ConfigError(f"a card copy (which deck it is from, 0 first) is a whole number "
+                              f"0 or more; got {self.copy!r}")
 
     @functools.cached_property
     def label(self) -> str:
@@ -251,7 +259,14 @@ def card_to_json(card: Card) -> str:
     return card.key
 
 
+# A saved card is written exactly as `card_to_json` writes it: 'KS', '10H', 'AD#1' (no '#0',
+# no lower case, no spaces, no leading zeros), so every card has one spelling.
+_CARD_KEY = re.compile(r"(A|[2-9]|10|J|Q|K)([CDHS])(?:#([1-9][0-9]{0,5}))?")
+
+
 def card_from_json(text: str) -> Card:
-    code, _, copy = text.partition("#")
-    c = parse_card(code)
-    return Card(c.rank, c.suit, int(copy) if copy else 0)
+    """Read a card key written by `card_to_json`; anything else is refused with ConfigError."""
+    m = _CARD_KEY.fullmatch(text) if type(text) is str else None
+    if m is None:
+        raise ConfigError(f"not a saved card: {text!r} (expected a key such as KS, 10H or AD#1)")
+    return Card(_LABEL_TO_RANK[m[1]], Suit(m[2]), int(m[3]) if m[3] else 0)

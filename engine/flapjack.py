@@ -25,6 +25,7 @@ from engine.cards import (
 )
 from engine.errors import ConfigError, IllegalActionError, check_int, is_seat
 from engine.events import Event, EventKind, card_view
+from engine.validate import MAX_DECKS, MAX_PLAYERS, check_targets
 
 HAND_SIZE = 7
 
@@ -66,8 +67,8 @@ class FlapjackConfig:
     targets: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
-        check_int(self.players, "players", 2)
-        check_int(self.decks, "decks", 1)
+        check_int(self.players, "players", 2, MAX_PLAYERS)
+        check_int(self.decks, "decks", 1, MAX_DECKS)
         object.__setattr__(self, "colors", Convention.parse(self.colors))
         name = str(self.variant).strip().lower().replace(" ", "-").replace("_", "-")
         if name not in VARIANTS:
@@ -87,15 +88,7 @@ class FlapjackConfig:
             t = (0, self.limit) if self.add_or_subtract else (-self.limit, 0, self.limit)
             object.__setattr__(self, "targets", t)
         else:
-            try:
-                t = tuple(sorted({int(x) for x in self.targets}))
-            except (TypeError, ValueError):
-                raise ConfigError(f"targets must be whole numbers; got {self.targets!r}") from None
-            if not t or any(not self.low <= x <= self.high for x in t):
-                raise ConfigError(
-                    f"targets must lie within {self.low}..{self.high}; got {self.targets!r}"
-                )
-            object.__setattr__(self, "targets", t)
+            object.__setattr__(self, "targets", check_targets(self.targets, self.low, self.high))
         size = self.deck_size()
         if HAND_SIZE * self.players > size:
             raise ConfigError(
@@ -142,7 +135,8 @@ class FlapjackConfig:
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> FlapjackConfig:
-        d = dict(d)
+        from engine.saves import check_flapjack_config  # (engine.saves imports this module)
+        d = dict(check_flapjack_config(d))
         d["targets"] = tuple(d["targets"])
         return cls(**d)
 
@@ -455,6 +449,8 @@ class FlapjackState:
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> FlapjackState:
+        from engine.saves import check_flapjack_state  # refuses a forged save, builds nothing
+        check_flapjack_state(d)
         return cls(
             config=FlapjackConfig.from_json(d["config"]),
             dealer=d["dealer"],

@@ -27,6 +27,7 @@ from engine.cards import (
 )
 from engine.errors import ConfigError, IllegalActionError, check_int, is_seat, parse_enum
 from engine.events import HIDDEN_CARD, Event, EventKind, abs_math, card_view, step_math, sum_math
+from engine.validate import MAX_DECKS, MAX_PLAYERS
 
 MAX_CARDS = 7
 MAX_HITS = MAX_CARDS - 2
@@ -56,7 +57,7 @@ class HitMeConfig:
     ace_eleven: bool = False
 
     def __post_init__(self) -> None:
-        check_int(self.players, "players", 2)
+        check_int(self.players, "players", 2, MAX_PLAYERS)
         object.__setattr__(self, "colors", Convention.parse(self.colors))
         object.__setattr__(self, "turn_order", parse_enum(TurnOrder, self.turn_order, "turn_order"))
         if not isinstance(self.ace_eleven, bool):
@@ -65,7 +66,7 @@ class HitMeConfig:
         if self.decks is None:
             object.__setattr__(self, "decks", need)
         else:
-            check_int(self.decks, "decks", 1)
+            check_int(self.decks, "decks", 1, MAX_DECKS)
             if self.decks < need:
                 raise ConfigError(
                     f"decks must be {need} or more for {self.players} players "
@@ -90,7 +91,8 @@ class HitMeConfig:
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> HitMeConfig:
-        return cls(**d)
+        from engine.saves import check_hit_me_config  # (engine.saves imports this module)
+        return cls(**check_hit_me_config(d))
 
 
 @dataclass(frozen=True)
@@ -467,6 +469,8 @@ class HitMeRound:
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> HitMeRound:
+        from engine.saves import check_hit_me_round  # refuses a forged save, builds nothing
+        check_hit_me_round(d)
         return cls(
             config=HitMeConfig.from_json(d["config"]),
             dealer=d["dealer"],
@@ -580,6 +584,8 @@ class HitMeGame:
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> HitMeGame:
+        from engine.saves import check_hit_me_game  # refuses a forged save, builds nothing
+        check_hit_me_game(d)
         game = cls.__new__(cls)
         game.config = HitMeConfig.from_json(d["config"])
         game.seed = None

@@ -185,7 +185,8 @@ def check_flapjack_invariants(state: FlapjackState) -> None:
     assert cfg.low <= state.total <= cfg.high
     assert state.total not in cfg.targets or not state.table, "a Flapjack total left on the table"
     assert all(len(h) <= 7 for h in state.hands)
-    assert sum(len(t) for t in state.tricks) + len(state.table) == len(state.played_cards())
+    # Each play puts one card in play; a Flapjack moves the cards in play to a trick.
+    assert sum(len(t) for t in state.tricks) + len(state.table) == state.plays
     if state.over:
         assert state.current is None and state.legal_actions() == []
         if state.end_reason.value == "all-played":

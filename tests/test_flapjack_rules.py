@@ -409,9 +409,9 @@ def test_titles() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "pattern"),
     [
-        ({"players": 1}, "players must be 2 or more; got 1"),
+        ({"players": 1}, "players must be 2 to 20; got 1"),
         ({"players": None}, "players must be a whole number"),
-        ({"decks": 0}, "decks must be 1 or more; got 0"),
+        ({"decks": 0}, "decks must be 1 to 8; got 0"),
         ({"players": 8}, "decks must be enough to deal 7 cards to each of 8 players"),
         ({"players": 15, "decks": 2}, "decks must be enough"),
         ({"players": 6, "variant": "simple-ten"}, r"1 deck\(s\) hold 40 cards, 42 are needed"),

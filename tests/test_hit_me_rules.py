@@ -246,11 +246,11 @@ def test_repeats_need_two_decks() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "pattern"),
     [
-        ({"players": 1}, "players must be 2 or more; got 1"),
-        ({"players": 0}, "players must be 2 or more"),
+        ({"players": 1}, "players must be 2 to 20; got 1"),
+        ({"players": 0}, "players must be 2 to 20"),
         ({"players": "3"}, "players must be a whole number"),
         ({"players": 2.0}, "players must be a whole number"),
-        ({"players": 2, "decks": 0}, "decks must be 1 or more; got 0"),
+        ({"players": 2, "decks": 0}, "decks must be 1 to 8; got 0"),
         ({"players": 8, "decks": 1}, r"decks must be 2 or more for 8 players"),
         ({"players": 15, "decks": 2}, r"decks must be 3 or more for 15 players"),
         ({"colors": "blue"}, "colors must be one of black-positive, red-positive"),

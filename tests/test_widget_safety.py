@@ -23,7 +23,7 @@ from helpers import find_card_text
 from traitlets import TraitError
 from widget_helpers import AlwaysHold, all_widgets, errors_raise, synced_text  # noqa: F401
 
-from engine.cards import Card
+from engine.cards import Card, Suit
 from widgets import HitMeTable
 from widgets.hit_me_table import Phase, own_values
 
@@ -191,8 +191,13 @@ def test_walkthrough_reasons_hidden_until_every_hand_is_shown():
     b.next_move_button.click()
     assert normalized(a) == normalized(b)
     assert "chose" not in a.reasons_html.value
+    king = Card(13, Suit.DIAMONDS)  # computer 2's face-down card in b only (9C in a)
+    assert not find_card_text(b.seats_html.value, king)
     a.reveal_toggle.value = True
-    assert "chose" in a.reasons_html.value and "K ♦" not in a.seats_html.value
+    assert "chose" in a.reasons_html.value
+    b.reveal_toggle.value = True  # the same search finds b's king once every hand is shown
+    assert find_card_text(b.seats_html.value, king) == ["king of diamonds"]
+    assert find_card_text(a.seats_html.value, Card(9, Suit.CLUBS)) == ["nine of clubs"]
 
 
 # ----- forged values ------------------------------------------------------------------------
