@@ -38,6 +38,13 @@ import psutil
 import pytest
 import requests
 import websocket
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from jupyter_server.services.kernels.connection.base import (
+    deserialize_msg_from_ws_v1,
+    serialize_binary_message,
+    serialize_msg_to_ws_v1,
+)
 from voila_server import (
     REPO_ROOT,
     _port_open,
@@ -47,6 +54,8 @@ from voila_server import (
     running_voila,
     stop_voila,
 )
+
+from serving.kernel_guard import MAX_BUFFERS, RefusedFrame, parse_legacy_frame, parse_v1_frame
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 V1 = "v1.kernel.websocket.jupyter.org"
@@ -368,6 +377,60 @@ def test_well_formed_frames_still_reach_the_kernel(served: tuple[str, Any]) -> N
             assert page.close_code(0.5) is None  # still open
         finally:
             page.close()
+
+
+# --- the frame checks themselves, without a server --------------------------------------------
+
+
+def _upstream_v1(buffers: list[bytes]) -> bytes:
+    msg = message("comm_msg", "s", {"comm_id": "c", "data": {"method": "update"}})
+    parts = [json.dumps(msg[k]).encode() for k in ("header", "parent_header", "metadata",
+                                                   "content")]
+    return serialize_msg_to_ws_v1(parts + buffers, "shell")
+
+
+def _upstream_legacy(buffers: list[bytes]) -> bytes:
+    msg = message("comm_msg", "s", {"comm_id": "c", "data": {"method": "update"}})
+    return serialize_binary_message({**msg, "buffers": buffers})
+
+
+@pytest.mark.parametrize("count", [0, 1, 3, MAX_BUFFERS])
+def test_frames_written_by_jupyter_are_accepted(count: int) -> None:
+    """What jupyter_server's own serializers write (the front ends write the same) parses."""
+    buffers = [bytes([i]) * (i + 1) for i in range(count)]
+    frame = _upstream_v1(buffers)
+    channel, parts = parse_v1_frame(frame)
+    assert channel == "shell" and parts[4:] == buffers
+    assert parse_v1_frame(v1_frame(message("kernel_info_request", "s", {})))[0] == "shell"
+    legacy = parse_legacy_frame(_upstream_legacy(buffers))
+    assert legacy["header"]["msg_type"] == "comm_msg"
+    # Upstream's own decoder agrees with the checked frames.
+    assert deserialize_msg_from_ws_v1(frame) == (channel, parts)
+
+
+def test_too_many_buffers_are_refused() -> None:
+    buffers = [b"x"] * (MAX_BUFFERS + 1)
+    with pytest.raises(RefusedFrame, match="part count"):
+        parse_v1_frame(_upstream_v1(buffers))
+    with pytest.raises(RefusedFrame, match="part count"):
+        parse_legacy_frame(_upstream_legacy(buffers))
+
+
+@settings(max_examples=300, deadline=200, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.binary(max_size=300), cut=st.integers(0, 300), flip=st.integers(0, 299))
+def test_any_bytes_are_parsed_or_refused_quickly(data: bytes, cut: int, flip: int) -> None:
+    """Random frames, and well-formed ones cut short or with one byte changed: either a parse
+    or RefusedFrame, never another exception, never more work than the frame's size."""
+    good = _upstream_v1([b"buf"])
+    damaged = bytearray(good[:cut] if cut < len(good) else good)
+    if damaged:
+        damaged[flip % len(damaged)] ^= 0xFF
+    for frame in (data, bytes(damaged), HUGE_COUNT.to_bytes(8, "little") + data):
+        for parse in (parse_v1_frame, parse_legacy_frame):
+            try:
+                parse(frame)
+            except RefusedFrame:
+                pass
 
 
 # --- 5. widgets made by the page ------------------------------------------------------------
