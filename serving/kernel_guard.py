@@ -288,6 +288,10 @@ def _load_jupyter_server_extension(serverapp: Any) -> None:
     """
     settings = serverapp.web_app.settings
     current = settings.get("kernel_websocket_connection_class")
+    if isinstance(current, type) and issubclass(current, GuardedKernelConnection):
+        serverapp.log.info("integer-card-games: kernel websocket frames are checked (%s, "
+                           "set in the server's config)", current.__qualname__)
+        return
     if current is not ZMQChannelsWebsocketConnection:
         serverapp.log.warning("integer-card-games: kernel websocket connection class %r kept; "
                               "the kernel frame guard is not installed", current)
