@@ -20,6 +20,8 @@ the kernels Voila started for a page) it also:
 - drops a `comm_open` from the page to any target but `jupyter.widget.control` (the one target
   ipywidgets 8's front end opens, once per page, to fetch the widget states): a page could
   otherwise create any widget, of any size, in the kernel;
+- drops a widget `update` from the page that sets `disabled` (no front end view does; a
+  forged one would re-enable a control the lesson disabled);
 - caps a message at `PAGE_MAX_MESSAGE_BYTES` (a lesson page sends under 1 KB; a click is
   about 350 bytes) and the number of control comms a connection may open;
 - keeps kernel errors off the page: stderr stream output (a widget handler's traceback, with
@@ -52,6 +54,10 @@ INCOMING_CHANNELS = frozenset({"shell", "control", "stdin"})
 # Comm targets a page may open: ipywidgets 8 opens the control comm once to fetch all states.
 PAGE_COMM_TARGETS = frozenset({"jupyter.widget.control"})
 MAX_COMM_OPENS = 8
+# Widget traits a page's front end never sets (ipywidgets 8's views set value, index,
+# selected_index, playing, repeat, description, outputs, msg_id, children, _view_count): a
+# forged update of `disabled` would re-enable a button the lesson disabled.
+PAGE_LOCKED_TRAITS = frozenset({"disabled"})
 # Set by Voila's page handler in the environment of every kernel it starts for a page.
 VOILA_PAGE_ENV = "VOILA_REQUEST_URL"
 # What a page gets instead of a traceback (jupyter_server's own wording for hidden tracebacks).
@@ -185,10 +191,23 @@ class GuardedKernelConnection(ZMQChannelsWebsocketConnection):
                                  self.kernel_id, MAX_COMM_OPENS)
                 return
             self._comm_opens = opened + 1
+        if self.is_page_kernel and msg_type == "comm_msg" and self._sets_page_locked(content()):
+            self.log.warning("Kernel %s: widget update of %s from a page refused",
+                             self.kernel_id, ", ".join(sorted(PAGE_LOCKED_TRAITS)))
+            return
         try:
             super().handle_incoming_message(incoming_msg)
         except Exception as e:  # whatever upstream trips on, the page's frame is the cause
             self._refuse(f"message jupyter_server could not handle ({type(e).__name__}: {e})")
+
+    @staticmethod
+    def _sets_page_locked(content: dict[str, Any]) -> bool:
+        """True for a widget `update` that sets a trait only the kernel may change."""
+        data = content.get("data")
+        if not isinstance(data, dict) or data.get("method") != "update":
+            return False
+        state = data.get("state")
+        return isinstance(state, dict) and not PAGE_LOCKED_TRAITS.isdisjoint(state)
 
     def _check_frame(self, frame: bytes | str) -> tuple[str, Any]:
         """(msg_type, a function returning the content) of a frame that passed the checks."""

@@ -503,6 +503,27 @@ def test_big_widgets_from_the_page_do_not_grow_the_kernel(served: tuple[str, Any
     assert server_answers_within(url) < RESPONSIVE_S
 
 
+def test_page_cannot_set_disabled(served: tuple[str, Any]) -> None:
+    """No front-end view sets `disabled`: a forged update of it (which could re-enable a control
+    the lesson disabled) is dropped; other updates pass."""
+    url, process = served
+    page = Page(url, "one_button.ipynb")
+    button = MODEL_ID.search(page.html).group(1)
+    try:
+        page.kernel_info()
+        for state in ({"disabled": True}, {"description": "Changed by the page"}):
+            page.send(message("comm_msg", page.session, {
+                "comm_id": button,
+                "data": {"method": "update", "state": state, "buffer_paths": []}}))
+        states = page.widget_states()
+    finally:
+        page.close()
+    assert states[button]["state"]["disabled"] is False
+    # Positive control: an update of a trait the front end does set still reaches the kernel.
+    assert states[button]["state"]["description"] == "Changed by the page"
+    assert "widget update of disabled from a page refused" in read_log(process)
+
+
 # --- 8a. a bad widget message shows no traceback --------------------------------------------
 
 
