@@ -176,38 +176,35 @@ class GuardedKernelConnection(ZMQChannelsWebsocketConnection):
             return
         try:
             msg_type, content = self._check_frame(incoming_msg)
+            refusal = self._page_refusal(msg_type, content) if self.is_page_kernel else None
         except RefusedFrame as e:
             self._refuse(f"malformed frame ({e})")
             return
-        if self.is_page_kernel and msg_type == "comm_open":
-            target = content().get("target_name")
-            opened = getattr(self, "_comm_opens", 0)
-            if target not in PAGE_COMM_TARGETS:
-                self.log.warning("Kernel %s: comm_open to target %.80r from a page refused",
-                                 self.kernel_id, target)
-                return
-            if opened >= MAX_COMM_OPENS:
-                self.log.warning("Kernel %s: more than %d comm_open from a page refused",
-                                 self.kernel_id, MAX_COMM_OPENS)
-                return
-            self._comm_opens = opened + 1
-        if self.is_page_kernel and msg_type == "comm_msg" and self._sets_page_locked(content()):
-            self.log.warning("Kernel %s: widget update of %s from a page refused",
-                             self.kernel_id, ", ".join(sorted(PAGE_LOCKED_TRAITS)))
+        if refusal:
+            self.log.warning("Kernel %s: %s from a page refused", self.kernel_id, refusal)
             return
         try:
             super().handle_incoming_message(incoming_msg)
         except Exception as e:  # whatever upstream trips on, the page's frame is the cause
             self._refuse(f"message jupyter_server could not handle ({type(e).__name__}: {e})")
 
-    @staticmethod
-    def _sets_page_locked(content: dict[str, Any]) -> bool:
-        """True for a widget `update` that sets a trait only the kernel may change."""
-        data = content.get("data")
-        if not isinstance(data, dict) or data.get("method") != "update":
-            return False
-        state = data.get("state")
-        return isinstance(state, dict) and not PAGE_LOCKED_TRAITS.isdisjoint(state)
+    def _page_refusal(self, msg_type: str, content: Any) -> str | None:
+        """Why a page's kernel must not get this message (None: it may)."""
+        if msg_type == "comm_open":
+            target = content().get("target_name")
+            if target not in PAGE_COMM_TARGETS:
+                return f"comm_open to target {target!r:.80}"
+            opened = getattr(self, "_comm_opens", 0)
+            if opened >= MAX_COMM_OPENS:
+                return f"comm_open number {opened + 1} (at most {MAX_COMM_OPENS})"
+            self._comm_opens = opened + 1
+        elif msg_type == "comm_msg":
+            data = content().get("data")
+            state = data.get("state") if isinstance(data, dict) else None
+            if (isinstance(state, dict) and data.get("method") == "update"
+                    and not PAGE_LOCKED_TRAITS.isdisjoint(state)):
+                return f"widget update of {', '.join(sorted(PAGE_LOCKED_TRAITS & set(state)))}"
+        return None
 
     def _check_frame(self, frame: bytes | str) -> tuple[str, Any]:
         """(msg_type, a function returning the content) of a frame that passed the checks."""

@@ -333,6 +333,11 @@ def _offsets_backwards() -> bytes:
     return bytes(frame)
 
 
+def _content_not_json() -> bytes:
+    header = json.dumps(message("comm_msg", "s", {})["header"]).encode()
+    return serialize_msg_to_ws_v1([header, b"{}", b"{}", b"{not json"], "shell")
+
+
 def _channel(name: str | bytes) -> bytes:
     return v1_frame(message("kernel_info_request", "s", {}, channel=name))
 
@@ -347,6 +352,7 @@ def _channel(name: str | bytes) -> bytes:
         pytest.param(_channel("iopub"), id="channel-iopub"),
         pytest.param(_channel(b"\xff\xfe"), id="channel-not-utf8"),
         pytest.param("not a binary frame", id="text-frame-on-v1"),
+        pytest.param(_content_not_json(), id="comm-msg-content-not-json"),
     ],
 )
 def test_frames_that_do_not_fit_are_dropped(served: tuple[str, Any], frame: bytes | str) -> None:
