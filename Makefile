@@ -37,7 +37,8 @@ venv: $(STAMP)
 	@$(PY) -m compileall -q engine widgets
 
 # Re-installs when pyproject.toml or the Voila settings change.
-$(STAMP): pyproject.toml voila.json serving/install.py serving/voila_config.py
+$(STAMP): pyproject.toml voila.json serving/install.py serving/voila_config.py \
+          serving/jupyter_server_config.json
 	@test -x $(PY) || $(PYTHON3) -m venv $(VENV)
 	$(PY) -m pip install --disable-pip-version-check -q --upgrade pip
 	$(PY) -m pip install --disable-pip-version-check -e '.[test]'

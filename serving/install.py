@@ -11,6 +11,8 @@ there:
     share/jupyter/voila/templates/classroom  (offline template, from share/ here)
     etc/jupyter/voila.py                     (serving/voila_config.py: XSRF hook)
     etc/jupyter/voila.json                   (the root voila.json)
+    etc/jupyter/jupyter_server_config.d/integer-card-games.json
+                                             (enables serving.kernel_guard in Jupyter servers)
 
 so that `voila`, `jupyter lab` and JupyterHub/Binder servers started from any
 directory serve the lessons with the project's settings. Links are used by
@@ -34,6 +36,8 @@ def targets(prefix: Path) -> dict[Path, Path]:
             REPO_ROOT / "share/jupyter/voila/templates/classroom",
         prefix / "etc/jupyter/voila.py": REPO_ROOT / "serving/voila_config.py",
         prefix / "etc/jupyter/voila.json": REPO_ROOT / "voila.json",
+        prefix / "etc/jupyter/jupyter_server_config.d/integer-card-games.json":
+            REPO_ROOT / "serving/jupyter_server_config.json",
     }
 
 

@@ -23,7 +23,17 @@ Binder) Voila writes a CDN MathJax URL into the page config, and its front end
 then loads MathJax 2 from that CDN for pages with math. With both MathJax
 options null (what the standalone server sends) it uses the MathJax 3 bundled
 in its own static files. The page-config hook below makes every mode do that.
+
+Kernel websocket frames: jupyter_server trusts the part count at the start of a binary
+frame, and an 8-byte frame can freeze the server (docs/security.md). Standalone Voila uses
+serving.kernel_guard's connection class, which checks every frame first, refuses a page's
+comm_open to widget targets and keeps kernel tracebacks off the page; tornado refuses a frame
+over the page's size cap before reading it. As a Jupyter server extension, the server's own
+connection class is the one that counts: serving.kernel_guard's server extension (enabled by
+serving/install.py in jupyter_server_config.d) sets the same guard there.
 """
+
+from serving.kernel_guard import PAGE_MAX_MESSAGE_BYTES
 
 
 def set_xsrf_cookie(req, notebook, cwd):
@@ -40,3 +50,5 @@ def bundled_mathjax(page_config, **kwargs):
 c = get_config()  # noqa: F821 - provided by traitlets when it loads this file
 c.VoilaConfiguration.prelaunch_hook = set_xsrf_cookie
 c.VoilaConfiguration.page_config_hook = bundled_mathjax
+c.Voila.kernel_websocket_connection_class = "serving.kernel_guard.VoilaPageConnection"
+c.Voila.tornado_settings.update({"websocket_max_message_size": PAGE_MAX_MESSAGE_BYTES})
