@@ -83,12 +83,9 @@ def test_card_values_table() -> None:
     assert flipped["K"] == ["-10", "+10", "-13", "+13"]
 
 
-def test_worked_comparisons_and_course_plan() -> None:
+def test_worked_comparisons() -> None:
     text = lt.worked_comparisons([(-6, 2), (-5, 5)])
     assert "+2 is closer to zero" in text and "same distance" in text
-    plan = lt.course_plan()
-    minutes = sum(m for _, t, m in lt.LESSONS if t not in ("Start here", "Teacher guide"))
-    assert f"about {minutes} minutes" in plan
 
 
 def test_stacking_instructions_list_the_example_deck() -> None:

@@ -6,7 +6,6 @@ log is the same on every run and a notebook cell can check it (nbval).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -163,28 +162,6 @@ def steps_line(values: Sequence[int], title: str = "Adding the cards on the numb
 
 
 # ----- small printed tables for the lessons ----------------------------------------------------
-LESSONS = (
-    ("00_start_here.ipynb", "Start here", 5),
-    ("01_integers_with_cards.ipynb", "Integers with cards", 25),
-    ("02_absolute_value.ipynb", "Absolute value", 25),
-    ("03_hit_me.ipynb", "Hit Me", 35),
-    ("04_flapjack.ipynb", "Flapjack", 35),
-    ("05_strategy_lab.ipynb", "Strategy lab", 40),
-    ("06_teacher_guide.ipynb", "Teacher guide", 15),
-)
-
-
-def course_plan() -> str:
-    """The lessons for students, with the minutes each takes and the total."""
-    rows = [(f, t, m) for f, t, m in LESSONS if t not in ("Start here", "Teacher guide")]
-    lines = [f"{i}. {title:<22} about {minutes} minutes"
-             for i, (_, title, minutes) in enumerate(rows, start=1)]
-    total = sum(m for _, _, m in rows)
-    lines.append(f"In all: about {total} minutes, or {math.ceil(total / 45)} class periods "
-                 "of 45 minutes.")
-    return "\n".join(lines)
-
-
 def card_values_table(colors: str = "black-positive") -> str:
     """Every rank's value in Hit Me and in Flapjack, for a black card and a red card."""
     conv = Convention.parse(colors)
