@@ -428,3 +428,116 @@ def test_a_cached_chart_needs_no_matplotlib(tmp_path) -> None:
     runs = [subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                            text=True, check=True).stdout.split() for _ in range(2)]
     assert runs == [["True", "True"], ["False", "True"]]
+
+
+# ----- corrections checked against the simulator and the engine (issue 10, section 2) ---------
+def test_hold_chart_colours_each_bar_by_the_fair_share() -> None:
+    """A bar is green exactly when holding there wins at least the fair share: with 4 players
+    |sum| 2 is below it (red), whatever a fixed cut at 3 would say."""
+    from matplotlib.colors import to_hex
+
+    players = 4
+    chart = strategy.hold_chart(players=players, rounds=100_000, seed=1, progress=False)
+    table = strategy.hold_table(players=players, rounds=100_000, seed=1, progress=False)
+    bars = chart.axes[0].patches
+    assert len(bars) == len(table.abs_sum)
+    for k, bar in enumerate(bars):
+        above = not np.isnan(table.chance[k]) and table.chance[k] >= 1 / players
+        assert to_hex(bar.get_facecolor()) == (strategy.HOLD_GOOD if above
+                                               else strategy.HOLD_BAD), k
+    assert table.chance[2] < 1 / players  # the lesson's figure (seed 1): |sum| 2 is below
+    assert strategy.hold_colors([0.5, 0.25, 0.2, float("nan")], 4) == [
+        strategy.HOLD_GOOD, strategy.HOLD_GOOD, strategy.HOLD_BAD, strategy.HOLD_BAD]
+    assert "hit" in chart.alt and "hold" in chart.rows[3]
+
+
+def test_below_the_fair_share_is_not_you_should_hit() -> None:
+    """The figures the lesson and the guide state: with 4 players, holding at |sum| 2 wins
+    less than the fair share and still about as often as hitting; at 3 hitting wins far more;
+    with 2 players |sum| 3 wins well under half."""
+    four_hold = strategy.hold_table(players=4, rounds=100_000, seed=1, progress=False)
+    four_hit = strategy.hit_table(players=4, rounds=100_000, seed=1, progress=False)
+    assert four_hit.count.sum() == 100_000
+    assert 0.22 < four_hold.chance[2] < 0.25
+    assert abs(four_hold.chance[2] - four_hit.chance[2]) < 0.03
+    assert four_hold.chance[3] < 0.12 and four_hit.chance[3] > 0.2
+    assert four_hold.chance[0] > 0.8 > four_hit.chance[0]
+    two = strategy.hold_table(players=2, rounds=100_000, seed=1, progress=False)
+    assert 0.40 < two.chance[3] < 0.47  # "about 44%", under the 50% fair share
+    both = strategy.claim_rates_both(players=(2, 4), rounds=100_000, seed=1, progress=False)
+    assert 0.27 < both[2][1] < 0.33 and both[2][0] > both[2][1]  # exactly 3 beats "3 or more"
+
+
+def test_claim_chart_shows_exactly_three_beside_three_or_more() -> None:
+    chart = strategy.claim_chart(players=(2, 3), rounds=2_000, progress=False)
+    assert len(chart.axes[0].patches) == 4
+    assert "exactly 3" in chart.rows[0] and "3 or more" in chart.rows[0]
+
+
+def test_chart_by_players_lets_the_student_choose() -> None:
+    picker = strategy.ChartByPlayers("threshold", players=(2, 4), value=4, rounds=1_000)
+    assert "4 players" in picker.figure.axes[0].get_title()
+    assert picker.buttons[4].disabled and not picker.buttons[2].disabled
+    picker.buttons[2].click()
+    assert picker.players == 2 and "2 players" in picker.figure.axes[0].get_title()
+    assert "data:image/png;base64," in picker.picture.value
+    assert picker.choose(9) is None and "Choose one of 2, 4 players" in picker.status.value
+    assert picker.choose("4") is None and picker.players == 2  # forged values change nothing
+    with pytest.raises(ValueError):
+        strategy.ChartByPlayers("claim")
+    with pytest.raises(TypeError):
+        strategy.ChartByPlayers("threshold", roundz=10)
+
+
+def test_simulation_panel_switches_experiment() -> None:
+    panel = strategy.SimulationPanel("hold", players=3, rounds=1_000)
+    panel.experiment.value = "threshold"
+    panel.players.value = 2
+    panel.run()
+    assert "Which holding rule" in panel.figure.axes[0].get_title()
+    assert "2 players" in panel.figure.axes[0].get_title()
+
+
+def test_a_king_makes_a_flapjack_only_when_led() -> None:
+    """Lesson 4: a led king is a Flapjack at once; onto any running total a player can face,
+    a king never makes -13, 0 or +13 (checked with the engine's rules)."""
+    from engine.flapjack import FlapjackState, Play
+
+    hands = (("KS", "2C", "3C", "4C", "5C", "6C", "7C"), ("KH", "2D", "3D", "4D", "5D", "6D", "7D"))
+    state = FlapjackState.deal(FlapjackConfig(players=2), rng=0,
+                               deck=lt.flapjack_deck(hands, "8S,8D,9S"))
+    leader = state.current
+    king = state.hands[leader][0]
+    assert king.rank == 13
+    state.apply_action(Play(king), player=leader)
+    assert state.flapjacks[leader] == 1 and len(state.tricks[leader]) == 1 and not state.table
+    cfg = FlapjackConfig(players=2)
+    faced = [r.total for r in strategy.flapjack_chances("classic") if r.total != 0]
+    for total in faced:
+        for value in (13, -13):
+            end = total + value
+            assert not (cfg.low <= end <= cfg.high and end in cfg.targets), total
+
+
+def test_explorer_pairs_opposite_values_as_lesson_1_says() -> None:
+    """Opposites are opposite values: in Hit Me a black jack and a red king make zero."""
+    e = CardExplorer(game="hit-me")
+    e.add(11, Color.BLACK)
+    e.add(13, Color.RED)
+    assert e.total == 0 and zero_pairs(e.values) == [(0, 1)]
+    f = CardExplorer(game="flapjack")
+    f.add(11, Color.BLACK)
+    f.add(13, Color.RED)
+    assert f.total == -2 and zero_pairs(f.values) == []
+
+
+def test_figures_stated_in_the_teacher_guide() -> None:
+    """Experiment 2's best rules (deal code 1) and the Flapjack counts from +12."""
+    best = {}
+    for players in (2, 4, 6):
+        rates = strategy.threshold_win_rates(players, rounds=20_000, seed=1, progress=False)
+        best[players] = max(rates, key=rates.get)
+    assert best == {2: 2, 4: 2, 6: 1}
+    rows = {r.total: r for r in strategy.flapjack_chances("classic")}
+    assert (rows[12].legal, rows[12].flapjack) == (28, 4)
+    assert (rows[0].legal, rows[0].flapjack) == (52, 4)

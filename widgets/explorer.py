@@ -1,7 +1,8 @@
 """Card explorer: pick cards and watch their sum built up on the number line.
 
 Shows what each card is worth (the colour gives the sign), the sum as an equation, its
-absolute value as a distance, opposites (same rank, other colour) and zero pairs.
+absolute value as a distance, opposites (cards of opposite values: the same rank in the other
+colour, and in Hit Me also any two face cards of different colours) and zero pairs.
 """
 
 from __future__ import annotations
