@@ -541,3 +541,67 @@ def test_figures_stated_in_the_teacher_guide() -> None:
     rows = {r.total: r for r in strategy.flapjack_chances("classic")}
     assert (rows[12].legal, rows[12].flapjack) == (28, 4)
     assert (rows[0].legal, rows[0].flapjack) == (52, 4)
+
+
+# ----- honest checks (issue 10, section 3) -------------------------------------------------------
+def _pick_positive_score(questions: list[Question]) -> int:
+    """The score of a student who always picks the positive number (or the first one)."""
+    score = 0
+    for q in questions:
+        pick = 0 if q.numbers[0] > 0 else 1 if q.numbers[1] > 0 else 0
+        score += q.answer == pick
+    return score
+
+
+def test_closer_questions_are_balanced() -> None:
+    """In mixed-sign questions the negative number is the closer one at least 40% of the time,
+    and some questions are the same distance: "pick the positive one" does not pass."""
+    rng = random.Random(2026)
+    questions = [make_question(rng, "closer") for _ in range(4000)]
+    mixed = [q for q in questions if min(q.numbers) < 0 < max(q.numbers)]
+    negative_closer = [q for q in mixed if q.answer != SAME and q.numbers[q.answer] < 0]
+    same = [q for q in mixed if q.answer == SAME]
+    assert len(negative_closer) >= 0.4 * len(mixed)
+    assert 0.1 * len(mixed) <= len(same) <= 0.25 * len(mixed)
+    assert _pick_positive_score(questions) < 0.5 * len(questions)
+    for q in questions:  # and every answer is right
+        a, b = q.numbers
+        assert q.answer == (SAME if abs(a) == abs(b) else 0 if abs(a) < abs(b) else 1)
+
+
+def test_lesson_2_check_set_cannot_be_passed_by_picking_the_positive_one() -> None:
+    """The five questions of lesson 2's check (practice code 9)."""
+    p = AbsoluteValuePractice(kinds=["closer"], questions=5, seed=9)
+    seen = []
+    while not p.done or p.number < 5:
+        seen.append(p.question)
+        p.show_me()
+        if p.number == 5:
+            break
+        p.next_question()
+    assert len(seen) == 5
+    assert _pick_positive_score(seen) <= 2
+    assert any(q.answer == SAME for q in seen)
+    assert sum(q.answer != SAME and q.numbers[q.answer] < 0 for q in seen) >= 2
+
+
+def test_practice_new_set_and_practice_code_box() -> None:
+    p = AbsoluteValuePractice(kinds=["abs"], questions=2, seed=2024)
+    first = p.question
+    for _ in range(2):
+        p.answer.value = str(p.question.answer)
+        p.check_button.click()
+        p.next_button.click()
+    assert "Set finished" in p.prompt.value and "New set" in p.prompt.value
+    assert "cell" not in p.prompt.value.lower()  # nothing a Voila page cannot do
+    p.new_button.click()
+    assert p.seed != 2024 and p.number == 1 and not p.done
+    assert f"practice code: {p.seed}" in p.header.value
+    p.code_box.value = "2024"
+    p.code_button.click()
+    assert p.seed == 2024 and p.question == first and p.correct == 0
+    for bad in ("abc", "-5", "12.5", "9" * 12, "\uff11\uff12"):
+        p.code_box.value = bad
+        p.code_button.click()
+        assert "A practice code is a whole number" in p.code_message.value
+        assert p.seed == 2024 and p.question == first  # nothing lost

@@ -62,7 +62,7 @@ def test_metadata(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_objectives_open_and_check_closes(name: str) -> None:
+def test_objectives_open_and_check_closes(name: str | Path) -> None:
     nb = load(name)
     first = nb.cells[0]
     assert first.cell_type == "markdown"
@@ -72,12 +72,40 @@ def test_objectives_open_and_check_closes(name: str) -> None:
     headings = [i for i, c in enumerate(nb.cells)
                 if c.cell_type == "markdown" and "## Check" in c.source]
     assert headings, "no '## Check' section"
-    check_cells = nb.cells[headings[-1]:]
-    assert len(check_cells) <= 3, "the check must come at the end"
-    text = "".join(c.source for c in check_cells)
+    closing = nb.cells[headings[-1]:]
+    assert len(closing) <= 6, "the check must come at the end"
+    text = "".join(c.source for c in closing)
     assert "<details>" in text or "AbsoluteValuePractice" in text
     if "<details>" in text:
         assert text.count("<details>") == text.count("</details>") >= 3
+    if course.by_file(Path(name).name).role == "lesson":
+        _ends_with_an_exit_ticket(nb, course.by_file(Path(name).name).number)
+
+
+def _ends_with_an_exit_ticket(nb: nbformat.NotebookNode, number: int) -> None:
+    """A lesson's last cells: the '## Exit ticket' heading, then the ticket of that lesson."""
+    heading, ticket = nb.cells[-2], nb.cells[-1]
+    assert heading.cell_type == "markdown" and heading.source.startswith("## Exit ticket")
+    assert ticket.cell_type == "code"
+    assert f"ExitTicket(lesson={number})" in ticket.source, ticket.source
+
+
+# Instructions a student on a Voila page (no code shown, none to edit) cannot follow.
+NEEDS_CODE = re.compile(
+    r"run (the|this|that) cell|re-?run|seed\s*=|change the code|edit the code|in the code|"
+    r"\b[A-Za-z_]+\([^)]*=[^)]*\)|jupyterlab|shift\s*\+\s*enter", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("name", [lesson.file for lesson in course.LESSONS
+                                  if lesson.role != "guide"])
+def test_no_student_instruction_needs_code(name: str | Path) -> None:
+    text = markdown(load(name))
+    found = NEEDS_CODE.findall(text)
+    assert not NEEDS_CODE.search(text), f"{name}: an instruction needs code: {found}"
+    if "practice code" in text.lower():  # promised: a box to type it in
+        assert "Start this code" in text and "New set" in text
+    if "deal code" in text.lower():
+        assert "Settings" in text or "Deal code" in text
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -215,7 +243,7 @@ def test_no_sentence_copied_from_the_seeds(name: str) -> None:
 STRUCTURE_CHECKS = [
     test_metadata, test_objectives_open_and_check_closes, test_code_cells_are_thin,
     test_only_checked_cells_keep_outputs, test_no_external_urls_except_credited_references,
-    test_precise_language,
+    test_precise_language, test_no_student_instruction_needs_code,
 ]
 
 
