@@ -90,6 +90,31 @@ def _ends_with_an_exit_ticket(nb: nbformat.NotebookNode, number: int) -> None:
     assert f"ExitTicket(lesson={number})" in ticket.source, ticket.source
 
 
+CONTEXTS = ("°C", "thermometer", "sea level", "golf", "$", "money", "forecast", "elevation")
+
+
+@pytest.mark.parametrize("name", [lesson.file for lesson in course.student_lessons()])
+def test_lesson_opens_with_a_warm_up_and_closes_with_key_ideas(name: str | Path) -> None:
+    """A short warm-up in a real context right after the objectives, with answers; before the
+    exit ticket, the key ideas and debrief questions that all have answers."""
+    nb = load(name)
+    warm = nb.cells[1]
+    assert warm.cell_type == "markdown" and warm.source.startswith("## Warm-up"), warm.source
+    assert any(c in warm.source for c in CONTEXTS), "a real context (temperature, money...)"
+    assert warm.source.count("<details>") >= 1
+    assert len(re.findall(r"[A-Za-z0-9']+", warm.source)) <= 150, "keep the warm-up short"
+    close = nb.cells[-3]
+    assert close.cell_type == "markdown" and close.source.startswith("## Key ideas")
+    ideas = close.source.split("## Talk about it")[0]
+    assert ideas.count("\n- ") >= 3, "at least three key ideas"
+    assert "## Talk about it" in close.source
+    debrief = close.source.split("## Talk about it")[1]
+    questions = re.findall(r"^\d+\. ", debrief, flags=re.MULTILINE)
+    assert len(questions) >= 2 and debrief.count("<details>") == len(questions), \
+        "every debrief question has its answer"
+    assert "think about it" not in markdown(nb).lower(), "questions without answers"
+
+
 # Instructions a student on a Voila page (no code shown, none to edit) cannot follow.
 NEEDS_CODE = re.compile(
     r"run (the|this|that) cell|re-?run|seed\s*=|change the code|edit the code|in the code|"
