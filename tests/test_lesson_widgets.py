@@ -605,3 +605,35 @@ def test_practice_new_set_and_practice_code_box() -> None:
         p.code_button.click()
         assert "A practice code is a whole number" in p.code_message.value
         assert p.seed == 2024 and p.question == first  # nothing lost
+
+
+def test_explorer_takes_a_card_away_like_adding_its_opposite() -> None:
+    """Taking away -3 moves the sum 3 to the right, exactly as adding +3 does."""
+    e = CardExplorer(take_away=True)
+    e.add(2, Color.BLACK)
+    e.add(3, Color.RED)
+    e.add(4, Color.BLACK)
+    assert e.total == 3
+    e.mode_toggle.value = "take"
+    assert e.rank_buttons[(3, Color.RED)].disabled is False
+    assert e.rank_buttons[(9, Color.RED)].disabled  # not in the hand
+    e.rank_buttons[(3, Color.RED)].click()
+    assert e.values == [2, 4] and e.total == 6
+    assert "+3 \u2212 (-3) = +6" in e.equation.value
+    assert "+3 + (+3) = +6" in e.equation.value
+    assert "from +3 to +6" in e.line.value
+    added = CardExplorer()  # the same hand, and a +3 added instead
+    for rank, color in ((2, Color.BLACK), (3, Color.RED), (4, Color.BLACK), (3, Color.BLACK)):
+        added.add(rank, color)
+    assert added.total == e.total == 6
+    # forged clicks: a card not in the hand, nonsense ranks and colours, a forged mode
+    e.click(9, Color.RED)
+    assert "in the hand to take away" in e.equation.value and e.values == [2, 4]
+    e.click(99, "red")
+    assert "Choose one of the card buttons" in e.equation.value and e.values == [2, 4]
+    e.mode_toggle.value = "add"
+    e.rank_buttons[(5, Color.RED)].click()
+    assert e.values == [2, 4, -5]
+    assert "Click a card to add it" not in "".join(getattr(c, "value", "") for c in e.children)
+    plain = CardExplorer()
+    assert plain.mode_toggle is None and plain.mode == "add"

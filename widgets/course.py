@@ -30,8 +30,10 @@ class Lesson:
 
     @property
     def number(self) -> int:
-        """The lesson's number, from its file name (01_... is 1)."""
-        return int(self.file.split("_", 1)[0])
+        """The lesson's number: its place among the student lessons (1 first), which is not
+        always its file's prefix (a lesson added later keeps the next free file number)."""
+        order = [lesson.file for lesson in LESSONS if lesson.role == "lesson"]
+        return order.index(self.file) + 1 if self.file in order else 0
 
 
 LESSONS: tuple[Lesson, ...] = (
@@ -59,6 +61,12 @@ LESSONS: tuple[Lesson, ...] = (
            "simulate thousands of games to find when to hit",
            split="Experiment 3: the number of players", grouping="pairs",
            notes="Each pair predicts before running a chart; discuss Experiment 4 together."),
+    # Added after the others: file 07 (the guide keeps 06), lesson 6 in the order of the unit.
+    Lesson("07_taking_a_card_away.ipynb", "Taking a card away", PERIOD,
+           "subtraction as adding the opposite, distance as |p - q|, < and >",
+           split="Distance between two numbers", grouping="pairs",
+           notes="Project the explorer in 'take a card away' mode first; pairs then do the "
+                 "tasks and compare their equations."),
     Lesson("06_teacher_guide.ipynb", "Teacher guide", 20,
            "running the lessons in class, answers, variations", role="guide"),
 )

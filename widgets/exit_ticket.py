@@ -157,6 +157,23 @@ TICKETS: dict[int, tuple[Item, ...]] = {
              why="More players means more chances that someone gets close to zero.",
              hint="Look at Experiment 3."),
     ),
+    6: (
+        Item("Work out +2 - (-3).", 5,
+             why="Subtracting -3 is adding its opposite: +2 + (+3) = +5.",
+             hint="Subtract by adding the opposite."),
+        Item("Work out -4 - (+6).", -10,
+             why="Subtracting +6 is adding -6: -4 + (-6) = -10.",
+             hint="Subtract by adding the opposite."),
+        Item("A hand is worth +1. You take away its red 4 (-4). What is the hand worth now?", 5,
+             why="+1 - (-4) = +1 + (+4) = +5: taking away a negative card moves the sum right.",
+             hint="Taking a card away moves the sum the opposite way to adding it."),
+        Item("What is the distance between -3 and +5 on the number line?", 8,
+             why="|+5 - (-3)| = |+8| = 8: 3 steps to zero, then 5 more.",
+             hint="The distance between p and q is |p - q|."),
+        Item("Which is true?", "-8 < -3", ("-8 > -3", "-8 < -3", "-8 = -3"),
+             why="-8 is to the left of -3, so -8 is less: -8 < -3.",
+             hint="Less means farther to the left on the number line."),
+    ),
 }
 
 

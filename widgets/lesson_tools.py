@@ -294,3 +294,21 @@ def deal_later(make: Any, label: str, **settings: Any) -> object:
     box.children = [make_button(label, deal, button_style="primary",
                                 tooltip=f"{label}: the table appears here"), message]
     return box
+
+
+# ----- lesson 6: taking a card away ---------------------------------------------------------
+def subtraction_steps(pairs: Sequence[tuple[int, int]]) -> str:
+    """For each (p, q): p - q written as p plus the opposite of q, and the result."""
+    lines = []
+    for p, q in pairs:
+        way = "right" if q < 0 else "left"
+        lines.append(f"{signed(p)} - ({signed(q)}) = {signed(p)} + ({signed(-q)}) = "
+                     f"{signed(p - q)}   (move {abs(q)} to the {way})")
+    return "\n".join(lines)
+
+
+def distance_steps(pairs: Sequence[tuple[int, int]]) -> str:
+    """For each (p, q): the distance between them as |q - p|, the same as |p - q|."""
+    return "\n".join(f"from {signed(p)} to {signed(q)}: |{signed(q)} - ({signed(p)})| = "
+                     f"|{signed(q - p)}| = {abs(q - p)}, and |{signed(p)} - ({signed(q)})| = "
+                     f"|{signed(p - q)}| = {abs(p - q)}" for p, q in pairs)
