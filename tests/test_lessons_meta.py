@@ -229,8 +229,50 @@ def test_teacher_guide_reads_the_lesson_list() -> None:
 def test_teacher_guide_covers_the_brief() -> None:
     text = markdown(load("06_teacher_guide.ipynb"))
     for topic in ("Running each lesson", "deal code", "Discussion questions", "Misconceptions",
-                  "Variations", "make serve", "docs/deploy.md"):
+                  "Variations", "make serve", "docs/deploy.md",
+                  # a run-book (issue 10, section 6)
+                  "Setting up, from a fresh machine", "school network", "Answer key",
+                  "Answers to the activities and chart questions", "A class without devices",
+                  "Standards", "6.NS.5", "6.NS.6", "6.NS.7", "7.NS.1", "Exit tickets",
+                  "What to do with the results"):
         assert topic in text, topic
+    plan = course.lesson_plan_text()
+    for piece in ("45-minute period", "25-minute periods", "Support:", "Extension:",
+                  "Standards:"):
+        assert piece in plan, piece
+    for lesson in course.student_lessons():
+        assert lesson.support and lesson.extension and lesson.standards, lesson.file
+
+
+# A teacher never has to write code to get a result (editing a paragraph in JupyterLab is fine).
+TEACHER_NEEDS_CODE = re.compile(
+    r"run (the|this|that) cell|seed\s*=|change the code|edit the code|"
+    r"\b[A-Za-z_]+\([^)]*=[^)]*\)", re.IGNORECASE)
+
+
+def test_teacher_guide_asks_for_no_code() -> None:
+    text = markdown(load("06_teacher_guide.ipynb"))
+    assert not TEACHER_NEEDS_CODE.search(text), TEACHER_NEEDS_CODE.findall(text)
+
+
+def test_the_answer_key_has_every_answered_question(tmp_path: Path) -> None:
+    """The guide's key is read from the lessons: every <details> answer of every lesson is in
+    it, and an edited copy of a lesson shows in the key as edited."""
+    for lesson in course.student_lessons():
+        found = course.lesson_questions(LESSONS_DIR / lesson.file)
+        assert len(found) == markdown(load(lesson.file)).count("<details>"), lesson.file
+    html = course.full_answer_key().data
+    assert "Taking a card away" in html and "Why does taking away a -3 card raise the sum?" in html
+    for lesson in course.student_lessons():
+        shutil.copy(LESSONS_DIR / lesson.file, tmp_path / lesson.file)
+    copy = tmp_path / "02_absolute_value.ipynb"
+    nb = nbformat.read(copy, as_version=4)
+    check = next(c for c in nb.cells if "What is |-13|?" in c.source)
+    check.source = check.source.replace("What is |-13|?", "What is |-21|?").replace(
+        "   13\n", "   21\n")
+    nbformat.write(nb, copy)
+    edited = course.full_answer_key(tmp_path).data
+    assert "What is |-21|?" in edited and "What is |-13|?" not in edited
 
 
 @pytest.mark.parametrize("name", NAMES)
