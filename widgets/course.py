@@ -19,7 +19,7 @@ SHORT_PERIOD = 25  # minutes in a short period (two of them per lesson)
 
 @dataclass(frozen=True)
 class Lesson:
-    """One notebook of lessons/. role: 'start' (landing page), 'lesson' or 'guide'."""
+    """One notebook of lessons/. role: 'start' (landing page), 'lesson', 'guide' or 'kit'."""
 
     file: str
     title: str
@@ -104,6 +104,9 @@ LESSONS: tuple[Lesson, ...] = (
            standards='7.NS.1c, 6.NS.7a-b, 6.NS.7c'),
     Lesson("06_teacher_guide.ipynb", "Teacher guide", 20,
            "running the lessons in class, answers, variations", role="guide"),
+    Lesson("08_printable_kit.ipynb", "Printable kit", 5,
+           "rule cards, recording and score sheets, exit tickets, stacked deals: print and "
+           "play with real decks", role="kit"),
 )
 
 FILES: tuple[str, ...] = tuple(lesson.file for lesson in LESSONS)
