@@ -637,3 +637,16 @@ def test_explorer_takes_a_card_away_like_adding_its_opposite() -> None:
     assert "Click a card to add it" not in "".join(getattr(c, "value", "") for c in e.children)
     plain = CardExplorer()
     assert plain.mode_toggle is None and plain.mode == "add"
+
+
+def test_the_simulation_panel_opens_on_request() -> None:
+    """Lesson 5 loads one button for its panel (the page stays light); pressed, the panel
+    appears and runs."""
+    box = lt.deal_later(strategy.SimulationPanel, "Open the simulation panel", chart="hold",
+                        players=3)
+    assert [c.description for c in box.children[:1]] == ["Open the simulation panel"]
+    box.children[0].click()
+    panel = box.children[0]
+    assert isinstance(panel, strategy.SimulationPanel) and panel.players.value == 3
+    panel.rounds.value = 1_000
+    assert isinstance(panel.run(), strategy.Chart)

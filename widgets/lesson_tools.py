@@ -263,7 +263,8 @@ def example_view(which: str) -> object:
 
 
 def deal_later(make: Any, label: str, **settings: Any) -> object:
-    """A "Deal" button that makes `make(**settings)` (a table) when it is pressed.
+    """A "Deal" button that makes `make(**settings)` (a table, or any widget such as the strategy
+    lab's simulation panel) when it is pressed.
 
     For a second table further down a lesson page: it costs the page one button at load instead
     of a whole table's widget models, and its computer players start when the student gets
@@ -292,7 +293,7 @@ def deal_later(make: Any, label: str, **settings: Any) -> object:
         box.children = [table]
 
     box.children = [make_button(label, deal, button_style="primary",
-                                tooltip=f"{label}: the table appears here"), message]
+                                tooltip=f"{label}: it appears here"), message]
     return box
 
 
