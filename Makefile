@@ -18,12 +18,13 @@ LESSONS    := $(wildcard lessons/*.ipynb)
 BENCHMARKS := $(wildcard benchmarks/*.py)
 
 .DEFAULT_GOAL := help
-.PHONY: help venv test lint unit browser nbval serve lab browsers bench clean distclean
+.PHONY: help venv test lint unit browser nbval serve lab outputs browsers bench clean distclean
 
 help:
 	@echo "make serve     serve lessons/ with Voila on http://127.0.0.1:$(PORT)/ (PORT=... to change)"
 	@echo "make test      ruff, unit and browser tests, then every lesson with nbval"
 	@echo "make lab       JupyterLab on lessons/ (127.0.0.1:$(LAB_PORT))"
+	@echo "make outputs   after editing a lesson: refresh its checked outputs, drop the others"
 	@echo "make venv      create/update .venv from pyproject.toml"
 	@echo "make browsers  install Debian's chromium for the browser tests (root)"
 	@echo "make bench     run benchmarks/*.py"
@@ -87,6 +88,10 @@ serve: venv
 lab: venv
 	$(BIN)/jupyter lab --no-browser --ServerApp.ip=127.0.0.1 --ServerApp.port=$(LAB_PORT) \
 	  --ServerApp.root_dir=lessons $(if $(filter 0,$(shell id -u)),--allow-root)
+
+# The notebooks are the lesson text; this only refreshes the outputs nbval checks.
+outputs: venv
+	$(PY) tools/refresh_outputs.py
 
 browsers:
 	@if [ -x /usr/bin/chromium ]; then \

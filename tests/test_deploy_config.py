@@ -16,17 +16,11 @@ from pathlib import Path
 import pytest
 import yaml
 
+from widgets import course
+
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
-LESSONS = (
-    "00_start_here.ipynb",
-    "01_integers_with_cards.ipynb",
-    "02_absolute_value.ipynb",
-    "03_hit_me.ipynb",
-    "04_flapjack.ipynb",
-    "05_strategy_lab.ipynb",
-    "06_teacher_guide.ipynb",
-)
+LESSONS = course.FILES  # the one list of the lessons
 START_HERE = "lessons/00_start_here.ipynb"
 
 

@@ -83,12 +83,9 @@ def test_card_values_table() -> None:
     assert flipped["K"] == ["-10", "+10", "-13", "+13"]
 
 
-def test_worked_comparisons_and_course_plan() -> None:
+def test_worked_comparisons() -> None:
     text = lt.worked_comparisons([(-6, 2), (-5, 5)])
     assert "+2 is closer to zero" in text and "same distance" in text
-    plan = lt.course_plan()
-    minutes = sum(m for _, t, m in lt.LESSONS if t not in ("Start here", "Teacher guide"))
-    assert f"about {minutes} minutes" in plan
 
 
 def test_stacking_instructions_list_the_example_deck() -> None:
@@ -431,3 +428,225 @@ def test_a_cached_chart_needs_no_matplotlib(tmp_path) -> None:
     runs = [subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                            text=True, check=True).stdout.split() for _ in range(2)]
     assert runs == [["True", "True"], ["False", "True"]]
+
+
+# ----- corrections checked against the simulator and the engine (issue 10, section 2) ---------
+def test_hold_chart_colours_each_bar_by_the_fair_share() -> None:
+    """A bar is green exactly when holding there wins at least the fair share: with 4 players
+    |sum| 2 is below it (red), whatever a fixed cut at 3 would say."""
+    from matplotlib.colors import to_hex
+
+    players = 4
+    chart = strategy.hold_chart(players=players, rounds=100_000, seed=1, progress=False)
+    table = strategy.hold_table(players=players, rounds=100_000, seed=1, progress=False)
+    bars = chart.axes[0].patches
+    assert len(bars) == len(table.abs_sum)
+    for k, bar in enumerate(bars):
+        above = not np.isnan(table.chance[k]) and table.chance[k] >= 1 / players
+        assert to_hex(bar.get_facecolor()) == (strategy.HOLD_GOOD if above
+                                               else strategy.HOLD_BAD), k
+    assert table.chance[2] < 1 / players  # the lesson's figure (seed 1): |sum| 2 is below
+    assert strategy.hold_colors([0.5, 0.25, 0.2, float("nan")], 4) == [
+        strategy.HOLD_GOOD, strategy.HOLD_GOOD, strategy.HOLD_BAD, strategy.HOLD_BAD]
+    assert "hit" in chart.alt and "hold" in chart.rows[3]
+
+
+def test_below_the_fair_share_is_not_you_should_hit() -> None:
+    """The figures the lesson and the guide state: with 4 players, holding at |sum| 2 wins
+    less than the fair share and still about as often as hitting; at 3 hitting wins far more;
+    with 2 players |sum| 3 wins well under half."""
+    four_hold = strategy.hold_table(players=4, rounds=100_000, seed=1, progress=False)
+    four_hit = strategy.hit_table(players=4, rounds=100_000, seed=1, progress=False)
+    assert four_hit.count.sum() == 100_000
+    assert 0.22 < four_hold.chance[2] < 0.25
+    assert abs(four_hold.chance[2] - four_hit.chance[2]) < 0.03
+    assert four_hold.chance[3] < 0.12 and four_hit.chance[3] > 0.2
+    assert four_hold.chance[0] > 0.8 > four_hit.chance[0]
+    two = strategy.hold_table(players=2, rounds=100_000, seed=1, progress=False)
+    assert 0.40 < two.chance[3] < 0.47  # "about 44%", under the 50% fair share
+    both = strategy.claim_rates_both(players=(2, 4), rounds=100_000, seed=1, progress=False)
+    assert 0.27 < both[2][1] < 0.33 and both[2][0] > both[2][1]  # exactly 3 beats "3 or more"
+
+
+def test_claim_chart_shows_exactly_three_beside_three_or_more() -> None:
+    chart = strategy.claim_chart(players=(2, 3), rounds=2_000, progress=False)
+    assert len(chart.axes[0].patches) == 4
+    assert "exactly 3" in chart.rows[0] and "3 or more" in chart.rows[0]
+
+
+def test_chart_by_players_lets_the_student_choose() -> None:
+    picker = strategy.ChartByPlayers("threshold", players=(2, 4), value=4, rounds=1_000)
+    assert "4 players" in picker.figure.axes[0].get_title()
+    assert picker.buttons[4].disabled and not picker.buttons[2].disabled
+    picker.buttons[2].click()
+    assert picker.players == 2 and "2 players" in picker.figure.axes[0].get_title()
+    assert "data:image/png;base64," in picker.picture.value
+    assert picker.choose(9) is None and "Choose one of 2, 4 players" in picker.status.value
+    assert picker.choose("4") is None and picker.players == 2  # forged values change nothing
+    with pytest.raises(ValueError):
+        strategy.ChartByPlayers("claim")
+    with pytest.raises(TypeError):
+        strategy.ChartByPlayers("threshold", roundz=10)
+
+
+def test_simulation_panel_switches_experiment() -> None:
+    panel = strategy.SimulationPanel("hold", players=3, rounds=1_000)
+    panel.experiment.value = "threshold"
+    panel.players.value = 2
+    panel.run()
+    assert "Which holding rule" in panel.figure.axes[0].get_title()
+    assert "2 players" in panel.figure.axes[0].get_title()
+
+
+def test_a_king_makes_a_flapjack_only_when_led() -> None:
+    """Lesson 4: a led king is a Flapjack at once; onto any running total a player can face,
+    a king never makes -13, 0 or +13 (checked with the engine's rules)."""
+    from engine.flapjack import FlapjackState, Play
+
+    hands = (("KS", "2C", "3C", "4C", "5C", "6C", "7C"), ("KH", "2D", "3D", "4D", "5D", "6D", "7D"))
+    state = FlapjackState.deal(FlapjackConfig(players=2), rng=0,
+                               deck=lt.flapjack_deck(hands, "8S,8D,9S"))
+    leader = state.current
+    king = state.hands[leader][0]
+    assert king.rank == 13
+    state.apply_action(Play(king), player=leader)
+    assert state.flapjacks[leader] == 1 and len(state.tricks[leader]) == 1 and not state.table
+    cfg = FlapjackConfig(players=2)
+    faced = [r.total for r in strategy.flapjack_chances("classic") if r.total != 0]
+    for total in faced:
+        for value in (13, -13):
+            end = total + value
+            assert not (cfg.low <= end <= cfg.high and end in cfg.targets), total
+
+
+def test_explorer_pairs_opposite_values_as_lesson_1_says() -> None:
+    """Opposites are opposite values: in Hit Me a black jack and a red king make zero."""
+    e = CardExplorer(game="hit-me")
+    e.add(11, Color.BLACK)
+    e.add(13, Color.RED)
+    assert e.total == 0 and zero_pairs(e.values) == [(0, 1)]
+    f = CardExplorer(game="flapjack")
+    f.add(11, Color.BLACK)
+    f.add(13, Color.RED)
+    assert f.total == -2 and zero_pairs(f.values) == []
+
+
+def test_figures_stated_in_the_teacher_guide() -> None:
+    """Experiment 2's best rules (deal code 1) and the Flapjack counts from +12."""
+    best = {}
+    for players in (2, 4, 6):
+        rates = strategy.threshold_win_rates(players, rounds=20_000, seed=1, progress=False)
+        best[players] = max(rates, key=rates.get)
+    assert best == {2: 2, 4: 2, 6: 1}
+    rows = {r.total: r for r in strategy.flapjack_chances("classic")}
+    assert (rows[12].legal, rows[12].flapjack) == (28, 4)
+    assert (rows[0].legal, rows[0].flapjack) == (52, 4)
+
+
+# ----- honest checks (issue 10, section 3) -------------------------------------------------------
+def _pick_positive_score(questions: list[Question]) -> int:
+    """The score of a student who always picks the positive number (or the first one)."""
+    score = 0
+    for q in questions:
+        pick = 0 if q.numbers[0] > 0 else 1 if q.numbers[1] > 0 else 0
+        score += q.answer == pick
+    return score
+
+
+def test_closer_questions_are_balanced() -> None:
+    """In mixed-sign questions the negative number is the closer one at least 40% of the time,
+    and some questions are the same distance: "pick the positive one" does not pass."""
+    rng = random.Random(2026)
+    questions = [make_question(rng, "closer") for _ in range(4000)]
+    mixed = [q for q in questions if min(q.numbers) < 0 < max(q.numbers)]
+    negative_closer = [q for q in mixed if q.answer != SAME and q.numbers[q.answer] < 0]
+    same = [q for q in mixed if q.answer == SAME]
+    assert len(negative_closer) >= 0.4 * len(mixed)
+    assert 0.1 * len(mixed) <= len(same) <= 0.25 * len(mixed)
+    assert _pick_positive_score(questions) < 0.5 * len(questions)
+    for q in questions:  # and every answer is right
+        a, b = q.numbers
+        assert q.answer == (SAME if abs(a) == abs(b) else 0 if abs(a) < abs(b) else 1)
+
+
+def test_lesson_2_check_set_cannot_be_passed_by_picking_the_positive_one() -> None:
+    """The five questions of lesson 2's check (practice code 9)."""
+    p = AbsoluteValuePractice(kinds=["closer"], questions=5, seed=9)
+    seen = []
+    while not p.done or p.number < 5:
+        seen.append(p.question)
+        p.show_me()
+        if p.number == 5:
+            break
+        p.next_question()
+    assert len(seen) == 5
+    assert _pick_positive_score(seen) <= 2
+    assert any(q.answer == SAME for q in seen)
+    assert sum(q.answer != SAME and q.numbers[q.answer] < 0 for q in seen) >= 2
+
+
+def test_practice_new_set_and_practice_code_box() -> None:
+    p = AbsoluteValuePractice(kinds=["abs"], questions=2, seed=2024)
+    first = p.question
+    for _ in range(2):
+        p.answer.value = str(p.question.answer)
+        p.check_button.click()
+        p.next_button.click()
+    assert "Set finished" in p.prompt.value and "New set" in p.prompt.value
+    assert "cell" not in p.prompt.value.lower()  # nothing a Voila page cannot do
+    p.new_button.click()
+    assert p.seed != 2024 and p.number == 1 and not p.done
+    assert f"practice code: {p.seed}" in p.header.value
+    p.code_box.value = "2024"
+    p.code_button.click()
+    assert p.seed == 2024 and p.question == first and p.correct == 0
+    for bad in ("abc", "-5", "12.5", "9" * 12, "\uff11\uff12"):
+        p.code_box.value = bad
+        p.code_button.click()
+        assert "A practice code is a whole number" in p.code_message.value
+        assert p.seed == 2024 and p.question == first  # nothing lost
+
+
+def test_explorer_takes_a_card_away_like_adding_its_opposite() -> None:
+    """Taking away -3 moves the sum 3 to the right, exactly as adding +3 does."""
+    e = CardExplorer(take_away=True)
+    e.add(2, Color.BLACK)
+    e.add(3, Color.RED)
+    e.add(4, Color.BLACK)
+    assert e.total == 3
+    e.mode_toggle.value = "take"
+    assert e.rank_buttons[(3, Color.RED)].disabled is False
+    assert e.rank_buttons[(9, Color.RED)].disabled  # not in the hand
+    e.rank_buttons[(3, Color.RED)].click()
+    assert e.values == [2, 4] and e.total == 6
+    assert "+3 \u2212 (-3) = +6" in e.equation.value
+    assert "+3 + (+3) = +6" in e.equation.value
+    assert "from +3 to +6" in e.line.value
+    added = CardExplorer()  # the same hand, and a +3 added instead
+    for rank, color in ((2, Color.BLACK), (3, Color.RED), (4, Color.BLACK), (3, Color.BLACK)):
+        added.add(rank, color)
+    assert added.total == e.total == 6
+    # forged clicks: a card not in the hand, nonsense ranks and colours, a forged mode
+    e.click(9, Color.RED)
+    assert "in the hand to take away" in e.equation.value and e.values == [2, 4]
+    e.click(99, "red")
+    assert "Choose one of the card buttons" in e.equation.value and e.values == [2, 4]
+    e.mode_toggle.value = "add"
+    e.rank_buttons[(5, Color.RED)].click()
+    assert e.values == [2, 4, -5]
+    assert "Click a card to add it" not in "".join(getattr(c, "value", "") for c in e.children)
+    plain = CardExplorer()
+    assert plain.mode_toggle is None and plain.mode == "add"
+
+
+def test_the_simulation_panel_opens_on_request() -> None:
+    """Lesson 5 loads one button for its panel (the page stays light); pressed, the panel
+    appears and runs."""
+    box = lt.deal_later(strategy.SimulationPanel, "Open the simulation panel", chart="hold",
+                        players=3)
+    assert [c.description for c in box.children[:1]] == ["Open the simulation panel"]
+    box.children[0].click()
+    panel = box.children[0]
+    assert isinstance(panel, strategy.SimulationPanel) and panel.players.value == 3
+    panel.rounds.value = 1_000
+    assert isinstance(panel.run(), strategy.Chart)

@@ -1,7 +1,8 @@
 """Card explorer: pick cards and watch their sum built up on the number line.
 
 Shows what each card is worth (the colour gives the sign), the sum as an equation, its
-absolute value as a distance, opposites (same rank, other colour) and zero pairs.
+absolute value as a distance, opposites (cards of opposite values: the same rank in the other
+colour, and in Hit Me also any two face cards of different colours) and zero pairs.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from engine.events import abs_math, card_view, sum_math
 from widgets import lesson_tools
 from widgets.components import (
     GuardedButton,
+    guarded,
     hbox,
     html_widget,
     make_button,
@@ -22,7 +24,7 @@ from widgets.components import (
     shared_layout,
     style_widget,
 )
-from widgets.render import esc, hand_html
+from widgets.render import Arrow, Point, Span, esc, hand_html, number_line_svg
 
 MAX_CARDS = 12
 GAMES = ("hit-me", "flapjack")
@@ -50,16 +52,33 @@ def zero_pairs(values: list[int]) -> list[tuple[int, int]]:
     return pairs
 
 
-class CardExplorer(w.VBox):
-    """Pick black and red cards; see each value, the running sum and |sum| on the number line."""
+MODES = ("add", "take")
 
-    def __init__(self, game: str = "hit-me", colors: str = "black-positive") -> None:
+
+class CardExplorer(w.VBox):
+    """Pick black and red cards; see each value, the running sum and |sum| on the number line.
+
+    With `take_away=True` a second mode takes a card of the hand away: the sum moves as if the
+    card's opposite were added (taking away -3 moves it 3 to the right, like adding +3)."""
+
+    def __init__(self, game: str = "hit-me", colors: str = "black-positive",
+                 take_away: bool = False) -> None:
         if game not in GAMES:
             raise ValueError(f"game must be one of {', '.join(GAMES)}; got {game!r}")
         self.game = game
         self.colors = Convention.parse(colors)
         self.cards: list[Card] = []
         self.message = ""
+        self.mode = "add"
+        self.last_take: tuple[int, int, int] | None = None  # (sum before, value, sum after)
+        self.mode_toggle: w.ToggleButtons | None = None
+        if take_away:
+            self.mode_toggle = w.ToggleButtons(
+                options=[("Add a card", "add"), ("Take a card away", "take")], value="add",
+                description="Click a card to:", style={"description_width": "initial"},
+                tooltips=["clicking a card adds it to the hand",
+                          "clicking a card takes it out of the hand"])
+            self.mode_toggle.observe(self._on_mode, names="value")
 
         self.color_toggle = w.ToggleButtons(
             options=[("Black +, red \u2212", "black-positive"),
@@ -76,7 +95,7 @@ class CardExplorer(w.VBox):
                 b = GuardedButton(layout=shared_layout(width="5.8em", height="3.2em"),
                                   style=shared_button_style(), **self._rank_state(rank, color),
                                   _dom_classes=("icg-card-btn", f"icg-{color.value}"))
-                b.on_click(lambda _, r=rank, c=color: self.add(r, c))
+                b.on_click(lambda _, r=rank, c=color: guarded(self.click, r, c))
                 self.rank_buttons[(rank, color)] = b
                 row.append(b)
             rows.append(w.HBox(row, layout=shared_layout(flex_flow="row wrap")))
@@ -97,7 +116,8 @@ class CardExplorer(w.VBox):
         super().__init__([
             style_widget(),
             self.color_toggle,
-            html_widget("<b>Click a card to add it:</b>"),
+            *([self.mode_toggle] if self.mode_toggle is not None else
+              [html_widget("<b>Click a card to add it:</b>")]),
             *rows,
             hbox([self.opposite_button, self.cancel_button, self.undo_button,
                   self.clear_button]),
@@ -110,6 +130,12 @@ class CardExplorer(w.VBox):
         card = Card(rank, SUIT_FOR[color])
         v = card_value(card, self.game, self.colors)
         label = f"{RANK_LABELS.get(rank, str(rank))}{SUIT_FOR[color].symbol}"
+        if self.mode == "take":
+            held = any(c.rank == rank and c.color is color for c in self.cards)
+            return {"description": f"{label} {signed(v)}",
+                    "tooltip": (f"take away the {card.name}, value {signed(v)}" if held
+                                else f"no {card.name} in the hand to take away"),
+                    "disabled": not held}
         return {"description": f"{label} {signed(v)}",
                 "tooltip": f"add the {card.name}, value {signed(v)}",
                 "disabled": len(self.cards) >= MAX_CARDS}
@@ -125,13 +151,46 @@ class CardExplorer(w.VBox):
         return sum(self.values)
 
     # ----- actions -----------------------------------------------------------------------
+    def click(self, rank: Any, color: Any) -> None:
+        """A card button: add the card, or take it away in 'take away' mode."""
+        if rank not in range(1, 14) or not isinstance(color, Color):
+            self.message = "Choose one of the card buttons."
+            self._refresh()
+            return
+        if self.mode == "take":
+            self.take_away(rank, color)
+        else:
+            self.add(rank, color)
+
     def add(self, rank: int, color: Color) -> None:
         """Add one card of this rank and colour (at most 12 cards)."""
+        self.last_take = None
         if len(self.cards) >= MAX_CARDS:
             self.message = f"That is {MAX_CARDS} cards: press Clear or Undo to go on."
         else:
             self.cards.append(Card(rank, SUIT_FOR[color]))
             self.message = ""
+        self._refresh()
+
+    def take_away(self, rank: int, color: Color) -> None:
+        """Take one card of this rank and colour out of the hand: the sum changes by the
+        opposite of its value (a card that is not in the hand gets a message)."""
+        index = next((i for i in range(len(self.cards) - 1, -1, -1)
+                      if self.cards[i].rank == rank and self.cards[i].color is color), None)
+        if index is None:
+            name = Card(rank, SUIT_FOR[color]).name
+            self.message = f"There is no {name} in the hand to take away."
+            self._refresh()
+            return
+        before = self.total
+        value = self.values[index]
+        card = self.cards.pop(index)
+        after = self.total
+        self.last_take = (before, value, after)
+        self.message = (f"You took away {card.short} ({signed(value)}): "
+                        f"{signed(before)} \u2212 ({signed(value)}) = {signed(after)}, the same "
+                        f"as adding its opposite: {signed(before)} + ({signed(-value)}) = "
+                        f"{signed(after)}.")
         self._refresh()
 
     def add_opposite(self) -> None:
@@ -144,6 +203,7 @@ class CardExplorer(w.VBox):
 
     def remove_zero_pairs(self) -> None:
         """Take away every pair of opposite cards; the sum does not change."""
+        self.last_take = None
         pairs = zero_pairs(self.values)
         gone = {i for pair in pairs for i in pair}
         before = self.total
@@ -154,18 +214,31 @@ class CardExplorer(w.VBox):
         self._refresh()
 
     def undo(self) -> None:
+        self.last_take = None
         if self.cards:
             self.cards.pop()
         self.message = ""
         self._refresh()
 
     def clear(self) -> None:
+        self.last_take = None
         self.cards = []
         self.message = ""
         self._refresh()
 
     # ----- drawing -----------------------------------------------------------------------
+    def _on_mode(self, change: dict) -> None:
+        if change["new"] not in MODES:  # a forged value: back to the mode in use
+            if self.mode_toggle is not None:
+                self.mode_toggle.value = self.mode
+            return
+        self.mode = change["new"]
+        self.message = ("Click a card of the hand to take it away." if self.mode == "take"
+                        else "")
+        self._refresh()
+
     def _on_colors(self, change: dict) -> None:
+        self.last_take = None
         try:
             self.colors = Convention.parse(change["new"])
         except ValueError:
@@ -200,4 +273,11 @@ class CardExplorer(w.VBox):
             self.pairs.value = f"<p>Zero pairs: {esc(items)}.</p>"
         else:
             self.pairs.value = ""
-        self.line.value = lesson_tools.steps_line(values)
+        if self.last_take is not None:
+            before, value, after = self.last_take
+            self.line.value = number_line_svg(
+                points=[Point(before, "before"), Point(after, "after", "me")],
+                arrow=Arrow(before, after, f"take away {signed(value)}"), spans=[Span(after)],
+                title="Taking a card away on the number line")
+        else:
+            self.line.value = lesson_tools.steps_line(values)

@@ -6,7 +6,6 @@ log is the same on every run and a notebook cell can check it (nbval).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -163,28 +162,6 @@ def steps_line(values: Sequence[int], title: str = "Adding the cards on the numb
 
 
 # ----- small printed tables for the lessons ----------------------------------------------------
-LESSONS = (
-    ("00_start_here.ipynb", "Start here", 5),
-    ("01_integers_with_cards.ipynb", "Integers with cards", 25),
-    ("02_absolute_value.ipynb", "Absolute value", 25),
-    ("03_hit_me.ipynb", "Hit Me", 35),
-    ("04_flapjack.ipynb", "Flapjack", 35),
-    ("05_strategy_lab.ipynb", "Strategy lab", 40),
-    ("06_teacher_guide.ipynb", "Teacher guide", 15),
-)
-
-
-def course_plan() -> str:
-    """The lessons for students, with the minutes each takes and the total."""
-    rows = [(f, t, m) for f, t, m in LESSONS if t not in ("Start here", "Teacher guide")]
-    lines = [f"{i}. {title:<22} about {minutes} minutes"
-             for i, (_, title, minutes) in enumerate(rows, start=1)]
-    total = sum(m for _, _, m in rows)
-    lines.append(f"In all: about {total} minutes, or {math.ceil(total / 45)} class periods "
-                 "of 45 minutes.")
-    return "\n".join(lines)
-
-
 def card_values_table(colors: str = "black-positive") -> str:
     """Every rank's value in Hit Me and in Flapjack, for a black card and a red card."""
     conv = Convention.parse(colors)
@@ -286,7 +263,8 @@ def example_view(which: str) -> object:
 
 
 def deal_later(make: Any, label: str, **settings: Any) -> object:
-    """A "Deal" button that makes `make(**settings)` (a table) when it is pressed.
+    """A "Deal" button that makes `make(**settings)` (a table, or any widget such as the strategy
+    lab's simulation panel) when it is pressed.
 
     For a second table further down a lesson page: it costs the page one button at load instead
     of a whole table's widget models, and its computer players start when the student gets
@@ -315,5 +293,23 @@ def deal_later(make: Any, label: str, **settings: Any) -> object:
         box.children = [table]
 
     box.children = [make_button(label, deal, button_style="primary",
-                                tooltip=f"{label}: the table appears here"), message]
+                                tooltip=f"{label}: it appears here"), message]
     return box
+
+
+# ----- lesson 6: taking a card away ---------------------------------------------------------
+def subtraction_steps(pairs: Sequence[tuple[int, int]]) -> str:
+    """For each (p, q): p - q written as p plus the opposite of q, and the result."""
+    lines = []
+    for p, q in pairs:
+        way = "right" if q < 0 else "left"
+        lines.append(f"{signed(p)} - ({signed(q)}) = {signed(p)} + ({signed(-q)}) = "
+                     f"{signed(p - q)}   (move {abs(q)} to the {way})")
+    return "\n".join(lines)
+
+
+def distance_steps(pairs: Sequence[tuple[int, int]]) -> str:
+    """For each (p, q): the distance between them as |q - p|, the same as |p - q|."""
+    return "\n".join(f"from {signed(p)} to {signed(q)}: |{signed(q)} - ({signed(p)})| = "
+                     f"|{signed(q - p)}| = {abs(q - p)}, and |{signed(p)} - ({signed(q)})| = "
+                     f"|{signed(p - q)}| = {abs(p - q)}" for p, q in pairs)

@@ -22,12 +22,16 @@ from widgets.components import (
     hbox,
     html_widget,
     make_button,
+    shared_layout,
     style_widget,
 )
 
 KINDS = ("abs", "sum-abs", "closer")
 SAME = "same"
 MAX_ATTEMPTS_BEFORE_SHOW = 2
+# the share of each kind of 'closer' question (the rest: the same distance)
+CLOSER_MIX = {"negative": 0.4, "positive": 0.35, "both negative": 0.1}
+MAX_CODE = 999_999
 
 
 @dataclass(frozen=True)
@@ -82,17 +86,22 @@ def make_question(rng: random.Random, kind: str) -> Question:
         return Question(kind, f"A hand holds the cards {cards}. What is the absolute value of "
                               "its sum?", values, abs(sum(values)))
     if kind == "closer":
+        # Balanced, so that "pick the positive one" (or "pick the negative one") fails often:
+        # a negative number closer to zero, a positive one closer (the negative one is less
+        # but farther), the same distance, and now and then two negative numbers.
         style = rng.random()
-        if style < 0.5:  # a negative number that is less, but farther from zero
-            b = rng.randint(1, 8)
-            a = -rng.randint(b + 1, 12)
-        elif style < 0.7:  # same distance
+        if style < CLOSER_MIX["negative"]:  # the negative number is closer
+            near = rng.randint(1, 8)
+            a, b = -near, rng.randint(near + 1, 12)
+        elif style < CLOSER_MIX["negative"] + CLOSER_MIX["positive"]:  # less, but farther
+            near = rng.randint(1, 8)
+            a, b = -rng.randint(near + 1, 12), near
+        elif style < 1 - CLOSER_MIX["both negative"]:  # same distance
             b = rng.randint(1, 12)
             a = -b
-        else:  # anything
-            a, b = _nonzero(rng, -12, 12), _nonzero(rng, -12, 12)
-            while a == b:
-                b = _nonzero(rng, -12, 12)
+        else:  # two negative numbers: the greater one is closer
+            near = rng.randint(1, 8)
+            a, b = -near, -rng.randint(near + 1, 12)
         if rng.random() < 0.5:
             a, b = b, a
         answer: int | str = SAME if abs(a) == abs(b) else (0 if abs(a) < abs(b) else 1)
@@ -214,11 +223,49 @@ class AbsoluteValuePractice(w.VBox):
         self.picture = html_widget()
         self.typed_row = w.HBox([self.answer, self.sign_button, self.check_button])
         self.choice_row = w.HBox(self.choice_buttons)
+        # repeat a set by its code (a classmate's, or the teacher's), or draw a new one
+        self.code_box = w.Text(placeholder="a practice code", description="Practice code:",
+                               layout=shared_layout(width="18em"), continuous_update=False,
+                               style={"description_width": "initial"})
+        self.code_button = make_button("Start this code", self.start_code,
+                                       tooltip="start the set of the practice code typed")
+        self.new_button = make_button("New set", self.new_set,
+                                      tooltip="start a new set of questions")
+        self.code_message = html_widget()
         super().__init__([style_widget(), self.header, self.prompt,
                           self.typed_row, self.choice_row, self.feedback, self.picture,
-                          hbox([self.try_button, self.show_button, self.next_button])],
+                          hbox([self.try_button, self.show_button, self.next_button]),
+                          hbox([self.code_box, self.code_button, self.new_button]),
+                          self.code_message],
                          _dom_classes=("icg-root", "icg-practice"))
         self.next_question()
+
+    def _restart(self, seed: int) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.number = 0
+        self.correct = 0
+        self.question = None
+        self.next_question()
+
+    def new_set(self) -> None:
+        """A new set of questions with a new practice code."""
+        old = self.seed
+        seed = old
+        while seed == old:
+            seed = random.Random().randrange(1000, 10000)
+        self.code_message.value = ""
+        self._restart(seed)
+
+    def start_code(self) -> None:
+        """Start the set of the practice code typed in the box (a bad code gets a message)."""
+        text = self.code_box.value.strip() if isinstance(self.code_box.value, str) else ""
+        if not text.isdigit() or not text.isascii() or int(text) > MAX_CODE:
+            self.code_message.value = ("<p role='status'>! A practice code is a whole number "
+                                       f"from 0 to {MAX_CODE:,}, for example 2024.</p>")
+            return
+        self.code_message.value = ""
+        self._restart(int(text))
 
     # ----- actions (also called by tests) ----------------------------------------------
     def next_question(self) -> None:
@@ -227,7 +274,8 @@ class AbsoluteValuePractice(w.VBox):
             self.done = True
             self.question = None
             self.prompt.value = (f"<b>Set finished: {self.correct} of {self.total_questions} "
-                                 "correct.</b> Run the cell again for a new set.")
+                                 "correct.</b> Press <b>New set</b> for other questions, or "
+                                 "type a practice code to repeat a set.")
             self.typed_row.layout.display = "none"
             self.choice_row.layout.display = "none"
             self.feedback.value = ""

@@ -340,31 +340,83 @@ def hold_table(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds: int =
     return HoldTable(np.arange(MAX_ABS + 1), count, wins)
 
 
+def hit_table(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds: int = 100_000,
+              seed: int = 1, progress: bool = True) -> HoldTable:
+    """Like `hold_table`, but seat 0 always hits its first two cards once and then follows the
+    others' rule (hits while |sum| is more than `opponent_hold`); counted by the |sum| of its
+    first two cards. Set beside `hold_table`, it answers "hold or hit at this |sum|?"."""
+    _check(players, rounds)
+    import numpy as np
+
+    from engine.vector_sim import NEVER_HIT, deal_values, play_thresholds
+
+    count = np.zeros(MAX_ABS + 1)
+    wins = np.zeros(MAX_ABS + 1)
+    t = np.array([NEVER_HIT] + [opponent_hold + 1] * (players - 1), dtype=np.int16)
+    parts = list(zip(_batches(rounds), _batch_seeds(seed, BATCHES), strict=False))
+    for n, s in _progress(parts, len(parts), f"{players} players, hitting", progress):
+        cards = deal_values(n, players, None, np.random.default_rng(s))
+        final, _ = play_thresholds(cards, t)  # the others; seat 0's own play is below
+        sums = np.cumsum(cards[:, 0, :], axis=1, dtype=np.int16)
+        stops = np.abs(sums[:, 1:]) <= opponent_hold  # after 2, 3, ..., 7 cards
+        stops[:, 0] = False  # seat 0 hits on its first two cards, whatever they are
+        stops[:, -1] = True
+        hits = np.argmax(stops, axis=1)
+        scores = np.abs(final).astype(np.int32)
+        scores[:, 0] = np.abs(sums[np.arange(n), hits + 1])
+        best = scores.min(axis=1)
+        winners = scores == best[:, None]
+        share = winners[:, 0] / winners.sum(axis=1)  # a tie is split between the winners
+        first = np.minimum(np.abs(sums[:, 1]), MAX_ABS)
+        count += np.bincount(first, minlength=MAX_ABS + 1)[:MAX_ABS + 1]
+        wins += np.bincount(first, weights=share, minlength=MAX_ABS + 1)[:MAX_ABS + 1]
+    return HoldTable(np.arange(MAX_ABS + 1), count, wins)
+
+
+HOLD_GOOD = "#1b6e1b"  # a bar at or above the fair share
+HOLD_BAD = "#b00020"  # a bar below it
+
+
+def hold_colors(chance: Sequence[float], players: int) -> list[str]:
+    """Each |sum|'s bar colour: green when holding there wins at least the fair share
+    (1 round in `players`), red below it (whatever the |sum|)."""
+    fair = 1 / players
+    return [HOLD_GOOD if (not math.isnan(c) and c >= fair) else HOLD_BAD for c in chance]
+
+
 @cached_chart
 def hold_chart(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds: int = 100_000,
                seed: int = 1, progress: bool = True) -> Chart:
-    """Bar chart: your chance to win if you hold at each |sum| (0 to 20)."""
+    """Bar chart: your chance to win if you hold at each |sum| (0 to 20), green at or above
+    the fair share and red below it; dots: your chance if you hit instead (once, then hold at
+    |sum| `opponent_hold` or less like the others)."""
     table = hold_table(players, opponent_hold, rounds, seed, progress)
+    hit = hit_table(players, opponent_hold, rounds, seed, progress)
     fig, ax = _figure()
     import numpy as np
 
     pct = 100 * np.nan_to_num(table.chance)
-    colors = ["#1b6e1b" if k < 3 else "#b00020" for k in table.abs_sum]
-    ax.bar(table.abs_sum, pct, color=colors)
+    ax.bar(table.abs_sum, pct, color=hold_colors(table.chance, players),
+           label="hold (green: at or above the fair share, red: below)")
+    ax.plot(hit.abs_sum, 100 * hit.chance, "o", color="#1d4e89",
+            label=f"hit instead, then hold at {opponent_hold} or less")
     ax.axhline(100 / players, color="#333", linestyle="--", linewidth=1)
     ax.text(MAX_ABS, 100 / players + 1.5, f"fair share {100 / players:.0f}%", ha="right")
     ax.set_xticks(table.abs_sum)
-    ax.set_xlabel("|sum| you hold at (distance from zero)")
-    ax.set_ylabel("chance to win (%)")
+    ax.set_xlabel("|sum| of your first two cards (distance from zero)")
+    ax.set_ylabel("chance to win (%), a tie split")
     ax.set_ylim(0, 100)
-    ax.set_title(f"Hold at each |sum|: {players} players, others hold at {opponent_hold} or "
-                 f"less\n{rounds:,} simulated rounds")
+    ax.legend(loc="upper right", fontsize=8)
+    ax.set_title(f"Hold or hit at each |sum|: {players} players, others hold at "
+                 f"{opponent_hold} or less\n{rounds:,} simulated rounds")
     fig.tight_layout()
-    rows = [f"|sum| {k}: {_pct(c)} of {int(n):,} rounds"
-            for k, c, n in zip(table.abs_sum, table.chance, table.count, strict=True)]
-    alt = (f"Bar chart of the chance to win when holding at each |sum|, {players} players: "
-           + "; ".join(f"{k}: {_pct(c)}" for k, c in zip(table.abs_sum[:8], table.chance[:8],
-                                                        strict=True))
+    rows = [f"|sum| {k}: hold {_pct(c)}, hit {_pct(h)} ({int(n):,} rounds)"
+            for k, c, h, n in zip(table.abs_sum, table.chance, hit.chance, table.count,
+                                  strict=True)]
+    alt = (f"Bar chart of the chance to win when holding at each |sum|, {players} players, "
+           "with dots for hitting instead: "
+           + "; ".join(f"{k}: hold {_pct(c)}, hit {_pct(h)}" for k, c, h in
+                       zip(table.abs_sum[:8], table.chance[:8], hit.chance[:8], strict=True))
            + f"; fair share {100 / players:.0f}%.")
     return Chart(fig, alt, rows)
 
@@ -444,32 +496,53 @@ def players_chart(players: Sequence[int] = (2, 3, 4, 6, 8), opponent_hold: int =
 def claim_rates(players: Sequence[int] = (2, 3, 4, 5, 6), opponent_hold: int = MEDIUM_HOLD,
                 rounds: int = 100_000, seed: int = 1, progress: bool = True) -> dict[int, float]:
     """For each number of players: the win chance of a player who holds at |sum| 3 or more."""
+    return {p: both[1] for p, both in
+            claim_rates_both(players, opponent_hold, rounds, seed, progress).items()}
+
+
+def claim_rates_both(players: Sequence[int] = (2, 3, 4, 5, 6), opponent_hold: int = MEDIUM_HOLD,
+                     rounds: int = 100_000, seed: int = 1,
+                     progress: bool = True) -> dict[int, tuple[float, float]]:
+    """For each number of players: (win chance holding at exactly |sum| 3, at 3 or more)."""
     out = {}
     for p in _progress(players, len(players), "player counts", progress):
-        out[p] = hold_table(p, opponent_hold, rounds, seed, progress=False).chance_at_least(3)
+        table = hold_table(p, opponent_hold, rounds, seed, progress=False)
+        out[p] = (float(table.chance[3]), table.chance_at_least(3))
     return out
 
 
 @cached_chart
 def claim_chart(players: Sequence[int] = (2, 3, 4, 5, 6), opponent_hold: int = MEDIUM_HOLD,
                 rounds: int = 100_000, seed: int = 1, progress: bool = True) -> Chart:
-    """Bar chart: how often a sum of three or more (held) still wins, by number of players."""
-    rates = claim_rates(players, opponent_hold, rounds, seed, progress)
+    """Bar chart: how often a sum of exactly three, and of three or more (held), still wins,
+    by number of players."""
+    rates = claim_rates_both(players, opponent_hold, rounds, seed, progress)
     fig, ax = _figure()
     ps = list(rates)
-    pct = [100 * rates[p] for p in ps]
-    bars = ax.bar([str(p) for p in ps], pct, color="#b00020")
-    for b, v in zip(bars, pct, strict=True):
-        ax.text(b.get_x() + b.get_width() / 2, v + 1, f"{v:.0f}%", ha="center")
+    xs = list(range(len(ps)))
+    width = 0.4
+    for shift, idx, color, label in ((-width / 2, 0, "#e07b00", "|sum| exactly 3"),
+                                     (width / 2, 1, "#b00020", "|sum| 3 or more")):
+        pct = [100 * rates[p][idx] for p in ps]
+        bars = ax.bar([x + shift for x in xs], pct, width=width, color=color, label=label)
+        for b, v in zip(bars, pct, strict=True):
+            ax.text(b.get_x() + b.get_width() / 2, v + 1, f"{v:.0f}%", ha="center", fontsize=8)
+    ax.plot([x + d for x in xs for d in (-0.45, 0.45)],
+            [100 / p for p in ps for _ in (0, 1)], linestyle="none")  # keeps the scale
+    for x, p in zip(xs, ps, strict=True):
+        ax.hlines(100 / p, x - 0.45, x + 0.45, colors="#333", linestyles="--", linewidth=1)
+    ax.set_xticks(xs, [str(p) for p in ps])
     ax.set_ylim(0, 100)
-    ax.set_xlabel("number of players")
-    ax.set_ylabel("rounds won (%)")
-    ax.set_title("Holding with |sum| 3 or more: how often does it still win?\n"
+    ax.legend(loc="upper right", fontsize=8)
+    ax.set_xlabel("number of players (dashed: the fair share)")
+    ax.set_ylabel("rounds won (%), a tie split")
+    ax.set_title("Holding with |sum| 3, or 3 or more: how often does it still win?\n"
                  f"others hold at {opponent_hold} or less; {rounds:,} rounds each")
     fig.tight_layout()
-    rows = [f"{p} players: {_pct(rates[p])} of rounds won" for p in ps]
-    alt = ("Bar chart of how often holding with |sum| 3 or more still wins: "
-           + "; ".join(rows) + ".")
+    rows = [f"{p} players: exactly 3 {_pct(rates[p][0])}, 3 or more {_pct(rates[p][1])} of "
+            f"rounds won (fair share {100 / p:.0f}%)" for p in ps]
+    alt = ("Bar chart of how often holding with |sum| exactly 3, and with 3 or more, still "
+           "wins: " + "; ".join(rows) + ".")
     return Chart(fig, alt, rows)
 
 
@@ -586,6 +659,56 @@ CHARTS: dict[str, Callable[..., Chart]] = {
     "claim": claim_chart,
 }
 ROUND_CHOICES = (1_000, 10_000, 100_000)
+# the experiments the panel can switch between (both take a number of players)
+PANEL_CHARTS = (("hold", "Hold or hit at each |sum|"),
+                ("threshold", "Which holding rule wins most"))
+
+
+class ChartByPlayers(w.VBox):
+    """One chart with a button for each number of players: the student picks, the chart for
+    that many players replaces the one shown (charts come from the cache when they can).
+
+    Light at load: one HTML widget and a row of buttons sharing their layout and style."""
+
+    def __init__(self, chart: str = "threshold", players: Sequence[int] = (2, 3, 4, 5, 6),
+                 value: int = 4, **settings: Any) -> None:
+        from widgets.components import hbox, html_widget, make_button
+
+        if chart not in ("hold", "threshold"):
+            raise ValueError(f"chart must be 'hold' or 'threshold'; got {chart!r}")
+        self.choices = tuple(players)
+        if not self.choices or any(not isinstance(p, int) or isinstance(p, bool)
+                                   or not 2 <= p <= 8 for p in self.choices):
+            raise ValueError(f"players must be numbers from 2 to 8; got {players!r}")
+        if value not in self.choices:
+            raise ValueError(f"value must be one of {self.choices}; got {value!r}")
+        inspect.signature(CHARTS[chart]).bind(players=value, **settings)  # a typo fails now
+        self.chart = chart
+        self.settings = settings
+        self.players = value
+        self.figure: Chart | None = None
+        self.buttons = {p: make_button(f"{p} players", lambda p=p: self.choose(p),
+                                       tooltip=f"show the chart for {p} players")
+                        for p in self.choices}
+        self.status = html_widget()
+        self.picture = html_widget()
+        super().__init__([hbox([html_widget("<b>Number of players:</b>"),
+                                *self.buttons.values()]), self.status, self.picture])
+        self.choose(value)
+
+    def choose(self, players: Any) -> Chart | None:
+        """Show the chart for `players` (a value the page sends is checked first)."""
+        if players not in self.choices or isinstance(players, bool):
+            self.status.value = (f"<p role='status'>Choose one of "
+                                 f"{', '.join(map(str, self.choices))} players.</p>")
+            return None
+        self.players = players
+        self.status.value = f"<p role='status'>Showing the chart for {players} players.</p>"
+        self.figure = CHARTS[self.chart](players=players, progress=False, **self.settings)
+        self.picture.value = self.figure._repr_html_()
+        for p, b in self.buttons.items():
+            b.disabled = p == players
+        return self.figure
 
 
 class SimulationPanel(w.VBox):
@@ -599,6 +722,11 @@ class SimulationPanel(w.VBox):
             raise ValueError(f"chart must be one of {', '.join(CHARTS)}; got {chart!r}")
         self.chart = chart
         self.figure: Chart | None = None
+        self.experiment = w.Dropdown(options=[(label, name) for name, label in PANEL_CHARTS],
+                                     value=chart if chart in dict(PANEL_CHARTS) else "hold",
+                                     description="Chart:",
+                                     disabled=chart not in dict(PANEL_CHARTS),
+                                     layout=w.Layout(width="28em"))
         self.players = w.Dropdown(options=list(range(2, 9)),
                                   value=players if players in range(2, 9) else 4,
                                   description="Players:", disabled=chart in ("players", "claim"))
@@ -613,7 +741,7 @@ class SimulationPanel(w.VBox):
         self.run_button = make_button("Run the simulation", self.run, button_style="primary")
         self.status = w.HTML()
         self.output = w.Output()
-        super().__init__([w.HBox([self.players, self.opponents]),
+        super().__init__([self.experiment, w.HBox([self.players, self.opponents]),
                           w.HBox([self.rounds, self.seed, self.run_button]),
                           self.status, self.output])
 
@@ -626,6 +754,9 @@ class SimulationPanel(w.VBox):
         except ValueError:
             self.status.value = "<p>The deal code must be a whole number (0 or more).</p>"
             return None
+        if self.chart in dict(PANEL_CHARTS):
+            chosen = self.experiment.value
+            self.chart = chosen if chosen in dict(PANEL_CHARTS) else self.chart
         players = self.players.value if isinstance(self.players.value, int) else 4
         players = min(8, max(2, players))
         rounds = self.rounds.value if self.rounds.value in ROUND_CHOICES else 10_000

@@ -1,0 +1,63 @@
+"""The printable kit prints: Chromium (through Playwright) prints its Voila page to PDF, and the
+PDF has one page per sheet or so, every sheet's text, the engine's figures, and no table cut
+across a page break."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pypdf
+
+from widgets import kit
+from widgets.exit_ticket import TICKETS
+
+A4_HEIGHT_PX = 1123  # 297 mm at 96 px per inch
+MARGIN_PX = 2 * 45  # @page margin 12 mm, top and bottom
+
+
+def _print(lessons_server: Any, open_page: Any) -> tuple[Any, bytes]:
+    vp = open_page("kit")
+    vp.open(lessons_server.page_url("08_printable_kit.ipynb"), expect_widgets=False)
+    vp.page.wait_for_selector(".icg-kit", timeout=30_000)
+    vp.page.emulate_media(media="print")
+    pdf = vp.page.pdf(format="A4", print_background=True, prefer_css_page_size=True)
+    return vp, pdf
+
+
+def test_the_kit_prints_to_pdf(lessons_server: Any, open_page: Any) -> None:
+    vp, pdf = _print(lessons_server, open_page)
+    reader = pypdf.PdfReader(io.BytesIO(pdf))
+    pages = [p.extract_text() or "" for p in reader.pages]
+    sheets = ["Rule cards", "Hit Me recording sheet", "Flapjack running-total sheet",
+              "Score sheet", "Exit tickets", "Stacked deals of the worked examples"]
+    # every sheet starts a page; the exit tickets and decks may take more than one
+    assert len(sheets) <= len(pages) <= 16, len(pages)
+    text = "\n".join(pages)
+    for title in sheets:
+        starts = [i for i, p in enumerate(pages) if title in p]
+        assert starts, f"{title!r} is not in the PDF"
+    # the engine's figures are there: limits, targets, the example's sums, every exit ticket
+    for needle in ("from -13 to +13", "-13, 0, +13", "-4, +5, -2", "+4 + (+9) = +13",
+                   *(f"Exit ticket, lesson {n}" for n in TICKETS)):
+        assert needle in text.replace("\u2212", "-"), needle
+    assert "(Ctrl+P or" not in text  # the kit's screen-only note is not printed
+    assert vp.problems() == []
+
+
+def test_no_table_is_cut_across_a_page(lessons_server: Any, open_page: Any) -> None:
+    """In print layout every table and rule card avoids a page break inside, and each one
+    is shorter than a printed page, so the break can always fall before it."""
+    vp, _pdf = _print(lessons_server, open_page)
+    boxes = vp.page.evaluate("""() => [...document.querySelectorAll(
+        '.icg-kit table, .icg-kit .icg-kit-card')].map(e => ({
+          tag: e.tagName, inside: getComputedStyle(e).breakInside,
+          height: e.getBoundingClientRect().height}))""")
+    assert len(boxes) >= 8
+    for box in boxes:
+        assert box["inside"] == "avoid", box
+        assert 0 < box["height"] < A4_HEIGHT_PX - MARGIN_PX, box
+    sheets = vp.page.evaluate("""() => [...document.querySelectorAll('.icg-kit-sheet')]
+        .map(e => getComputedStyle(e).breakAfter)""")
+    assert sheets[:-1] == ["page"] * (len(sheets) - 1), sheets
+    assert kit.kit_html().count("icg-kit-sheet'") == len(sheets)
