@@ -23,12 +23,20 @@ Binder) Voila writes a CDN MathJax URL into the page config, and its front end
 then loads MathJax 2 from that CDN for pages with math. With both MathJax
 options null (what the standalone server sends) it uses the MathJax 3 bundled
 in its own static files. The page-config hook below makes every mode do that.
+
+Kernels: voila.json sets `serving.kernels.ClassroomKernelManager` (a cap on kernels, a
+short cull of kernels whose page never connected, a limit on pages starting from one
+computer); the prelaunch hook tells it the address of the computer asking for each page.
 """
+
+from serving.kernels import remember_page_client
 
 
 def set_xsrf_cookie(req, notebook, cwd):
-    """Voila prelaunch hook: make the page's response carry the `_xsrf` cookie."""
+    """Voila prelaunch hook: make the page's response carry the `_xsrf` cookie, and note
+    which computer asked for the page (for the kernel manager's per-computer limit)."""
     req.xsrf_token  # noqa: B018 - Tornado sets the cookie when the token is first read
+    remember_page_client(req)
     return None  # keep the notebook as it is
 
 
