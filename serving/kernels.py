@@ -19,7 +19,8 @@ slowed every other student's page from 3.1 s to 8.1 s.
   stopped after a few kernels and cannot slow the other students' pages. The client address
   comes from the page request (`remember_page_client`, called by the prelaunch hook in
   voila_config.py): the connection's address, or on a connection from this machine (a proxy
-  such as nginx) the `X-Real-IP` header the proxy sets;
+  such as nginx) the `X-Real-IP` header the proxy sets; local requests without it (the
+  teacher's browser on the server itself, tests, benchmarks) are not limited;
 - `cull_unconnected_after`: a kernel whose page never opened its websocket is shut down that
   many seconds after its last activity (the end of the page's run); a kernel whose page did
   connect is left to the ordinary idle culling (`MappingKernelManager.cull_idle_timeout`);
@@ -66,14 +67,16 @@ PAGE_CLIENT: ContextVar[str | None] = ContextVar("classroom_page_client", defaul
 def remember_page_client(handler: web.RequestHandler) -> None:
     """Note the address of the computer asking for a page (call from the prelaunch hook).
 
-    The connection's address; on a connection from this machine (nginx in front) the
-    `client_address_header` the proxy set. A student on the network cannot forge it: their
-    own connection's address is not a loopback one.
+    The connection's address; on a connection from this machine, the `client_address_header`
+    that a proxy in front (nginx) set. A student on the network cannot forge it: their own
+    connection's address is not a loopback one. A request from this machine without that
+    header (the teacher's browser on the server, tests, benchmarks) is not limited.
     """
     address = handler.request.remote_ip or ""
-    header = getattr(handler.settings.get("kernel_manager"), "client_address_header", "")
-    if header and _is_loopback(address):
-        address = handler.request.headers.get(header, "").split(",")[0].strip() or address
+    if _is_loopback(address):
+        header = getattr(handler.settings.get("kernel_manager"), "client_address_header", "")
+        forwarded = handler.request.headers.get(header, "") if header else ""
+        address = forwarded.split(",")[0].strip()
     PAGE_CLIENT.set(address or None)
 
 

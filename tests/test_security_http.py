@@ -10,8 +10,9 @@ What a curious student can do without a browser, with the project's configuratio
 - cookies carry SameSite; the Content-Security-Policy restricts scripts;
 - kernel ids are never listed (an id is what lets one end or drive a page's kernel).
 
-The "other student" connects from 127.0.0.1 and the attacker from 127.0.0.2 (Linux routes
-all of 127.0.0.0/8 to the loopback interface), so the server sees two computers.
+The requests come as nginx passes them (deploy/nginx): from 127.0.0.1 with the student's
+address in X-Real-IP, one address for the attacker and another for the other student, so
+the server sees two computers.
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ from voila_server import REPO_ROOT, kernel_processes, read_log, running_voila
 LESSONS = REPO_ROOT / "lessons"
 LESSON = "03_hit_me.ipynb"
 KERNEL_ID = re.compile(r'"kernelId": "([0-9a-f-]{36})"')
-ATTACKER = "127.0.0.2"
+ATTACKER = "10.0.0.66"  # X-Real-IP, as nginx sets it
+OTHER_STUDENT = "10.0.0.7"
 SHORT_CULL = 6  # seconds: ClassroomKernelManager.cull_unconnected_after in these tests
 
 
@@ -52,9 +54,10 @@ def _short_cull_args(**extra: object) -> list[str]:
 class Student:
     """One student's computer: a cookie jar, pages opened with it, and their tabs closed."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, address: str = OTHER_STUDENT) -> None:
         self.url = url
         self.session = requests.Session()
+        self.session.headers["X-Real-IP"] = address
 
     def open(self, name: str = LESSON) -> tuple[requests.Response, float]:
         t0 = time.monotonic()
@@ -78,13 +81,12 @@ class Student:
         return seconds
 
 
-def _bare_get(url: str, path: str, source: str = ATTACKER) -> tuple[int, dict[str, str], str]:
-    """A GET from another loopback address, read to the end, no cookies, no websocket."""
+def _bare_get(url: str, path: str, address: str = ATTACKER) -> tuple[int, dict[str, str], str]:
+    """A GET from one computer through the proxy, read to the end: no cookies, no websocket."""
     parts = urlsplit(url)
-    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=120,
-                                      source_address=(source, 0))
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=120)
     try:
-        conn.request("GET", path)
+        conn.request("GET", path, headers={"X-Real-IP": address} if address else {})
         response = conn.getresponse()
         body = response.read().decode("utf-8", "replace")
         return response.status, {k.lower(): v for k, v in response.getheaders()}, body
@@ -226,7 +228,11 @@ def test_too_many_pages_from_one_computer_get_429_others_are_served() -> None:
         status, headers, body = answers[2]
         assert headers.get("retry-after", "").isdigit()
         assert "Too many lessons are starting" in body and "try again in a few minutes" in body
-        assert _bare_get(url, path, source="127.0.0.1")[0] == 200  # another computer
+        assert _bare_get(url, path, address=OTHER_STUDENT)[0] == 200  # another computer
+        # The server itself (no proxy header: the teacher's browser on it, tests) is not
+        # limited; X-Real-IP is read only on connections from this machine.
+        assert _bare_get(url, path, address="")[0] == 200
+        assert "Too many pages starting from 10.0.0.66" in read_log(process)
 
 
 # --- kernels die before the server ------------------------------------------------------------
