@@ -170,6 +170,7 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         self._starting_by_client: Counter[str] = Counter()
         self._client_of: dict[str, str] = {}
         self._culled_unconnected: dict[str, deque[float]] = {}
+        self._pooled: set[str] = set()
         self._connected_once: set[str] = set()
         self._first_connection_checks: dict[str, object] = {}
         self._transform_installed = False
@@ -231,14 +232,14 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         return kernel_id
 
     def _install_retry_after(self) -> None:
-        """Give the server's 503 responses a Retry-After header (once, on the first start)."""
+        """Give the server's 429 and 503 responses a Retry-After header (once the tornado
+        application exists, at a kernel start)."""
         if self._transform_installed:
             return
-        self._transform_installed = True
         app = getattr(self.parent, "app", None) or getattr(self.parent, "web_app", None)
         if not isinstance(app, web.Application):
-            self.log.warning("No tornado application found: 503 pages carry no Retry-After.")
-            return
+            return  # not yet (preheated kernels start before the application exists)
+        self._transform_installed = True
         transform = type("RetryAfter", (RetryAfterTransform,), {"seconds": self.retry_after})
         app.add_transform(transform)
 
@@ -284,8 +285,28 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
             max(delay, 0.5), check
         )
 
+    def _in_pool(self, kernel_id: str) -> bool:
+        """Whether a preheated kernel is still waiting in Voila's pool for a page."""
+        for pool in getattr(self, "_pools", {}).values():
+            for item in pool:
+                try:
+                    if item.done() and item.result().get("kernel_id") == kernel_id:
+                        return True
+                except Exception:  # noqa: BLE001 - a failed pool item holds no kernel
+                    continue
+        return False
+
     async def _cull_if_never_connected(self, kernel_id: str) -> None:
         if kernel_id not in self._kernels or kernel_id in self._connected_once:
+            return
+        if self._in_pool(kernel_id):
+            # Preheated and waiting for a page: its time starts when a page takes it.
+            self._pooled.add(kernel_id)
+            self._schedule_first_connection_check(kernel_id, self.cull_unconnected_after)
+            return
+        if kernel_id in self._pooled:
+            self._pooled.discard(kernel_id)
+            self._schedule_first_connection_check(kernel_id, self.cull_unconnected_after)
             return
         kernel = self._kernels[kernel_id]
         last = getattr(kernel, "last_activity", None)
@@ -312,6 +333,7 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
             IOLoop.current().remove_timeout(handle)
         self._connected_once.discard(kernel_id)
         self._client_of.pop(kernel_id, None)
+        self._pooled.discard(kernel_id)
 
     async def shutdown_kernel(self, kernel_id: str, *args, **kwargs):
         """Shut a kernel down and forget its connection bookkeeping."""
