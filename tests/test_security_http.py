@@ -23,6 +23,7 @@ import http.client
 import json
 import re
 import statistics
+import sys
 import threading
 import time
 import uuid
@@ -391,3 +392,44 @@ def test_kernel_manager_settings_are_in_voila_json() -> None:
     assert 30 <= kernels["cull_unconnected_after"] <= 120
     assert 500 <= kernels["kernel_oom_score_adj"] <= 1000
     assert kernels["max_unconnected_per_client"] >= 2
+
+
+# --- the same limits with preheated kernels ----------------------------------------------------
+
+
+@pytest.mark.timeout(300)
+def test_preheated_kernels_are_capped_and_culled_the_same_way(tmp_path: Path) -> None:
+    """If a later change turns Voila's preheat_kernel on (which refuses the prelaunch hook),
+    the cap and the short cull still hold: a kernel waiting in the pool is never culled, one
+    that a bare GET took is culled after the short cull, and past max_kernels a page is a 503
+    with Retry-After. (Without the hook there is no per-computer limit.)"""
+    config = tmp_path / "config"
+    config.mkdir()
+    (config / "voila.py").write_text(
+        "c = get_config()  # noqa: F821\n"
+        "c.VoilaConfiguration.prelaunch_hook = None\n"
+        "c.VoilaConfiguration.preheat_kernel = True\n"
+        "c.VoilaConfiguration.default_pool_size = 1\n"
+    )
+    paths = [config, REPO_ROOT, Path(sys.prefix) / "etc/jupyter"]
+    args = [f"--Voila.config_file_paths={p}" for p in paths]
+    args += _short_cull_args(max_kernels=3)
+    with running_voila(LESSONS / "00_start_here.ipynb", extra_args=args) as (url, process):
+        deadline = time.monotonic() + 60
+        while len(kernel_processes(process.pid)) < 1:
+            assert time.monotonic() < deadline, read_log(process)[-2000:]
+            time.sleep(0.5)
+        time.sleep(SHORT_CULL + 4)
+        assert "no page connected" not in read_log(process), "a pooled kernel was culled"
+        answers = [_bare_get(url, "/", address="") for _ in range(4)]
+        statuses = [a[0] for a in answers]
+        assert statuses[0] == 200 and 503 in statuses, statuses
+        full = answers[statuses.index(503)]
+        assert full[1].get("retry-after", "").isdigit() and "The class is full" in full[2]
+        assert len(kernel_processes(process.pid)) <= 3
+        deadline = time.monotonic() + SHORT_CULL + 40
+        while "no page connected" not in read_log(process):
+            assert time.monotonic() < deadline, "the kernels the GETs took were not culled"
+            time.sleep(0.5)
+        time.sleep(3)
+        assert len(kernel_processes(process.pid)) <= 2  # the pool refilled, nothing piled up
