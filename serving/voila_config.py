@@ -31,14 +31,21 @@ comm_open to widget targets and keeps kernel tracebacks off the page; tornado re
 over the page's size cap before reading it. As a Jupyter server extension, the server's own
 connection class is the one that counts: serving.kernel_guard's server extension (enabled by
 serving/install.py in jupyter_server_config.d) sets the same guard there.
+
+Kernels: voila.json sets `serving.kernels.ClassroomKernelManager` (a cap on kernels, a
+short cull of kernels whose page never connected, a limit on pages starting from one
+computer); the prelaunch hook tells it the address of the computer asking for each page.
 """
 
 from serving.kernel_guard import PAGE_MAX_MESSAGE_BYTES
+from serving.kernels import remember_page_client
 
 
 def set_xsrf_cookie(req, notebook, cwd):
-    """Voila prelaunch hook: make the page's response carry the `_xsrf` cookie."""
+    """Voila prelaunch hook: make the page's response carry the `_xsrf` cookie, and note
+    which computer asked for the page (for the kernel manager's per-computer limit)."""
     req.xsrf_token  # noqa: B018 - Tornado sets the cookie when the token is first read
+    remember_page_client(req)
     return None  # keep the notebook as it is
 
 

@@ -75,11 +75,34 @@ def test_hub_kernel_culling_matches_voila_json(hub: dict, voila_json: dict) -> N
 # --- nginx: one Voila per class -----------------------------------------------------------------
 
 
-def _nginx_blocks(text: str) -> dict[str, str]:
-    """location prefix -> its body, for the simple one-level blocks of the example."""
+RENDER = "voila/render/"
+
+
+def _nginx_blocks(text: str, render: bool = False) -> dict[str, str]:
+    """location prefix -> its body, for the simple one-level blocks of the example: the class
+    prefixes, or with `render` the lesson-page locations inside them (rate-limited)."""
     text = re.sub(r"#.*", "", text)
     blocks = re.finditer(r"location\s+(/[^\s{]*)\s*\{([^}]*)\}", text)
-    return {m.group(1): m.group(2) for m in blocks}
+    return {m.group(1): m.group(2) for m in blocks if m.group(1).endswith(RENDER) == render}
+
+
+def test_nginx_limits_the_rate_of_lesson_pages() -> None:
+    """Every page GET starts a kernel: nginx limits them per student computer (limit_req on
+    /<class>/voila/render/, same Voila as the class) and answers 429 beyond it."""
+    site = (DEPLOY / "nginx/voila-per-class.conf").read_text()
+    zones = dict(re.findall(r"^limit_req_zone\s+\$binary_remote_addr\s+zone=(\w+):\d+m\s+"
+                            r"rate=(\d+r/[sm]);", site, re.M))
+    assert zones
+    assert re.search(r"^limit_req_status\s+429;", site, re.M)
+    classes = _nginx_blocks(site)
+    pages = _nginx_blocks(site, render=True)
+    assert {loc[: -len(RENDER)] for loc in pages} == set(classes) - {"/"}
+    for location, body in pages.items():
+        zone = re.search(r"limit_req\s+zone=(\w+)\s+burst=\d+\s+nodelay;", body).group(1)
+        assert zone in zones, location
+        upstream = re.search(r"proxy_pass\s+http://(\w+);", body).group(1)
+        assert upstream in classes[location[: -len(RENDER)]], location
+        assert "voila-proxy.conf" in body
 
 
 def test_nginx_proxies_each_class_with_websockets() -> None:
