@@ -11,7 +11,7 @@ first: a part count within `MAX_PARTS`, offsets that start right after the offse
 go backwards and end exactly at the frame's end, a known channel, a JSON header with a message
 type. A frame that fails is dropped, logged, and the websocket is closed (code 1008): the
 page's own front end never sends one. A frame larger than the connection's size cap is handled
-the same way (tornado's `websocket_max_message_size`, set to the same cap in voila_config.py,
+the same way (tornado's `websocket_max_message_size`, set to the same cap in voila.json,
 refuses it before reading it in standalone Voila).
 
 For the kernel of a lesson page (every kernel of a standalone Voila server; on a Jupyter server,

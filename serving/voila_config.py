@@ -28,8 +28,10 @@ Kernel websocket frames: jupyter_server trusts the part count at the start of a 
 frame, and an 8-byte frame can freeze the server (docs/security.md). Standalone Voila uses
 serving.kernel_guard's connection class, which checks every frame first, refuses a page's
 comm_open to widget targets and keeps kernel tracebacks off the page; tornado refuses a frame
-over the page's size cap before reading it. As a Jupyter server extension, the server's own
-connection class is the one that counts: serving.kernel_guard's server extension (enabled by
+over the page's size cap before reading it (voila.json's
+Voila.tornado_settings.websocket_max_message_size: JSON config is read after this file and
+replaces a dict set here, so every tornado setting lives in voila.json). As a Jupyter
+server extension, the server's own connection class is the one that counts: serving.kernel_guard's server extension (enabled by
 serving/install.py in jupyter_server_config.d) sets the same guard there.
 
 Kernels: voila.json sets `serving.kernels.ClassroomKernelManager` (a cap on kernels, a
@@ -37,7 +39,6 @@ short cull of kernels whose page never connected, a limit on pages starting from
 computer); the prelaunch hook tells it the address of the computer asking for each page.
 """
 
-from serving.kernel_guard import PAGE_MAX_MESSAGE_BYTES
 from serving.kernels import remember_page_client
 
 
@@ -58,4 +59,3 @@ c = get_config()  # noqa: F821 - provided by traitlets when it loads this file
 c.VoilaConfiguration.prelaunch_hook = set_xsrf_cookie
 c.VoilaConfiguration.page_config_hook = bundled_mathjax
 c.Voila.kernel_websocket_connection_class = "serving.kernel_guard.VoilaPageConnection"
-c.Voila.tornado_settings.update({"websocket_max_message_size": PAGE_MAX_MESSAGE_BYTES})

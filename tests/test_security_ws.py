@@ -615,3 +615,14 @@ def test_server_extension_mode_checks_frames_and_page_rules(tmp_path: Path) -> N
         assert "comm_open to target 'jupyter.widget' from a page refused" in read_log(process)
     finally:
         stop_voila(process)
+
+
+def test_tornado_refuses_a_page_message_over_the_guard_cap_before_reading_it() -> None:
+    """voila.json's tornado cap is the guard's: a dict set in voila_config.py would be replaced
+    by voila.json's Voila.tornado_settings (JSON config is read last), so it lives there."""
+    from serving.kernel_guard import PAGE_MAX_MESSAGE_BYTES
+
+    root = Path(__file__).resolve().parent.parent
+    settings = json.loads((root / "voila.json").read_text())["Voila"]["tornado_settings"]
+    assert settings["websocket_max_message_size"] == PAGE_MAX_MESSAGE_BYTES
+    assert "c.Voila.tornado_settings" not in (root / "serving/voila_config.py").read_text()
