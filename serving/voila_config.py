@@ -31,8 +31,9 @@ comm_open to widget targets and keeps kernel tracebacks off the page; tornado re
 over the page's size cap before reading it (voila.json's
 Voila.tornado_settings.websocket_max_message_size: JSON config is read after this file and
 replaces a dict set here, so every tornado setting lives in voila.json). As a Jupyter
-server extension, the server's own connection class is the one that counts: serving.kernel_guard's server extension (enabled by
-serving/install.py in jupyter_server_config.d) sets the same guard there.
+server extension, the server's own connection class is the one that counts:
+serving.kernel_guard's server extension (enabled by serving/install.py in
+jupyter_server_config.d) sets the same guard there.
 
 Kernels: voila.json sets `serving.kernels.ClassroomKernelManager` (a cap on kernels, a
 short cull of kernels whose page never connected, a limit on pages starting from one
