@@ -2,7 +2,7 @@
 
 Zero to JupyterHub mounts this file as /etc/jupyter/jupyter_server_config.py in every student's
 server (config.yaml, `singleuser.extraFiles.student-server`, given to helm with `--set-file`);
-deploy/jupyterhub/jupyterhub_config.py (JupyterHub on one machine, and tests/test_hub.py) puts
+deploy/jupyterhub/jupyterhub_config.py (JupyterHub on one machine; tests/browser/test_hub.py) puts
 this folder on the server's JUPYTER_CONFIG_PATH.
 
 Standalone Voila lets the page send its kernel only the messages that widgets need. As a Jupyter

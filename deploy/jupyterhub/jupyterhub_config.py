@@ -7,7 +7,8 @@ hub whose students' servers are local processes (LocalProcessSpawner: one system
 student) serving this checkout. Needs pyyaml and configurable-http-proxy (`make hub-proxy`
 installs it into .hub-node/). A key of config.yaml that this file does not know stops the hub
 (see K8S_ONLY for those that only mean something on Kubernetes), so the two cannot drift apart;
-tests/test_deploy_config.py checks the result and tests/test_hub.py runs it with two students.
+tests/test_deploy_config.py checks the result and tests/browser/test_hub.py runs it with two
+students.
 """
 
 from __future__ import annotations
