@@ -217,10 +217,18 @@ def _button(page: Any, name: str) -> Any:
 
 
 def _click_when_enabled(page: Any, name: str) -> None:
-    b = _button(page, name)
-    b.wait_for(state="visible", timeout=TIMEOUT_MS)
-    page.wait_for_function("el => !el.disabled", arg=b.element_handle(), timeout=TIMEOUT_MS)
-    b.click()
+    """Click the button once it is enabled. The locator is resolved again at each try: a
+    table re-renders its button row (an ace dealt to the student adds a button before Hold),
+    and a handle to the old element would stay disabled for ever."""
+    enabled = page.locator(".widget-button:visible:enabled",
+                           has_text=re.compile(f"^{re.escape(name)}$")).first
+    try:
+        enabled.wait_for(state="visible", timeout=TIMEOUT_MS)
+    except Exception as e:  # noqa: BLE001 - say what the table showed
+        status = page.locator('[role="status"]').all_inner_texts()
+        log = page.locator(".icg-log").all_inner_texts()
+        raise AssertionError(f"{name!r} never enabled; status {status}; log {log}") from e
+    enabled.click()
 
 
 def _text_box(page: Any, label: str) -> Any:
