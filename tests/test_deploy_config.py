@@ -303,6 +303,7 @@ def test_student_server_disables_every_other_server_extension() -> None:
 
 def test_student_server_writes_no_file(tmp_path: Path) -> None:
     import asyncio
+    from concurrent.futures import ThreadPoolExecutor
 
     from tornado.web import HTTPError
 
@@ -322,5 +323,8 @@ def test_student_server_writes_no_file(tmp_path: Path) -> None:
             assert err.value.status_code == 403
         assert (await manager.get("lesson.ipynb", content=False))["name"] == "lesson.ipynb"
 
-    asyncio.run(attempts())
+    # In a thread of its own: a session that also runs the browser tests has an event loop
+    # running in the main thread (Playwright's sync API).
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, attempts()).result(timeout=60)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["lesson.ipynb"]
