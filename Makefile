@@ -18,7 +18,7 @@ LESSONS    := $(wildcard lessons/*.ipynb)
 BENCHMARKS := $(wildcard benchmarks/*.py)
 
 .DEFAULT_GOAL := help
-.PHONY: help venv test lint unit browser nbval serve lab outputs browsers bench clean distclean
+.PHONY: help venv test lint unit browser nbval serve lab outputs browsers hub-proxy bench clean distclean
 
 help:
 	@echo "make serve     serve lessons/ with Voila on http://127.0.0.1:$(PORT)/ (PORT=... to change)"
@@ -27,6 +27,7 @@ help:
 	@echo "make outputs   after editing a lesson: refresh its checked outputs, drop the others"
 	@echo "make venv      create/update .venv from pyproject.toml"
 	@echo "make browsers  install Debian's chromium for the browser tests (root)"
+	@echo "make hub-proxy install configurable-http-proxy (npm) into .hub-node/ for the hub test"
 	@echo "make bench     run benchmarks/*.py"
 	@echo "make clean     remove caches and test artifacts (distclean also removes .venv)"
 
@@ -68,7 +69,7 @@ unit: venv
 # A pytest run of its own: Playwright's sync API keeps an event loop running in the main
 # thread for the whole session, which would change how the tables pace computer moves in the
 # unit tests that follow it.
-browser: venv
+browser: venv hub-proxy
 	$(call run_pytest,tests/browser $(PYTEST_ARGS),tests/browser/)
 
 nbval: venv
@@ -106,6 +107,22 @@ browsers:
 	  exit 1; \
 	fi
 
+# JupyterHub's proxy (an npm package) for tests/browser/test_hub.py and
+# deploy/jupyterhub/jupyterhub_config.py, in a project-local, git-ignored prefix.
+HUB_PROXY := .hub-node/node_modules/.bin/configurable-http-proxy
+CHP_VERSION ?= 5
+
+hub-proxy: $(HUB_PROXY)
+
+$(HUB_PROXY):
+	@if command -v npm >/dev/null 2>&1; then \
+	  npm install --prefix .hub-node --no-audit --no-fund --loglevel=error \
+	    configurable-http-proxy@$(CHP_VERSION); \
+	else \
+	  echo "npm is missing: the JupyterHub test skips (and fails under CI=true)."; \
+	  echo "Install Node.js 20 or later with npm, then run: make hub-proxy"; \
+	fi
+
 bench: venv
 ifneq ($(strip $(BENCHMARKS)),)
 	@set -e; for f in $(BENCHMARKS); do echo "== $$f"; $(PY) $$f; done
@@ -119,4 +136,4 @@ clean:
 	find . -path ./$(VENV) -prune -o -name .ipynb_checkpoints -type d -prune -exec rm -rf {} +
 
 distclean: clean
-	rm -rf $(VENV)
+	rm -rf $(VENV) .hub-node

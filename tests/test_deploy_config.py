@@ -191,3 +191,160 @@ def test_docs_name_only_existing_lessons() -> None:
     named = set(re.findall(r"lessons/([\w.-]+\.ipynb)", docs))
     assert named, "the guide names no lesson"
     assert named <= set(LESSONS), named - set(LESSONS)
+
+
+# --- JupyterHub on one machine (deploy/jupyterhub/jupyterhub_config.py) ------------------------
+# It reads config.yaml; these tests check that it translates every value and refuses one it does
+# not know, so the Kubernetes values and the local hub (which tests/browser/test_hub.py runs)
+# cannot drift apart.
+
+
+def _hub_config_module():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("icg_jupyterhub_config",
+                                                  DEPLOY / "jupyterhub/jupyterhub_config.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _translated(values: dict):
+    from traitlets.config import Config
+
+    c = Config()
+    _hub_config_module().apply(c, values)
+    return c
+
+
+def test_local_hub_translates_every_value(hub: dict) -> None:
+    c = _translated(hub)
+    for cls, traits in hub["hub"]["config"].items():
+        for trait, value in traits.items():
+            assert c[cls][trait] == value, f"{cls}.{trait}"
+    single = hub["singleuser"]
+    assert c.Spawner.default_url == single["defaultUrl"]
+    assert c.Spawner.notebook_dir == str(ROOT)  # the chart's home directory holds the repository
+    assert c.Spawner.mem_limit == single["memory"]["limit"]
+    assert c.Spawner.cpu_limit == float(single["cpu"]["limit"])
+    # extraFiles: JSON data become the server's options; the others are files of this folder
+    # that the server reads from JUPYTER_CONFIG_PATH.
+    for name, spec in single["extraFiles"].items():
+        if "data" in spec:
+            for cls, traits in spec["data"].items():
+                for trait, value in traits.items():
+                    assert f"--{cls}.{trait}={value!r}" in c.Spawner.args, (name, cls, trait)
+        else:
+            assert (DEPLOY / "jupyterhub" / Path(spec["mountPath"]).name).is_file(), name
+    assert c.Spawner.environment["JUPYTER_CONFIG_PATH"] == str(DEPLOY / "jupyterhub")
+
+
+@pytest.mark.parametrize("where", ["top", "singleuser", "hub"])
+def test_local_hub_refuses_a_value_it_does_not_translate(hub: dict, where: str) -> None:
+    import copy
+
+    values = copy.deepcopy(hub)
+    target = {"top": values, "singleuser": values["singleuser"], "hub": values["hub"]}[where]
+    target["somethingNew"] = {"enabled": True}
+    with pytest.raises(ValueError, match="somethingNew"):
+        _translated(values)
+
+
+def test_set_file_commands_name_every_file_without_data(hub: dict) -> None:
+    """Files whose stringData comes from helm's --set-file: the install commands in
+    config.yaml and docs/deploy.md give it, from the file the local hub uses."""
+    texts = [(DEPLOY / "jupyterhub/config.yaml").read_text(), (ROOT / "docs/deploy.md").read_text()]
+    for name, spec in hub["singleuser"]["extraFiles"].items():
+        if "data" in spec or "stringData" in spec:
+            continue
+        option = (f"--set-file singleuser.extraFiles.{name}.stringData="
+                  f"deploy/jupyterhub/{Path(spec['mountPath']).name}")
+        for text in texts:
+            assert option in text.replace("\\\n", " ").replace("  ", " "), option
+
+
+def test_trial_login_is_marked_trial_only(hub: dict) -> None:
+    config = (DEPLOY / "jupyterhub/config.yaml").read_text()
+    authenticator = hub["hub"]["config"]["JupyterHub"]["authenticator_class"]
+    if authenticator in {"dummy", "shared-password"}:
+        before = config[:config.index(f"authenticator_class: {authenticator}")]
+        assert "TRIAL ONLY" in before.rsplit("JupyterHub:", 1)[1], "mark the shared login"
+        docs = (ROOT / "docs/deploy.md").read_text()
+        assert "trial only" in docs.lower()
+
+
+# --- the students' servers on the hub (deploy/jupyterhub/jupyter_server_config.py) -------------
+
+
+def _student_server_config():
+    from traitlets.config import PyFileConfigLoader
+
+    return PyFileConfigLoader("jupyter_server_config.py",
+                              path=str(DEPLOY / "jupyterhub")).load_config()
+
+
+def test_student_server_filters_kernel_messages_as_standalone_voila() -> None:
+    """The list standalone Voila passes to its kernel manager (voila/app.py)."""
+    import ast
+    import inspect
+
+    import voila.app
+
+    tree = ast.parse(inspect.getsource(voila.app))
+    lists = [ast.literal_eval(k.value) for k in ast.walk(tree)
+             if isinstance(k, ast.keyword) and k.arg == "allowed_message_types"]
+    assert len(lists) == 1, "voila/app.py no longer sets allowed_message_types in one place"
+    config = _student_server_config()
+    assert config.MappingKernelManager.allowed_message_types == lists[0]
+    assert "execute_request" not in lists[0]
+
+
+def test_student_server_disables_every_other_server_extension() -> None:
+    """Each server extension this environment enables is named in the students' server
+    configuration, and only Voila and the project's websocket guard are on: a new one (a
+    terminal, a collaboration server) must be looked at before students get it."""
+    from jupyter_core.paths import jupyter_config_path
+
+    enabled = set()
+    for folder in jupyter_config_path():
+        for f in sorted(Path(folder, "jupyter_server_config.d").glob("*.json")):
+            exts = json.loads(f.read_text()).get("ServerApp", {}).get("jpserver_extensions", {})
+            enabled |= {name for name, on in exts.items() if on}
+    assert "voila.server_extension" in enabled
+    config = _student_server_config().ServerApp
+    assert config.jpserver_extensions.get("voila.server_extension") is True
+    assert {n for n, on in config.jpserver_extensions.items() if on} == {
+        "voila.server_extension", "serving.kernel_guard"}
+    assert config.kernel_websocket_connection_class == \
+        "serving.kernel_guard.GuardedKernelConnection"
+    assert enabled <= set(config.jpserver_extensions), enabled - set(config.jpserver_extensions)
+    assert config.terminals_enabled is False
+
+
+def test_student_server_writes_no_file(tmp_path: Path) -> None:
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from tornado.web import HTTPError
+
+    manager = _student_server_config().ServerApp.contents_manager_class(root_dir=str(tmp_path))
+    (tmp_path / "lesson.ipynb").write_text(json.dumps(
+        {"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    model = {"type": "file", "format": "text", "content": "print('hi')"}
+
+    async def attempts():
+        for call in (lambda: manager.save(model, "x.ipynb"),
+                     lambda: manager.new_untitled(type="notebook"),
+                     lambda: manager.copy("lesson.ipynb", ""),
+                     lambda: manager.rename("lesson.ipynb", "other.ipynb"),
+                     lambda: manager.delete("lesson.ipynb")):
+            with pytest.raises(HTTPError) as err:
+                await call()
+            assert err.value.status_code == 403
+        assert (await manager.get("lesson.ipynb", content=False))["name"] == "lesson.ipynb"
+
+    # In a thread of its own: a session that also runs the browser tests has an event loop
+    # running in the main thread (Playwright's sync API).
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, attempts()).result(timeout=60)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["lesson.ipynb"]

@@ -592,6 +592,7 @@ def bt() -> Any:
         wait_total_prompt = staticmethod(wait_total_prompt)
         HitMeReplica = globals()["HitMeReplica"]
         FlapjackReplica = globals()["FlapjackReplica"]
+        VoilaPage = globals()["VoilaPage"]
         lessons_dir = LESSONS_DIR
         fixtures_dir = FIXTURES_DIR
         artifacts_dir = ARTIFACTS_DIR
