@@ -40,6 +40,13 @@ VARIANT_NAMES = {
 }
 
 
+class PassReason(Enum):
+    """Why a Flapjack player passed."""
+
+    NO_CARDS = "no-cards"
+    NO_LEGAL_CARD = "no-legal-card"
+
+
 class EndReason(Enum):
     """Why a Flapjack game ended."""
 
@@ -228,8 +235,7 @@ class FlapjackState:
         for _ in range(HAND_SIZE):
             for i in range(n):
                 state.hands[(dealer + 1 + i) % n].append(state.draw_pile.pop(0))
-        state.events.append(Event(EventKind.DEAL, dealer, f"deals 7 cards to each player; "
-                                  f"{len(state.draw_pile)} cards stay in the draw pile"))
+        state.events.append(Event(EventKind.DEAL, dealer, count=len(state.draw_pile)))
         state._advance((dealer + 1) % n)
         return state
 
@@ -312,41 +318,21 @@ class FlapjackState:
         self.table.append((action.card, delta))
         self.plays += 1
         after = self.total
-        if cfg.add_or_subtract:
-            math = (f"{cfg.value(action.card)}" if not before and len(self.table) == 1 else
-                    f"{before} {'+' if delta > 0 else '-'} {abs(delta)} = {after}")
-        else:
-            math = f"{signed(before)} + ({signed(delta)}) = {signed(after)}"
-        lead = len(self.table) == 1
-        verb = "leads" if lead else "plays"
-        if cfg.add_or_subtract:
-            how = f"and {'subtracts' if delta < 0 else 'adds'} {abs(delta)}"
-            shown = str(after)
-        else:
-            how = f"({signed(delta)})"
-            shown = signed(after)
         self.events.append(Event(
-            EventKind.PLAY, player,
-            f"{verb} {action.card.short} {how}; the total is {shown}",
-            math=math,
+            EventKind.PLAY, player, card=action.card, value=cfg.value(action.card),
+            before=before, delta=delta, after=after, lead=len(self.table) == 1,
         ))
         if after in cfg.targets:
             won = [c for c, _ in self.table]
             self.tricks[player] += won
             self.table = []
             self.flapjacks[player] += 1
-            self.events.append(Event(
-                EventKind.FLAPJACK, player,
-                f"makes {signed(after) if not cfg.add_or_subtract else after}: Flapjack! "
-                f"and takes {len(won)} card"
-                f"{'s' if len(won) != 1 else ''}",
-                math=f"total = {signed(after) if not cfg.add_or_subtract else after}",
-            ))
+            self.events.append(Event(EventKind.FLAPJACK, player, after=after, count=len(won)))
         if self.draw_pile:
             card = self.draw_pile.pop(0)
             self.hands[player].append(card)
-            self.events.append(Event(EventKind.DRAW, player, "draws a card",
-                                     private=f"you drew {card.short} ({signed(cfg.value(card))})"))
+            self.events.append(Event(EventKind.DRAW, player, private=Event(
+                EventKind.DRAW, player, card=card, value=cfg.value(card))))
         self._advance(player if after in cfg.targets else (player + 1) % self.players)
 
     def _advance(self, seat: int) -> None:
@@ -359,8 +345,8 @@ class FlapjackState:
             return
         while not self._moves(seat):
             self.passes += 1
-            why = "has no cards" if not self.hands[seat] else "has no legal card"
-            self.events.append(Event(EventKind.PASS, seat, f"passes ({why})"))
+            why = PassReason.NO_CARDS if not self.hands[seat] else PassReason.NO_LEGAL_CARD
+            self.events.append(Event(EventKind.PASS, seat, reason=why.value))
             seat = (seat + 1) % self.players
         self.current = seat
 
@@ -368,11 +354,8 @@ class FlapjackState:
         self.current = None
         self.end_reason = reason
         res = self.result()
-        text = ("no player can play a legal card" if reason is EndReason.BLOCKED
-                else "every card has been played")
-        won = ", ".join(f"{n}" for n in res.cards_won)
-        self.events.append(Event(EventKind.END, None, f"game over: {text}",
-                                 math=f"cards won by seat: {won}"))
+        self.events.append(Event(EventKind.END, None, reason=reason.value,
+                                 values=res.cards_won, winners=res.winners))
 
     def result(self) -> FlapjackResult | None:
         """Cards won and winners, once the game is over."""

@@ -22,11 +22,10 @@ from engine.cards import (
     card_to_json,
     make_deck,
     make_rng,
-    signed,
     stacked_order,
 )
 from engine.errors import ConfigError, IllegalActionError, check_int, is_seat, parse_enum
-from engine.events import HIDDEN_CARD, Event, EventKind, abs_math, card_view, step_math, sum_math
+from engine.events import HIDDEN_CARD, Event, EventKind, card_view
 
 MAX_CARDS = 7
 MAX_HITS = MAX_CARDS - 2
@@ -187,12 +186,12 @@ class HitMeRound:
             state.face_up[s].append(state.deck.pop(0))
         for s in seats:
             up = state.face_up[s][0]
+            down = state.face_down[s]
+            vals = state.card_values(s)
             state.events.append(Event(
-                EventKind.DEAL, s,
-                f"is dealt a face-down card and {up.short} ({signed(config.value(up))}) face up",
-                math=f"face up: {signed(config.value(up))}",
-                private=f"your face-down card is {state.face_down[s].short}; "
-                        f"your sum is {sum_math(state.card_values(s))}",
+                EventKind.DEAL, s, card=up, value=config.value(up),
+                private=Event(EventKind.DEAL, s, card=down, value=vals[0], values=tuple(vals),
+                              after=sum(vals)),
             ))
         state.current = state._next_in(dealer)
         if state.current is None:  # cannot happen with 2 cards each, kept for safety
@@ -301,18 +300,17 @@ class HitMeRound:
             v = self.card_value(player, card)
             shown = self.config.value(card)
             self.events.append(Event(
-                EventKind.HIT, player,
-                f"says \u201cHit me!\u201d and gets {card.short} ({signed(shown)})",
-                math=f"face-up cards: {step_math(before_up, shown, before_up + shown)}",
-                private=f"your sum: {step_math(before, v, before + v)}",
+                EventKind.HIT, player, card=card, value=shown,
+                before=before_up, delta=shown, after=before_up + shown,
+                private=Event(EventKind.HIT, player, before=before, delta=v, after=before + v),
             ))
             if len(self.cards(player)) == MAX_CARDS:
-                self.events.append(Event(EventKind.FULL, player, "has 7 cards and is done"))
+                self.events.append(Event(EventKind.FULL, player))
         else:
             self.held[player] = True
             s = self.sum(player)
-            self.events.append(Event(EventKind.HOLD, player, "holds",
-                                     private=f"you hold at {signed(s)}, {abs_math(s)}"))
+            self.events.append(Event(EventKind.HOLD, player,
+                                     private=Event(EventKind.HOLD, player, after=s, score=abs(s))))
         if self.config.turn_order is TurnOrder.ALL_AT_ONCE and self.is_in(player):
             return
         self.current = self._next_in(player)
@@ -331,10 +329,9 @@ class HitMeRound:
             raise IllegalActionError("an ace counts 1 or 11")
         self.ace_high[player][action.card.key] = action.high
         s = self.sum(player)
-        self.events.append(Event(EventKind.ACE, player, "changes the value of an ace",
-                                 private=f"{action.card.short} now counts "
-                                         f"{signed(self.card_value(player, action.card))}; "
-                                         f"your sum is {signed(s)}"))
+        self.events.append(Event(EventKind.ACE, player, private=Event(
+            EventKind.ACE, player, card=action.card,
+            value=self.card_value(player, action.card), after=s)))
 
     def _next_in(self, after: int) -> int | None:
         for i in range(1, self.players + 1):
@@ -351,15 +348,11 @@ class HitMeRound:
             if self.config.ace_eleven:
                 vals = self._final_values(s)
             self.events.append(Event(
-                EventKind.REVEAL, s, f"turns up {self.face_down[s].short}",
-                math=f"{sum_math(vals)}, {abs_math(res.sums[s])}",
+                EventKind.REVEAL, s, card=self.face_down[s], value=vals[0], values=tuple(vals),
+                after=res.sums[s], score=res.scores[s],
             ))
-        if res.tie:
-            text = "tie: co-winners " + ", ".join(f"player {w}" for w in res.winners)
-        else:
-            text = f"player {res.winners[0]} wins, closest to zero"
-        self.events.append(Event(EventKind.RESULT, None, text,
-                                 math=f"lowest |sum| = {res.scores[res.winners[0]]}"))
+        self.events.append(Event(EventKind.RESULT, None, winners=res.winners,
+                                 score=res.scores[res.winners[0]]))
 
     def _final_values(self, player: int) -> list[int]:
         """Card values as scored (unchosen aces set to the best choice)."""

@@ -215,18 +215,12 @@ def simulate_flapjack(
 # ----- command line --------------------------------------------------------------------------
 
 
-def format_log(events: Sequence[Event]) -> list[str]:
-    """One line per event, 'Seat 1: ...' first, with its arithmetic and private part."""
-    lines = []
-    for e in events:
-        who = f"Seat {e.player}: " if e.player is not None else ""
-        line = f"{who}{e.text}"
-        if e.math:
-            line += f"   [{e.math}]"
-        if e.private:
-            line += f"   (seen by Seat {e.player} only: {e.private})"
-        lines.append(line)
-    return lines
+def format_log(events: Sequence[Event], add_or_subtract: bool = False) -> list[str]:
+    """One line per event, 'Seat 1: ...' first, with its arithmetic and private part.
+    (The sentences come from widgets.words, the one phrasing module; it imports no widgets.)"""
+    from widgets.words import format_log as words_log
+
+    return words_log(events, add_or_subtract)
 
 
 def _positive_int(text: str) -> int:
@@ -333,7 +327,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 players=args.players, bots=specs, games=count, seed=seed,
                 variant=args.variant, decks=args.decks or 1, colors=args.colors,
                 deck=args.deck, progress=progress,
-                on_game=(lambda s: logs.append(format_log(s.events))) if args.log else None,
+                on_game=(lambda s: logs.append(format_log(s.events, s.config.add_or_subtract)))
+                if args.log else None,
             )
     except ConfigError as e:
         parser.error(str(e))

@@ -25,6 +25,7 @@ from engine.hit_me import (
     Hold,
     TurnOrder,
 )
+from widgets.words import card_name
 
 # The Hit Me table settings worth sweeping (name -> extra HitMeConfig keywords).
 HIT_ME_VARIANTS: dict[str, dict[str, Any]] = {
@@ -202,7 +203,7 @@ def check_flapjack_invariants(state: FlapjackState) -> None:
 # ----- hidden cards in an observation ---------------------------------------------------------
 def card_forms(card: Card) -> list[str]:
     """Every way a card may be written: code, key, short form, name."""
-    return sorted({card.code, card.key, card.short, card.name})
+    return sorted({card.code, card.key, card.short, card_name(card)})
 
 
 _RANK = r"(?:10|[2-9AJQK])"

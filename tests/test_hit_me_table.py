@@ -19,6 +19,7 @@ from engine.errors import ConfigError
 from engine.hit_me import Hit, HitMeGame, Hold
 from widgets import HitMeTable
 from widgets.hit_me_table import Phase, announce_feedback, own_values
+from widgets.words import card_aria
 
 
 class HitOnce:
@@ -570,11 +571,11 @@ def test_pre_reveal_hides_what_the_reveal_would_show():
     assert {e["kind"] for e in obs["events"]} <= {"deal", "hold", "ace"}
     assert obs["seats"][0]["face_down"]["code"] == "5S" and obs["seats"][0]["sum"] == -2
     for p in (1, 2):
-        assert obs["seats"][p]["face_down"] == {"hidden": True, "aria": "face-down card"}
+        assert obs["seats"][p]["face_down"] == {"hidden": True}
         assert obs["seats"][p]["sum"] is None and obs["seats"][p]["abs"] is None
     ace = obs["seats"][1]["face_up"][0]
     assert ace["value"] == -1 and ace["value_text"] == "-1" and "ace_high" not in ace
-    assert ace["aria"] == "ace of diamonds, value minus 1"
+    assert card_aria(ace) == "ace of diamonds, value negative 1"
     dumped = repr(obs)
     assert "2C" not in dumped and "9C" not in dumped and "-11" not in dumped
 

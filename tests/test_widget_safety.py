@@ -26,6 +26,7 @@ from widget_helpers import AlwaysHold, all_widgets, errors_raise, synced_text  #
 from engine.cards import Card
 from widgets import HitMeTable
 from widgets.hit_me_table import Phase, own_values
+from widgets.words import card_name
 
 
 def hidden_and_visible(t: HitMeTable) -> tuple[list[Card], list[Card]]:
@@ -122,7 +123,7 @@ def test_walker_finds_a_planted_card():
     t = HitMeTable(players=3, seed=1, bot_delay=0, opponents=[AlwaysHold()] * 2)
     hidden, _ = hidden_and_visible(t)
     card = hidden[0]
-    t.settings.apply_button.tooltip = f"psst: {card.name}"
+    t.settings.apply_button.tooltip = f"psst: {card_name(card)}"
     with pytest.raises(AssertionError, match="leaked"):
         assert_no_leak(t)
     t.settings.apply_button.tooltip = "Apply"

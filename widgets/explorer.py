@@ -11,7 +11,7 @@ from typing import Any
 import ipywidgets as w
 
 from engine.cards import RANK_LABELS, Card, Color, Convention, Suit, signed
-from engine.events import abs_math, card_view, sum_math
+from engine.events import card_view
 from widgets import lesson_tools
 from widgets.components import (
     hbox,
@@ -22,6 +22,7 @@ from widgets.components import (
     style_widget,
 )
 from widgets.render import esc, hand_html
+from widgets.words import abs_math, card_name, sum_math
 
 MAX_CARDS = 12
 GAMES = ("hit-me", "flapjack")
@@ -110,7 +111,7 @@ class CardExplorer(w.VBox):
         v = card_value(card, self.game, self.colors)
         label = f"{RANK_LABELS.get(rank, str(rank))}{SUIT_FOR[color].symbol}"
         return {"description": f"{label} {signed(v)}",
-                "tooltip": f"add the {card.name}, value {signed(v)}",
+                "tooltip": f"add the {card_name(card)}, value {signed(v)}",
                 "disabled": len(self.cards) >= MAX_CARDS}
 
     # ----- reading -----------------------------------------------------------------------

@@ -678,7 +678,8 @@ class FlapjackTable(widgets.VBox):
         walk = self.controller.walkthrough
         self.header.value = self._header_html()
         events = obs["events"][self._banner_from:]
-        self.banner.value = rf.banner_html(events, names, YOU) + rf.end_html(obs, names, YOU)
+        self.banner.value = (rf.banner_html(events, names, YOU, cfg.add_or_subtract)
+                             + rf.end_html(obs, names, YOU))
         if st.over and not self.code_open:
             self.banner.value += (f'<div class="icg-fj-replay">Replay this deal: deal code '
                                   f"<b>{rf.esc(self.deal_code)}</b> (type it in Settings, "

@@ -25,9 +25,9 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from engine.cards import card_from_json, number_words, signed
+from engine.cards import card_from_json, signed
 from engine.errors import ConfigError, check_int
-from engine.events import HIDDEN_CARD, abs_math, sum_math
+from engine.events import HIDDEN_CARD
 from engine.hit_me import ChooseAce, Hit, HitMeConfig, HitMeGame, Hold
 from widgets.components import (
     AnswerEntry,
@@ -56,8 +56,8 @@ from widgets.render import (
     card_face_html,
     esc,
     score_table_html,
-    story_line,
 )
+from widgets.words import abs_math, card_name, hit_me_story_line, sum_math
 
 log = logging.getLogger(__name__)
 
@@ -110,7 +110,6 @@ def _base_ace(card: dict[str, Any]) -> dict[str, Any]:
     c = {k: v for k, v in card.items() if k != "ace_high"}
     v = 1 if card["value"] > 0 else -1
     c["value"], c["value_text"] = v, signed(v)
-    c["aria"] = f"{card['name']}, value {number_words(v)}"
     return c
 
 
@@ -191,7 +190,6 @@ def _with_value(card: dict[str, Any], value: int | None) -> dict[str, Any]:
         return card
     c = dict(card)
     c["value"], c["value_text"] = value, signed(value)
-    c["aria"] = f"{card['name']}, value {number_words(value)}"
     return c
 
 
@@ -230,7 +228,7 @@ def number_line_parts(obs: dict[str, Any], names: Sequence[str], *, peeked: bool
     arrow = None
     hits = [e for e in obs["events"] if e["kind"] == "hit"]
     if hits and not res:
-        p = hits[-1]["player"]
+        p = hits[-1]["seat"]
         seat = obs["seats"][p]
         card = seat["face_up"][-1]
         if p in known:
@@ -695,8 +693,8 @@ class HitMeTable(widgets.VBox):
         if not peeked and not obs["reveal"]:
             events = [{k: v for k, v in e.items() if k != "private"} for e in events]
         teacher_reveal = self.ctl.walkthrough and self.reveal_toggle.value is True
-        private = "private" if teacher_reveal else "only you see"
-        self.move_log.set_lines([story_line(e, names, private) for e in events])
+        self.move_log.set_lines([hit_me_story_line(e, names, viewer, teacher=teacher_reveal)
+                                 for e in events])
         # buttons
         legal = set(obs["legal_actions"]) if viewer is not None else set()
         playing = self.phase is Phase.PLAY and not pass_up and viewer is not None
@@ -759,7 +757,7 @@ class HitMeTable(widgets.VBox):
             sign = 1 if c["value"] > 0 else -1
             b.description = (f"{c['label']}{c['symbol']} counts {signed(sign * now)}: "
                              f"make it {signed(sign * other)}")
-            b.tooltip = f"{c['name']}: count it as {signed(sign * other)} instead"
+            b.tooltip = f"{card_name(c)}: count it as {signed(sign * other)} instead"
             b.disabled = not active
         self.ace_box.children = tuple(self._ace_buttons[:len(aces)])
 

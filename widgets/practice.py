@@ -16,7 +16,6 @@ from dataclasses import dataclass
 import ipywidgets as w
 
 from engine.cards import signed
-from engine.events import abs_math, sum_math
 from widgets import lesson_tools as nl
 from widgets.components import (
     hbox,
@@ -24,6 +23,7 @@ from widgets.components import (
     make_button,
     style_widget,
 )
+from widgets.words import abs_math, sum_math
 
 KINDS = ("abs", "sum-abs", "closer")
 SAME = "same"

@@ -7,7 +7,6 @@ line and the move log come from `widgets.render`.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +21,17 @@ from widgets.render import (
     message_html,
     number_line_svg,
     signed,
+)
+from widgets.words import (
+    _,
+    addressed,
+    flapjack_banner_text,
+    flapjack_end_text,
+    flapjack_log_line,
+    flapjack_pass_sentence,
+    ngettext,
+    play_math,
+    total_text,
 )
 
 DEFAULT_NAMES = ("You", "Ada", "Ben", "Cleo", "Dev", "Emi", "Femi", "Gus")
@@ -57,12 +67,6 @@ FLAPJACK_CSS = """
 .icg-flapjack.icg-large .widget-label { font-size: 20px; height: auto; }
 """
 
-_VERBS_FOR_YOU = {
-    "leads": "lead", "plays": "play", "makes": "make", "takes": "take", "passes": "pass",
-    "draws": "draw", "deals": "deal", "has": "have", "adds": "add", "subtracts": "subtract",
-}
-
-
 def seat_names(players: int, names: Sequence[str] | None = None) -> list[str]:
     """One name per seat: the given names, then defaults ('You', 'Ada', 'Ben', ...)."""
     given = [str(n) for n in (names or ())][:players]
@@ -72,45 +76,11 @@ def seat_names(players: int, names: Sequence[str] | None = None) -> list[str]:
     return out
 
 
-def you_form(text: str) -> str:
-    """Engine event text ('passes (has no cards)') turned to the second person for 'You'."""
-    return re.sub(r"\b(" + "|".join(_VERBS_FOR_YOU) + r")\b",
-                  lambda m: _VERBS_FOR_YOU[m.group(1)], text)
-
-
-def second_person(names: Sequence[str], seat: Any, you: int | None) -> bool:
-    """True when the player at `seat` is the viewer and is called "You" (not a given name)."""
-    return seat == you and isinstance(seat, int) and 0 <= seat < len(names) and \
-        names[seat] == "You"
-
-
-def sentence(names: Sequence[str], seat: int | None, text: str, you: int | None) -> str:
-    """'Ben passes (has no cards)' / 'You pass (have no cards)'."""
-    if seat is None or not 0 <= seat < len(names):
-        return text[:1].upper() + text[1:]
-    if second_person(names, seat, you):
-        return f"{names[seat]} {you_form(text)}"
-    return f"{names[seat]} {text}"
-
-
-def total_text(n: int, add_or_subtract: bool = False) -> str:
-    """The running total as shown: '+7' / '-7' / '0'; plain '7' in add-or-subtract."""
-    return str(n) if add_or_subtract else signed(n)
-
-
 def is_add_or_subtract(obs: dict[str, Any]) -> bool:
     return bool(obs["config"].get("add_or_subtract"))
 
 
 # ----- one play as arithmetic -------------------------------------------------------------
-def play_math(before: int, delta: int, add_or_subtract: bool = False) -> str:
-    """'+2 + (-7) = -5' (cards signed by colour) or '6 - 5 = 1' (add or subtract)."""
-    after = before + delta
-    if add_or_subtract:
-        return f"{before} {'+' if delta >= 0 else '-'} {abs(delta)} = {after}"
-    return f"{signed(before)} + ({signed(delta)}) = {signed(after)}"
-
-
 def play_question(before: int, delta: int, add_or_subtract: bool = False) -> str:
     """The same sum with the answer left out: '+2 + (-7) = ?'."""
     return play_math(before, delta, add_or_subtract).rsplit("=", 1)[0] + "= ?"
@@ -138,27 +108,6 @@ class LastPlay:
     flapjack: bool
 
 
-_CLASSIC_MATH = re.compile(r"\s*([+-]?\d+) \+ \(([+-]?\d+)\) = ([+-]?\d+)\s*")
-_AOS_MATH = re.compile(r"\s*(\d+) ([+-]) (\d+) = (\d+)\s*")
-_CARD_IN_TEXT = re.compile(r"^(?:leads|plays) (\S+)")
-
-
-def parse_play(event: dict[str, Any]) -> tuple[int, int, int] | None:
-    """(before, delta, after) from a PLAY event's arithmetic, or None."""
-    math = event.get("math", "")
-    m = _CLASSIC_MATH.fullmatch(math)
-    if m:
-        return int(m.group(1)), int(m.group(2)), int(m.group(3))
-    m = _AOS_MATH.fullmatch(math)
-    if m:
-        delta = int(m.group(3)) * (1 if m.group(2) == "+" else -1)
-        return int(m.group(1)), delta, int(m.group(4))
-    if re.fullmatch(r"\s*\d+\s*", math):  # an add-or-subtract lead: just the card's value
-        v = int(math)
-        return 0, v, v
-    return None
-
-
 def last_play(obs: dict[str, Any]) -> LastPlay | None:
     """The latest play in the observation's events (None before the first play)."""
     events = obs.get("events", [])
@@ -166,12 +115,9 @@ def last_play(obs: dict[str, Any]) -> LastPlay | None:
         e = events[i]
         if e.get("kind") != "play":
             continue
-        nums = parse_play(e)
-        if nums is None:
-            return None
-        m = _CARD_IN_TEXT.match(e.get("text", ""))
         flap = i + 1 < len(events) and events[i + 1].get("kind") == "flapjack"
-        return LastPlay(int(e["player"]), m.group(1) if m else "", *nums, flapjack=flap)
+        return LastPlay(int(e["seat"]), f"{e['card']['label']}{e['card']['symbol']}",
+                        int(e["before"]), int(e["delta"]), int(e["after"]), flapjack=flap)
     return None
 
 
@@ -287,35 +233,23 @@ def status_text(obs: dict[str, Any], names: Sequence[str], you: int | None = 0, 
 
 
 def banner_html(events: Sequence[dict[str, Any]], names: Sequence[str],
-                you: int | None = 0) -> str:
+                you: int | None = 0, add_or_subtract: bool = False) -> str:
     """Announcements for a batch of new events: every Flapjack (celebrated), every pass."""
     lines = []
+    spoken = addressed(names, you)
     for e in events:
         kind = e.get("kind")
-        p = e.get("player")
         if kind == "flapjack":
-            m = re.search(r"takes (\d+) card", e.get("text", ""))
-            n = int(m.group(1)) if m else 0
-            total = e.get("math", "").replace("total = ", "")
-            who = names[p] if isinstance(p, int) and 0 <= p < len(names) else "Someone"
-            verb, take = ("make", "take") if second_person(names, p, you) else \
-                ("makes", "takes")
+            text = flapjack_banner_text(e, names, spoken, add_or_subtract)
             lines.append(
                 f'<div class="icg-fj-flapjack" role="status">'
-                f'<span class="icg-fj-word">Flapjack!</span> {esc(who)} {verb} the total '
-                f'exactly {esc(total)} and {take} {n} card{"s" if n != 1 else ""}.</div>')
+                f'<span class="icg-fj-word">{esc(_("Flapjack!"))}</span> {esc(text)}</div>')
         elif kind == "pass":
             lines.append(f'<div class="icg-fj-pass" role="status">'
-                         f'{esc(sentence(names, p, e.get("text", ""), you))}.</div>')
+                         f'{esc(flapjack_pass_sentence(e, names, spoken))}.</div>')
     if not lines:
         return ""
     return f'<div class="icg-fj-banner">{"".join(lines)}</div>'
-
-
-END_REASONS = {
-    "blocked": "no player can play a card that keeps the total within the limits",
-    "all-played": "every card has been played",
-}
 
 
 def end_text(obs: dict[str, Any], names: Sequence[str], you: int | None = 0) -> str:
@@ -323,19 +257,7 @@ def end_text(obs: dict[str, Any], names: Sequence[str], you: int | None = 0) -> 
     result = obs.get("result")
     if not obs.get("over") or not result:
         return ""
-    why = END_REASONS.get(result["reason"], result["reason"])
-    won = result["cards_won"]
-    winners = list(result["winners"])
-    best = won[winners[0]] if winners else 0
-    if len(winners) == 1:
-        w = winners[0]
-        who = f"{names[w]} win" if second_person(names, w, you) else f"{names[w]} wins"
-        verdict = f"{who} with {best} card{'s' if best != 1 else ''}."
-    else:
-        who = " and ".join([", ".join(names[w] for w in winners[:-1]), names[winners[-1]]])
-        verdict = f"A tie: {who} each won {best} card{'s' if best != 1 else ''}."
-    counts = ", ".join(f"{names[i]} {n}" for i, n in enumerate(won))
-    return f"Game over: {why}. {verdict} Cards won: {counts}."
+    return flapjack_end_text(result, names, addressed(names, you))
 
 
 def end_html(obs: dict[str, Any], names: Sequence[str], you: int | None = 0) -> str:
@@ -344,8 +266,9 @@ def end_html(obs: dict[str, Any], names: Sequence[str], you: int | None = 0) -> 
     if not text:
         return ""
     left = sum(int(s["hand_count"]) for s in obs["seats"]) + len(obs.get("table", []))
-    extra = (f" {left} card{'s' if left != 1 else ''} still in hands or in play "
-             f"{'are' if left != 1 else 'is'} won by no one.") if left else ""
+    extra = (" " + ngettext("{n} card still in hands or in play is won by no one.",
+                            "{n} cards still in hands or in play are won by no one.",
+                            left).format(n=left)) if left else ""
     return f'<div class="icg-fj-end" role="status">{esc(text + extra)}</div>'
 
 
@@ -354,35 +277,8 @@ def log_lines(obs: dict[str, Any], names: Sequence[str], you: int | None = 0) ->
     """The move log, oldest first: plays as equations ('Ben: -3 + (+5) = +2  [5♠]'),
     Flapjacks, passes, your own draws (only you see them) and the end."""
     aos = is_add_or_subtract(obs)
-    out = []
-    for e in obs.get("events", []):
-        kind = e.get("kind")
-        p = e.get("player")
-        name = names[p] if isinstance(p, int) and 0 <= p < len(names) else "Table"
-        if kind == "play":
-            nums = parse_play(e)
-            m = _CARD_IN_TEXT.match(e.get("text", ""))
-            card = f"  [{m.group(1)}]" if m else ""
-            math = play_math(nums[0], nums[1], aos) if nums else e.get("math", "")
-            out.append(f"{name}: {math}{card}")
-        elif kind == "flapjack":
-            m = re.search(r"takes (\d+) card", e.get("text", ""))
-            n = int(m.group(1)) if m else 0
-            total = e.get("math", "").replace("total = ", "")
-            out.append(f"{name}: Flapjack! The total is exactly {total}; "
-                       f"{name} {'take' if second_person(names, p, you) else 'takes'} "
-                       f"{n} card{'s' if n != 1 else ''}")
-        elif kind == "draw":
-            private = e.get("private", "")
-            if private:
-                what = private[4:] if private.startswith("you ") else private
-                seen = "only you see this" if p == you else "shown: every hand is revealed"
-                out.append(f"{name} {what} ({seen})")
-        elif kind in ("pass", "deal"):
-            out.append(sentence(names, p, e.get("text", ""), you))
-        elif kind == "end":
-            out.append(e.get("text", "")[:1].upper() + e.get("text", "")[1:])
-    return out
+    lines = (flapjack_log_line(e, names, you, aos) for e in obs.get("events", []))
+    return [ln for ln in lines if ln is not None]
 
 
 # ----- number line ---------------------------------------------------------------------------

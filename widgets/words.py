@@ -1,0 +1,474 @@
+"""The one place where sentences are made: events, reasons, hints, bot reasons, card names.
+
+The engine speaks data (engine.events.Event, engine.errors.Reason, ...); this module turns that
+data into words for one viewer ("You hit" / "Ana hits"). Every user-facing string goes through
+`_()` or `ngettext()`, which ask the module-level `translation` (gettext.NullTranslations, i.e.
+English, unless `set_translation()` swaps in a catalogue or, in a test, a pseudo-language).
+
+Numbers, signs and card faces (7♥, +7, |-3| = 3) are not words and are not translated. Nothing
+here imports ipywidgets, so the engine's command line and tests may use it too.
+"""
+
+from __future__ import annotations
+
+import gettext
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+translation: gettext.NullTranslations = gettext.NullTranslations()
+
+
+def set_translation(t: gettext.NullTranslations | None) -> None:
+    """Use `t` for every sentence from now on (None: back to English)."""
+    global translation
+    translation = t if t is not None else gettext.NullTranslations()
+
+
+def _(message: str) -> str:
+    return translation.gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    return translation.ngettext(singular, plural, n)
+
+
+# ----- numbers and arithmetic (signs and digits only: not translated) ------------------------
+def signed(n: int) -> str:
+    """An integer with its sign always written: +7, -7, 0."""
+    return f"+{n}" if n > 0 else str(n)
+
+
+def paren_signed(n: int) -> str:
+    return f"({signed(n)})"
+
+
+def step_math(before: int, delta: int, after: int) -> str:
+    """'-3 + (+5) = +2': one card added to a running total."""
+    return f"{signed(before)} + {paren_signed(delta)} = {signed(after)}"
+
+
+def sum_math(values: Sequence[int]) -> str:
+    """'+2 + (-7) + (+4) = -1': a list of card values added up."""
+    values = list(values)
+    if not values:
+        return "0"
+    total = sum(values)
+    if len(values) == 1:
+        return f"{signed(values[0])} = {signed(total)}"
+    terms = [signed(values[0])] + [paren_signed(v) for v in values[1:]]
+    return f"{' + '.join(terms)} = {signed(total)}"
+
+
+def abs_math(n: int) -> str:
+    """'|-3| = 3'."""
+    return f"|{signed(n)}| = {abs(n)}"
+
+
+def total_text(n: int, add_or_subtract: bool = False) -> str:
+    """A Flapjack total as shown: '+7' / '-7' / '0'; plain '7' in add-or-subtract."""
+    return str(n) if add_or_subtract else signed(n)
+
+
+def play_math(before: int, delta: int, add_or_subtract: bool = False) -> str:
+    """'+2 + (-7) = -5' (cards signed by colour) or '6 - 5 = 1' (add or subtract)."""
+    after = before + delta
+    if add_or_subtract:
+        return f"{before} {'+' if delta >= 0 else '-'} {abs(delta)} = {after}"
+    return f"{signed(before)} + ({signed(delta)}) = {signed(after)}"
+
+
+def number_words(n: int) -> str:
+    """'negative 7', 'positive 7' or 'zero', for screen readers."""
+    if n == 0:
+        return _("zero")
+    return (_("positive {n}") if n > 0 else _("negative {n}")).format(n=abs(n))
+
+
+# ----- cards ---------------------------------------------------------------------------------
+def _rank_word(rank: int) -> str:
+    return {
+        1: _("ace"), 2: _("two"), 3: _("three"), 4: _("four"), 5: _("five"), 6: _("six"),
+        7: _("seven"), 8: _("eight"), 9: _("nine"), 10: _("ten"), 11: _("jack"),
+        12: _("queen"), 13: _("king"),
+    }[rank]
+
+
+def _suit_word(suit: str) -> str:
+    return {"C": _("clubs"), "D": _("diamonds"), "H": _("hearts"), "S": _("spades")}[suit]
+
+
+def _card_fields(card: Any) -> tuple[int, str]:
+    """(rank, suit letter) of an engine Card or a card view dict."""
+    if isinstance(card, Mapping):
+        return int(card["rank"]), str(card["suit"])
+    return card.rank, card.suit.value
+
+
+def card_name(card: Any) -> str:
+    """Words a screen reader can read: 'seven of hearts' (a Card or a card view)."""
+    rank, suit = _card_fields(card)
+    return _("{rank} of {suit}").format(rank=_rank_word(rank), suit=_suit_word(suit))
+
+
+def card_face(card: Any) -> str:
+    """Rank and suit symbol: 'J♠', '10♥' (a Card or a card view)."""
+    if isinstance(card, Mapping):
+        return f"{card['label']}{card['symbol']}"
+    return card.short
+
+
+def card_aria(card: Mapping[str, Any], value: int | None = None) -> str:
+    """'seven of hearts, value negative 7'; a face-down card: 'face-down card'."""
+    if card.get("hidden") or "rank" not in card:
+        return hidden_card_label()
+    v = card.get("value") if value is None else value
+    if v is None:
+        return card_name(card)
+    return _("{name}, value {number}").format(name=card_name(card), number=number_words(int(v)))
+
+
+def hidden_card_label() -> str:
+    return _("face-down card")
+
+
+# ----- who did it ----------------------------------------------------------------------------
+def name_of(names: Sequence[str], seat: int | None) -> str:
+    """The name of a seat ('Ben'); 'Player 3' for a seat with no name; '' for the table."""
+    if seat is None:
+        return ""
+    if 0 <= seat < len(names):
+        return names[seat]
+    return _("Player {n}").format(n=seat + 1)
+
+
+def addressed(names: Sequence[str], viewer: int | None) -> int | None:
+    """The seat spoken to as "you": the viewer, when the table calls them "You"."""
+    if viewer is not None and 0 <= viewer < len(names) and names[viewer] == "You":
+        return viewer
+    return None
+
+
+def _say(seat: int | None, names: Sequence[str], you: int | None, you_form: str,
+         other_form: str, **kw: Any) -> str:
+    """Fill in the second-person form when `seat` is the addressed viewer, else the third."""
+    if seat is not None and seat == you:
+        return _(you_form).format(**kw)
+    return _(other_form).format(name=name_of(names, seat), **kw)
+
+
+def join_names(names: Sequence[str], seats: Sequence[int]) -> str:
+    """'Ana', 'Ana and Ben', 'Ana, Ben and Cam'."""
+    who = [name_of(names, s) for s in seats]
+    if len(who) <= 1:
+        return "".join(who)
+    return _("{first} and {last}").format(first=", ".join(who[:-1]), last=who[-1])
+
+
+# ----- the plain event log (command line, stored playthroughs, lessons) ----------------------
+def log_parts(e: Any, add_or_subtract: bool = False) -> tuple[str, str, str]:
+    """(what happened, its arithmetic, the private part) of an engine Event, in the third
+    person without a subject ('holds'), as the command line and the stored playthroughs print
+    it after 'seat 1:'. The private part speaks to its owner ('your sum: ...')."""
+    k = e.kind.value
+    pv = e.private
+    text = math = private = ""
+    if k == "deal" and e.card is not None:  # Hit Me
+        text = _("is dealt a face-down card and {card} ({value}) face up").format(
+            card=e.card.short, value=signed(e.value))
+        math = _("face up: {value}").format(value=signed(e.value))
+        if pv is not None:
+            private = _("your face-down card is {card}; your sum is {math}").format(
+                card=pv.card.short, math=sum_math(pv.values))
+    elif k == "deal":  # Flapjack
+        text = ngettext("deals 7 cards to each player; {n} card stays in the draw pile",
+                        "deals 7 cards to each player; {n} cards stay in the draw pile",
+                        e.count).format(n=e.count)
+    elif k == "hit":
+        text = _("says \u201cHit me!\u201d and gets {card} ({value})").format(
+            card=e.card.short, value=signed(e.value))
+        math = _("face-up cards: {math}").format(math=step_math(e.before, e.delta, e.after))
+        if pv is not None:
+            private = _("your sum: {math}").format(math=step_math(pv.before, pv.delta, pv.after))
+    elif k == "full":
+        text = _("has 7 cards and is done")
+    elif k == "hold":
+        text = _("holds")
+        if pv is not None:
+            private = _("you hold at {sum}, {abs}").format(sum=signed(pv.after),
+                                                          abs=abs_math(pv.after))
+    elif k == "ace":
+        text = _("changes the value of an ace")
+        if pv is not None:
+            private = _("{card} now counts {value}; your sum is {sum}").format(
+                card=pv.card.short, value=signed(pv.value), sum=signed(pv.after))
+    elif k == "reveal":
+        text = _("turns up {card}").format(card=e.card.short)
+        math = f"{sum_math(e.values)}, {abs_math(e.after)}"
+    elif k == "result":
+        if len(e.winners) > 1:
+            text = _("tie: co-winners {who}").format(
+                who=", ".join(_("player {n}").format(n=w) for w in e.winners))
+        else:
+            text = _("player {n} wins, closest to zero").format(n=e.winners[0])
+        math = _("lowest |sum| = {score}").format(score=e.score)
+    elif k == "play":
+        verb = _("leads") if e.lead else _("plays")
+        if add_or_subtract:
+            how = (_("and subtracts {n}") if e.delta < 0 else _("and adds {n}")).format(
+                n=abs(e.delta))
+            text = _("{verb} {card} {how}; the total is {total}").format(
+                verb=verb, card=e.card.short, how=how, total=e.after)
+            math = str(e.value) if e.lead and not e.before else play_math(
+                e.before, e.delta, True)
+        else:
+            text = _("{verb} {card} {how}; the total is {total}").format(
+                verb=verb, card=e.card.short, how=f"({signed(e.delta)})", total=signed(e.after))
+            math = play_math(e.before, e.delta)
+    elif k == "flapjack":
+        total = total_text(e.after, add_or_subtract)
+        text = ngettext("makes {total}: Flapjack! and takes {n} card",
+                        "makes {total}: Flapjack! and takes {n} cards",
+                        e.count).format(total=total, n=e.count)
+        math = _("total = {total}").format(total=total)
+    elif k == "draw":
+        text = _("draws a card")
+        if pv is not None:
+            private = _("you drew {card} ({value})").format(card=pv.card.short,
+                                                            value=signed(pv.value))
+    elif k == "pass":
+        text = _("passes (has no cards)") if e.reason == "no-cards" else \
+            _("passes (has no legal card)")
+    elif k == "end":
+        text = _("game over: {why}").format(why=_end_reason_short(e.reason))
+        math = _("cards won by seat: {counts}").format(counts=", ".join(map(str, e.values)))
+    return text, math, private
+
+
+def _end_reason_short(reason: str | None) -> str:
+    return _("no player can play a legal card") if reason == "blocked" else \
+        _("every card has been played")
+
+
+def private_for_onlooker(e: Any) -> str:
+    """The private part of an event for someone who sees every card (a worked example):
+    'face down: 4♥; sum -4 + (+9) = +5', 'sum +2, |+2| = 2', 'drew 3♣ (+3)'."""
+    pv = e.private
+    if pv is None:
+        return ""
+    k = e.kind.value
+    if k == "deal":
+        return _("face down: {card}; sum {math}").format(card=pv.card.short,
+                                                         math=sum_math(pv.values))
+    if k == "hit":
+        return _("sum {math}").format(math=step_math(pv.before, pv.delta, pv.after))
+    if k == "hold":
+        return _("sum {sum}, {abs}").format(sum=signed(pv.after), abs=abs_math(pv.after))
+    if k == "ace":
+        return _("{card} now counts {value}; sum {sum}").format(
+            card=pv.card.short, value=signed(pv.value), sum=signed(pv.after))
+    if k == "draw":
+        return _("drew {card} ({value})").format(card=pv.card.short, value=signed(pv.value))
+    return ""
+
+
+def named(name: str, text: str) -> str:
+    """'Ben holds': a name and what the log says they did."""
+    return _("{name} {text}").format(name=name, text=text) if name else text
+
+
+def format_log(events: Sequence[Any], add_or_subtract: bool = False) -> list[str]:
+    """The command line's log: 'Seat 1: ...', its arithmetic and private part."""
+    lines = []
+    for e in events:
+        text, math, private = log_parts(e, add_or_subtract)
+        line = (_("Seat {n}: {text}").format(n=e.seat, text=text) if e.seat is not None
+                else text)
+        if math:
+            line += f"   [{math}]"
+        if private:
+            line += "   " + _("(seen by Seat {n} only: {private})").format(n=e.seat,
+                                                                          private=private)
+        lines.append(line)
+    return lines
+
+
+# ----- Hit Me: the table's move log --------------------------------------------------------
+def hit_me_story_line(event: Mapping[str, Any], names: Sequence[str], viewer: int | None,
+                      *, teacher: bool = False) -> str:
+    """One Hit Me event view as a sentence for `viewer`, then its arithmetic:
+    'Ben says “Hit me!” and gets 5♠ (+5). Face-up cards: -3 + (+5) = +2'. The private part
+    (present only for its owner, or for a teacher who turned every card up) follows."""
+    you = addressed(names, viewer)
+    seat = event.get("seat")
+    k = event["kind"]
+    card = event.get("card")
+    face = card_face(card) if card else ""
+    value = signed(event["value"]) if event.get("value") is not None else ""
+    math = ""
+    if k == "deal":
+        line = _say(seat, names, you, "You are dealt a face-down card and {card} ({value}) "
+                    "face up", "{name} is dealt a face-down card and {card} ({value}) face up",
+                    card=face, value=value)
+    elif k == "hit":
+        line = _say(seat, names, you, "You say \u201cHit me!\u201d and get {card} ({value})",
+                    "{name} says \u201cHit me!\u201d and gets {card} ({value})",
+                    card=face, value=value)
+        math = _("Face-up cards: {math}").format(
+            math=step_math(event["before"], event["delta"], event["after"]))
+    elif k == "full":
+        line = _say(seat, names, you, "You have 7 cards and are done",
+                    "{name} has 7 cards and is done")
+    elif k == "hold":
+        line = _say(seat, names, you, "You hold", "{name} holds")
+    elif k == "ace":
+        line = _say(seat, names, you, "You change the value of an ace",
+                    "{name} changes the value of an ace")
+    elif k == "reveal":
+        line = _say(seat, names, you, "You turn up {card}", "{name} turns up {card}", card=face)
+        math = _("Sum {math}").format(
+            math=f"{sum_math(event['values'])}, {abs_math(event['after'])}")
+    elif k == "result":
+        winners = list(event["winners"])
+        if len(winners) > 1:
+            line = _("Tie: co-winners {who}").format(
+                who=", ".join(name_of(names, w) for w in winners))
+        else:
+            line = _say(winners[0], names, you, "You win, closest to zero",
+                        "{name} wins, closest to zero")
+        math = _("Lowest |sum| = {score}").format(score=event["score"])
+    else:
+        line = ""
+    if math:
+        line = _("{sentence}. {math}").format(sentence=line, math=math)
+    pv = event.get("private")
+    if pv:
+        mine = seat == viewer
+        label = _("only you see") if not teacher else _("private")
+        line += "  " + _("[{label}: {text}]").format(
+            label=label, text=_hit_me_private(k, pv, mine, name_of(names, seat)))
+    return line
+
+
+def _hit_me_private(kind: str, pv: Mapping[str, Any], mine: bool, name: str) -> str:
+    if kind == "deal":
+        return (_("your face-down card is {card}; your sum is {math}") if mine else
+                _("{name}'s face-down card is {card}; {name}'s sum is {math}")).format(
+            card=card_face(pv["card"]), math=sum_math(pv["values"]), name=name)
+    if kind == "hit":
+        return (_("your sum: {math}") if mine else _("{name}'s sum: {math}")).format(
+            math=step_math(pv["before"], pv["delta"], pv["after"]), name=name)
+    if kind == "hold":
+        return (_("you hold at {sum}, {abs}") if mine else
+                _("{name} holds at {sum}, {abs}")).format(
+            sum=signed(pv["after"]), abs=abs_math(pv["after"]), name=name)
+    if kind == "ace":
+        return (_("{card} now counts {value}; your sum is {sum}") if mine else
+                _("{card} now counts {value}; {name}'s sum is {sum}")).format(
+            card=card_face(pv["card"]), value=signed(pv["value"]), sum=signed(pv["after"]),
+            name=name)
+    return ""
+
+
+# ----- Flapjack: move log, banners, the end ---------------------------------------------------
+def flapjack_log_line(event: Mapping[str, Any], names: Sequence[str], viewer: int | None,
+                      add_or_subtract: bool = False) -> str | None:
+    """One Flapjack event view as a move-log line for `viewer` (None: not logged): plays as
+    equations ('Ben: -3 + (+5) = +2  [5♠]'), Flapjacks, passes, private draws, the end."""
+    you = addressed(names, viewer)
+    k = event["kind"]
+    p = event.get("seat")
+    name = name_of(names, p) or _("Table")
+    if k == "play":
+        return _("{name}: {math}  [{card}]").format(
+            name=name, math=play_math(event["before"], event["delta"], add_or_subtract),
+            card=card_face(event["card"]))
+    if k == "flapjack":
+        total = total_text(event["after"], add_or_subtract)
+        n = event["count"]
+        if p is not None and p == you:
+            return ngettext("{name}: Flapjack! The total is exactly {total}; {name} take {n} "
+                            "card", "{name}: Flapjack! The total is exactly {total}; {name} "
+                            "take {n} cards", n).format(name=name, total=total, n=n)
+        return ngettext("{name}: Flapjack! The total is exactly {total}; {name} takes {n} card",
+                        "{name}: Flapjack! The total is exactly {total}; {name} takes {n} cards",
+                        n).format(name=name, total=total, n=n)
+    if k == "draw":
+        pv = event.get("private")
+        if not pv:
+            return None
+        card, value = card_face(pv["card"]), signed(pv["value"])
+        if p == viewer:
+            return _("{name} drew {card} ({value}) (only you see this)").format(
+                name=name, card=card, value=value)
+        return _("{name} drew {card} ({value}) (shown: every hand is revealed)").format(
+            name=name, card=card, value=value)
+    if k == "pass":
+        return flapjack_pass_sentence(event, names, you)
+    if k == "deal":
+        n = event["count"]
+        if p is not None and p == you:
+            return ngettext("You deal 7 cards to each player; {n} card stays in the draw pile",
+                            "You deal 7 cards to each player; {n} cards stay in the draw pile",
+                            n).format(n=n)
+        return ngettext("{name} deals 7 cards to each player; {n} card stays in the draw pile",
+                        "{name} deals 7 cards to each player; {n} cards stay in the draw pile",
+                        n).format(name=name, n=n)
+    if k == "end":
+        return _("Game over: {why}").format(why=_end_reason_short(event.get("reason")))
+    return None
+
+
+def flapjack_pass_sentence(event: Mapping[str, Any], names: Sequence[str],
+                           you: int | None) -> str:
+    """'Ben passes (has no legal card)' / 'You pass (have no cards)'."""
+    no_cards = event.get("reason") == "no-cards"
+    if no_cards:
+        return _say(event.get("seat"), names, you, "You pass (have no cards)",
+                    "{name} passes (has no cards)")
+    return _say(event.get("seat"), names, you, "You pass (have no legal card)",
+                "{name} passes (has no legal card)")
+
+
+def flapjack_banner_text(event: Mapping[str, Any], names: Sequence[str],
+                         you: int | None, add_or_subtract: bool = False) -> str:
+    """After the word 'Flapjack!': 'Ben makes the total exactly +13 and takes 3 cards.'"""
+    total = total_text(event["after"], add_or_subtract)
+    n = event["count"]
+    seat = event.get("seat")
+    if seat is not None and seat == you:
+        return ngettext("{name} make the total exactly {total} and take {n} card.",
+                        "{name} make the total exactly {total} and take {n} cards.",
+                        n).format(name=name_of(names, seat), total=total, n=n)
+    return ngettext("{name} makes the total exactly {total} and takes {n} card.",
+                    "{name} makes the total exactly {total} and takes {n} cards.",
+                    n).format(name=name_of(names, seat) or _("Someone"), total=total, n=n)
+
+
+def flapjack_end_reason(reason: str) -> str:
+    return {
+        "blocked": _("no player can play a card that keeps the total within the limits"),
+        "all-played": _("every card has been played"),
+    }.get(reason, reason)
+
+
+def flapjack_end_text(result: Mapping[str, Any], names: Sequence[str], you: int | None) -> str:
+    """'Game over: every card has been played. Ada wins with 12 cards. Cards won: ...'."""
+    why = flapjack_end_reason(result["reason"])
+    won = result["cards_won"]
+    winners = list(result["winners"])
+    best = won[winners[0]] if winners else 0
+    if len(winners) == 1:
+        w = winners[0]
+        if w == you:
+            verdict = ngettext("{name} win with {n} card.", "{name} win with {n} cards.",
+                               best).format(name=name_of(names, w), n=best)
+        else:
+            verdict = ngettext("{name} wins with {n} card.", "{name} wins with {n} cards.",
+                               best).format(name=name_of(names, w), n=best)
+    else:
+        verdict = ngettext("A tie: {who} each won {n} card.", "A tie: {who} each won {n} cards.",
+                           best).format(who=join_names(names, winners), n=best)
+    counts = ", ".join(_("{name} {n}").format(name=name_of(names, i), n=n)
+                       for i, n in enumerate(won))
+    return _("Game over: {why}. {verdict} Cards won: {counts}.").format(
+        why=why, verdict=verdict, counts=counts)
