@@ -20,10 +20,9 @@ from engine.cards import (
     card_to_json,
     make_deck,
     make_rng,
-    signed,
     stacked_order,
 )
-from engine.errors import ConfigError, IllegalActionError, check_int, is_seat
+from engine.errors import ConfigError, IllegalActionError, Reason, Why, check_int, is_seat
 from engine.events import Event, EventKind, card_view
 
 HAND_SIZE = 7
@@ -274,43 +273,46 @@ class FlapjackState:
             return []
         return self._moves(player)
 
-    def why_illegal(self, player: int, card: Card, sign: int = 1) -> str | None:
-        """Why playing `card` with `sign` is not allowed now, in words (None if it is allowed)."""
+    def why_illegal(self, player: int, card: Card, sign: int = 1) -> Why | None:
+        """Why playing `card` with `sign` is not allowed now, as a reason code and its numbers
+        (None if it is allowed). The same data answers "why is this card disabled"."""
         cfg = self.config
         if self.over:
-            return "the game is over"
+            return Why(Reason.GAME_OVER)
         if isinstance(player, bool) or not isinstance(player, int) or \
                 not 0 <= player < self.players:
-            return f"no such player: {player!r}"
+            return Why(Reason.NO_SUCH_PLAYER, {"seat": player})
         if player != self.current:
-            return f"it is player {self.current}'s turn, not player {player}'s"
+            return Why(Reason.NOT_YOUR_TURN, {"current": self.current, "seat": player})
         if card not in self.hands[player]:
-            return f"{getattr(card, 'code', card)} is not in player {player}'s hand"
+            return Why(Reason.NOT_IN_HAND, {"card": str(getattr(card, "code", card)),
+                                            "seat": player})
         if isinstance(sign, bool) or not isinstance(sign, int) or sign not in (1, -1):
-            return f"the sign must be +1 (add) or -1 (subtract); got {sign!r}"
+            return Why(Reason.BAD_SIGN, {"sign": sign})
         if sign == -1 and not cfg.add_or_subtract:
-            return "cards are added with their own sign in this variant"
+            return Why(Reason.SIGN_FIXED)
         if sign == -1 and not self.table:
-            return "a lead can only add"
-        new = self.total + sign * cfg.value(card)
+            return Why(Reason.LEAD_ADDS)
+        value = sign * cfg.value(card)
+        new = self.total + value
         if not cfg.low <= new <= cfg.high:
-            side = "greater than" if new > cfg.high else "less than"
-            return (f"the total would be {signed(new)}, {side} the limit "
-                    f"{signed(cfg.high if new > cfg.high else cfg.low)}")
+            return Why(Reason.LIMIT_EXCEEDED, {
+                "card": card.code, "value": value, "before": self.total, "total": new,
+                "limit": cfg.high if new > cfg.high else cfg.low})
         return None
 
     # ----- changing ---------------------------------------------------------------------
     def apply_action(self, action: Play, player: int | None = None) -> None:
         """Play a card; an illegal play raises IllegalActionError and changes nothing."""
         if self.over:
-            raise IllegalActionError("the game is over: no more moves")
+            raise IllegalActionError(Reason.GAME_OVER)
         if player is None:
             player = self.current
         if not isinstance(action, Play) or not isinstance(action.card, Card):
-            raise IllegalActionError(f"not a Flapjack move: {action!r}")
-        reason = self.why_illegal(player, action.card, action.sign)
-        if reason:
-            raise IllegalActionError(f"illegal play: {reason}")
+            raise IllegalActionError(Reason.NOT_AN_ACTION, game="flapjack", action=repr(action))
+        why = self.why_illegal(player, action.card, action.sign)
+        if why is not None:
+            raise why.error()
         cfg = self.config
         before = self.total
         delta = action.sign * cfg.value(action.card)
@@ -374,7 +376,7 @@ class FlapjackState:
         (a teacher's walkthrough) and once the game is over. `events=False` leaves out the
         event log (computer players do not read it)."""
         if viewer is not None and not is_seat(viewer, self.players):
-            raise IllegalActionError(f"no such player: {viewer!r}")
+            raise IllegalActionError(Reason.NO_SUCH_PLAYER, seat=viewer)
         cfg = self.config
         seats = []
         for p in range(self.players):

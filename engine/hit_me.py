@@ -24,7 +24,14 @@ from engine.cards import (
     make_rng,
     stacked_order,
 )
-from engine.errors import ConfigError, IllegalActionError, check_int, is_seat, parse_enum
+from engine.errors import (
+    ConfigError,
+    IllegalActionError,
+    Reason,
+    check_int,
+    is_seat,
+    parse_enum,
+)
 from engine.events import HIDDEN_CARD, Event, EventKind, card_view
 
 MAX_CARDS = 7
@@ -277,21 +284,19 @@ class HitMeRound:
     def apply_action(self, action: HitMeAction, player: int | None = None) -> None:
         """Make one move; an illegal one raises IllegalActionError and changes nothing."""
         if self.over:
-            raise IllegalActionError("the round is over: no more moves")
+            raise IllegalActionError(Reason.GAME_OVER)
         if player is None:
             player = self.current
         if isinstance(player, bool) or not isinstance(player, int) \
                 or not 0 <= player < self.players:
-            raise IllegalActionError(f"no such player: {player!r}")
+            raise IllegalActionError(Reason.NO_SUCH_PLAYER, seat=player)
         if isinstance(action, ChooseAce):
             self._choose_ace(action, player)
             return
         if not isinstance(action, Hit | Hold):
-            raise IllegalActionError(f"not a Hit Me move: {action!r}")
+            raise IllegalActionError(Reason.NOT_AN_ACTION, game="hit-me", action=repr(action))
         if player != self.current:
-            raise IllegalActionError(
-                f"it is player {self.current}'s turn, not player {player}'s"
-            )
+            raise IllegalActionError(Reason.NOT_YOUR_TURN, current=self.current, seat=player)
         if isinstance(action, Hit):
             before_up = sum(self.config.value(c) for c in self.face_up[player])
             before = self.sum(player)
@@ -319,14 +324,14 @@ class HitMeRound:
 
     def _choose_ace(self, action: ChooseAce, player: int) -> None:
         if not self.config.ace_eleven:
-            raise IllegalActionError("aces count 1 only: the 'ace one or eleven' rule is off")
+            raise IllegalActionError(Reason.ACE_RULE_OFF)
         if not isinstance(action.card, Card) or action.card not in self.cards(player):
-            raise IllegalActionError(f"{getattr(action.card, 'code', action.card)} is not "
-                                     f"one of player {player}'s cards")
+            raise IllegalActionError(Reason.NOT_YOUR_CARD, seat=player,
+                                     card=str(getattr(action.card, "code", action.card)))
         if action.card.rank != 1:
-            raise IllegalActionError(f"{action.card.code} is not an ace")
+            raise IllegalActionError(Reason.NOT_AN_ACE, card=action.card.code)
         if not isinstance(action.high, bool):
-            raise IllegalActionError("an ace counts 1 or 11")
+            raise IllegalActionError(Reason.ACE_VALUE, high=repr(action.high))
         self.ace_high[player][action.card.key] = action.high
         s = self.sum(player)
         self.events.append(Event(EventKind.ACE, player, private=Event(
@@ -387,7 +392,7 @@ class HitMeRound:
         """The round as `viewer` sees it (None: a spectator). `reveal` shows everything;
         `events=False` leaves out the event log (computer players do not read it)."""
         if viewer is not None and not is_seat(viewer, self.players):
-            raise IllegalActionError(f"no such player: {viewer!r}")
+            raise IllegalActionError(Reason.NO_SUCH_PLAYER, seat=viewer)
         show_all = reveal or self.over
         seats = []
         for p in range(self.players):
@@ -512,7 +517,7 @@ class HitMeGame:
     def finish_round(self) -> RoundResult:
         """Record the over round in the score table (once) and return its result."""
         if not self.round.over:
-            raise IllegalActionError("the round is not over yet")
+            raise IllegalActionError(Reason.ROUND_NOT_OVER)
         res = self.round.result()
         if not self._recorded:
             self._record(res)
@@ -531,7 +536,7 @@ class HitMeGame:
         """The winner deals; after a tie, whoever dealt least recently (seat order breaks ties)."""
         res = self.round.result()
         if res is None:
-            raise IllegalActionError("the round is not over yet")
+            raise IllegalActionError(Reason.ROUND_NOT_OVER)
         if not res.tie:
             return res.winners[0]
         n = self.config.players
@@ -546,7 +551,7 @@ class HitMeGame:
     def next_round(self, deck: Sequence[Card] | str | None = None) -> HitMeRound:
         """Start the next round with a fresh shuffle of every card."""
         if not self.round.over:
-            raise IllegalActionError("finish this round before dealing the next")
+            raise IllegalActionError(Reason.FINISH_ROUND_FIRST)
         if not self._recorded:
             self._record(self.round.result())
         self.dealer = self.next_dealer()

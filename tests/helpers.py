@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from engine.cards import Card, make_deck
-from engine.errors import IllegalActionError
+from engine.errors import IllegalActionError, Reason
 from engine.flapjack import FlapjackConfig, FlapjackState, Play
 from engine.hit_me import (
     MAX_CARDS,
@@ -25,7 +25,7 @@ from engine.hit_me import (
     Hold,
     TurnOrder,
 )
-from widgets.words import card_name
+from widgets.words import card_name, reason_text
 
 # The Hit Me table settings worth sweeping (name -> extra HitMeConfig keywords).
 HIT_ME_VARIANTS: dict[str, dict[str, Any]] = {
@@ -79,7 +79,8 @@ def assert_illegal(state: Any, action: Any, player: Any = None, match: str | Non
     before = json.dumps(state.to_json(), sort_keys=True)
     with pytest.raises(IllegalActionError) as info:
         state.apply_action(action, player)
-    message = str(info.value)
+    assert isinstance(info.value.reason, Reason) and str(info.value).strip()
+    message = reason_text(info.value)  # the engine gives a code and numbers; words say why
     assert message.strip(), "an illegal move must say why"
     if match is not None:
         assert re.search(match, message), f"{message!r} does not match {match!r}"

@@ -381,9 +381,9 @@ def test_single_winner_deals_next_and_scores_a_win() -> None:
 
 def test_finish_round_records_once() -> None:
     game = HitMeGame(HitMeConfig(players=3), seed=1, deck="KS,7H,10C,AS,2D,3C")
-    with pytest.raises(IllegalActionError, match="not over"):
+    with pytest.raises(IllegalActionError, match="round-not-over"):
         game.finish_round()
-    with pytest.raises(IllegalActionError, match="finish this round"):
+    with pytest.raises(IllegalActionError, match="finish-round-first"):
         game.next_round()
     finish(game)
     game.finish_round()

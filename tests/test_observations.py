@@ -141,7 +141,7 @@ def test_hit_me_ace_choice_on_face_down_card_not_told_to_others() -> None:
 def test_hit_me_observation_refuses_unknown_viewer() -> None:
     state = HitMeRound.deal(HitMeConfig(), rng=1)
     for bad in (2, -1, "0"):
-        with pytest.raises(IllegalActionError, match="no such player"):
+        with pytest.raises(IllegalActionError, match="no-such-player"):
             state.observation(bad)
 
 
@@ -209,7 +209,7 @@ def test_flapjack_draw_is_private() -> None:
 
 def test_flapjack_observation_refuses_unknown_viewer() -> None:
     state = FlapjackState.deal(FlapjackConfig(players=3), rng=1)
-    with pytest.raises(IllegalActionError, match="no such player"):
+    with pytest.raises(IllegalActionError, match="no-such-player"):
         state.observation(3)
 
 
@@ -273,6 +273,6 @@ def test_observation_and_legal_actions_refuse_non_seats(bad: object) -> None:
     from engine.hit_me import HitMeConfig, HitMeRound
 
     state = HitMeRound.deal(HitMeConfig(players=3, ace_eleven=True), rng=1)
-    with pytest.raises(IllegalActionError, match="no such player"):
+    with pytest.raises(IllegalActionError, match="no-such-player"):
         state.observation(bad)
     assert state.legal_actions(bad) == []

@@ -115,9 +115,12 @@ class TableController:
             try:
                 self.state.apply_action(action, seat)
             except IllegalActionError as e:
-                self.on_error(str(e))
+                from widgets.words import reason_text
+
+                text = reason_text(e, viewer=seat)
+                self.on_error(text)
                 self.refresh()
-                return str(e)
+                return text
             self.after_move()
         self.refresh()
         self.run_bots()

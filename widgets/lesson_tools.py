@@ -15,7 +15,7 @@ from engine.events import Event, EventKind, card_view
 from engine.flapjack import FlapjackConfig, FlapjackState, Play
 from engine.hit_me import Hit, HitMeConfig, HitMeRound, Hold
 from widgets.render import Arrow, Point, Span, esc, hand_html, number_line_svg
-from widgets.words import abs_math, log_parts, named, private_for_onlooker
+from widgets.words import abs_math, log_parts, named, private_for_onlooker, reason_text
 
 NAMES = ("Ana", "Ben", "Cam", "Dee", "Eli", "Fay", "Gus", "Hal")
 
@@ -122,7 +122,7 @@ def flapjack_example() -> str:
     # What if Ben had played Q\u2660 (+12) on -5 instead? The engine says what Cam could not do.
     what_if = flapjack_example_state(len(FLAPJACK_EXAMPLE_PLAYS) - 1)
     what_if.apply_action(Play(parse_cards("QS")[0]), player=1)
-    why = what_if.why_illegal(2, parse_cards("JC")[0])
+    why = reason_text(what_if.why_illegal(2, parse_cards("JC")[0]))
     lines.append("What if Ben had played Q\u2660 (+12) on -5 instead? "
                  f"-5 + (+12) = +7, and then Cam could not play J\u2663 (+11): {why}.")
     return "\n".join(lines)
