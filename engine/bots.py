@@ -163,12 +163,6 @@ def own_hit_me_sum(observation: dict[str, Any]) -> int:
     return best_sum(*own_hit_me_state(observation))
 
 
-def hit_me_card_value(card: dict[str, Any], colors: str) -> int:
-    """A visible card's base Hit Me value from its view dict (aces as 1)."""
-    positive = "black" if colors == "black-positive" else "red"
-    return min(card["rank"], 10) * (1 if card["color"] == positive else -1)
-
-
 def hit_me_unseen(observation: dict[str, Any]) -> Counter[int]:
     """Values (aces as +-1) of the cards the viewer has not seen: the full deck(s) minus
     the viewer's own cards and every face-up card."""
@@ -199,11 +193,6 @@ def _hit_me_turn_actions(legal: Sequence[Any]) -> tuple[Any, Any]:
     if hit is None or hold is None:
         raise ConfigError("a Hit Me bot is asked only on its own turn (hit and hold legal)")
     return hit, hold
-
-
-def away_text(s: int) -> str:
-    """'+4' or '-4' or '0' for a sum (keeps the sign)."""
-    return signed(s)
 
 
 class HitMeRandom(Bot):

@@ -126,7 +126,15 @@ class ChooseAce:
         return f"count {self.card.code} as {11 if self.high else 1}"
 
 
-HitMeAction = Hit | Hold | ChooseAce
+@dataclass(frozen=True)
+class Reveal:
+    """Turn every face-down card up, once every player is done (and has announced a sum)."""
+
+    def __str__(self) -> str:
+        return "reveal"
+
+
+HitMeAction = Hit | Hold | ChooseAce | Reveal
 
 
 @dataclass(frozen=True)
@@ -159,6 +167,7 @@ class HitMeRound:
     ace_high: list[dict[str, bool]]  # per player: card key -> counts as 11?
     current: int | None
     events: list[Event] = field(default_factory=list)
+    revealed: bool = False  # the Reveal step, after every player is done
 
     # ----- making a round -------------------------------------------------------------
     @classmethod
@@ -201,8 +210,6 @@ class HitMeRound:
                               after=sum(vals)),
             ))
         state.current = state._next_in(dealer)
-        if state.current is None:  # cannot happen with 2 cards each, kept for safety
-            state._finish()
         return state
 
     # ----- reading the state ------------------------------------------------------------
@@ -212,7 +219,23 @@ class HitMeRound:
 
     @property
     def over(self) -> bool:
+        """Every player is done: no more hits, holds or ace choices. The round then waits in
+        its announce phase (face-down cards still hidden) until a Reveal turns them up."""
         return self.current is None
+
+    @property
+    def is_over(self) -> bool:
+        """The round has ended and every card is face up (nothing more to do)."""
+        return self.revealed
+
+    @property
+    def phase(self) -> str:
+        """'play', then 'announce' (everyone done, cards not yet turned up), then 'revealed'."""
+        return "revealed" if self.revealed else ("announce" if self.over else "play")
+
+    @property
+    def current_player(self) -> int | None:
+        return self.current
 
     def cards(self, player: int) -> list[Card]:
         """All of a player's cards: the face-down one first."""
@@ -264,9 +287,14 @@ class HitMeRound:
         return self.hits(self.current) + 1
 
     def legal_actions(self, player: int | None = None) -> list[HitMeAction]:
-        """Every move `player` (default: whoever is to act) may make now."""
-        if self.over:
+        """Every move `player` (default: whoever is to act) may make now. In the announce
+        phase the one move is Reveal (for anyone). An ace never chosen may be set to 1 or 11;
+        a chosen one only to the other value (keeping its value is not a move). Aces may be
+        chosen at any time until every player is done (RULES.md), not only on one's turn."""
+        if self.revealed:
             return []
+        if self.over:
+            return [Reveal()] if player is None or is_seat(player, self.players) else []
         if player is None:
             player = self.current
         if not is_seat(player, self.players):
@@ -275,14 +303,27 @@ class HitMeRound:
         if player == self.current:
             actions += [Hit(), Hold()]
         if self.config.ace_eleven:
+            chosen = self.ace_high[player]
             for c in self.cards(player):
                 if c.rank == 1:
-                    actions.append(ChooseAce(c, not self.ace_high[player].get(c.key, False)))
+                    if c.key in chosen:
+                        actions.append(ChooseAce(c, not chosen[c.key]))
+                    else:
+                        actions += [ChooseAce(c, False), ChooseAce(c, True)]
         return actions
 
     # ----- changing the state -------------------------------------------------------------
     def apply_action(self, action: HitMeAction, player: int | None = None) -> None:
         """Make one move; an illegal one raises IllegalActionError and changes nothing."""
+        if self.revealed:
+            raise IllegalActionError(Reason.GAME_OVER)
+        if isinstance(action, Reveal):
+            if player is not None and not is_seat(player, self.players):
+                raise IllegalActionError(Reason.NO_SUCH_PLAYER, seat=player)
+            if not self.over:
+                raise IllegalActionError(Reason.NOT_ANNOUNCING)
+            self._reveal()
+            return
         if self.over:
             raise IllegalActionError(Reason.GAME_OVER)
         if player is None:
@@ -319,8 +360,6 @@ class HitMeRound:
         if self.config.turn_order is TurnOrder.ALL_AT_ONCE and self.is_in(player):
             return
         self.current = self._next_in(player)
-        if self.current is None:
-            self._finish()
 
     def _choose_ace(self, action: ChooseAce, player: int) -> None:
         if not self.config.ace_eleven:
@@ -332,6 +371,9 @@ class HitMeRound:
             raise IllegalActionError(Reason.NOT_AN_ACE, card=action.card.code)
         if not isinstance(action.high, bool):
             raise IllegalActionError(Reason.ACE_VALUE, high=repr(action.high))
+        if self.ace_high[player].get(action.card.key, None) is action.high:
+            raise IllegalActionError(Reason.ACE_UNCHANGED, card=action.card.code,
+                                     value=self.card_value(player, action.card))
         self.ace_high[player][action.card.key] = action.high
         s = self.sum(player)
         self.events.append(Event(EventKind.ACE, player, private=Event(
@@ -345,8 +387,8 @@ class HitMeRound:
                 return seat
         return None
 
-    def _finish(self) -> None:
-        self.current = None
+    def _reveal(self) -> None:
+        self.revealed = True
         res = self.result()
         for s in self._seat_order():
             vals = self.card_values(s)
@@ -393,7 +435,7 @@ class HitMeRound:
         `events=False` leaves out the event log (computer players do not read it)."""
         if viewer is not None and not is_seat(viewer, self.players):
             raise IllegalActionError(Reason.NO_SUCH_PLAYER, seat=viewer)
-        show_all = reveal or self.over
+        show_all = reveal or self.revealed
         seats = []
         for p in range(self.players):
             mine = viewer == p or show_all
@@ -420,12 +462,17 @@ class HitMeRound:
                 "sum": None,
                 "abs": None,
             }
+            seat["values"] = None
             if mine:
                 s = self.final_sum(p) if self.over else self.sum(p)
                 seat["sum"], seat["abs"] = s, abs(s)
+                # each card's value as it counts now (face-down first); once every player is
+                # done, an ace never chosen counts the way that brings the sum closest to 0
+                seat["values"] = self._final_values(p) if self.over and self.config.ace_eleven \
+                    else self.card_values(p)
             seats.append(seat)
         legal = [] if viewer is None else [str(a) for a in self.legal_actions(viewer)]
-        res = self.result()
+        res = self.result() if show_all else None
         return {
             "game": "hit-me",
             "viewer": viewer,
@@ -436,6 +483,8 @@ class HitMeRound:
             "current_player": self.current,
             "pass_number": self.pass_number(),
             "over": self.over,
+            "phase": self.phase,
+            "revealed": self.revealed,
             "deck_count": len(self.deck),
             "seats": seats,
             "legal_actions": legal,
@@ -460,6 +509,7 @@ class HitMeRound:
             "held": list(self.held),
             "ace_high": [dict(a) for a in self.ace_high],
             "current": self.current,
+            "revealed": self.revealed,
             "events": [e.to_json() for e in self.events],
         }
 
@@ -475,6 +525,7 @@ class HitMeRound:
             ace_high=[dict(a) for a in d["ace_high"]],
             current=d["current"],
             events=[Event.from_json(e) for e in d["events"]],
+            revealed=d.get("revealed", d["current"] is None),
         )
 
     def clone(self) -> HitMeRound:
@@ -518,6 +569,8 @@ class HitMeGame:
         """Record the over round in the score table (once) and return its result."""
         if not self.round.over:
             raise IllegalActionError(Reason.ROUND_NOT_OVER)
+        if not self.round.revealed:
+            self.round.apply_action(Reveal())
         res = self.round.result()
         if not self._recorded:
             self._record(res)
@@ -552,6 +605,8 @@ class HitMeGame:
         """Start the next round with a fresh shuffle of every card."""
         if not self.round.over:
             raise IllegalActionError(Reason.FINISH_ROUND_FIRST)
+        if not self.round.revealed:
+            self.round.apply_action(Reveal())
         if not self._recorded:
             self._record(self.round.result())
         self.dealer = self.next_dealer()

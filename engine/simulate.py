@@ -27,7 +27,7 @@ from engine.cards import parse_cards
 from engine.errors import ConfigError
 from engine.events import Event
 from engine.flapjack import VARIANTS, EndReason, FlapjackConfig, FlapjackState
-from engine.hit_me import MAX_HITS, HitMeConfig, HitMeGame, HitMeRound
+from engine.hit_me import MAX_HITS, HitMeConfig, HitMeGame, HitMeRound, Reveal
 
 Progress = Callable[[int, int], None]
 HIT_ME_KEYS = ("rounds", "win_share", "mean_winning_abs", "share_won_at_zero",
@@ -98,6 +98,8 @@ def play_out(state: HitMeRound | FlapjackState, seat_bots: Sequence[Bot]) -> Non
         decision = seat_bots[seat].choose(state.observation(seat, events=False),
                                           state.legal_actions(seat))
         state.apply_action(decision.action, seat)
+    if isinstance(state, HitMeRound) and not state.revealed:
+        state.apply_action(Reveal())  # the announce step has no one to wait for
 
 
 def simulate_hit_me(

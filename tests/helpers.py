@@ -23,6 +23,7 @@ from engine.hit_me import (
     HitMeConfig,
     HitMeRound,
     Hold,
+    Reveal,
     TurnOrder,
 )
 from widgets.words import card_name, reason_text
@@ -94,7 +95,9 @@ def random_hit_me_step(state: HitMeRound, rng: random.Random, ace_budget: list[i
     """One random legal move: sometimes an ace choice by any player, else the current player's."""
     if state.config.ace_eleven and ace_budget[0] > 0 and rng.random() < 0.3:
         p = rng.randrange(state.players)
-        aces = [a for a in state.legal_actions(p) if isinstance(a, ChooseAce)]
+        # toggles of the value shown (an unchosen ace shows 1), as the table's ace button does
+        aces = [a for a in state.legal_actions(p) if isinstance(a, ChooseAce)
+                and a.high != state.ace_high[p].get(a.card.key, False)]
         if aces:
             ace_budget[0] -= 1
             state.apply_action(rng.choice(aces), p)
@@ -137,7 +140,7 @@ def check_hit_me_invariants(state: HitMeRound) -> None:
     if state.over:
         assert state.current is None
         assert all(state.held[p] or len(state.cards(p)) == MAX_CARDS for p in range(state.players))
-        assert state.legal_actions() == []
+        assert state.legal_actions() == ([] if state.revealed else [Reveal()])
     else:
         assert state.is_in(state.current)
 

@@ -17,7 +17,7 @@ from helpers import assert_illegal
 from engine.cards import Card, Suit, make_deck, parse_card, parse_cards
 from engine.errors import ConfigError, IllegalActionError
 from engine.events import EventKind
-from engine.hit_me import ChooseAce, Hit, HitMeConfig, HitMeGame, HitMeRound, Hold
+from engine.hit_me import ChooseAce, Hit, HitMeConfig, HitMeGame, HitMeRound, Hold, Reveal
 from widgets.words import log_parts
 
 
@@ -184,7 +184,15 @@ def test_stacked_round(case: Case) -> None:
     res = state.result()
     if any(k in ex for k in ("sums", "scores", "winners", "tie")):
         assert res is not None, "the round should be over"
-        assert state.over and state.current is None and state.legal_actions() == []
+        assert state.over and state.current is None and not state.revealed
+        # rule 4: every player is done; the cards wait face down for the announce step
+        assert state.phase == "announce"
+        assert all(state.legal_actions(p) == [Reveal()] for p in range(n))
+        assert state.observation(0)["seats"][1]["face_down"] == {"hidden": True}
+        assert not any(e.kind is EventKind.REVEAL for e in state.events)
+        state.apply_action(Reveal())
+        assert state.revealed and state.is_over and state.legal_actions() == []
+        assert state.observation(0)["seats"][1]["face_down"]["code"] == state.face_down[1].code
     if "sums" in ex:
         assert list(res.sums) == ex["sums"]
         assert [state.final_sum(p) for p in range(n)] == ex["sums"]
@@ -298,6 +306,10 @@ def test_rule2_face_down_seen_by_owner_only_until_end() -> None:
     assert theirs["face_up_sum"] == 10
     state.apply_action(Hold())
     state.apply_action(Hold())
+    announcing = state.observation(0)["seats"][1]  # everyone is done; cards not yet turned up
+    assert announcing["face_down"] == {"hidden": True} and announcing["sum"] is None
+    assert state.observation(1)["seats"][1]["values"] == [10, 10]
+    state.apply_action(Reveal(), 0)
     after = state.observation(0)["seats"][1]
     assert after["face_down"]["code"] == "KS" and after["sum"] == 20 and after["abs"] == 20
 

@@ -44,6 +44,7 @@ from engine.hit_me import (
     HitMeGame,
     HitMeRound,
     Hold,
+    Reveal,
     TurnOrder,
 )
 from widgets.words import reason_text
@@ -111,7 +112,11 @@ def hit_me_step_checker(full: bool) -> Any:
             assert [abs(s) for s in res.sums] == [abs(s) for s in sums]
             best = min(abs(s) for s in sums)
             assert list(res.winners) == [p for p in range(state.players) if abs(sums[p]) == best]
-            kinds = [e.kind for e in state.events[-state.players - 1:]]
+            assert state.revealed or not any(e.kind is EventKind.REVEAL for e in state.events)
+            shown = state.clone()
+            if not shown.revealed:  # the announce step: the Reveal action turns the cards up
+                shown.apply_action(Reveal())
+            kinds = [e.kind for e in shown.events[-state.players - 1:]]
             assert kinds == [EventKind.REVEAL] * state.players + [EventKind.RESULT]
         if full:
             data = state.to_json()

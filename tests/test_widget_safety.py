@@ -25,7 +25,7 @@ from widget_helpers import AlwaysHold, all_widgets, errors_raise, synced_text  #
 
 from engine.cards import Card
 from widgets import HitMeTable
-from widgets.hit_me_table import Phase, own_values
+from widgets.hit_me_table import Phase
 from widgets.words import card_name
 
 
@@ -86,7 +86,7 @@ def play_round_checking(t: HitMeTable, rng_hits: int) -> None:
         # announce
         if not t.peeked:
             t.peek_button.click()
-        values = own_values(t.game.round.observation(t.viewer)["seats"][t.viewer])
+        values = t.game.round.observation(t.viewer)["seats"][t.viewer]["values"]
         t.announce.boxes["sum"].value = str(sum(values))
         t.announce.boxes["abs"].value = "999"
         t.announce.check_button.click()
@@ -236,7 +236,7 @@ def still_playable(t: HitMeTable) -> None:
             t.hold_button.click()
         else:
             t.peek_button.click() if not t.peeked else None
-            values = own_values(t.game.round.observation(t.viewer)["seats"][t.viewer])
+            values = t.game.round.observation(t.viewer)["seats"][t.viewer]["values"]
             t.announce.boxes["sum"].value = str(sum(values))
             t.announce.boxes["abs"].value = str(abs(sum(values)))
             t.announce.target.value = "sum"

@@ -202,8 +202,3 @@ class TableController:
             self._pending = False
             self.reasons = {}
             self.bot_moves = []
-
-    @property
-    def waiting_for_bots(self) -> bool:
-        """True while a paced computer move is scheduled."""
-        return self._pending

@@ -15,7 +15,6 @@ they hold the device; X then chooses to peek at their face-down card.
 from __future__ import annotations
 
 import functools
-import itertools
 import logging
 import random
 import re
@@ -27,7 +26,6 @@ import ipywidgets as widgets
 
 from engine.cards import card_from_json, signed
 from engine.errors import ConfigError, check_int
-from engine.events import HIDDEN_CARD
 from engine.hit_me import ChooseAce, Hit, HitMeConfig, HitMeGame, Hold
 from widgets.components import (
     AnswerEntry,
@@ -80,59 +78,6 @@ class Phase(Enum):
 
 
 # ----- pure helpers (observation -> data / HTML) -------------------------------------------
-def pre_reveal(obs: dict[str, Any]) -> dict[str, Any]:
-    """An over round's observation with the reveal taken back out, for the announce step.
-
-    The engine turns every card up when a round is over; before the students have announced,
-    the table must still hide the other players' face-down cards, sums and ace choices.
-    """
-    viewer = obs["viewer"]
-    out = dict(obs)
-    out["reveal"] = False
-    out["result"] = None
-    out["events"] = [e for e in obs["events"] if e["kind"] not in ("reveal", "result")]
-    seats = []
-    for s in obs["seats"]:
-        s = dict(s)
-        if s["seat"] != viewer:
-            s["face_down"] = dict(HIDDEN_CARD)
-            s["sum"] = s["abs"] = None
-            s["face_up"] = [_base_ace(c) for c in s["face_up"]]
-        seats.append(s)
-    out["seats"] = seats
-    return out
-
-
-def _base_ace(card: dict[str, Any]) -> dict[str, Any]:
-    """A face-up ace shown with its printed value (another player's 1-or-11 choice is private)."""
-    if "ace_high" not in card:
-        return card
-    c = {k: v for k, v in card.items() if k != "ace_high"}
-    v = 1 if card["value"] > 0 else -1
-    c["value"], c["value_text"] = v, signed(v)
-    return c
-
-
-def own_values(seat: dict[str, Any]) -> list[int] | None:
-    """The values of a seat's cards as they score (face-down first), or None if not known.
-
-    With the ace rule, an ace the player never set counts the way that brings the sum closest
-    to zero; the engine's `sum` already says which, so the values are matched to it.
-    """
-    cards = [seat["face_down"], *seat["face_up"]]
-    if any(c.get("hidden") for c in cards) or seat.get("sum") is None:
-        return None
-    vals = [int(c["value"]) for c in cards]
-    free = [i for i, c in enumerate(cards) if c.get("ace_high", False) is None]
-    for highs in itertools.product((False, True), repeat=len(free)):
-        trial = list(vals)
-        for i, h in zip(free, highs, strict=True):
-            trial[i] = vals[i] * (11 if h else 1)
-        if sum(trial) == seat["sum"]:
-            return trial
-    return vals
-
-
 def _ace_note(card: dict[str, Any], value: int | None = None) -> str:
     if "ace_high" not in card:
         return ""
@@ -161,7 +106,7 @@ def seat_html(obs: dict[str, Any], seat: dict[str, Any], name: str, *, show_down
     if winner:
         tags.append("winner")
     down = seat["face_down"]
-    vals = own_values(seat) if show_down else None
+    vals = seat.get("values") if show_down else None
     cards_html = []
     if show_down and not down.get("hidden"):
         v = vals[0] if vals else None
@@ -652,12 +597,8 @@ class HitMeTable(widgets.VBox):
 
     def observation(self) -> dict[str, Any]:
         """What the table may show now: the viewer's observation (pre-reveal while announcing)."""
-        rnd = self.game.round
         reveal = self.ctl.walkthrough and self.reveal_toggle.value is True
-        obs = rnd.observation(self.viewer, reveal=reveal)
-        if self.phase is Phase.ANNOUNCE and not reveal:
-            obs = pre_reveal(obs)
-        return obs
+        return self.game.round.observation(self.viewer, reveal=reveal)
 
     # ----- rendering ----------------------------------------------------------------------
     def refresh(self) -> None:
@@ -917,8 +858,7 @@ class HitMeTable(widgets.VBox):
         v = self.viewer
         if self.phase is not Phase.ANNOUNCE or v is None or v in self.announced:
             return
-        seat = self.game.round.observation(v)["seats"][v]
-        values = own_values(seat)
+        values = self.game.round.observation(v)["seats"][v]["values"]
         ok, text = announce_feedback(values, answers.get("sum"), answers.get("abs"))
         if ok:
             self.announced[v] = "right"
@@ -937,8 +877,7 @@ class HitMeTable(widgets.VBox):
         v = self.viewer
         if self.phase is not Phase.ANNOUNCE or v is None or self.announce_misses < 2:
             return
-        seat = self.game.round.observation(v)["seats"][v]
-        values = own_values(seat)
+        values = self.game.round.observation(v)["seats"][v]["values"]
         total = sum(values)
         self.announced[v] = "shown"
         self.announce.feedback(f"Here it is: {sum_math(values)}, and {abs_math(total)}.", "info")
@@ -956,7 +895,7 @@ class HitMeTable(widgets.VBox):
             if self.announce_queue:
                 self.announce.reset(self._announce_prompt())
             else:
-                self.game.finish_round()
+                self.game.finish_round()  # the engine's Reveal step turns every card up
                 self.phase = Phase.REVEAL
         self.refresh()
 
