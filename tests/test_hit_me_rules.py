@@ -8,6 +8,7 @@ that P is the player the rules say is to act, so every script is a turn-order ch
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -508,3 +509,36 @@ def test_deck_as_a_list_of_codes() -> None:
     assert state.face_up[1][0].code == "7H"
     with pytest.raises(ConfigError, match="not a card code"):
         HitMeRound.deal(HitMeConfig(), rng=1, deck=["KS", 5])
+
+
+def test_ace_moves_legal_actions_and_apply_agree() -> None:
+    """Every ace choice legal_actions lists is accepted; every other one is refused."""
+    for seed in range(12):
+        state = HitMeRound.deal(HitMeConfig(players=3, ace_eleven=True), rng=seed,
+                                deck="AS,AH,AD,AC,2S,3S")
+        rng = random.Random(seed)
+        while not state.over:
+            for p in range(3):
+                legal = state.legal_actions(p)
+                for c in state.cards(p):
+                    for high in (False, True):
+                        move = ChooseAce(c, high)
+                        twin = state.clone()
+                        try:
+                            twin.apply_action(move, p)
+                            accepted = True
+                        except IllegalActionError:
+                            accepted = False
+                        assert accepted == (move in legal), (seed, p, move, legal)
+            aces = [a for p in range(3) for a in state.legal_actions(p)
+                    if isinstance(a, ChooseAce)]
+            if aces and rng.random() < 0.5:
+                a = rng.choice(aces)
+                owner = next(p for p in range(3) if a in state.legal_actions(p))
+                state.apply_action(a, owner)
+                assert state.legal_actions(owner).count(ChooseAce(a.card, a.high)) == 0
+            else:
+                state.apply_action(Hit() if rng.random() < 0.5 else Hold())
+        assert all(state.legal_actions(p) == [Reveal()] for p in range(3))
+        for c in state.cards(0):
+            assert_illegal(state, ChooseAce(c, True), 0, "over")
