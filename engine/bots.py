@@ -69,13 +69,10 @@ class Bot:
 
 
 def normalize_game(game: str) -> str:
-    """'hit-me' or 'flapjack' (accepts 'hitme', 'hit_me', 'Hit Me')."""
-    g = str(game).strip().lower().replace("_", "-").replace(" ", "-")
-    if g in ("hitme", "hit-me"):
-        return "hit-me"
-    if g == "flapjack":
-        return "flapjack"
-    raise ConfigError(f"game must be one of {', '.join(GAMES)}; got {game!r}")
+    """'hit-me' or 'flapjack' (accepts 'hitme', 'hit_me', 'Hit Me'): the registry's name."""
+    from engine.games import game_name
+
+    return game_name(game)
 
 
 def make_bot(spec: str, game: str, rng: random.Random | int | str | None = None) -> Bot:

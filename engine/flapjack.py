@@ -163,6 +163,9 @@ class Play:
     def __str__(self) -> str:
         return f"play {self.card.code}" + (" (subtract)" if self.sign < 0 else "")
 
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "play", "key": self.card.key, "sign": self.sign}
+
 
 @dataclass(frozen=True)
 class FlapjackResult:
@@ -251,6 +254,14 @@ class FlapjackState:
     @property
     def over(self) -> bool:
         return self.end_reason is not None
+
+    @property
+    def is_over(self) -> bool:
+        return self.end_reason is not None
+
+    @property
+    def current_player(self) -> int | None:
+        return self.current
 
     def _moves(self, player: int) -> list[Play]:
         cfg = self.config
@@ -391,8 +402,7 @@ class FlapjackState:
             seats.append(seat)
         legal = []
         if viewer is not None:
-            legal = [{"key": a.card.key, "sign": a.sign, "text": str(a)}
-                     for a in self.legal_actions(viewer)]
+            legal = [a.to_json() for a in self.legal_actions(viewer)]
         res = self.result()
         return {
             "game": "flapjack",

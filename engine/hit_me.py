@@ -106,6 +106,9 @@ class Hit:
     def __str__(self) -> str:
         return "hit"
 
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "hit"}
+
 
 @dataclass(frozen=True)
 class Hold:
@@ -113,6 +116,9 @@ class Hold:
 
     def __str__(self) -> str:
         return "hold"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "hold"}
 
 
 @dataclass(frozen=True)
@@ -125,6 +131,9 @@ class ChooseAce:
     def __str__(self) -> str:
         return f"count {self.card.code} as {11 if self.high else 1}"
 
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "ace", "key": self.card.key, "high": self.high}
+
 
 @dataclass(frozen=True)
 class Reveal:
@@ -132,6 +141,9 @@ class Reveal:
 
     def __str__(self) -> str:
         return "reveal"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "reveal"}
 
 
 HitMeAction = Hit | Hold | ChooseAce | Reveal
@@ -471,7 +483,7 @@ class HitMeRound:
                 seat["values"] = self._final_values(p) if self.over and self.config.ace_eleven \
                     else self.card_values(p)
             seats.append(seat)
-        legal = [] if viewer is None else [str(a) for a in self.legal_actions(viewer)]
+        legal = [] if viewer is None else [a.to_json() for a in self.legal_actions(viewer)]
         res = self.result() if show_all else None
         return {
             "game": "hit-me",
@@ -485,7 +497,7 @@ class HitMeRound:
             "over": self.over,
             "phase": self.phase,
             "revealed": self.revealed,
-            "deck_count": len(self.deck),
+            "draw_pile": len(self.deck),  # the face-down pile: its count is public
             "seats": seats,
             "legal_actions": legal,
             # An ace choice is a private thought: telling others of it would reveal that a

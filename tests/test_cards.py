@@ -183,3 +183,33 @@ def test_cards_are_ordered_and_sort() -> None:
     assert ordered[:3] == [Card(1, Suit.CLUBS, 0), Card(1, Suit.CLUBS, 1), Card(1, Suit.DIAMONDS)]
     assert Card(4, Suit.SPADES) > Card(4, Suit.CLUBS) > Card(3, Suit.SPADES)
     assert max(deck) == Card(13, Suit.SPADES, 1)
+
+
+def test_registry_one_shape_for_every_game() -> None:
+    from engine.games import GAMES, game_name, make_game
+
+    assert set(GAMES) == {"hit-me", "flapjack"} and game_name("Hit Me") == "hit-me"
+    for name in GAMES:
+        game = make_game(name, players=3)
+        state = game.new_state(rng=4)
+        moves = 0
+        while not state.is_over:
+            seat = state.current_player
+            if seat is None:  # Hit Me's announce step: the only move turns the cards up
+                seat = 0
+            obs = state.observation(seat)
+            assert set(obs) >= {"game", "viewer", "players", "dealer", "current_player", "over",
+                                "draw_pile", "seats", "legal_actions", "events", "result"}
+            assert isinstance(obs["draw_pile"], int)
+            legal = state.legal_actions(seat)
+            assert obs["legal_actions"] == [a.to_json() for a in legal]
+            action = game.action_from_json(obs["legal_actions"][-1], state)
+            assert action == legal[-1]
+            state.apply_action(action, seat)
+            moves += 1
+        assert state.result() is not None and state.legal_actions(0) == []
+        back = game.state_from_json(json.loads(json.dumps(state.to_json())))
+        assert back.to_json() == state.to_json()
+        assert sorted(state.all_cards()) == sorted(game.full_deck())
+    assert GAMES["hit-me"].card_value(parse_card("KH")) == -10
+    assert GAMES["flapjack"].card_value(parse_card("KH"), "red-positive") == 13

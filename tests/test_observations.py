@@ -31,7 +31,7 @@ from engine.cards import parse_card, signed
 from engine.errors import IllegalActionError
 from engine.events import HIDDEN_CARD
 from engine.flapjack import FlapjackConfig, FlapjackState
-from engine.hit_me import ChooseAce, HitMeConfig, HitMeRound, Hold
+from engine.hit_me import ChooseAce, HitMeConfig, HitMeRound, Hold, Reveal
 from widgets.words import card_aria, number_words
 
 
@@ -76,7 +76,7 @@ def check_hit_me_observations(state: HitMeRound) -> None:
         obs = state.observation(viewer)
         json.dumps(obs)  # JSON-ready
         check_card_views(obs)
-        if state.over:
+        if state.revealed:
             for p in range(n):
                 assert obs["seats"][p]["face_down"]["key"] == state.face_down[p].key
                 assert obs["seats"][p]["sum"] == state.final_sum(p)
@@ -95,13 +95,13 @@ def check_hit_me_observations(state: HitMeRound) -> None:
                 assert all("ace_high" not in c for c in seat["face_up"])
         leaks = hidden_cards_leaked(obs, hidden, visible)
         assert not leaks, f"seat {viewer} sees hidden cards {leaks}"
-        assert "deck" not in obs and obs["deck_count"] == len(state.deck)
+        assert "deck" not in obs and obs["draw_pile"] == len(state.deck)
         check_private_events(obs, state, viewer)
         if viewer is not None:
             mine = obs["seats"][viewer]
             assert mine["face_down"]["key"] == state.face_down[viewer].key
-            assert mine["sum"] == state.sum(viewer)
-            assert obs["legal_actions"] == [str(a) for a in state.legal_actions(viewer)]
+            assert mine["sum"] == (state.final_sum(viewer) if state.over else state.sum(viewer))
+            assert obs["legal_actions"] == [a.to_json() for a in state.legal_actions(viewer)]
         else:
             assert obs["legal_actions"] == []
     revealed = state.observation(0, reveal=True)
@@ -135,6 +135,8 @@ def test_hit_me_ace_choice_on_face_down_card_not_told_to_others() -> None:
     assert [e["kind"] for e in state.observation(1)["events"]].count("ace") == 1
     state.apply_action(Hold())
     state.apply_action(Hold())
+    assert [e["kind"] for e in state.observation(0)["events"]].count("ace") == 0  # announcing
+    state.apply_action(Reveal())
     assert [e["kind"] for e in state.observation(0)["events"]].count("ace") == 1
 
 

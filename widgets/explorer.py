@@ -12,6 +12,7 @@ import ipywidgets as w
 
 from engine.cards import RANK_LABELS, Card, Color, Convention, Suit, signed
 from engine.events import card_view
+from engine.games import GAMES as REGISTRY
 from widgets import lesson_tools
 from widgets.components import (
     hbox,
@@ -25,14 +26,14 @@ from widgets.render import esc, hand_html
 from widgets.words import abs_math, card_name, sum_math
 
 MAX_CARDS = 12
-GAMES = ("hit-me", "flapjack")
+GAMES = tuple(REGISTRY)
 SUIT_FOR = {Color.BLACK: Suit.SPADES, Color.RED: Suit.HEARTS}
 
 
 def card_value(card: Card, game: str, colors: Convention) -> int:
-    """The card's signed value: J Q K count 10 in Hit Me and 11, 12, 13 in Flapjack."""
-    size = min(card.rank, 10) if game == "hit-me" else card.rank
-    return size * colors.sign(card.color)
+    """The card's signed value, from the engine's registry: J Q K count 10 in Hit Me and
+    11, 12, 13 in Flapjack."""
+    return REGISTRY[game].card_value(card, colors)
 
 
 def zero_pairs(values: list[int]) -> list[tuple[int, int]]:

@@ -637,7 +637,7 @@ class HitMeTable(widgets.VBox):
         self.move_log.set_lines([hit_me_story_line(e, names, viewer, teacher=teacher_reveal)
                                  for e in events])
         # buttons
-        legal = set(obs["legal_actions"]) if viewer is not None else set()
+        legal = {a["kind"] for a in obs["legal_actions"]} if viewer is not None else set()
         playing = self.phase is Phase.PLAY and not pass_up and viewer is not None
         self.hit_button.disabled = not (playing and "hit" in legal)
         self.hold_button.disabled = not (playing and "hold" in legal)
