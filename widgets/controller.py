@@ -140,7 +140,9 @@ class TableController:
             try:
                 decision = self.bots[seat].choose(st.observation(seat), legal)
                 st.apply_action(decision.action, seat)
-                reason = str(getattr(decision, "reason", ""))
+                from widgets.words import bot_reason_text
+
+                reason = bot_reason_text(decision)
                 action = decision.action
             except Exception as e:  # noqa: BLE001 - a failing bot must not stall the table
                 log.warning("computer player %s failed: %s", seat, e)
