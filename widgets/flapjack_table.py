@@ -655,11 +655,7 @@ class FlapjackTable(widgets.VBox):
     def _hint_text(self) -> str:
         if self._pending is not None:  # the hint names new totals: not while one is asked
             return "Work out the new total first; the hint is back after that."
-        try:
-            from engine.hints import flapjack_hint
-        except ImportError:
-            return "Hints are not available yet."
-        return flapjack_hint(self.state.observation(YOU))
+        return words.flapjack_hint(self.state.observation(YOU))
 
     # ----- rendering --------------------------------------------------------------------
     def observation(self) -> dict[str, Any]:

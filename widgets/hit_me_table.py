@@ -17,7 +17,6 @@ from __future__ import annotations
 import functools
 import logging
 import random
-import re
 from collections.abc import Callable, Sequence
 from enum import Enum
 from typing import Any
@@ -55,7 +54,7 @@ from widgets.render import (
     esc,
     score_table_html,
 )
-from widgets.words import abs_math, card_name, hit_me_story_line, sum_math
+from widgets.words import abs_math, card_name, hit_me_hint, hit_me_story_line, sum_math
 
 log = logging.getLogger(__name__)
 
@@ -840,14 +839,7 @@ class HitMeTable(widgets.VBox):
             return "Hints are for your own turn."
         if not self.peeked:
             return "Peek at your face-down card first: the hint works with your whole sum."
-        try:
-            from engine.hints import hit_me_hint
-        except ImportError:
-            return "No hint is available right now."
-        text = hit_me_hint(self.game.round.observation(self.viewer))
-        names = self.names
-        return re.sub(r"\bSeat (\d+)\b",
-                      lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0], text)
+        return hit_me_hint(self.game.round.observation(self.viewer), self.names)
 
     def _next_move(self) -> None:
         if self.ctl.walkthrough and self.phase is Phase.PLAY:
