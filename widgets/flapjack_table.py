@@ -741,7 +741,7 @@ class FlapjackTable(widgets.VBox):
             chosen = card.key in (self._selected, self._pending[0] if self._pending else None)
             if reason:
                 look = {"reason": self._short_reason(card, reason),
-                        "detail": f"cannot be played now, {reason}"}
+                        "detail": words._("cannot be played now, {reason}").format(reason=reason)}
             else:
                 look = {"suffix": " (chosen)" if chosen else ""}
             classes = ["icg-fj-pending"] if chosen else []

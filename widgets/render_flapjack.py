@@ -132,7 +132,8 @@ def table_html(obs: dict[str, Any], *, hide_total: bool = False) -> str:
         for c in cards:
             note = ""
             if aos:
-                note = f"{'adds' if c['added'] >= 0 else 'subtracts'} {abs(c['added'])}"
+                note = (_("adds {n}") if c["added"] >= 0 else _("subtracts {n}")).format(
+                    n=abs(c["added"]))
             faces.append(card_face_html(c, small=True, note=note))
         parts.append(f'<div><b>Cards in play ({len(cards)}):</b> '
                      f'<span class="icg-hand" role="group" aria-label="cards in play">'
@@ -149,7 +150,7 @@ def table_html(obs: dict[str, Any], *, hide_total: bool = False) -> str:
         if len(cards) > 1:
             parts.append(f'<div class="icg-fj-sum">{esc(sum_text(cards, aos))}</div>')
     pile = int(obs.get("draw_pile", 0))
-    back = card_back_html("draw pile, face down", small=True) if pile else ""
+    back = card_back_html(_("draw pile, face down"), small=True) if pile else ""
     parts.append(f'<div class="icg-fj-pile">{back}<span>Draw pile: {pile} '
                  f'card{"s" if pile != 1 else ""}</span></div>')
     parts.append("</div>")
