@@ -27,7 +27,7 @@ from engine.cards import parse_cards
 from engine.errors import ConfigError
 from engine.events import Event
 from engine.flapjack import VARIANTS, EndReason, FlapjackConfig, FlapjackState
-from engine.hit_me import MAX_HITS, HitMeConfig, HitMeGame, HitMeRound, Reveal
+from engine.hit_me import MAX_HITS, HitMeConfig, HitMeGame, HitMeRound
 
 Progress = Callable[[int, int], None]
 HIT_ME_KEYS = ("rounds", "win_share", "mean_winning_abs", "share_won_at_zero",
@@ -93,13 +93,14 @@ def _split_share(winners: Sequence[int], share: list[float]) -> None:
 def play_out(state: HitMeRound | FlapjackState, seat_bots: Sequence[Bot]) -> None:
     """Let the computer players move until the round or game is over. Each sees only its own
     observation (without the event log, which no bot reads) and its legal actions."""
-    while not state.over:
-        seat = state.current
+    while not state.is_over:
+        seat = state.current_player
+        if seat is None:  # Hit Me's announce step: no one to wait for, the one move reveals
+            state.apply_action(state.legal_actions(None)[0])
+            continue
         decision = seat_bots[seat].choose(state.observation(seat, events=False),
                                           state.legal_actions(seat))
         state.apply_action(decision.action, seat)
-    if isinstance(state, HitMeRound) and not state.revealed:
-        state.apply_action(Reveal())  # the announce step has no one to wait for
 
 
 def simulate_hit_me(
