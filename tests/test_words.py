@@ -47,15 +47,16 @@ def marked(text: str) -> bool:
     return text.startswith("\u27e6") and text.endswith(("\u27e7", "\u27e7.", "\u27e7]"))
 
 
-def unmarked(text: str) -> str:
-    """The words of `text` outside every ⟦...⟧ (numbers, signs and card faces are allowed)."""
+def unmarked(text: str, names: tuple[str, ...] = ()) -> str:
+    """The words of `text` outside every ⟦...⟧ (numbers, signs, card faces and the players'
+    names are allowed)."""
     inner = re.compile("\u27e6[^\u27e6\u27e7]*\u27e7")
     while True:
         shorter = inner.sub("", text)
         if shorter == text:
             break
         text = shorter
-    return " ".join(re.findall(r"[A-Za-z]{2,}", text))
+    return " ".join(w for w in re.findall(r"[A-Za-z]{2,}", text) if w not in names)
 
 
 def aria_labels(html: str) -> list[str]:
@@ -157,6 +158,8 @@ def test_flapjack_table_by_clicks_shows_only_marked_sentences(pseudo: None, vari
             assert not unmarked(b.description), b.description
         labels = aria_labels(t.table_view.value)
         assert all(a.startswith("\u27e6") for a in labels), labels
+        for w in (t.table_view, t.seats, t.status):  # the game's state, as the page shows it
+            assert not unmarked(re.sub(r"<[^>]+>", " ", w.value), tuple(t.names)), w.value
         t.hint.button.click()
         assert not unmarked(re.sub(r"<[^>]+>", " ", t.hint.html.value)), t.hint.html.value
         enabled = [b for b in shown if not b.disabled]

@@ -89,11 +89,14 @@ def play_question(before: int, delta: int, add_or_subtract: bool = False) -> str
 def direction_hint(before: int, delta: int, add_or_subtract: bool = False) -> str:
     """Where the new total lies, in words, without giving it away."""
     if delta == 0:
-        return "Adding zero leaves the total where it is."
-    way = ("to the right (each step is 1 greater)" if delta > 0
-           else "to the left (each step is 1 less)")
-    return (f"Start at {total_text(before, add_or_subtract)} on the number line and move "
-            f"{abs(delta)} steps {way}.")
+        return _("Adding zero leaves the total where it is.")
+    if delta > 0:
+        text = _("Start at {total} on the number line and move {n} steps to the right (each "
+                 "step is 1 greater).")
+    else:
+        text = _("Start at {total} on the number line and move {n} steps to the left (each "
+                 "step is 1 less).")
+    return text.format(total=total_text(before, add_or_subtract), n=abs(delta))
 
 
 @dataclass(frozen=True)
@@ -126,7 +129,7 @@ def table_html(obs: dict[str, Any], *, hide_total: bool = False) -> str:
     """The cards in play with their values, the running total (as a sum) and the draw pile."""
     aos = is_add_or_subtract(obs)
     cards = obs.get("table", [])
-    parts = ['<div class="icg-fj-table" role="region" aria-label="cards in play">']
+    parts = [f'<div class="icg-fj-table" role="region" aria-label="{esc(_("cards in play"))}">']
     if cards:
         faces = []
         for c in cards:
@@ -135,24 +138,26 @@ def table_html(obs: dict[str, Any], *, hide_total: bool = False) -> str:
                 note = (_("adds {n}") if c["added"] >= 0 else _("subtracts {n}")).format(
                     n=abs(c["added"]))
             faces.append(card_face_html(c, small=True, note=note))
-        parts.append(f'<div><b>Cards in play ({len(cards)}):</b> '
-                     f'<span class="icg-hand" role="group" aria-label="cards in play">'
-                     f'{"".join(faces)}</span></div>')
+        parts.append(f'<div><b>{esc(_("Cards in play ({n}):").format(n=len(cards)))}</b> '
+                     f'<span class="icg-hand" role="group" aria-label="'
+                     f'{esc(_("cards in play"))}">{"".join(faces)}</span></div>')
     else:
-        parts.append("<div><b>Cards in play:</b> none. The next card played leads.</div>")
+        parts.append(f'<div><b>{esc(_("Cards in play:"))}</b> '
+                     f'{esc(_("none. The next card played leads."))}</div>')
     if hide_total:
-        parts.append('<div class="icg-fj-total">Running total: ? '
-                     '<span class="icg-fj-sum">(you work it out)</span></div>')
+        parts.append(f'<div class="icg-fj-total">{esc(_("Running total: ?"))} '
+                     f'<span class="icg-fj-sum">{esc(_("(you work it out)"))}</span></div>')
     else:
         total = int(obs["total"])
-        parts.append(f'<div class="icg-fj-total" aria-live="polite">Running total: '
-                     f'{esc(total_text(total, aos))}</div>')
+        parts.append(f'<div class="icg-fj-total" aria-live="polite">'
+                     f'{esc(_("Running total: {total}").format(total=total_text(total, aos)))}'
+                     f'</div>')
         if len(cards) > 1:
             parts.append(f'<div class="icg-fj-sum">{esc(sum_text(cards, aos))}</div>')
     pile = int(obs.get("draw_pile", 0))
     back = card_back_html(_("draw pile, face down"), small=True) if pile else ""
-    parts.append(f'<div class="icg-fj-pile">{back}<span>Draw pile: {pile} '
-                 f'card{"s" if pile != 1 else ""}</span></div>')
+    pile_text = ngettext("Draw pile: {n} card", "Draw pile: {n} cards", pile).format(n=pile)
+    parts.append(f'<div class="icg-fj-pile">{back}<span>{esc(pile_text)}</span></div>')
     parts.append("</div>")
     return "".join(parts)
 
@@ -185,28 +190,32 @@ def seats_html(obs: dict[str, Any], names: Sequence[str], you: int | None = 0) -
         tags = []
         if p == obs.get("current_player"):
             classes.append("icg-current")
-            tags.append("to play")
+            tags.append(_("to play"))
         if p in winners:
             classes.append("icg-winner")
-            tags.append("winner")
+            tags.append(_("winner"))
         if p == obs.get("dealer"):
-            tags.append("dealer")
+            tags.append(_("dealer"))
         n = int(seat["hand_count"])
         won = int(seat["trick_count"])
         flaps = int(seat.get("flapjacks", 0))
         if seat.get("hand") is not None and p != you:
-            cards = hand_html(seat["hand"], label=f"{names[p]}'s hand", small=True)
+            cards = hand_html(seat["hand"], label=_("{name}'s hand").format(name=names[p]),
+                              small=True)
         elif p == you:
             cards = ""
         else:
-            cards = hand_html([{"hidden": True, "aria": "face-down card"}] * min(n, 7),
-                              label=f"{names[p]}'s hand, face down", small=True)
+            cards = hand_html([{"hidden": True}] * min(n, 7),
+                              label=_("{name}'s hand, face down").format(name=names[p]),
+                              small=True)
         tag_text = f" ({', '.join(tags)})" if tags else ""
         boxes.append(
             f'<div class="{" ".join(classes)}" role="group" aria-label="{esc(names[p])}">'
             f'<div class="icg-seat-name">{esc(names[p])}{esc(tag_text)}</div>'
-            f'<div class="icg-seat-status">{n} card{"s" if n != 1 else ""} in hand; '
-            f'cards won: {won}; Flapjacks: {flaps}</div>{cards}</div>'
+            f'<div class="icg-seat-status">'
+            f'{esc(ngettext("{n} card in hand", "{n} cards in hand", n).format(n=n))}; '
+            f'{esc(_("cards won: {won}; Flapjacks: {flaps}").format(won=won, flaps=flaps))}'
+            f'</div>{cards}</div>'
         )
     return f'<div class="icg-seats">{"".join(boxes)}</div>'
 
@@ -216,7 +225,7 @@ def status_text(obs: dict[str, Any], names: Sequence[str], you: int | None = 0, 
                 walkthrough: bool = False, choosing: str = "") -> str:
     """One line saying whose turn it is and what to do."""
     if obs.get("over"):
-        return "The game is over."
+        return _("The game is over.")
     cur = obs.get("current_player")
     if cur is None:
         return ""
@@ -224,13 +233,12 @@ def status_text(obs: dict[str, Any], names: Sequence[str], you: int | None = 0, 
     if cur == you:
         if choosing:
             return choosing
-        verb = "lead: play any card that keeps the total within the limits" if lead else \
-            "play a card that keeps the total within the limits"
-        return f"Your turn: {verb}."
+        return _("Your turn: lead: play any card that keeps the total within the limits.") \
+            if lead else _("Your turn: play a card that keeps the total within the limits.")
     name = names[cur]
     if walkthrough:
-        return f"{name}'s turn: press Next move to see what {name} plays."
-    return f"{name} is thinking..."
+        return _("{name}'s turn: press Next move to see what {name} plays.").format(name=name)
+    return _("{name} is thinking...").format(name=name)
 
 
 def banner_html(events: Sequence[dict[str, Any]], names: Sequence[str],
@@ -298,26 +306,27 @@ def number_line_args(obs: dict[str, Any], *, hide_total: bool = False) -> dict[s
         return args
     total = int(obs["total"])
     # (number_line_svg writes each point's value after its label)
-    args["points"] = (Point(total, "total", "total"),)
+    args["points"] = (Point(total, _("total"), "total"),)
     last = last_play(obs)
     if last is not None:
         step = play_math(last.before, last.delta, aos).split(" = ")[0]
         label = f"{last.card} {signed(last.delta)}".strip() if not aos else \
             f"{last.card} {'+' if last.delta >= 0 else '-'}{abs(last.delta)}".strip()
         if last.flapjack:
-            label += " Flapjack!"
+            label += " " + _("Flapjack!")
         args["arrow"] = Arrow(last.before, last.after, label or step)
         if last.flapjack:
             # The trick was taken and the table is empty again (total 0): mark where it was made.
-            flap = Point(last.after, "Flapjack!", "winner")
+            flap = Point(last.after, _("Flapjack!"), "winner")
             args["points"] = (flap,) if last.after == total else \
-                (Point(total, "total now", "total"), flap)
+                (Point(total, _("total now"), "total"), flap)
     return args
 
 
 def number_line_html(obs: dict[str, Any], *, hide_total: bool = False) -> str:
     """The Flapjack number line as HTML (see number_line_args)."""
-    return number_line_svg(title="Running total", **number_line_args(obs, hide_total=hide_total))
+    return number_line_svg(title=_("Running total"),
+                           **number_line_args(obs, hide_total=hide_total))
 
 
 # ----- say-the-new-total practice -----------------------------------------------------------
@@ -325,11 +334,15 @@ def practice_prompt_html(before: int, card: dict[str, Any], sign: int,
                          add_or_subtract: bool = False) -> str:
     """'The total is +2. You play 7♦ (-7). What is the new total? +2 + (-7) = ?'"""
     delta = sign * abs(int(card["value"])) if add_or_subtract else int(card["value"])
-    how = (f"{'add' if sign > 0 else 'subtract'} {abs(delta)}" if add_or_subtract
-           else f"add {signed(delta)}")
-    return (f'<div class="icg-fj-question"><b>Say the new total.</b> The total is '
-            f'{esc(total_text(before, add_or_subtract))}. You play '
-            f'{card_face_html(card, small=True)} and {esc(how)}. What is the new total? '
+    if add_or_subtract:
+        how = (_("add {n}") if sign > 0 else _("subtract {n}")).format(n=abs(delta))
+    else:
+        how = _("add {n}").format(n=signed(delta))
+    before_text = esc(_("The total is {total}. You play").format(
+        total=total_text(before, add_or_subtract)))
+    after_text = esc(_("and {how}. What is the new total?").format(how=how))
+    return (f'<div class="icg-fj-question"><b>{esc(_("Say the new total."))}</b> '
+            f'{before_text} {card_face_html(card, small=True)} {after_text} '
             f'<span class="icg-fj-sum">{esc(play_question(before, delta, add_or_subtract))}'
             f'</span></div>')
 
@@ -340,7 +353,7 @@ def reasons_html(moves: Sequence[tuple[str, str, str]]) -> str:
         return ""
     rows = "".join(f"<li><b>{esc(n)}</b> {esc(m)}: <span class='icg-reason'>{esc(r)}</span></li>"
                    for n, m, r in reversed(moves))
-    return (f'<div class="icg-fj-reasons"><b>Why the computer players moved:</b>'
+    return (f'<div class="icg-fj-reasons"><b>{esc(_("Why the computer players moved:"))}</b>'
             f'<ul>{rows}</ul></div>')
 
 
