@@ -54,7 +54,16 @@ from widgets.render import (
     esc,
     score_table_html,
 )
-from widgets.words import abs_math, card_name, hit_me_hint, hit_me_story_line, sum_math
+from widgets.words import (
+    _,
+    abs_math,
+    card_name,
+    hit_me_hint,
+    hit_me_story_line,
+    join_names,
+    ngettext,
+    sum_math,
+)
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +90,9 @@ def _ace_note(card: dict[str, Any], value: int | None = None) -> str:
     if "ace_high" not in card:
         return ""
     v = card["value"] if value is None else value
-    return f"ace counts {abs(v)}" + ("" if card.get("ace_high") is not None else " (not set)")
+    if card.get("ace_high") is None:
+        return _("ace counts {n} (not set)").format(n=abs(v))
+    return _("ace counts {n}").format(n=abs(v))
 
 
 def seat_html(obs: dict[str, Any], seat: dict[str, Any], name: str, *, show_down: bool,
@@ -95,15 +106,15 @@ def seat_html(obs: dict[str, Any], seat: dict[str, Any], name: str, *, show_down
         classes.append("icg-winner")
     tags = []
     if obs["dealer"] == p:
-        tags.append("dealer")
+        tags.append(_("dealer"))
     if obs["current_player"] == p:
-        tags.append("to play")
+        tags.append(_("to play"))
     if seat["held"]:
-        tags.append("held")
+        tags.append(_("held"))
     elif seat["cards"] >= 7:
-        tags.append("7 cards")
+        tags.append(_("7 cards"))
     if winner:
-        tags.append("winner")
+        tags.append(_("winner"))
     down = seat["face_down"]
     vals = seat.get("values") if show_down else None
     cards_html = []
@@ -111,17 +122,18 @@ def seat_html(obs: dict[str, Any], seat: dict[str, Any], name: str, *, show_down
         v = vals[0] if vals else None
         cards_html.append(card_face_html(_with_value(down, v), note=_ace_note(down, v)))
     else:
-        label = "your face-down card (not peeked)" if obs["viewer"] == p else \
-            f"{name}'s face-down card"
+        label = _("your face-down card (not peeked)") if obs["viewer"] == p else \
+            _("{name}'s face-down card").format(name=name)
         cards_html.append(card_back_html(label))
     for i, c in enumerate(seat["face_up"]):
         v = vals[i + 1] if vals else None
         cards_html.append(card_face_html(_with_value(c, v), note=_ace_note(c, v)))
-    lines = [f"face-up cards: {signed(seat['face_up_sum'])}"]
+    lines = [_("face-up cards: {sum}").format(sum=signed(seat["face_up_sum"]))]
     if show_down and seat["sum"] is not None:
-        lines.append(f"sum {signed(seat['sum'])}, {abs_math(seat['sum'])}")
+        lines.append(_("sum {sum}, {abs}").format(sum=signed(seat["sum"]),
+                                                  abs=abs_math(seat["sum"])))
     hits = seat["hits"]
-    lines.append(f"{hits} hit{'s' if hits != 1 else ''}")
+    lines.append(ngettext("{n} hit", "{n} hits", hits).format(n=hits))
     return (f'<div class="{" ".join(classes)}" role="group" aria-label="{esc(name)}">'
             f'<div class="icg-seat-name">{esc(name)}'
             f'{" (" + esc(", ".join(tags)) + ")" if tags else ""}</div>'
@@ -168,7 +180,8 @@ def number_line_parts(obs: dict[str, Any], names: Sequence[str], *, peeked: bool
             points.append(Point(known[p], names[p], kind))
             spans.append(Span(known[p], f"{names[p]}: {abs_math(known[p])}"))
         else:
-            points.append(Point(seat["face_up_sum"], f"{names[p]} (face-up cards)", "sum"))
+            points.append(Point(seat["face_up_sum"],
+                                _("{name} (face-up cards)").format(name=names[p]), "sum"))
     arrow = None
     hits = [e for e in obs["events"] if e["kind"] == "hit"]
     if hits and not res:
@@ -182,7 +195,8 @@ def number_line_parts(obs: dict[str, Any], names: Sequence[str], *, peeked: bool
             if card.get("rank") == 1:
                 value = 1 if value > 0 else -1
             end = seat["face_up_sum"]
-        arrow = Arrow(end - value, end, f"{names[p]}: last card {signed(value)}")
+        arrow = Arrow(end - value, end, _("{name}: last card {value}").format(
+            name=names[p], value=signed(value)))
     return points, arrow, spans
 
 
@@ -193,15 +207,16 @@ def announce_feedback(values: list[int], typed_sum: int | None, typed_abs: int |
     terms = [signed(values[0])] + [f"({signed(v)})" for v in values[1:]]
     question = " + ".join(terms)
     if typed_sum is None or typed_abs is None:
-        return False, ("Type a whole number in each box, like -7 or 12 "
-                       "(the \u2212 key makes it negative).")
+        return False, _("Type a whole number in each box, like -7 or 12 "
+                        "(the \u2212 key makes it negative).")
     if typed_sum == total and typed_abs == abs(total):
-        return True, f"Right! {sum_math(values)}, and {abs_math(total)}."
+        return True, _("Right! {sum}, and {abs}.").format(sum=sum_math(values),
+                                                          abs=abs_math(total))
     if typed_sum != total:
-        return False, (f"Your sum is not {signed(typed_sum)}. Add the card values again: "
-                       f"{question} = ?")
-    return False, (f"Your sum {signed(total)} is right. The absolute value is the distance from "
-                   f"zero: |{signed(total)}| = ? (you typed {typed_abs})")
+        return False, _("Your sum is not {typed}. Add the card values again: {question} = ?"
+                        ).format(typed=signed(typed_sum), question=question)
+    return False, _("Your sum {sum} is right. The absolute value is the distance from zero: "
+                    "|{sum}| = ? (you typed {typed})").format(sum=signed(total), typed=typed_abs)
 
 
 def _locked(method: Callable[..., Any]) -> Callable[..., Any]:
@@ -763,16 +778,20 @@ class HitMeTable(widgets.VBox):
         w = res["winners"]
         score = res["scores"][w[0]]
         if len(w) == 1:
-            head = (f"{names[w[0]]} wins the round: |sum| = {score} is the closest to zero.")
+            head = _("{name} wins the round: |sum| = {score} is the closest to zero.").format(
+                name=names[w[0]], score=score)
         else:
-            who = ", ".join(names[p] for p in w[:-1]) + f" and {names[w[-1]]}"
-            head = f"Tie: {who} are co-winners, each with |sum| = {score}."
+            head = _("Tie: {who} are co-winners, each with |sum| = {score}.").format(
+                who=join_names(names, w), score=score)
+        line = _("sum {sum}, {abs}")
         rows = "".join(
-            f"<li>{esc(names[p])}: sum {esc(signed(res['sums'][p]))}, "
-            f"{esc(abs_math(res['sums'][p]))}</li>" for p in range(len(names)))
+            f"<li>{esc(names[p])}: "
+            f"{esc(line.format(sum=signed(res['sums'][p]), abs=abs_math(res['sums'][p])))}</li>"
+            for p in range(len(names)))
         nxt = names[self.game.next_dealer()]
         return (f'<div class="icg-msg icg-msg-celebrate" role="status">{esc(head)}</div>'
-                f"<ul>{rows}</ul><div>Next dealer: {esc(nxt)}.</div>{self._replay_text()}")
+                f"<ul>{rows}</ul><div>{esc(_('Next dealer: {name}.').format(name=nxt))}</div>"
+                f"{self._replay_text()}")
 
     def _replay_text(self) -> str:
         """After a round: the code that deals this game again (round 1 onwards)."""
