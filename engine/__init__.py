@@ -14,6 +14,7 @@ from engine.hit_me import (
     HitMeGame,
     HitMeRound,
     Hold,
+    Reveal,
     RoundResult,
     TurnOrder,
 )
@@ -22,6 +23,6 @@ __all__ = [
     "Card", "Color", "Convention", "Suit", "make_deck", "parse_card", "parse_cards", "signed",
     "ConfigError", "IllegalActionError", "Event", "EventKind",
     "EndReason", "FlapjackConfig", "FlapjackResult", "FlapjackState", "Play",
-    "ChooseAce", "Hit", "HitMeConfig", "HitMeGame", "HitMeRound", "Hold", "RoundResult",
+    "ChooseAce", "Hit", "HitMeConfig", "HitMeGame", "HitMeRound", "Hold", "Reveal", "RoundResult",
     "TurnOrder",
 ]

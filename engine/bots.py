@@ -22,7 +22,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -43,10 +43,12 @@ SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 
 @dataclass(frozen=True)
 class Decision:
-    """A bot's move: one of its legal actions and one sentence saying why."""
+    """A bot's move: one of its legal actions, a reason code and its numbers (JSON-ready).
+    widgets.words.bot_reason_text(decision) says it in one sentence."""
 
     action: Any
-    reason: str
+    code: str
+    data: dict[str, Any] = field(default_factory=dict)
 
 
 class Bot:
@@ -69,13 +71,10 @@ class Bot:
 
 
 def normalize_game(game: str) -> str:
-    """'hit-me' or 'flapjack' (accepts 'hitme', 'hit_me', 'Hit Me')."""
-    g = str(game).strip().lower().replace("_", "-").replace(" ", "-")
-    if g in ("hitme", "hit-me"):
-        return "hit-me"
-    if g == "flapjack":
-        return "flapjack"
-    raise ConfigError(f"game must be one of {', '.join(GAMES)}; got {game!r}")
+    """'hit-me' or 'flapjack' (accepts 'hitme', 'hit_me', 'Hit Me'): the registry's name."""
+    from engine.games import game_name
+
+    return game_name(game)
 
 
 def make_bot(spec: str, game: str, rng: random.Random | int | str | None = None) -> Bot:
@@ -163,12 +162,6 @@ def own_hit_me_sum(observation: dict[str, Any]) -> int:
     return best_sum(*own_hit_me_state(observation))
 
 
-def hit_me_card_value(card: dict[str, Any], colors: str) -> int:
-    """A visible card's base Hit Me value from its view dict (aces as 1)."""
-    positive = "black" if colors == "black-positive" else "red"
-    return min(card["rank"], 10) * (1 if card["color"] == positive else -1)
-
-
 def hit_me_unseen(observation: dict[str, Any]) -> Counter[int]:
     """Values (aces as +-1) of the cards the viewer has not seen: the full deck(s) minus
     the viewer's own cards and every face-up card."""
@@ -201,11 +194,6 @@ def _hit_me_turn_actions(legal: Sequence[Any]) -> tuple[Any, Any]:
     return hit, hold
 
 
-def away_text(s: int) -> str:
-    """'+4' or '-4' or '0' for a sum (keeps the sign)."""
-    return signed(s)
-
-
 class HitMeRandom(Bot):
     """Flips a fair coin: hit or hold."""
 
@@ -217,9 +205,8 @@ class HitMeRandom(Bot):
         hit, hold = _hit_me_turn_actions(legal)
         s = own_hit_me_sum(observation)
         if self.rng.random() < 0.5:
-            return Decision(hit, f"My sum is {signed(s)}, and I flipped a coin: "
-                                 f"it said take a hit.")
-        return Decision(hold, f"My sum is {signed(s)}, and I flipped a coin: it said hold.")
+            return Decision(hit, "coin-hit", {"sum": s})
+        return Decision(hold, "coin-hold", {"sum": s})
 
 
 class HitMeThreshold(Bot):
@@ -239,15 +226,8 @@ class HitMeThreshold(Bot):
         s = own_hit_me_sum(observation)
         t = self.threshold
         if abs(s) >= t:
-            if s == 0:
-                return Decision(hit, f"My sum is 0, and I take a hit whenever my sum is {t} "
-                                     f"or more away from zero, so I take a hit.")
-            return Decision(hit, f"My sum is {signed(s)}, which is {abs(s)} away from zero "
-                                 f"({t} or more), so I take a hit.")
-        if s == 0:
-            return Decision(hold, "My sum is exactly 0, as close to zero as it can be, so I hold.")
-        return Decision(hold, f"My sum is {signed(s)}, only {abs(s)} away from zero "
-                              f"(less than {t}), so I hold.")
+            return Decision(hit, "threshold-hit", {"sum": s, "threshold": t})
+        return Decision(hold, "threshold-hold", {"sum": s, "threshold": t})
 
 
 # Prior over the threshold an opponent plays (hit while |sum| >= T), and the chance that a
@@ -483,21 +463,12 @@ class HitMeExpert(Bot):
         s = own_hit_me_sum(observation)
         hold, hit = self.evaluate(observation)
         ph, pt = round(100 * hold), round(100 * hit)
+        data = {"sum": s, "hold_pct": ph, "hit_pct": pt, "hit": hit > hold}
         if ph == pt:
-            act, words = (hit_action, "take a hit") if hit > hold else (hold_action, "hold")
-            if ph == 0:
-                return Decision(act, f"My sum is {signed(s)}, so far from zero that I have "
-                                     f"almost no chance of winning either way, so I {words}.")
-            return Decision(act, f"Whether I hold at {signed(s)} or take a hit, I estimate I "
-                                 f"win about {ph}% of the time, a little more if I {words}, "
-                                 f"so I {words}.")
+            return Decision(hit_action if hit > hold else hold_action, "expert-even", data)
         if hit > hold:
-            return Decision(hit_action, f"If I hold at {signed(s)}, I estimate I win about {ph}% "
-                                        f"of the time, and if I take a hit about {pt}%, "
-                                        f"so I take a hit.")
-        return Decision(hold_action, f"If I hold at {signed(s)}, I estimate I win about {ph}% "
-                                     f"of the time, and if I take a hit only about {pt}%, "
-                                     f"so I hold.")
+            return Decision(hit_action, "expert-hit", data)
+        return Decision(hold_action, "expert-hold", data)
 
 
 # ======================================================================================
@@ -619,15 +590,19 @@ def hypergeometric_any(unseen: int, good: int, draws: int) -> float:
     return 1.0 - math.comb(unseen - good, draws) / math.comb(unseen, draws)
 
 
-def _flapjack_reason(view: FlapjackView, action: Any) -> str:
-    taken = view.table_size + 1
-    return (f"I {_lead_or_play(view)} {view.card_text(action)} to take the total from "
-            f"{view.num(view.total)} to {view.num(view.after(action))}, a Flapjack, so I take the "
-            f"{view.cards_word(taken)} in play.")
+def _play_data(view: FlapjackView, action: Any) -> dict[str, Any]:
+    """The numbers of one play, for a reason: the card, how it counts, the totals."""
+    key, sign = play_key(action)
+    c = view.hand[key]
+    return {"lead": view.table_size == 0, "card": {"label": c["label"], "suit": c["suit"],
+                                                   "value": c["value"]},
+            "sign": sign, "add_or_subtract": view.add_or_subtract, "before": view.total,
+            "after": view.after(action)}
 
 
-def _lead_or_play(view: FlapjackView) -> str:
-    return "lead" if view.table_size == 0 else "play"
+def _flapjack_reason(view: FlapjackView, action: Any) -> Decision:
+    return Decision(action, "flapjack", {**_play_data(view, action),
+                                         "taken": view.table_size + 1})
 
 
 class FlapjackRandom(Bot):
@@ -642,11 +617,8 @@ class FlapjackRandom(Bot):
             raise ConfigError("a Flapjack bot is asked only when it has a legal play")
         view = FlapjackView.from_observation(observation)
         action = self.rng.choice(list(legal))
-        after = view.after(action)
-        tail = ", a Flapjack!" if after in view.targets else "."
-        return Decision(action, f"I chose at random: I {_lead_or_play(view)} "
-                                f"{view.card_text(action)} and the total becomes "
-                                f"{view.num(after)}{tail}")
+        data = _play_data(view, action)
+        return Decision(action, "random-play", {**data, "flapjack": data["after"] in view.targets})
 
 
 class FlapjackGreedy(Bot):
@@ -665,21 +637,14 @@ class FlapjackGreedy(Bot):
         flapjacks = [a for a in legal if view.is_flapjack(a)]
         if flapjacks:
             action = flapjacks[0]
-            return Decision(action, _flapjack_reason(view, action))
+            return _flapjack_reason(view, action)
         live = [v for v, c in view.unseen.items() if c > 0]
         scored = [(len(view.finishing_values(view.after(a), live)), a) for a in legal]
         least = min(n for n, _ in scored)
         action = self.rng.choice([a for n, a in scored if n == least])
-        after = view.after(action)
-        vals = view.finishing_values(after, live)
-        if not vals:
-            how = "and no card I have not seen can turn it into a Flapjack"
-        else:
-            shown = " or ".join(view.num(v) for v in vals)
-            how = (f"and only a card worth {shown} could turn it into a Flapjack"
-                   + (", as few kinds of card as any play allows" if len(scored) > 1 else ""))
-        return Decision(action, f"I {_lead_or_play(view)} {view.card_text(action)} to leave "
-                                f"the total at {view.num(after)}, {how}.")
+        vals = view.finishing_values(view.after(action), live)
+        return Decision(action, "greedy-leave", {**_play_data(view, action), "values": vals,
+                                                 "choices": len(scored)})
 
 
 class FlapjackExpert(Bot):
@@ -720,7 +685,7 @@ class FlapjackExpert(Bot):
         flapjacks = [a for a in legal if view.is_flapjack(a)]
         if flapjacks:
             action = max(flapjacks, key=lambda a: self.coverage(view, rest_values(a)))
-            return Decision(action, _flapjack_reason(view, action))
+            return _flapjack_reason(view, action)
         unseen_total = sum(view.unseen.values())
         nxt = view.next_player()
         draws = min(view.hand_counts[nxt], unseen_total)
@@ -737,14 +702,6 @@ class FlapjackExpert(Bot):
             if best is None or key > best[0]:
                 best = (key, a, f, risk)
         _, action, f, risk = best
-        after = view.after(action)
-        pct = round(100 * risk)
-        if f == 0:
-            why = (f"none of the {unseen_total} cards I have not seen can turn "
-                   f"{view.num(after)} into a Flapjack")
-        else:
-            why = (f"only {f} of the {unseen_total} cards I have not seen can turn "
-                   f"{view.num(after)} into a Flapjack, so the chance that the next player "
-                   f"holds one is about {pct}%")
-        return Decision(action, f"I {_lead_or_play(view)} {view.card_text(action)} to leave "
-                                f"the total at {view.num(after)}: {why}.")
+        return Decision(action, "expert-leave", {**_play_data(view, action), "finishing": f,
+                                                 "unseen": unseen_total,
+                                                 "pct": round(100 * risk)})

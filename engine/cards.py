@@ -35,10 +35,6 @@ class Suit(Enum):
     def symbol(self) -> str:
         return {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}[self.value]
 
-    @property
-    def word(self) -> str:
-        return self.name.lower()
-
     # Ordered by code (C < D < H < S) so that cards, ordered by (rank, suit, copy), sort.
     def __lt__(self, other: Suit) -> bool:
         if not isinstance(other, Suit):
@@ -92,10 +88,6 @@ class Convention(Enum):
 
 
 RANK_LABELS = {1: "A", 11: "J", 12: "Q", 13: "K"}
-RANK_WORDS = {
-    1: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
-    8: "eight", 9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king",
-}
 _LABEL_TO_RANK = {"A": 1, "J": 11, "Q": 12, "K": 13, "1": 1}
 _LABEL_TO_RANK.update({str(n): n for n in range(2, 11)})
 
@@ -147,11 +139,6 @@ class Card:
         return 1 if self.color is Color.BLACK else -1
 
     @functools.cached_property
-    def name(self) -> str:
-        """Words a screen reader can read: 'seven of hearts'."""
-        return f"{RANK_WORDS[self.rank]} of {self.suit.word}"
-
-    @functools.cached_property
     def key(self) -> str:
         """A unique id among the cards of one game: 'KS' or 'KS#1' for a second deck's copy."""
         return self.code if self.copy == 0 else f"{self.code}#{self.copy}"
@@ -166,13 +153,6 @@ class Card:
 def signed(n: int) -> str:
     """An integer with its sign always written: +7, -7, 0."""
     return f"+{n}" if n > 0 else str(n)
-
-
-def number_words(n: int) -> str:
-    """'minus 7', 'plus 7' or 'zero' for screen readers."""
-    if n == 0:
-        return "zero"
-    return f"{'plus' if n > 0 else 'minus'} {abs(n)}"
 
 
 def parse_card(text: str) -> Card:

@@ -1,4 +1,9 @@
-"""The event log: one entry a step, each carrying its arithmetic as text."""
+"""The event log: one entry a step, as data (numbers, cards, seats), never as sentences.
+
+Sentences are made from events by `widgets.words`, the one phrasing module, which knows the
+viewer ("You hit" / "Ana hits") and the language. An event is cheap to build: a frozen slotted
+dataclass holding only what happened; its views are made when a viewer asks.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from engine.cards import Card, number_words, signed
+from engine.cards import Card, card_from_json, card_to_json, signed
 
 
 class EventKind(Enum):
@@ -27,47 +32,106 @@ class EventKind(Enum):
     END = "end"
 
 
-@dataclass(frozen=True)
+# The data fields an event may carry besides kind and seat (JSON names are the same).
+_FIELDS = ("card", "value", "before", "delta", "after", "score", "count", "values",
+           "winners", "reason", "lead")
+
+
+@dataclass(frozen=True, slots=True)
 class Event:
-    """One step. `text` and `math` are public; `private` is shown only to `player`."""
+    """One step, as data. Fields left as None (or empty) do not apply to its kind:
+
+    - card, value: the card concerned and its value as shown (a hit, a play, a face-up deal)
+    - before, delta, after: a running total or sum before, the change, and after
+    - score: an absolute value (|sum| in Hit Me), count: how many cards (taken in a Flapjack,
+      left in the draw pile at the deal)
+    - values: several numbers (each card's value at a reveal; cards won by seat at the end)
+    - winners: seats; reason: a code (why a player passed, why a game ended)
+    - lead: a Flapjack play on an empty table
+    - private: a second event with what only `seat` may see (their own card, their sum)
+    """
 
     kind: EventKind
-    player: int | None
-    text: str
-    math: str = ""
-    private: str = ""
+    seat: int | None
+    card: Card | None = None
+    value: int | None = None
+    before: int | None = None
+    delta: int | None = None
+    after: int | None = None
+    score: int | None = None
+    count: int | None = None
+    values: tuple[int, ...] = ()
+    winners: tuple[int, ...] = ()
+    reason: str | None = None
+    lead: bool = False
+    private: Event | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind.value, "player": self.player, "text": self.text,
-                "math": self.math, "private": self.private}
+    @property
+    def player(self) -> int | None:
+        """The seat (the older name)."""
+        return self.seat
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Event:
         return self  # immutable: a clone of a game may share its events
 
+    def _data(self, card: Any) -> dict[str, Any]:
+        d: dict[str, Any] = {"kind": self.kind.value, "seat": self.seat}
+        for name in _FIELDS:
+            v = getattr(self, name)
+            if v is None or v == () or v is False:
+                continue
+            if name == "card":
+                v = card(v, self.value)
+            elif isinstance(v, tuple):
+                v = list(v)
+            d[name] = v
+        return d
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole event (private part included) as JSON-ready data, for saving."""
+        d = self._data(lambda c, v: card_to_json(c))
+        if self.private is not None:
+            d["private"] = self.private.to_json()
+        return d
+
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Event:
-        return cls(EventKind(d["kind"]), d["player"], d["text"], d["math"], d["private"])
+        kw: dict[str, Any] = {}
+        for name in _FIELDS:
+            if name not in d:
+                continue
+            v = d[name]
+            if name == "card":
+                v = card_from_json(v)
+            elif name in ("values", "winners"):
+                v = tuple(v)
+            kw[name] = v
+        private = d.get("private")
+        return cls(EventKind(d["kind"]), d["seat"],
+                   private=cls.from_json(private) if private is not None else None, **kw)
 
     def view(self, viewer: int | None, reveal: bool = False) -> dict[str, Any]:
-        """What a viewer may see of this event (private part only for its owner)."""
-        d = {"kind": self.kind.value, "player": self.player, "text": self.text, "math": self.math}
-        if self.private and (reveal or (viewer is not None and viewer == self.player)):
-            d["private"] = self.private
+        """What a viewer may see of this event (private part only for its owner, or with
+        `reveal`); cards as card views (face and value)."""
+        d = self._data(card_view)
+        if self.private is not None and (reveal or (viewer is not None and viewer == self.seat)):
+            d["private"] = self.private._data(card_view)
         return d
 
 
-def card_view(card: Card, value: int, **extra: Any) -> dict[str, Any]:
-    """A face-up card as a viewer sees it: its face and its signed value as text."""
+def card_view(card: Card, value: int | None, **extra: Any) -> dict[str, Any]:
+    """A face-up card as a viewer sees it: rank, suit and signed value (data; no words).
+    Its name and screen-reader label are made by `widgets.words`."""
     d = dict(_card_view(card, value))
     d.update(extra)
     return d
 
 
 @functools.lru_cache(maxsize=4096)
-def _card_view(card: Card, value: int) -> tuple[tuple[str, Any], ...]:
+def _card_view(card: Card, value: int | None) -> tuple[tuple[str, Any], ...]:
     # Observations are built at every step of every simulated game: the views of the few
     # hundred (card, value) pairs are made once and copied.
-    return tuple({
+    d = {
         "key": card.key,
         "code": card.code,
         "rank": card.rank,
@@ -75,36 +139,11 @@ def _card_view(card: Card, value: int) -> tuple[tuple[str, Any], ...]:
         "suit": card.suit.value,
         "symbol": card.suit.symbol,
         "color": card.color.value,
-        "value": value,
-        "value_text": signed(value),
-        "name": card.name,
-        "aria": f"{card.name}, value {number_words(value)}",
-    }.items())
+    }
+    if value is not None:
+        d["value"] = value
+        d["value_text"] = signed(value)
+    return tuple(d.items())
 
 
-HIDDEN_CARD: dict[str, Any] = {"hidden": True, "aria": "face-down card"}
-
-
-def step_math(before: int, delta: int, after: int) -> str:
-    """'-3 + (+5) = +2': one card added to a running total."""
-    return f"{signed(before)} + {paren_signed(delta)} = {signed(after)}"
-
-
-def sum_math(values: list[int]) -> str:
-    """'+2 + (-7) + (+4) = -1': a list of card values added up."""
-    if not values:
-        return "0"
-    total = sum(values)
-    if len(values) == 1:
-        return f"{signed(values[0])} = {signed(total)}"
-    terms = [signed(values[0])] + [paren_signed(v) for v in values[1:]]
-    return f"{' + '.join(terms)} = {signed(total)}"
-
-
-def abs_math(n: int) -> str:
-    """'|-3| = 3'."""
-    return f"|{signed(n)}| = {abs(n)}"
-
-
-def paren_signed(n: int) -> str:
-    return f"({signed(n)})"
+HIDDEN_CARD: dict[str, Any] = {"hidden": True}

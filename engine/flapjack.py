@@ -20,10 +20,9 @@ from engine.cards import (
     card_to_json,
     make_deck,
     make_rng,
-    signed,
     stacked_order,
 )
-from engine.errors import ConfigError, IllegalActionError, check_int, is_seat
+from engine.errors import ConfigError, IllegalActionError, Reason, Why, check_int, is_seat
 from engine.events import Event, EventKind, card_view
 from engine.validate import MAX_DECKS, MAX_PLAYERS, check_targets
 
@@ -39,6 +38,13 @@ VARIANT_NAMES = {
     "simple-ten": "Simple ten",
     "add-or-subtract": "Add or subtract",
 }
+
+
+class PassReason(Enum):
+    """Why a Flapjack player passed."""
+
+    NO_CARDS = "no-cards"
+    NO_LEGAL_CARD = "no-legal-card"
 
 
 class EndReason(Enum):
@@ -151,6 +157,9 @@ class Play:
     def __str__(self) -> str:
         return f"play {self.card.code}" + (" (subtract)" if self.sign < 0 else "")
 
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "play", "key": self.card.key, "sign": self.sign}
+
 
 @dataclass(frozen=True)
 class FlapjackResult:
@@ -222,8 +231,7 @@ class FlapjackState:
         for _ in range(HAND_SIZE):
             for i in range(n):
                 state.hands[(dealer + 1 + i) % n].append(state.draw_pile.pop(0))
-        state.events.append(Event(EventKind.DEAL, dealer, f"deals 7 cards to each player; "
-                                  f"{len(state.draw_pile)} cards stay in the draw pile"))
+        state.events.append(Event(EventKind.DEAL, dealer, count=len(state.draw_pile)))
         state._advance((dealer + 1) % n)
         return state
 
@@ -240,6 +248,14 @@ class FlapjackState:
     @property
     def over(self) -> bool:
         return self.end_reason is not None
+
+    @property
+    def is_over(self) -> bool:
+        return self.end_reason is not None
+
+    @property
+    def current_player(self) -> int | None:
+        return self.current
 
     def _moves(self, player: int) -> list[Play]:
         cfg = self.config
@@ -262,43 +278,46 @@ class FlapjackState:
             return []
         return self._moves(player)
 
-    def why_illegal(self, player: int, card: Card, sign: int = 1) -> str | None:
-        """Why playing `card` with `sign` is not allowed now, in words (None if it is allowed)."""
+    def why_illegal(self, player: int, card: Card, sign: int = 1) -> Why | None:
+        """Why playing `card` with `sign` is not allowed now, as a reason code and its numbers
+        (None if it is allowed). The same data answers "why is this card disabled"."""
         cfg = self.config
         if self.over:
-            return "the game is over"
+            return Why(Reason.GAME_OVER)
         if isinstance(player, bool) or not isinstance(player, int) or \
                 not 0 <= player < self.players:
-            return f"no such player: {player!r}"
+            return Why(Reason.NO_SUCH_PLAYER, {"seat": player})
         if player != self.current:
-            return f"it is player {self.current}'s turn, not player {player}'s"
+            return Why(Reason.NOT_YOUR_TURN, {"current": self.current, "seat": player})
         if card not in self.hands[player]:
-            return f"{getattr(card, 'code', card)} is not in player {player}'s hand"
+            return Why(Reason.NOT_IN_HAND, {"card": str(getattr(card, "code", card)),
+                                            "seat": player})
         if isinstance(sign, bool) or not isinstance(sign, int) or sign not in (1, -1):
-            return f"the sign must be +1 (add) or -1 (subtract); got {sign!r}"
+            return Why(Reason.BAD_SIGN, {"sign": sign})
         if sign == -1 and not cfg.add_or_subtract:
-            return "cards are added with their own sign in this variant"
+            return Why(Reason.SIGN_FIXED)
         if sign == -1 and not self.table:
-            return "a lead can only add"
-        new = self.total + sign * cfg.value(card)
+            return Why(Reason.LEAD_ADDS)
+        value = sign * cfg.value(card)
+        new = self.total + value
         if not cfg.low <= new <= cfg.high:
-            side = "greater than" if new > cfg.high else "less than"
-            return (f"the total would be {signed(new)}, {side} the limit "
-                    f"{signed(cfg.high if new > cfg.high else cfg.low)}")
+            return Why(Reason.LIMIT_EXCEEDED, {
+                "card": card.code, "value": value, "before": self.total, "total": new,
+                "limit": cfg.high if new > cfg.high else cfg.low})
         return None
 
     # ----- changing ---------------------------------------------------------------------
     def apply_action(self, action: Play, player: int | None = None) -> None:
         """Play a card; an illegal play raises IllegalActionError and changes nothing."""
         if self.over:
-            raise IllegalActionError("the game is over: no more moves")
+            raise IllegalActionError(Reason.GAME_OVER)
         if player is None:
             player = self.current
         if not isinstance(action, Play) or not isinstance(action.card, Card):
-            raise IllegalActionError(f"not a Flapjack move: {action!r}")
-        reason = self.why_illegal(player, action.card, action.sign)
-        if reason:
-            raise IllegalActionError(f"illegal play: {reason}")
+            raise IllegalActionError(Reason.NOT_AN_ACTION, game="flapjack", action=repr(action))
+        why = self.why_illegal(player, action.card, action.sign)
+        if why is not None:
+            raise why.error()
         cfg = self.config
         before = self.total
         delta = action.sign * cfg.value(action.card)
@@ -306,41 +325,21 @@ class FlapjackState:
         self.table.append((action.card, delta))
         self.plays += 1
         after = self.total
-        if cfg.add_or_subtract:
-            math = (f"{cfg.value(action.card)}" if not before and len(self.table) == 1 else
-                    f"{before} {'+' if delta > 0 else '-'} {abs(delta)} = {after}")
-        else:
-            math = f"{signed(before)} + ({signed(delta)}) = {signed(after)}"
-        lead = len(self.table) == 1
-        verb = "leads" if lead else "plays"
-        if cfg.add_or_subtract:
-            how = f"and {'subtracts' if delta < 0 else 'adds'} {abs(delta)}"
-            shown = str(after)
-        else:
-            how = f"({signed(delta)})"
-            shown = signed(after)
         self.events.append(Event(
-            EventKind.PLAY, player,
-            f"{verb} {action.card.short} {how}; the total is {shown}",
-            math=math,
+            EventKind.PLAY, player, card=action.card, value=cfg.value(action.card),
+            before=before, delta=delta, after=after, lead=len(self.table) == 1,
         ))
         if after in cfg.targets:
             won = [c for c, _ in self.table]
             self.tricks[player] += won
             self.table = []
             self.flapjacks[player] += 1
-            self.events.append(Event(
-                EventKind.FLAPJACK, player,
-                f"makes {signed(after) if not cfg.add_or_subtract else after}: Flapjack! "
-                f"and takes {len(won)} card"
-                f"{'s' if len(won) != 1 else ''}",
-                math=f"total = {signed(after) if not cfg.add_or_subtract else after}",
-            ))
+            self.events.append(Event(EventKind.FLAPJACK, player, after=after, count=len(won)))
         if self.draw_pile:
             card = self.draw_pile.pop(0)
             self.hands[player].append(card)
-            self.events.append(Event(EventKind.DRAW, player, "draws a card",
-                                     private=f"you drew {card.short} ({signed(cfg.value(card))})"))
+            self.events.append(Event(EventKind.DRAW, player, private=Event(
+                EventKind.DRAW, player, card=card, value=cfg.value(card))))
         self._advance(player if after in cfg.targets else (player + 1) % self.players)
 
     def _advance(self, seat: int) -> None:
@@ -353,8 +352,8 @@ class FlapjackState:
             return
         while not self._moves(seat):
             self.passes += 1
-            why = "has no cards" if not self.hands[seat] else "has no legal card"
-            self.events.append(Event(EventKind.PASS, seat, f"passes ({why})"))
+            why = PassReason.NO_CARDS if not self.hands[seat] else PassReason.NO_LEGAL_CARD
+            self.events.append(Event(EventKind.PASS, seat, reason=why.value))
             seat = (seat + 1) % self.players
         self.current = seat
 
@@ -362,11 +361,8 @@ class FlapjackState:
         self.current = None
         self.end_reason = reason
         res = self.result()
-        text = ("no player can play a legal card" if reason is EndReason.BLOCKED
-                else "every card has been played")
-        won = ", ".join(f"{n}" for n in res.cards_won)
-        self.events.append(Event(EventKind.END, None, f"game over: {text}",
-                                 math=f"cards won by seat: {won}"))
+        self.events.append(Event(EventKind.END, None, reason=reason.value,
+                                 values=res.cards_won, winners=res.winners))
 
     def result(self) -> FlapjackResult | None:
         """Cards won and winners, once the game is over."""
@@ -385,7 +381,7 @@ class FlapjackState:
         (a teacher's walkthrough) and once the game is over. `events=False` leaves out the
         event log (computer players do not read it)."""
         if viewer is not None and not is_seat(viewer, self.players):
-            raise IllegalActionError(f"no such player: {viewer!r}")
+            raise IllegalActionError(Reason.NO_SUCH_PLAYER, seat=viewer)
         cfg = self.config
         seats = []
         for p in range(self.players):
@@ -400,8 +396,7 @@ class FlapjackState:
             seats.append(seat)
         legal = []
         if viewer is not None:
-            legal = [{"key": a.card.key, "sign": a.sign, "text": str(a)}
-                     for a in self.legal_actions(viewer)]
+            legal = [a.to_json() for a in self.legal_actions(viewer)]
         res = self.result()
         return {
             "game": "flapjack",

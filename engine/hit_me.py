@@ -22,11 +22,17 @@ from engine.cards import (
     card_to_json,
     make_deck,
     make_rng,
-    signed,
     stacked_order,
 )
-from engine.errors import ConfigError, IllegalActionError, check_int, is_seat, parse_enum
-from engine.events import HIDDEN_CARD, Event, EventKind, abs_math, card_view, step_math, sum_math
+from engine.errors import (
+    ConfigError,
+    IllegalActionError,
+    Reason,
+    check_int,
+    is_seat,
+    parse_enum,
+)
+from engine.events import HIDDEN_CARD, Event, EventKind, card_view
 from engine.validate import MAX_DECKS, MAX_PLAYERS
 
 MAX_CARDS = 7
@@ -102,6 +108,9 @@ class Hit:
     def __str__(self) -> str:
         return "hit"
 
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "hit"}
+
 
 @dataclass(frozen=True)
 class Hold:
@@ -109,6 +118,9 @@ class Hold:
 
     def __str__(self) -> str:
         return "hold"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "hold"}
 
 
 @dataclass(frozen=True)
@@ -121,8 +133,22 @@ class ChooseAce:
     def __str__(self) -> str:
         return f"count {self.card.code} as {11 if self.high else 1}"
 
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "ace", "key": self.card.key, "high": self.high}
 
-HitMeAction = Hit | Hold | ChooseAce
+
+@dataclass(frozen=True)
+class Reveal:
+    """Turn every face-down card up, once every player is done (and has announced a sum)."""
+
+    def __str__(self) -> str:
+        return "reveal"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "reveal"}
+
+
+HitMeAction = Hit | Hold | ChooseAce | Reveal
 
 
 @dataclass(frozen=True)
@@ -155,6 +181,7 @@ class HitMeRound:
     ace_high: list[dict[str, bool]]  # per player: card key -> counts as 11?
     current: int | None
     events: list[Event] = field(default_factory=list)
+    revealed: bool = False  # the Reveal step, after every player is done
 
     # ----- making a round -------------------------------------------------------------
     @classmethod
@@ -189,16 +216,14 @@ class HitMeRound:
             state.face_up[s].append(state.deck.pop(0))
         for s in seats:
             up = state.face_up[s][0]
+            down = state.face_down[s]
+            vals = state.card_values(s)
             state.events.append(Event(
-                EventKind.DEAL, s,
-                f"is dealt a face-down card and {up.short} ({signed(config.value(up))}) face up",
-                math=f"face up: {signed(config.value(up))}",
-                private=f"your face-down card is {state.face_down[s].short}; "
-                        f"your sum is {sum_math(state.card_values(s))}",
+                EventKind.DEAL, s, card=up, value=config.value(up),
+                private=Event(EventKind.DEAL, s, card=down, value=vals[0], values=tuple(vals),
+                              after=sum(vals)),
             ))
         state.current = state._next_in(dealer)
-        if state.current is None:  # cannot happen with 2 cards each, kept for safety
-            state._finish()
         return state
 
     # ----- reading the state ------------------------------------------------------------
@@ -208,7 +233,23 @@ class HitMeRound:
 
     @property
     def over(self) -> bool:
+        """Every player is done: no more hits, holds or ace choices. The round then waits in
+        its announce phase (face-down cards still hidden) until a Reveal turns them up."""
         return self.current is None
+
+    @property
+    def is_over(self) -> bool:
+        """The round has ended and every card is face up (nothing more to do)."""
+        return self.revealed
+
+    @property
+    def phase(self) -> str:
+        """'play', then 'announce' (everyone done, cards not yet turned up), then 'revealed'."""
+        return "revealed" if self.revealed else ("announce" if self.over else "play")
+
+    @property
+    def current_player(self) -> int | None:
+        return self.current
 
     def cards(self, player: int) -> list[Card]:
         """All of a player's cards: the face-down one first."""
@@ -260,9 +301,14 @@ class HitMeRound:
         return self.hits(self.current) + 1
 
     def legal_actions(self, player: int | None = None) -> list[HitMeAction]:
-        """Every move `player` (default: whoever is to act) may make now."""
-        if self.over:
+        """Every move `player` (default: whoever is to act) may make now. In the announce
+        phase the one move is Reveal (for anyone). An ace never chosen may be set to 1 or 11;
+        a chosen one only to the other value (keeping its value is not a move). Aces may be
+        chosen at any time until every player is done (RULES.md), not only on one's turn."""
+        if self.revealed:
             return []
+        if self.over:
+            return [Reveal()] if player is None or is_seat(player, self.players) else []
         if player is None:
             player = self.current
         if not is_seat(player, self.players):
@@ -271,30 +317,41 @@ class HitMeRound:
         if player == self.current:
             actions += [Hit(), Hold()]
         if self.config.ace_eleven:
+            chosen = self.ace_high[player]
             for c in self.cards(player):
                 if c.rank == 1:
-                    actions.append(ChooseAce(c, not self.ace_high[player].get(c.key, False)))
+                    if c.key in chosen:
+                        actions.append(ChooseAce(c, not chosen[c.key]))
+                    else:
+                        actions += [ChooseAce(c, False), ChooseAce(c, True)]
         return actions
 
     # ----- changing the state -------------------------------------------------------------
     def apply_action(self, action: HitMeAction, player: int | None = None) -> None:
         """Make one move; an illegal one raises IllegalActionError and changes nothing."""
+        if self.revealed:
+            raise IllegalActionError(Reason.GAME_OVER)
+        if isinstance(action, Reveal):
+            if player is not None and not is_seat(player, self.players):
+                raise IllegalActionError(Reason.NO_SUCH_PLAYER, seat=player)
+            if not self.over:
+                raise IllegalActionError(Reason.NOT_ANNOUNCING)
+            self._reveal()
+            return
         if self.over:
-            raise IllegalActionError("the round is over: no more moves")
+            raise IllegalActionError(Reason.GAME_OVER)
         if player is None:
             player = self.current
         if isinstance(player, bool) or not isinstance(player, int) \
                 or not 0 <= player < self.players:
-            raise IllegalActionError(f"no such player: {player!r}")
+            raise IllegalActionError(Reason.NO_SUCH_PLAYER, seat=player)
         if isinstance(action, ChooseAce):
             self._choose_ace(action, player)
             return
         if not isinstance(action, Hit | Hold):
-            raise IllegalActionError(f"not a Hit Me move: {action!r}")
+            raise IllegalActionError(Reason.NOT_AN_ACTION, game="hit-me", action=repr(action))
         if player != self.current:
-            raise IllegalActionError(
-                f"it is player {self.current}'s turn, not player {player}'s"
-            )
+            raise IllegalActionError(Reason.NOT_YOUR_TURN, current=self.current, seat=player)
         if isinstance(action, Hit):
             before_up = sum(self.config.value(c) for c in self.face_up[player])
             before = self.sum(player)
@@ -303,40 +360,39 @@ class HitMeRound:
             v = self.card_value(player, card)
             shown = self.config.value(card)
             self.events.append(Event(
-                EventKind.HIT, player,
-                f"says \u201cHit me!\u201d and gets {card.short} ({signed(shown)})",
-                math=f"face-up cards: {step_math(before_up, shown, before_up + shown)}",
-                private=f"your sum: {step_math(before, v, before + v)}",
+                EventKind.HIT, player, card=card, value=shown,
+                before=before_up, delta=shown, after=before_up + shown,
+                private=Event(EventKind.HIT, player, before=before, delta=v, after=before + v),
             ))
             if len(self.cards(player)) == MAX_CARDS:
-                self.events.append(Event(EventKind.FULL, player, "has 7 cards and is done"))
+                self.events.append(Event(EventKind.FULL, player))
         else:
             self.held[player] = True
             s = self.sum(player)
-            self.events.append(Event(EventKind.HOLD, player, "holds",
-                                     private=f"you hold at {signed(s)}, {abs_math(s)}"))
+            self.events.append(Event(EventKind.HOLD, player,
+                                     private=Event(EventKind.HOLD, player, after=s, score=abs(s))))
         if self.config.turn_order is TurnOrder.ALL_AT_ONCE and self.is_in(player):
             return
         self.current = self._next_in(player)
-        if self.current is None:
-            self._finish()
 
     def _choose_ace(self, action: ChooseAce, player: int) -> None:
         if not self.config.ace_eleven:
-            raise IllegalActionError("aces count 1 only: the 'ace one or eleven' rule is off")
+            raise IllegalActionError(Reason.ACE_RULE_OFF)
         if not isinstance(action.card, Card) or action.card not in self.cards(player):
-            raise IllegalActionError(f"{getattr(action.card, 'code', action.card)} is not "
-                                     f"one of player {player}'s cards")
+            raise IllegalActionError(Reason.NOT_YOUR_CARD, seat=player,
+                                     card=str(getattr(action.card, "code", action.card)))
         if action.card.rank != 1:
-            raise IllegalActionError(f"{action.card.code} is not an ace")
+            raise IllegalActionError(Reason.NOT_AN_ACE, card=action.card.code)
         if not isinstance(action.high, bool):
-            raise IllegalActionError("an ace counts 1 or 11")
+            raise IllegalActionError(Reason.ACE_VALUE, high=repr(action.high))
+        if self.ace_high[player].get(action.card.key, None) is action.high:
+            raise IllegalActionError(Reason.ACE_UNCHANGED, card=action.card.code,
+                                     value=self.card_value(player, action.card))
         self.ace_high[player][action.card.key] = action.high
         s = self.sum(player)
-        self.events.append(Event(EventKind.ACE, player, "changes the value of an ace",
-                                 private=f"{action.card.short} now counts "
-                                         f"{signed(self.card_value(player, action.card))}; "
-                                         f"your sum is {signed(s)}"))
+        self.events.append(Event(EventKind.ACE, player, private=Event(
+            EventKind.ACE, player, card=action.card,
+            value=self.card_value(player, action.card), after=s)))
 
     def _next_in(self, after: int) -> int | None:
         for i in range(1, self.players + 1):
@@ -345,23 +401,19 @@ class HitMeRound:
                 return seat
         return None
 
-    def _finish(self) -> None:
-        self.current = None
+    def _reveal(self) -> None:
+        self.revealed = True
         res = self.result()
         for s in self._seat_order():
             vals = self.card_values(s)
             if self.config.ace_eleven:
                 vals = self._final_values(s)
             self.events.append(Event(
-                EventKind.REVEAL, s, f"turns up {self.face_down[s].short}",
-                math=f"{sum_math(vals)}, {abs_math(res.sums[s])}",
+                EventKind.REVEAL, s, card=self.face_down[s], value=vals[0], values=tuple(vals),
+                after=res.sums[s], score=res.scores[s],
             ))
-        if res.tie:
-            text = "tie: co-winners " + ", ".join(f"player {w}" for w in res.winners)
-        else:
-            text = f"player {res.winners[0]} wins, closest to zero"
-        self.events.append(Event(EventKind.RESULT, None, text,
-                                 math=f"lowest |sum| = {res.scores[res.winners[0]]}"))
+        self.events.append(Event(EventKind.RESULT, None, winners=res.winners,
+                                 score=res.scores[res.winners[0]]))
 
     def _final_values(self, player: int) -> list[int]:
         """Card values as scored (unchosen aces set to the best choice)."""
@@ -396,8 +448,8 @@ class HitMeRound:
         """The round as `viewer` sees it (None: a spectator). `reveal` shows everything;
         `events=False` leaves out the event log (computer players do not read it)."""
         if viewer is not None and not is_seat(viewer, self.players):
-            raise IllegalActionError(f"no such player: {viewer!r}")
-        show_all = reveal or self.over
+            raise IllegalActionError(Reason.NO_SUCH_PLAYER, seat=viewer)
+        show_all = reveal or self.revealed
         seats = []
         for p in range(self.players):
             mine = viewer == p or show_all
@@ -424,12 +476,17 @@ class HitMeRound:
                 "sum": None,
                 "abs": None,
             }
+            seat["values"] = None
             if mine:
                 s = self.final_sum(p) if self.over else self.sum(p)
                 seat["sum"], seat["abs"] = s, abs(s)
+                # each card's value as it counts now (face-down first); once every player is
+                # done, an ace never chosen counts the way that brings the sum closest to 0
+                seat["values"] = self._final_values(p) if self.over and self.config.ace_eleven \
+                    else self.card_values(p)
             seats.append(seat)
-        legal = [] if viewer is None else [str(a) for a in self.legal_actions(viewer)]
-        res = self.result()
+        legal = [] if viewer is None else [a.to_json() for a in self.legal_actions(viewer)]
+        res = self.result() if show_all else None
         return {
             "game": "hit-me",
             "viewer": viewer,
@@ -440,7 +497,9 @@ class HitMeRound:
             "current_player": self.current,
             "pass_number": self.pass_number(),
             "over": self.over,
-            "deck_count": len(self.deck),
+            "phase": self.phase,
+            "revealed": self.revealed,
+            "draw_pile": len(self.deck),  # the face-down pile: its count is public
             "seats": seats,
             "legal_actions": legal,
             # An ace choice is a private thought: telling others of it would reveal that a
@@ -464,6 +523,7 @@ class HitMeRound:
             "held": list(self.held),
             "ace_high": [dict(a) for a in self.ace_high],
             "current": self.current,
+            "revealed": self.revealed,
             "events": [e.to_json() for e in self.events],
         }
 
@@ -481,6 +541,7 @@ class HitMeRound:
             ace_high=[dict(a) for a in d["ace_high"]],
             current=d["current"],
             events=[Event.from_json(e) for e in d["events"]],
+            revealed=d["revealed"],
         )
 
     def clone(self) -> HitMeRound:
@@ -523,7 +584,9 @@ class HitMeGame:
     def finish_round(self) -> RoundResult:
         """Record the over round in the score table (once) and return its result."""
         if not self.round.over:
-            raise IllegalActionError("the round is not over yet")
+            raise IllegalActionError(Reason.ROUND_NOT_OVER)
+        if not self.round.revealed:
+            self.round.apply_action(Reveal())
         res = self.round.result()
         if not self._recorded:
             self._record(res)
@@ -542,7 +605,7 @@ class HitMeGame:
         """The winner deals; after a tie, whoever dealt least recently (seat order breaks ties)."""
         res = self.round.result()
         if res is None:
-            raise IllegalActionError("the round is not over yet")
+            raise IllegalActionError(Reason.ROUND_NOT_OVER)
         if not res.tie:
             return res.winners[0]
         n = self.config.players
@@ -557,7 +620,9 @@ class HitMeGame:
     def next_round(self, deck: Sequence[Card] | str | None = None) -> HitMeRound:
         """Start the next round with a fresh shuffle of every card."""
         if not self.round.over:
-            raise IllegalActionError("finish this round before dealing the next")
+            raise IllegalActionError(Reason.FINISH_ROUND_FIRST)
+        if not self.round.revealed:
+            self.round.apply_action(Reveal())
         if not self._recorded:
             self._record(self.round.result())
         self.dealer = self.next_dealer()

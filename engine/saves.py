@@ -46,7 +46,7 @@ EVENT_KINDS = tuple(k.value for k in EventKind)
 
 HIT_ME_CONFIG_FIELDS = ("players", "decks", "colors", "turn_order", "ace_eleven")
 HIT_ME_ROUND_FIELDS = ("game", "config", "dealer", "deck", "face_down", "face_up", "held",
-                       "ace_high", "current", "events")
+                       "ace_high", "current", "revealed", "events")
 HIT_ME_GAME_FIELDS = ("game", "config", "rng", "wins", "ties", "last_dealt", "history",
                       "dealer", "recorded", "round")
 RESULT_FIELDS = ("sums", "scores", "winners", "tie")
@@ -133,6 +133,7 @@ def check_hit_me_round(d: Any, where: str = "Hit Me round") -> None:
             if key not in aces[p]:
                 raise fail(f"ace_high[{p}]", f"{key!r} is not one of player {p}'s aces")
             expect_bool(high, f"ace_high[{p}][{key!r}]")
+    revealed = expect_bool(d["revealed"], "revealed")
     check_events(d["events"])
 
     # The engine's own reading of these pieces answers who is still in.
@@ -146,6 +147,9 @@ def check_hit_me_round(d: Any, where: str = "Hit Me round") -> None:
         if still:
             raise fail("current", f"the round is over but player(s) {still} are still in")
         return
+    if revealed:
+        raise fail("revealed", f"the cards are turned up only once every player is done, "
+                               f"and player {current} is still to play")
     if held[current]:
         raise fail("current", f"player {current} has held and cannot be the one to play")
     if not rnd.is_in(current):

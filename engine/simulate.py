@@ -93,8 +93,11 @@ def _split_share(winners: Sequence[int], share: list[float]) -> None:
 def play_out(state: HitMeRound | FlapjackState, seat_bots: Sequence[Bot]) -> None:
     """Let the computer players move until the round or game is over. Each sees only its own
     observation (without the event log, which no bot reads) and its legal actions."""
-    while not state.over:
-        seat = state.current
+    while not state.is_over:
+        seat = state.current_player
+        if seat is None:  # Hit Me's announce step: no one to wait for, the one move reveals
+            state.apply_action(state.legal_actions(None)[0])
+            continue
         decision = seat_bots[seat].choose(state.observation(seat, events=False),
                                           state.legal_actions(seat))
         state.apply_action(decision.action, seat)
@@ -215,18 +218,12 @@ def simulate_flapjack(
 # ----- command line --------------------------------------------------------------------------
 
 
-def format_log(events: Sequence[Event]) -> list[str]:
-    """One line per event, 'Seat 1: ...' first, with its arithmetic and private part."""
-    lines = []
-    for e in events:
-        who = f"Seat {e.player}: " if e.player is not None else ""
-        line = f"{who}{e.text}"
-        if e.math:
-            line += f"   [{e.math}]"
-        if e.private:
-            line += f"   (seen by Seat {e.player} only: {e.private})"
-        lines.append(line)
-    return lines
+def format_log(events: Sequence[Event], add_or_subtract: bool = False) -> list[str]:
+    """One line per event, 'Seat 1: ...' first, with its arithmetic and private part.
+    (The sentences come from widgets.words, the one phrasing module; it imports no widgets.)"""
+    from widgets.words import format_log as words_log
+
+    return words_log(events, add_or_subtract)
 
 
 def _positive_int(text: str) -> int:
@@ -333,7 +330,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 players=args.players, bots=specs, games=count, seed=seed,
                 variant=args.variant, decks=args.decks or 1, colors=args.colors,
                 deck=args.deck, progress=progress,
-                on_game=(lambda s: logs.append(format_log(s.events))) if args.log else None,
+                on_game=(lambda s: logs.append(format_log(s.events, s.config.add_or_subtract)))
+                if args.log else None,
             )
     except ConfigError as e:
         parser.error(str(e))

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from engine.cards import Card, make_deck
-from engine.errors import IllegalActionError
+from engine.errors import IllegalActionError, Reason
 from engine.flapjack import FlapjackConfig, FlapjackState, Play
 from engine.hit_me import (
     MAX_CARDS,
@@ -23,8 +23,10 @@ from engine.hit_me import (
     HitMeConfig,
     HitMeRound,
     Hold,
+    Reveal,
     TurnOrder,
 )
+from widgets.words import card_name, reason_text
 
 # The Hit Me table settings worth sweeping (name -> extra HitMeConfig keywords).
 HIT_ME_VARIANTS: dict[str, dict[str, Any]] = {
@@ -78,7 +80,8 @@ def assert_illegal(state: Any, action: Any, player: Any = None, match: str | Non
     before = json.dumps(state.to_json(), sort_keys=True)
     with pytest.raises(IllegalActionError) as info:
         state.apply_action(action, player)
-    message = str(info.value)
+    assert isinstance(info.value.reason, Reason) and str(info.value).strip()
+    message = reason_text(info.value)  # the engine gives a code and numbers; words say why
     assert message.strip(), "an illegal move must say why"
     if match is not None:
         assert re.search(match, message), f"{message!r} does not match {match!r}"
@@ -92,7 +95,9 @@ def random_hit_me_step(state: HitMeRound, rng: random.Random, ace_budget: list[i
     """One random legal move: sometimes an ace choice by any player, else the current player's."""
     if state.config.ace_eleven and ace_budget[0] > 0 and rng.random() < 0.3:
         p = rng.randrange(state.players)
-        aces = [a for a in state.legal_actions(p) if isinstance(a, ChooseAce)]
+        # toggles of the value shown (an unchosen ace shows 1), as the table's ace button does
+        aces = [a for a in state.legal_actions(p) if isinstance(a, ChooseAce)
+                and a.high != state.ace_high[p].get(a.card.key, False)]
         if aces:
             ace_budget[0] -= 1
             state.apply_action(rng.choice(aces), p)
@@ -135,7 +140,7 @@ def check_hit_me_invariants(state: HitMeRound) -> None:
     if state.over:
         assert state.current is None
         assert all(state.held[p] or len(state.cards(p)) == MAX_CARDS for p in range(state.players))
-        assert state.legal_actions() == []
+        assert state.legal_actions() == ([] if state.revealed else [Reveal()])
     else:
         assert state.is_in(state.current)
 
@@ -203,7 +208,7 @@ def check_flapjack_invariants(state: FlapjackState) -> None:
 # ----- hidden cards in an observation ---------------------------------------------------------
 def card_forms(card: Card) -> list[str]:
     """Every way a card may be written: code, key, short form, name."""
-    return sorted({card.code, card.key, card.short, card.name})
+    return sorted({card.code, card.key, card.short, card_name(card)})
 
 
 _RANK = r"(?:10|[2-9AJQK])"

@@ -23,6 +23,7 @@ from engine import (
 from engine.bots import BOT_LEVELS, Decision, best_sum, make_bot
 from engine.errors import ConfigError
 from engine.simulate import simulate_flapjack
+from widgets.words import bot_reason_text
 
 FORBIDDEN = re.compile(r"\b(bigger|smaller|biggest|smallest)\b", re.IGNORECASE)
 
@@ -92,7 +93,7 @@ def test_hit_me_bots_play_only_legal_actions(spec: str, players: int, options: d
             assert decision.action in legal
             assert isinstance(decision.action, Hit | Hold)
             assert obs == frozen, "the bot changed its observation"
-            check_reason(decision.reason)
+            check_reason(bot_reason_text(decision))
             rnd.apply_action(decision.action, seat)
         game.next_round()
 
@@ -116,7 +117,7 @@ def test_flapjack_bots_play_only_legal_actions(spec: str, players: int, variant:
             decision = bots[seat].choose(obs, legal)
             assert decision.action in legal
             assert obs == frozen
-            check_reason(decision.reason)
+            check_reason(bot_reason_text(decision))
             state.apply_action(decision.action, seat)
 
 
@@ -205,11 +206,11 @@ def test_threshold_hits_exactly_while_abs_sum_at_least_t(down: str, up: str, tot
         decision = make_bot(f"threshold:{t}", "hit-me").choose(obs, legal)
         expected = Hit() if abs(total) >= t else Hold()
         assert decision.action == expected, (t, total)
-        check_reason(decision.reason)
+        check_reason(bot_reason_text(decision))
         if total < 0:
-            assert str(total) in decision.reason  # the sign is kept: "-3"
+            assert str(total) in bot_reason_text(decision)  # the sign is kept: "-3"
         if total > 0:
-            assert f"+{total}" in decision.reason
+            assert f"+{total}" in bot_reason_text(decision)
 
 
 def test_threshold_counts_a_free_ace_the_best_way() -> None:
@@ -227,9 +228,9 @@ def test_hit_me_expert_holds_at_zero_and_hits_far_from_zero() -> None:
     far = HitMeRound.deal(config, rng=3, deck="KS,7C,8C,9C,QC,2C,3C,4C")
     bot = make_bot("expert", "hit-me", 1)
     d = bot.choose(zero.observation(1), zero.legal_actions(1))
-    assert d.action == Hold() and "hold" in d.reason
+    assert d.action == Hold() and "hold" in bot_reason_text(d)
     d = bot.choose(far.observation(1), far.legal_actions(1))
-    assert d.action == Hit() and "+20" in d.reason
+    assert d.action == Hit() and "+20" in bot_reason_text(d)
 
 
 # ----- Flapjack choices -------------------------------------------------------------------------
@@ -246,7 +247,8 @@ def test_greedy_and_expert_take_an_available_flapjack() -> None:
     for spec in ["greedy", "expert"]:
         d = make_bot(spec, "flapjack", 1).choose(obs, legal)
         assert d.action == Play(card("5H")), spec
-        assert "Flapjack" in d.reason and "0" in d.reason and "2 cards" in d.reason
+        assert "Flapjack" in bot_reason_text(d) and "0" in bot_reason_text(d) \
+            and "2 cards" in bot_reason_text(d)
     # a king led is a Flapjack at once
     deck2 = list(deck)
     deck2[0], deck2[13] = "KD", "5S"  # seat 1 holds the king of diamonds (-13)

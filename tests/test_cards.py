@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 
@@ -16,21 +17,21 @@ from engine.cards import (
     card_to_json,
     make_deck,
     make_rng,
-    number_words,
     parse_card,
     parse_cards,
     signed,
 )
 from engine.errors import ConfigError
-from engine.events import HIDDEN_CARD, Event, EventKind, abs_math, card_view, step_math, sum_math
+from engine.events import HIDDEN_CARD, Event, EventKind, card_view
 from engine.flapjack import FlapjackConfig
 from engine.hit_me import HitMeConfig
+from widgets.words import abs_math, card_aria, card_name, number_words, step_math, sum_math
 
 
 def test_suits_have_colours_symbols_and_words() -> None:
     assert [s.color for s in Suit] == [Color.BLACK, Color.RED, Color.RED, Color.BLACK]
     assert Suit.SPADES.symbol == "\u2660" and Suit.HEARTS.symbol == "\u2665"
-    assert Suit.CLUBS.word == "clubs"
+    assert card_name(parse_card("JC")) == "jack of clubs"
 
 
 @pytest.mark.parametrize(
@@ -97,11 +98,11 @@ def test_card_rank_must_be_1_to_13() -> None:
 def test_card_texts() -> None:
     c = Card(13, Suit.SPADES)
     assert (c.code, c.short, c.key, c.label) == ("KS", "K\u2660", "KS", "K")
-    assert c.name == "king of spades"
+    assert card_name(c) == "king of spades"
     ten = Card(10, Suit.HEARTS, copy=1)
     assert (ten.code, ten.key, ten.short) == ("10H", "10H#1", "10\u2665")
     assert str(ten) == "10H"
-    assert Card(1, Suit.DIAMONDS).name == "ace of diamonds"
+    assert card_name(Card(1, Suit.DIAMONDS)) == "ace of diamonds"
 
 
 def test_explicit_order_top_first_and_repeats_become_copies() -> None:
@@ -138,7 +139,7 @@ def test_make_rng_same_seed_same_sequence() -> None:
 
 
 @pytest.mark.parametrize(("n", "text", "words"),
-                         [(7, "+7", "plus 7"), (-7, "-7", "minus 7"), (0, "0", "zero")])
+                         [(7, "+7", "positive 7"), (-7, "-7", "negative 7"), (0, "0", "zero")])
 def test_signed_and_number_words(n: int, text: str, words: str) -> None:
     assert signed(n) == text
     assert number_words(n) == words
@@ -156,18 +157,23 @@ def test_arithmetic_text() -> None:
 def test_card_view_carries_signed_value_text_and_aria() -> None:
     v = card_view(parse_card("7H"), -7)
     assert v["value_text"] == "-7" and v["value"] == -7
-    assert v["aria"] == "seven of hearts, value minus 7"
+    assert "aria" not in v and "name" not in v  # words are made in widgets.words
+    assert card_aria(v) == "seven of hearts, value negative 7"
     assert v["color"] == "red" and v["symbol"] == "\u2665" and v["code"] == "7H"
-    assert HIDDEN_CARD["hidden"] is True and "aria" in HIDDEN_CARD
+    assert HIDDEN_CARD == {"hidden": True}
+    assert card_aria(HIDDEN_CARD) == "face-down card"
 
 
 def test_event_private_part_only_for_its_player() -> None:
-    e = Event(EventKind.DRAW, 1, "draws a card", private="you drew 5\u2660")
+    five = parse_card("5S")
+    e = Event(EventKind.DRAW, 1, private=Event(EventKind.DRAW, 1, card=five, value=5))
     assert "private" not in e.view(0)
     assert "private" not in e.view(None)
-    assert e.view(1)["private"] == "you drew 5\u2660"
-    assert e.view(0, reveal=True)["private"] == "you drew 5\u2660"
+    assert e.view(1)["private"]["card"]["code"] == "5S"
+    assert e.view(0, reveal=True)["private"]["value"] == 5
     assert Event.from_json(e.to_json()) == e
+    assert json.loads(json.dumps(e.to_json())) == e.to_json()
+    assert json.loads(json.dumps(e.view(1))) == e.view(1)
 
 
 def test_cards_are_ordered_and_sort() -> None:
@@ -177,3 +183,33 @@ def test_cards_are_ordered_and_sort() -> None:
     assert ordered[:3] == [Card(1, Suit.CLUBS, 0), Card(1, Suit.CLUBS, 1), Card(1, Suit.DIAMONDS)]
     assert Card(4, Suit.SPADES) > Card(4, Suit.CLUBS) > Card(3, Suit.SPADES)
     assert max(deck) == Card(13, Suit.SPADES, 1)
+
+
+def test_registry_one_shape_for_every_game() -> None:
+    from engine.games import GAMES, game_name, make_game
+
+    assert set(GAMES) == {"hit-me", "flapjack"} and game_name("Hit Me") == "hit-me"
+    for name in GAMES:
+        game = make_game(name, players=3)
+        state = game.new_state(rng=4)
+        moves = 0
+        while not state.is_over:
+            seat = state.current_player
+            if seat is None:  # Hit Me's announce step: the only move turns the cards up
+                seat = 0
+            obs = state.observation(seat)
+            assert set(obs) >= {"game", "viewer", "players", "dealer", "current_player", "over",
+                                "draw_pile", "seats", "legal_actions", "events", "result"}
+            assert isinstance(obs["draw_pile"], int)
+            legal = state.legal_actions(seat)
+            assert obs["legal_actions"] == [a.to_json() for a in legal]
+            action = game.action_from_json(obs["legal_actions"][-1], state)
+            assert action == legal[-1]
+            state.apply_action(action, seat)
+            moves += 1
+        assert state.result() is not None and state.legal_actions(0) == []
+        back = game.state_from_json(json.loads(json.dumps(state.to_json())))
+        assert back.to_json() == state.to_json()
+        assert sorted(state.all_cards()) == sorted(game.full_deck())
+    assert GAMES["hit-me"].card_value(parse_card("KH")) == -10
+    assert GAMES["flapjack"].card_value(parse_card("KH"), "red-positive") == 13

@@ -15,9 +15,10 @@ import pytest
 from helpers import assert_illegal
 
 from engine.cards import Card, Suit, card_from_json, make_deck, parse_card, parse_cards
-from engine.errors import ConfigError, IllegalActionError
+from engine.errors import ConfigError, IllegalActionError, Reason, Why
 from engine.events import EventKind
 from engine.flapjack import EndReason, FlapjackConfig, FlapjackState, Play
+from widgets.words import log_parts, reason_text
 
 
 def stack(hands: dict[int, str], pile: str = "", dealer: int = 0) -> str:
@@ -233,9 +234,11 @@ def test_stacked_game(case: Case) -> None:
             assert keys(state.tricks[seat]) == ex["tricks"].get(seat, [])
     if "flapjacks" in ex:
         assert state.flapjacks == ex["flapjacks"]
+    aos = state.config.add_or_subtract
     if "flapjack_math" in ex:
         fj = [e for e in state.events if e.kind is EventKind.FLAPJACK]
-        assert fj and fj[-1].math == ex["flapjack_math"]
+        assert fj and log_parts(fj[-1], aos)[1] == ex["flapjack_math"]
+        assert fj[-1].after == int(ex["flapjack_math"].split("= ")[1])
     if "draw_events" in ex:
         assert [e.player for e in state.events if e.kind is EventKind.DRAW] == ex["draw_events"]
     if "legal" in ex:
@@ -252,7 +255,8 @@ def test_stacked_game(case: Case) -> None:
     if "cards_won" in ex:
         assert list(state.result().cards_won) == ex["cards_won"]
         assert [len(t) for t in state.tricks] == ex["cards_won"]
-        assert state.events[-1].math == "cards won by seat: " + ", ".join(
+        assert list(state.events[-1].values) == ex["cards_won"]
+        assert log_parts(state.events[-1])[1] == "cards won by seat: " + ", ".join(
             str(n) for n in ex["cards_won"])
     if "winners" in ex:
         res = state.result()
@@ -265,7 +269,9 @@ def test_stacked_game(case: Case) -> None:
     if "pass_events" in ex:
         assert [e.player for e in state.events if e.kind is EventKind.PASS] == ex["pass_events"]
     if "pass_text" in ex:
-        assert [e.text for e in state.events if e.kind is EventKind.PASS][0] == ex["pass_text"]
+        first = [e for e in state.events if e.kind is EventKind.PASS][0]
+        assert log_parts(first)[0] == ex["pass_text"]
+        assert first.reason == ("no-cards" if "no cards" in ex["pass_text"] else "no-legal-card")
     if "unwon" in ex:
         won = sum(len(t) for t in state.tricks)
         assert len(state.all_cards()) - won == ex["unwon"]
@@ -279,9 +285,11 @@ def test_limit_messages() -> None:
     state = play(Case("", {1: "9S,2S,3S,4S,5S,8S,AS", 0: "5C,9H,2H,3H,4H,8H,JH"}, TWO_PILE,
                       moves=["1:9S"]))
     assert_illegal(state, Play(parse_card("5C")), 0,
-                   r"illegal play: the total would be \+14, greater than the limit \+13")
-    assert state.why_illegal(0, parse_card("5C")) == \
-        "the total would be +14, greater than the limit +13"
+                   r"the total would be \+14, greater than the limit \+13")
+    why = state.why_illegal(0, parse_card("5C"))
+    assert why == Why(Reason.LIMIT_EXCEEDED, {"card": "5C", "value": 5, "before": 9, "total": 14,
+                                              "limit": 13})
+    assert reason_text(why) == "the total would be +14, greater than the limit +13"
     state2 = play(Case("", {1: "9H,2S,3S,4S,5S,8S,AS", 0: "5D,9S,2H,3H,4H,8H,JH"}, TWO_PILE,
                        moves=["1:9H"]))
     assert_illegal(state2, Play(parse_card("5D")), 0,
@@ -334,7 +342,8 @@ def test_move_after_the_end_is_refused() -> None:
     assert state.over and state.legal_actions() == [] and state.legal_actions(0) == []
     for seat in (0, 1, None):
         assert_illegal(state, Play(parse_card("JS")), seat, "over")
-    assert state.why_illegal(1, parse_card("JS")) == "the game is over"
+    assert state.why_illegal(1, parse_card("JS")) == Why(Reason.GAME_OVER)
+    assert reason_text(state.why_illegal(1, parse_card("JS"))) == "the game is over"
 
 
 def test_why_illegal_agrees_with_legal_actions() -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from engine import FlapjackConfig, FlapjackState, HitMeConfig, HitMeRound, Play, parse_card
 from engine.errors import ConfigError
-from engine.hints import flapjack_hint, hit_me_hint
+from widgets.words import flapjack_hint, hit_me_hint
 
 FORBIDDEN = re.compile(r"\b(bigger|smaller|biggest|smallest)\b", re.IGNORECASE)
 

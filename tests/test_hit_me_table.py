@@ -20,7 +20,8 @@ from engine.cards import parse_card
 from engine.errors import ConfigError
 from engine.hit_me import Hit, HitMeGame, Hold
 from widgets import HitMeTable
-from widgets.hit_me_table import Phase, announce_feedback, own_values
+from widgets.hit_me_table import Phase, announce_feedback
+from widgets.words import card_aria
 
 
 class HitOnce:
@@ -537,7 +538,7 @@ def test_named_players_and_levels_play_whole_rounds():
             while t.phase is Phase.PLAY:
                 assert t.game.round.current == 0
                 (t.hold_button if t.game.round.hits(0) >= 1 else t.hit_button).click()
-            values = own_values(t.game.round.observation(0)["seats"][0])
+            values = t.game.round.observation(0)["seats"][0]["values"]
             announce(t, sum(values))
             assert "Right!" in t.announce.feedback_html.value
             t.announce_done_button.click()
@@ -567,28 +568,33 @@ def test_hint_button_explains_from_own_observation():
     assert t.hint.button.disabled
 
 
-def test_pre_reveal_hides_what_the_reveal_would_show():
-    from engine.hit_me import ChooseAce, HitMeConfig, HitMeRound
-    from widgets.hit_me_table import pre_reveal
+def test_announce_phase_hides_what_the_reveal_will_show():
+    # The engine's own announce step: no view re-hides what the engine revealed.
+    from engine.hit_me import ChooseAce, HitMeConfig, HitMeRound, Reveal
 
     rnd = HitMeRound.deal(HitMeConfig(players=3, ace_eleven=True), 0, 1,
                           deck="2C,9C,5S,AD,9H,7H")
     rnd.apply_action(ChooseAce(rnd.face_up[1][0], True), 1)  # seat 1 counts A♦ as -11
     for _ in range(3):
         rnd.apply_action(Hold())
-    assert rnd.over
-    obs = pre_reveal(rnd.observation(0))
-    assert obs["result"] is None and not obs["reveal"]
+    assert rnd.over and rnd.phase == "announce"
+    obs = rnd.observation(0)
+    assert obs["result"] is None and not obs["reveal"] and obs["phase"] == "announce"
     assert {e["kind"] for e in obs["events"]} <= {"deal", "hold", "ace"}
     assert obs["seats"][0]["face_down"]["code"] == "5S" and obs["seats"][0]["sum"] == -2
     for p in (1, 2):
-        assert obs["seats"][p]["face_down"] == {"hidden": True, "aria": "face-down card"}
+        assert obs["seats"][p]["face_down"] == {"hidden": True}
         assert obs["seats"][p]["sum"] is None and obs["seats"][p]["abs"] is None
     ace = obs["seats"][1]["face_up"][0]
     assert ace["value"] == -1 and ace["value_text"] == "-1" and "ace_high" not in ace
-    assert ace["aria"] == "ace of diamonds, value minus 1"
+    assert card_aria(ace) == "ace of diamonds, value negative 1"
     dumped = repr(obs)
     assert "2C" not in dumped and "9C" not in dumped and "-11" not in dumped
+    rnd.apply_action(Reveal())
+    shown = rnd.observation(0)
+    assert shown["reveal"] and shown["result"] is not None
+    assert shown["seats"][1]["face_down"]["code"] == "2C"
+    assert shown["seats"][1]["face_up"][0]["value"] == -11
 
 
 def _all_synced_text(t: HitMeTable) -> str:

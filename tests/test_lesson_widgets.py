@@ -64,7 +64,7 @@ def test_example_pictures() -> None:
     html = lt.hit_me_example_html()
     for text in ("Ben at -2", "Cam at -1", "Ana at +4", "Cam: |-1| = 1", "Cam (wins)"):
         assert text in html
-    assert 'aria-label="king of diamonds, value minus 10"' in html  # face-down cards revealed
+    assert 'aria-label="king of diamonds, value negative 10"' in html  # face-down cards revealed
     html = lt.flapjack_example_html()
     assert "targets -13, 0, +13" in html and "from +4 to +13" in html and "takes 3 cards" in html
     view = lt.example_view("flapjack")._repr_html_()  # plain HTML output, no widget models

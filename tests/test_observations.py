@@ -31,7 +31,8 @@ from engine.cards import parse_card, signed
 from engine.errors import IllegalActionError
 from engine.events import HIDDEN_CARD
 from engine.flapjack import FlapjackConfig, FlapjackState
-from engine.hit_me import ChooseAce, HitMeConfig, HitMeRound, Hold
+from engine.hit_me import ChooseAce, HitMeConfig, HitMeRound, Hold, Reveal
+from widgets.words import card_aria, number_words
 
 
 def walk(node: Any) -> list[dict[str, Any]]:
@@ -48,28 +49,24 @@ def walk(node: Any) -> list[dict[str, Any]]:
 
 
 def check_card_views(obs: dict[str, Any]) -> None:
-    """Every card shown carries its signed value as text (never colour alone)."""
+    """Every card shown carries its signed value as text (never colour alone), and is data:
+    its name and screen-reader label are words, made by widgets.words."""
     for d in walk(obs):
         if "code" in d and "suit" in d:
-            assert d["value_text"] == signed(d["value"])
-            assert d["value_text"] in d["aria"].replace("minus ", "-").replace("plus ", "+") \
-                or d["value"] == 0
-            assert d["name"] in d["aria"]
+            assert "aria" not in d and "name" not in d
+            if "value" in d:
+                assert d["value_text"] == signed(d["value"])
+                assert number_words(d["value"]) in card_aria(d)
 
 
 def check_private_events(obs: dict[str, Any], state: Any, viewer: int | None) -> None:
-    """Private event text is shown only to its owner (reveal aside)."""
-    text = json.dumps(obs, ensure_ascii=False)
-    own = {e.private for e in state.events if e.player == viewer and e.private}
+    """An event's private part is shown only to its owner (reveal aside)."""
     for view in obs["events"]:
         if "private" in view:
-            assert view["player"] == viewer
-    mine = [v for v in obs["events"] if v["player"] == viewer and viewer is not None]
+            assert view["seat"] == viewer
+    mine = [v for v in obs["events"] if v["seat"] == viewer and viewer is not None]
     assert sum("private" in v for v in mine) == sum(
-        bool(e.private) for e in state.events if e.player == viewer and viewer is not None)
-    for e in state.events:
-        if e.private and e.player != viewer and e.private not in own:
-            assert e.private not in text, f"seat {viewer} sees seat {e.player}'s {e.private!r}"
+        e.private is not None for e in state.events if e.seat == viewer and viewer is not None)
 
 
 # ----- Hit Me ---------------------------------------------------------------------------
@@ -79,7 +76,7 @@ def check_hit_me_observations(state: HitMeRound) -> None:
         obs = state.observation(viewer)
         json.dumps(obs)  # JSON-ready
         check_card_views(obs)
-        if state.over:
+        if state.revealed:
             for p in range(n):
                 assert obs["seats"][p]["face_down"]["key"] == state.face_down[p].key
                 assert obs["seats"][p]["sum"] == state.final_sum(p)
@@ -98,13 +95,13 @@ def check_hit_me_observations(state: HitMeRound) -> None:
                 assert all("ace_high" not in c for c in seat["face_up"])
         leaks = hidden_cards_leaked(obs, hidden, visible)
         assert not leaks, f"seat {viewer} sees hidden cards {leaks}"
-        assert "deck" not in obs and obs["deck_count"] == len(state.deck)
+        assert "deck" not in obs and obs["draw_pile"] == len(state.deck)
         check_private_events(obs, state, viewer)
         if viewer is not None:
             mine = obs["seats"][viewer]
             assert mine["face_down"]["key"] == state.face_down[viewer].key
-            assert mine["sum"] == state.sum(viewer)
-            assert obs["legal_actions"] == [str(a) for a in state.legal_actions(viewer)]
+            assert mine["sum"] == (state.final_sum(viewer) if state.over else state.sum(viewer))
+            assert obs["legal_actions"] == [a.to_json() for a in state.legal_actions(viewer)]
         else:
             assert obs["legal_actions"] == []
     revealed = state.observation(0, reveal=True)
@@ -138,13 +135,15 @@ def test_hit_me_ace_choice_on_face_down_card_not_told_to_others() -> None:
     assert [e["kind"] for e in state.observation(1)["events"]].count("ace") == 1
     state.apply_action(Hold())
     state.apply_action(Hold())
+    assert [e["kind"] for e in state.observation(0)["events"]].count("ace") == 0  # announcing
+    state.apply_action(Reveal())
     assert [e["kind"] for e in state.observation(0)["events"]].count("ace") == 1
 
 
 def test_hit_me_observation_refuses_unknown_viewer() -> None:
     state = HitMeRound.deal(HitMeConfig(), rng=1)
     for bad in (2, -1, "0"):
-        with pytest.raises(IllegalActionError, match="no such player"):
+        with pytest.raises(IllegalActionError, match="no-such-player"):
             state.observation(bad)
 
 
@@ -212,7 +211,7 @@ def test_flapjack_draw_is_private() -> None:
 
 def test_flapjack_observation_refuses_unknown_viewer() -> None:
     state = FlapjackState.deal(FlapjackConfig(players=3), rng=1)
-    with pytest.raises(IllegalActionError, match="no such player"):
+    with pytest.raises(IllegalActionError, match="no-such-player"):
         state.observation(3)
 
 
@@ -278,6 +277,6 @@ def test_observation_and_legal_actions_refuse_non_seats(bad: object) -> None:
     from engine.hit_me import HitMeConfig, HitMeRound
 
     state = HitMeRound.deal(HitMeConfig(players=3, ace_eleven=True), rng=1)
-    with pytest.raises(IllegalActionError, match="no such player"):
+    with pytest.raises(IllegalActionError, match="no-such-player"):
         state.observation(bad)
     assert state.legal_actions(bad) == []

@@ -30,19 +30,21 @@ except ImportError:  # run as `python -m tests.test_playthroughs`
 from engine.events import Event
 from engine.flapjack import FlapjackConfig, FlapjackState
 from engine.hit_me import HitMeConfig, HitMeGame
+from widgets.words import log_parts
 
 DIR = Path(__file__).resolve().parent / "playthroughs"
 REGEN_HINT = ("regenerate with `.venv/bin/python -m tests.test_playthroughs --regen` "
               "(or PLAYTHROUGHS_REGEN=1 pytest tests/test_playthroughs.py) and review the diff")
 
 
-def event_line(e: Event) -> str:
-    who = "table" if e.player is None else f"seat {e.player}"
-    line = f"[{e.kind.value}] {who}: {e.text}"
-    if e.math:
-        line += f"  | {e.math}"
-    if e.private:
-        line += f"  | private: {e.private}"
+def event_line(e: Event, add_or_subtract: bool = False) -> str:
+    who = "table" if e.seat is None else f"seat {e.seat}"
+    text, math, private = log_parts(e, add_or_subtract)
+    line = f"[{e.kind.value}] {who}: {text}"
+    if math:
+        line += f"  | {math}"
+    if private:
+        line += f"  | private: {private}"
     return line
 
 
@@ -81,7 +83,7 @@ def flapjack_text(config: FlapjackConfig, seed: int) -> str:
     out.append("## play")
     while not state.over:
         state.apply_action(rng.choice(state.legal_actions()))
-    out += [event_line(e) for e in state.events]
+    out += [event_line(e, config.add_or_subtract) for e in state.events]
     res = state.result()
     out.append(f"result: {res.reason.value}; cards won {list(res.cards_won)}; "
                f"winners {list(res.winners)}{' (tie)' if res.tie else ''}; "

@@ -18,7 +18,6 @@ from widgets.render import (
     card_back_html,
     card_face_html,
     card_html,
-    event_line,
     hand_html,
     message_html,
     move_log_html,
@@ -40,10 +39,10 @@ def text_of(html: str) -> str:
 
 
 @pytest.mark.parametrize(("code", "config", "value_text", "aria", "color"), [
-    ("7H", BLACK, "-7", "seven of hearts, value minus 7", "icg-red"),
-    ("7H", RED, "+7", "seven of hearts, value plus 7", "icg-red"),
-    ("KS", BLACK, "+10", "king of spades, value plus 10", "icg-black"),
-    ("AC", RED, "-1", "ace of clubs, value minus 1", "icg-black"),
+    ("7H", BLACK, "-7", "seven of hearts, value negative 7", "icg-red"),
+    ("7H", RED, "+7", "seven of hearts, value positive 7", "icg-red"),
+    ("KS", BLACK, "+10", "king of spades, value positive 10", "icg-black"),
+    ("AC", RED, "-1", "ace of clubs, value negative 1", "icg-black"),
 ])
 def test_card_face_has_signed_value_text_and_aria(code, config, value_text, aria, color):
     html = card_face_html(view(code, config))
@@ -59,7 +58,7 @@ def test_card_face_has_signed_value_text_and_aria(code, config, value_text, aria
 def test_card_face_note_goes_into_label():
     html = card_face_html(view("AH"), note="ace counts 11")
     assert "ace counts 11" in text_of(html)
-    assert 'aria-label="ace of hearts, value minus 1, ace counts 11"' in html
+    assert 'aria-label="ace of hearts, value negative 1, ace counts 11"' in html
 
 
 def test_card_back_has_no_value_rank_or_suit():
@@ -130,30 +129,28 @@ def test_number_line_stacks_points_with_the_same_value():
     assert len(set(ys)) == 2
 
 
-def test_event_line_equation_first_and_private_only_when_present():
-    names = ["Ben", "Ann"]
-    e = {"kind": "play", "player": 0, "text": "plays 5♠ (+5); the total is +2",
-         "math": "-3 + (+5) = +2"}
-    assert event_line(e, names) == "Ben: -3 + (+5) = +2 (plays 5♠ (+5); the total is +2)"
-    assert event_line({"kind": "hold", "player": 1, "text": "holds", "math": ""}, names) == \
-        "Ann holds"
-    assert event_line({"kind": "result", "player": None, "text": "tie", "math": ""}, names) == \
-        "Table tie"
-    e2 = {"kind": "hold", "player": 0, "text": "holds", "math": "", "private": "you hold at -2"}
-    assert event_line(e2, names).endswith("[only you see: you hold at -2]")
+def test_hit_me_story_speaks_to_the_viewer_and_names_the_others():
+    from engine.hit_me import Hit, HitMeRound, Hold
+    from widgets.words import hit_me_story_line
 
-
-def test_event_line_names_players_and_speaks_to_you():
+    rnd = HitMeRound.deal(BLACK, dealer=1, rng=0, deck="3D,2C,7H,9C,5S")
+    rnd.apply_action(Hit(), 0)
+    rnd.apply_action(Hold(), 1)
     names = ["You", "Ben"]
-    hit = {"kind": "hit", "player": 0, "text": "says \u201cHit me!\u201d and gets 5\u2660 (+5)",
-           "math": "face-up cards: -3 + (+5) = +2"}
-    assert event_line(hit, names) == ("You: face-up cards: -3 + (+5) = +2 "
-                                      "(say \u201cHit me!\u201d and get 5\u2660 (+5))")
-    assert event_line({"kind": "hold", "player": 0, "text": "holds"}, names) == "You hold"
-    assert event_line({"kind": "hold", "player": 1, "text": "holds"}, names) == "Ben holds"
-    res = {"kind": "result", "player": None, "text": "tie: co-winners player 0, player 1",
-           "math": ""}
-    assert event_line(res, names) == "Table tie: co-winners You, Ben"
+    mine = [hit_me_story_line(e, names, 0) for e in rnd.observation(0)["events"]]
+    assert mine[0] == ("You are dealt a face-down card and 7\u2665 (-7) face up  "
+                       "[only you see: your face-down card is 3\u2666; your sum is "
+                       "-3 + (-7) = -10]")
+    assert mine[2].startswith("You say \u201cHit me!\u201d and get 5\u2660 (+5). "
+                              "Face-up cards: -7 + (+5) = -2  [only you see: your sum: ")
+    assert mine[3] == "Ben holds"
+    theirs = [hit_me_story_line(e, names, 1) for e in rnd.observation(1)["events"]]
+    assert theirs[2] == ("You says \u201cHit me!\u201d and gets 5\u2660 (+5). "
+                         "Face-up cards: -7 + (+5) = -2")  # Ben sees a player named You
+    assert theirs[3].startswith("Ben holds  [only you see: you hold at ")
+    told = [hit_me_story_line(e, ["Ana", "Ben"], None, teacher=True)
+            for e in rnd.observation(None, reveal=True)["events"]]
+    assert "[private: Ana's sum: -10 + (+5) = -5]" in told[2]
 
 
 def test_move_log_newest_first_copyable_pre():
@@ -235,7 +232,7 @@ def test_update_card_button_in_place():
     update_card_button(b, heart, reason="would make -15, less than -13",
                        detail="cannot be played now, the total would be -15")
     assert b.description == "7♥ -7 (would make -15, less than -13)"
-    assert b.tooltip == ("seven of hearts, value minus 7: cannot be played now, "
+    assert b.tooltip == ("seven of hearts, value negative 7: cannot be played now, "
                          "the total would be -15")
     assert b.disabled and "icg-red" in b._dom_classes and "icg-black" not in b._dom_classes
     update_card_button(b, jack, suffix=" (chosen)")

@@ -9,6 +9,7 @@ import pytest
 from engine.cards import parse_card
 from engine.flapjack import FlapjackConfig, FlapjackState, Play
 from widgets import render_flapjack as rf
+from widgets.words import card_name
 
 NAMES = ["You", "Ada"]
 # Two players, seat 0 deals, so seat 1 (Ada) gets the first card and leads.
@@ -39,14 +40,15 @@ def test_seat_names_defaults_and_given():
     assert rf.seat_names(9)[8] == "Player 9"
 
 
-def test_you_form_turns_engine_text_to_second_person():
-    assert rf.you_form("passes (has no cards)") == "pass (have no cards)"
-    assert rf.sentence(NAMES, 0, "passes (has no legal card)", 0) == \
-        "You pass (have no legal card)"
-    assert rf.sentence(NAMES, 1, "passes (has no legal card)", 0) == \
-        "Ada passes (has no legal card)"
-    # A student with a given name is spoken of in the third person.
-    assert rf.sentence(["Mia", "Ada"], 0, "passes (has no cards)", 0) == "Mia passes (has no cards)"
+def test_pass_sentence_speaks_to_you_and_of_the_others():
+    from widgets.words import flapjack_pass_sentence
+
+    e = {"kind": "pass", "seat": 0, "reason": "no-legal-card"}
+    assert flapjack_pass_sentence(e, NAMES, 0) == "You pass (have no legal card)"
+    assert flapjack_pass_sentence({**e, "seat": 1}, NAMES, 0) == "Ada passes (has no legal card)"
+    # A student with a given name is spoken of in the third person (not addressed as You).
+    assert flapjack_pass_sentence({**e, "reason": "no-cards"}, ["Mia", "Ada"], None) == \
+        "Mia passes (has no cards)"
 
 
 @pytest.mark.parametrize("before,delta,aos,math,question", [
@@ -102,11 +104,13 @@ def test_last_play_marks_a_flapjack():
     assert rf.last_play(deal().observation(0)) is None
 
 
-def test_parse_play_add_or_subtract():
-    assert rf.parse_play({"math": "6 - 5 = 1"}) == (6, -5, 1)
-    assert rf.parse_play({"math": "13"}) == (0, 13, 13)
-    assert rf.parse_play({"math": "+2 + (-7) = -5"}) == (2, -7, -5)
-    assert rf.parse_play({"math": "nonsense"}) is None
+def test_last_play_add_or_subtract_reads_the_event_data():
+    cfg = FlapjackConfig(players=2, variant="add-or-subtract")
+    st = FlapjackState.deal(cfg, deck="6H,5S,2C,3C,4C,5C,6C,7C,8C,9C,10C,JC,QC,KC", rng=0)
+    st.apply_action(Play(parse_card("6H")), 1)
+    assert rf.last_play(st.observation(0)) == rf.LastPlay(1, "6\u2665", 0, 6, 6, False)
+    st.apply_action(Play(parse_card("5S"), -1), 0)
+    assert rf.last_play(st.observation(1)) == rf.LastPlay(0, "5\u2660", 6, -5, 1, False)
 
 
 # ----- the table ----------------------------------------------------------------------------
@@ -115,8 +119,8 @@ def test_table_html_shows_cards_values_total_and_pile():
     play(st, "3D")
     play(st, "5S")
     html = rf.table_html(st.observation(0))
-    assert 'aria-label="three of diamonds, value minus 3"' in html
-    assert 'aria-label="five of spades, value plus 5"' in html
+    assert 'aria-label="three of diamonds, value negative 3"' in html
+    assert 'aria-label="five of spades, value positive 5"' in html
     assert ">-3<" in html and ">+5<" in html  # signed values as text on the faces
     assert "Running total: +2" in text_of(html)
     assert "-3 + (+5) = +2" in html
@@ -153,7 +157,7 @@ def test_seats_hide_other_hands_unless_revealed():
     hidden = rf.seats_html(st.observation(0), NAMES, 0)
     shown = rf.seats_html(st.observation(0, reveal=True), NAMES, 0)
     for code in ("KH", "3D", "2C", "4H", "6C", "7S", "10C"):
-        name = parse_card(code).name
+        name = card_name(parse_card(code))
         assert name not in hidden
         assert name in shown
     assert hidden.count('aria-label="face-down card"') == 7
@@ -185,18 +189,16 @@ def test_status_text():
 
 def test_banner_celebrates_a_flapjack_and_announces_passes():
     events = [
-        {"kind": "flapjack", "player": 1, "text": "makes -13: Flapjack! and takes 3 cards",
-         "math": "total = -13"},
-        {"kind": "pass", "player": 0, "text": "passes (has no legal card)", "math": ""},
-        {"kind": "flapjack", "player": 0, "text": "makes 0: Flapjack! and takes 1 card",
-         "math": "total = 0"},
+        {"kind": "flapjack", "seat": 1, "after": -13, "count": 3},
+        {"kind": "pass", "seat": 0, "reason": "no-legal-card"},
+        {"kind": "flapjack", "seat": 0, "after": 0, "count": 1},
     ]
     html = rf.banner_html(events, NAMES, 0)
     assert html.count('class="icg-fj-flapjack"') == 2
     assert "Flapjack!</span> Ada makes the total exactly -13 and takes 3 cards." in html
     assert "You make the total exactly 0 and take 1 card." in html
     assert "You pass (have no legal card)." in html
-    assert rf.banner_html([{"kind": "play", "player": 1, "text": "x", "math": ""}], NAMES) == ""
+    assert rf.banner_html([{"kind": "draw", "seat": 1}], NAMES) == ""
     assert "@keyframes" in rf.FLAPJACK_CSS and "prefers-reduced-motion" in rf.FLAPJACK_CSS
 
 
@@ -292,7 +294,7 @@ def test_practice_prompt_asks_without_giving_the_answer():
     html = rf.practice_prompt_html(st.total, card, 1)
     assert "The total is -3" in html and "-3 + (+5) = ?" in html
     assert "+2" not in text_of(html)
-    assert 'aria-label="five of spades, value plus 5"' in html
+    assert 'aria-label="five of spades, value positive 5"' in html
     aos = rf.practice_prompt_html(6, dict(card, value=5, value_text="+5"), -1, True)
     assert "subtract 5" in aos and "6 - 5 = ?" in aos and "= 1" not in aos
 

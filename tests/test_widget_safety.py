@@ -25,7 +25,8 @@ from widget_helpers import AlwaysHold, all_widgets, errors_raise, synced_text  #
 
 from engine.cards import Card, Suit
 from widgets import HitMeTable
-from widgets.hit_me_table import Phase, own_values
+from widgets.hit_me_table import Phase
+from widgets.words import card_name
 
 
 def hidden_and_visible(t: HitMeTable) -> tuple[list[Card], list[Card]]:
@@ -85,7 +86,7 @@ def play_round_checking(t: HitMeTable, rng_hits: int) -> None:
         # announce
         if not t.peeked:
             t.peek_button.click()
-        values = own_values(t.game.round.observation(t.viewer)["seats"][t.viewer])
+        values = t.game.round.observation(t.viewer)["seats"][t.viewer]["values"]
         t.announce.boxes["sum"].value = str(sum(values))
         t.announce.boxes["abs"].value = "999"
         t.announce.check_button.click()
@@ -122,7 +123,7 @@ def test_walker_finds_a_planted_card():
     t = HitMeTable(players=3, seed=1, bot_delay=0, opponents=[AlwaysHold()] * 2)
     hidden, _ = hidden_and_visible(t)
     card = hidden[0]
-    t.settings.apply_button.tooltip = f"psst: {card.name}"
+    t.settings.apply_button.tooltip = f"psst: {card_name(card)}"
     with pytest.raises(AssertionError, match="leaked"):
         assert_no_leak(t)
     t.settings.apply_button.tooltip = "Apply"
@@ -240,7 +241,7 @@ def still_playable(t: HitMeTable) -> None:
             t.hold_button.click()
         else:
             t.peek_button.click() if not t.peeked else None
-            values = own_values(t.game.round.observation(t.viewer)["seats"][t.viewer])
+            values = t.game.round.observation(t.viewer)["seats"][t.viewer]["values"]
             t.announce.boxes["sum"].value = str(sum(values))
             t.announce.boxes["abs"].value = str(abs(sum(values)))
             t.announce.target.value = "sum"

@@ -21,6 +21,7 @@ from ipywidgets.widgets.widget_string import HTMLStyle
 
 from widgets import deal_codes
 from widgets.render import Arrow, Point, Span, esc, message_html, move_log_html, number_line_svg
+from widgets.words import card_aria
 
 log = logging.getLogger(__name__)
 
@@ -249,7 +250,8 @@ def card_button(
     suffix: str = "",
     classes: Iterable[str] = (),
 ) -> widgets.Button:
-    """A face-up card as a button: description 'J♠ +10', tooltip 'jack of spades, value plus 10'.
+    """A face-up card as a button: description 'J♠ +10', tooltip 'jack of spades, value
+    positive 10'.
 
     `reason` (why it is disabled) is added to the description and tooltip so that a screen reader
     and a colour-blind player both get it (see `card_button_state`). The button is made as it
@@ -275,7 +277,7 @@ def card_button_state(card: dict[str, Any], *, reason: str = "", detail: str = "
     given; css classes icg-card-btn, the card's colour and `classes`. A new button is made with
     them (one message to the page instead of one per trait)."""
     text = f"{prefix}{card_label(card)}{suffix}"
-    tip = card["aria"]
+    tip = card_aria(card)
     if reason:
         text = f"{text} ({reason})"
         tip = f"{tip}: {detail or reason}"

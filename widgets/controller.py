@@ -115,9 +115,12 @@ class TableController:
             try:
                 self.state.apply_action(action, seat)
             except IllegalActionError as e:
-                self.on_error(str(e))
+                from widgets.words import reason_text
+
+                text = reason_text(e, viewer=seat)
+                self.on_error(text)
                 self.refresh()
-                return str(e)
+                return text
             self.after_move()
         self.refresh()
         self.run_bots()
@@ -137,7 +140,9 @@ class TableController:
             try:
                 decision = self.bots[seat].choose(st.observation(seat), legal)
                 st.apply_action(decision.action, seat)
-                reason = str(getattr(decision, "reason", ""))
+                from widgets.words import bot_reason_text
+
+                reason = bot_reason_text(decision)
                 action = decision.action
             except Exception as e:  # noqa: BLE001 - a failing bot must not stall the table
                 log.warning("computer player %s failed: %s", seat, e)
@@ -199,8 +204,3 @@ class TableController:
             self._pending = False
             self.reasons = {}
             self.bot_moves = []
-
-    @property
-    def waiting_for_bots(self) -> bool:
-        """True while a paced computer move is scheduled."""
-        return self._pending

@@ -12,7 +12,8 @@ from typing import Any
 import ipywidgets as w
 
 from engine.cards import RANK_LABELS, Card, Color, Convention, Suit, signed
-from engine.events import abs_math, card_view, sum_math
+from engine.events import card_view
+from engine.games import GAMES as REGISTRY
 from widgets import lesson_tools
 from widgets.components import (
     GuardedButton,
@@ -25,16 +26,17 @@ from widgets.components import (
     style_widget,
 )
 from widgets.render import Arrow, Point, Span, esc, hand_html, number_line_svg
+from widgets.words import abs_math, card_name, sum_math
 
 MAX_CARDS = 12
-GAMES = ("hit-me", "flapjack")
+GAMES = tuple(REGISTRY)
 SUIT_FOR = {Color.BLACK: Suit.SPADES, Color.RED: Suit.HEARTS}
 
 
 def card_value(card: Card, game: str, colors: Convention) -> int:
-    """The card's signed value: J Q K count 10 in Hit Me and 11, 12, 13 in Flapjack."""
-    size = min(card.rank, 10) if game == "hit-me" else card.rank
-    return size * colors.sign(card.color)
+    """The card's signed value, from the engine's registry: J Q K count 10 in Hit Me and
+    11, 12, 13 in Flapjack."""
+    return REGISTRY[game].card_value(card, colors)
 
 
 def zero_pairs(values: list[int]) -> list[tuple[int, int]]:
@@ -137,7 +139,7 @@ class CardExplorer(w.VBox):
                                 else f"no {card.name} in the hand to take away"),
                     "disabled": not held}
         return {"description": f"{label} {signed(v)}",
-                "tooltip": f"add the {card.name}, value {signed(v)}",
+                "tooltip": f"add the {card_name(card)}, value {signed(v)}",
                 "disabled": len(self.cards) >= MAX_CARDS}
 
     # ----- reading -----------------------------------------------------------------------

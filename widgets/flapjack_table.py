@@ -15,16 +15,16 @@ shown (feedback with the arithmetic, "Show me" after a second miss).
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Sequence
 from typing import Any
 
 import ipywidgets as widgets
 
 from engine.cards import Card
-from engine.errors import ConfigError, IllegalActionError
+from engine.errors import ConfigError, IllegalActionError, Reason, Why
 from engine.flapjack import VARIANTS, FlapjackConfig, FlapjackState, Play
 from widgets import render_flapjack as rf
+from widgets import words
 from widgets.components import (
     MINUS,
     AnswerEntry,
@@ -104,9 +104,6 @@ def _check_names(names: Any, players: int) -> list[str] | None:
     if len(set(out)) != len(out):
         raise ConfigError("names must be different from each other")
     return out
-
-
-_LIMIT_WHY = re.compile(r"the total would be ([+-]?\d+), (greater|less) than the limit ([+-]?\d+)")
 
 
 def fresh_code() -> int:
@@ -454,39 +451,41 @@ class FlapjackTable(widgets.VBox):
     def _signs(self) -> tuple[int, ...]:
         return (1, -1) if self.config.add_or_subtract else (1,)
 
-    def _why(self, card: Card, sign: int) -> str | None:
-        """Why the student may not play `card` with `sign` now (None: allowed)."""
+    def _why_data(self, card: Card, sign: int) -> Why | None:
+        """Why the student may not play `card` with `sign` now, as data (None: allowed)."""
         st = self.state
         if st.over:
-            return "the game is over"
+            return Why(Reason.GAME_OVER)
         if st.current != YOU:
-            return "not your turn"
-        why = st.why_illegal(YOU, card, sign)
-        if why and self.config.add_or_subtract:  # totals here are never negative: no '+' signs
-            why = re.sub(r"\+(\d)", r"\1", why)
-        return why
+            return Why(Reason.NOT_YOUR_TURN, {"current": st.current, "seat": YOU})
+        return st.why_illegal(YOU, card, sign)
+
+    def _why(self, card: Card, sign: int) -> str | None:
+        """The same in words (None: allowed)."""
+        why = self._why_data(card, sign)
+        return None if why is None else words.reason_text(why, self.config.add_or_subtract,
+                                                          viewer=YOU)
 
     def _card_reason(self, card: Card) -> str | None:
         """Why a card cannot be played at all now, in words (None: some way is legal)."""
-        whys = [(s, self._why(card, s)) for s in self._signs()]
-        if any(w is None for _, w in whys):
+        whys = [self._why(card, s) for s in self._signs()]
+        if any(w is None for w in whys):
             return None
-        if len(whys) == 1 or whys[0][1] == whys[1][1]:
-            return whys[0][1]
-        return "; ".join(f"{'adding' if s > 0 else 'subtracting'}: {w}" for s, w in whys)
+        if len(whys) == 1 or whys[0] == whys[1]:
+            return whys[0]
+        return words.both_ways_refused(whys[0], whys[1])
 
     def _short_reason(self, card: Card, reason: str) -> str:
         """The reason a card is disabled, short enough for its button ('would make -15, less
         than -13'; add or subtract: 'would make 23 or -3, outside 0 to 13')."""
-        found = [_LIMIT_WHY.fullmatch(self._why(card, s) or "") for s in self._signs()]
-        if not found or not all(found):
+        found = [self._why_data(card, s) for s in self._signs()]
+        if not all(w is not None and w.reason is Reason.LIMIT_EXCEEDED for w in found):
             return reason
-        if len(found) == 1:
-            m = found[0]
-            return f"would make {m[1]}, {m[2]} than {m[3]}"
         aos = self.config.add_or_subtract
-        lo, hi = rf.total_text(self.config.low, aos), rf.total_text(self.config.high, aos)
-        return f"would make {' or '.join(m[1] for m in found)}, outside {lo} to {hi}"
+        if len(found) == 1:
+            return words.limit_short(found[0], aos)
+        return words.limit_short_both([w["total"] for w in found], self.config.low,
+                                      self.config.high, aos)
 
     def click_card(self, key: str) -> None:
         """The student chose a card (the same as clicking its button)."""
@@ -564,7 +563,7 @@ class FlapjackTable(widgets.VBox):
         for v in self.state.observation(YOU)["seats"][YOU]["hand"]:
             if v["key"] == card.key:
                 return v
-        raise IllegalActionError(f"{card.code} is not in your hand")
+        raise IllegalActionError(Reason.NOT_IN_HAND, card=card.code, seat=YOU)
 
     # ----- say the new total --------------------------------------------------------------
     def _expected(self) -> tuple[int, int, int] | None:
@@ -665,11 +664,7 @@ class FlapjackTable(widgets.VBox):
     def _hint_text(self) -> str:
         if self._pending is not None:  # the hint names new totals: not while one is asked
             return "Work out the new total first; the hint is back after that."
-        try:
-            from engine.hints import flapjack_hint
-        except ImportError:
-            return "Hints are not available yet."
-        return flapjack_hint(self.state.observation(YOU))
+        return words.flapjack_hint(self.state.observation(YOU))
 
     # ----- rendering --------------------------------------------------------------------
     def observation(self) -> dict[str, Any]:
@@ -687,7 +682,8 @@ class FlapjackTable(widgets.VBox):
         walk = self.controller.walkthrough
         self.header.value = self._header_html()
         events = obs["events"][self._banner_from:]
-        self.banner.value = rf.banner_html(events, names, YOU) + rf.end_html(obs, names, YOU)
+        self.banner.value = (rf.banner_html(events, names, YOU, cfg.add_or_subtract)
+                             + rf.end_html(obs, names, YOU))
         if st.over and not self.code_open:
             shown = rf.esc(format_code(self.deal_code))
             self.banner.value += (f'<div class="icg-fj-replay">Replay this deal: deal code '
@@ -755,7 +751,7 @@ class FlapjackTable(widgets.VBox):
             chosen = card.key in (self._selected, self._pending[0] if self._pending else None)
             if reason:
                 look = {"reason": self._short_reason(card, reason),
-                        "detail": f"cannot be played now, {reason}"}
+                        "detail": words._("cannot be played now, {reason}").format(reason=reason)}
             else:
                 look = {"suffix": " (chosen)" if chosen else ""}
             classes = ["icg-fj-pending"] if chosen else []

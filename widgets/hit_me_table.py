@@ -15,19 +15,16 @@ they hold the device; X then chooses to peek at their face-down card.
 from __future__ import annotations
 
 import functools
-import itertools
 import logging
 import random
-import re
 from collections.abc import Callable, Sequence
 from enum import Enum
 from typing import Any
 
 import ipywidgets as widgets
 
-from engine.cards import card_from_json, number_words, signed
+from engine.cards import card_from_json, signed
 from engine.errors import ConfigError, check_int
-from engine.events import HIDDEN_CARD, abs_math, sum_math
 from engine.hit_me import ChooseAce, Hit, HitMeConfig, HitMeGame, Hold
 from widgets.components import (
     AnswerEntry,
@@ -57,7 +54,16 @@ from widgets.render import (
     card_face_html,
     esc,
     score_table_html,
-    story_line,
+)
+from widgets.words import (
+    _,
+    abs_math,
+    card_name,
+    hit_me_hint,
+    hit_me_story_line,
+    join_names,
+    ngettext,
+    sum_math,
 )
 
 log = logging.getLogger(__name__)
@@ -81,65 +87,13 @@ class Phase(Enum):
 
 
 # ----- pure helpers (observation -> data / HTML) -------------------------------------------
-def pre_reveal(obs: dict[str, Any]) -> dict[str, Any]:
-    """An over round's observation with the reveal taken back out, for the announce step.
-
-    The engine turns every card up when a round is over; before the students have announced,
-    the table must still hide the other players' face-down cards, sums and ace choices.
-    """
-    viewer = obs["viewer"]
-    out = dict(obs)
-    out["reveal"] = False
-    out["result"] = None
-    out["events"] = [e for e in obs["events"] if e["kind"] not in ("reveal", "result")]
-    seats = []
-    for s in obs["seats"]:
-        s = dict(s)
-        if s["seat"] != viewer:
-            s["face_down"] = dict(HIDDEN_CARD)
-            s["sum"] = s["abs"] = None
-            s["face_up"] = [_base_ace(c) for c in s["face_up"]]
-        seats.append(s)
-    out["seats"] = seats
-    return out
-
-
-def _base_ace(card: dict[str, Any]) -> dict[str, Any]:
-    """A face-up ace shown with its printed value (another player's 1-or-11 choice is private)."""
-    if "ace_high" not in card:
-        return card
-    c = {k: v for k, v in card.items() if k != "ace_high"}
-    v = 1 if card["value"] > 0 else -1
-    c["value"], c["value_text"] = v, signed(v)
-    c["aria"] = f"{card['name']}, value {number_words(v)}"
-    return c
-
-
-def own_values(seat: dict[str, Any]) -> list[int] | None:
-    """The values of a seat's cards as they score (face-down first), or None if not known.
-
-    With the ace rule, an ace the player never set counts the way that brings the sum closest
-    to zero; the engine's `sum` already says which, so the values are matched to it.
-    """
-    cards = [seat["face_down"], *seat["face_up"]]
-    if any(c.get("hidden") for c in cards) or seat.get("sum") is None:
-        return None
-    vals = [int(c["value"]) for c in cards]
-    free = [i for i, c in enumerate(cards) if c.get("ace_high", False) is None]
-    for highs in itertools.product((False, True), repeat=len(free)):
-        trial = list(vals)
-        for i, h in zip(free, highs, strict=True):
-            trial[i] = vals[i] * (11 if h else 1)
-        if sum(trial) == seat["sum"]:
-            return trial
-    return vals
-
-
 def _ace_note(card: dict[str, Any], value: int | None = None) -> str:
     if "ace_high" not in card:
         return ""
     v = card["value"] if value is None else value
-    return f"ace counts {abs(v)}" + ("" if card.get("ace_high") is not None else " (not set)")
+    if card.get("ace_high") is None:
+        return _("ace counts {n} (not set)").format(n=abs(v))
+    return _("ace counts {n}").format(n=abs(v))
 
 
 def seat_html(obs: dict[str, Any], seat: dict[str, Any], name: str, *, show_down: bool,
@@ -153,33 +107,34 @@ def seat_html(obs: dict[str, Any], seat: dict[str, Any], name: str, *, show_down
         classes.append("icg-winner")
     tags = []
     if obs["dealer"] == p:
-        tags.append("dealer")
+        tags.append(_("dealer"))
     if obs["current_player"] == p:
-        tags.append("to play")
+        tags.append(_("to play"))
     if seat["held"]:
-        tags.append("held")
+        tags.append(_("held"))
     elif seat["cards"] >= 7:
-        tags.append("7 cards")
+        tags.append(_("7 cards"))
     if winner:
-        tags.append("winner")
+        tags.append(_("winner"))
     down = seat["face_down"]
-    vals = own_values(seat) if show_down else None
+    vals = seat.get("values") if show_down else None
     cards_html = []
     if show_down and not down.get("hidden"):
         v = vals[0] if vals else None
         cards_html.append(card_face_html(_with_value(down, v), note=_ace_note(down, v)))
     else:
-        label = "your face-down card (not peeked)" if obs["viewer"] == p else \
-            f"{name}'s face-down card"
+        label = _("your face-down card (not peeked)") if obs["viewer"] == p else \
+            _("{name}'s face-down card").format(name=name)
         cards_html.append(card_back_html(label))
     for i, c in enumerate(seat["face_up"]):
         v = vals[i + 1] if vals else None
         cards_html.append(card_face_html(_with_value(c, v), note=_ace_note(c, v)))
-    lines = [f"face-up cards: {signed(seat['face_up_sum'])}"]
+    lines = [_("face-up cards: {sum}").format(sum=signed(seat["face_up_sum"]))]
     if show_down and seat["sum"] is not None:
-        lines.append(f"sum {signed(seat['sum'])}, {abs_math(seat['sum'])}")
+        lines.append(_("sum {sum}, {abs}").format(sum=signed(seat["sum"]),
+                                                  abs=abs_math(seat["sum"])))
     hits = seat["hits"]
-    lines.append(f"{hits} hit{'s' if hits != 1 else ''}")
+    lines.append(ngettext("{n} hit", "{n} hits", hits).format(n=hits))
     return (f'<div class="{" ".join(classes)}" role="group" aria-label="{esc(name)}">'
             f'<div class="icg-seat-name">{esc(name)}'
             f'{" (" + esc(", ".join(tags)) + ")" if tags else ""}</div>'
@@ -192,7 +147,6 @@ def _with_value(card: dict[str, Any], value: int | None) -> dict[str, Any]:
         return card
     c = dict(card)
     c["value"], c["value_text"] = value, signed(value)
-    c["aria"] = f"{card['name']}, value {number_words(value)}"
     return c
 
 
@@ -227,11 +181,12 @@ def number_line_parts(obs: dict[str, Any], names: Sequence[str], *, peeked: bool
             points.append(Point(known[p], names[p], kind))
             spans.append(Span(known[p], f"{names[p]}: {abs_math(known[p])}"))
         else:
-            points.append(Point(seat["face_up_sum"], f"{names[p]} (face-up cards)", "sum"))
+            points.append(Point(seat["face_up_sum"],
+                                _("{name} (face-up cards)").format(name=names[p]), "sum"))
     arrow = None
     hits = [e for e in obs["events"] if e["kind"] == "hit"]
     if hits and not res:
-        p = hits[-1]["player"]
+        p = hits[-1]["seat"]
         seat = obs["seats"][p]
         card = seat["face_up"][-1]
         if p in known:
@@ -241,7 +196,8 @@ def number_line_parts(obs: dict[str, Any], names: Sequence[str], *, peeked: bool
             if card.get("rank") == 1:
                 value = 1 if value > 0 else -1
             end = seat["face_up_sum"]
-        arrow = Arrow(end - value, end, f"{names[p]}: last card {signed(value)}")
+        arrow = Arrow(end - value, end, _("{name}: last card {value}").format(
+            name=names[p], value=signed(value)))
     return points, arrow, spans
 
 
@@ -252,15 +208,16 @@ def announce_feedback(values: list[int], typed_sum: int | None, typed_abs: int |
     terms = [signed(values[0])] + [f"({signed(v)})" for v in values[1:]]
     question = " + ".join(terms)
     if typed_sum is None or typed_abs is None:
-        return False, ("Type a whole number in each box, like -7 or 12 "
-                       "(the \u2212 key makes it negative).")
+        return False, _("Type a whole number in each box, like -7 or 12 "
+                        "(the \u2212 key makes it negative).")
     if typed_sum == total and typed_abs == abs(total):
-        return True, f"Right! {sum_math(values)}, and {abs_math(total)}."
+        return True, _("Right! {sum}, and {abs}.").format(sum=sum_math(values),
+                                                          abs=abs_math(total))
     if typed_sum != total:
-        return False, (f"Your sum is not {signed(typed_sum)}. Add the card values again: "
-                       f"{question} = ?")
-    return False, (f"Your sum {signed(total)} is right. The absolute value is the distance from "
-                   f"zero: |{signed(total)}| = ? (you typed {typed_abs})")
+        return False, _("Your sum is not {typed}. Add the card values again: {question} = ?"
+                        ).format(typed=signed(typed_sum), question=question)
+    return False, _("Your sum {sum} is right. The absolute value is the distance from zero: "
+                    "|{sum}| = ? (you typed {typed})").format(sum=signed(total), typed=typed_abs)
 
 
 def _locked(method: Callable[..., Any]) -> Callable[..., Any]:
@@ -657,12 +614,8 @@ class HitMeTable(widgets.VBox):
 
     def observation(self) -> dict[str, Any]:
         """What the table may show now: the viewer's observation (pre-reveal while announcing)."""
-        rnd = self.game.round
         reveal = self.ctl.walkthrough and self.reveal_toggle.value is True
-        obs = rnd.observation(self.viewer, reveal=reveal)
-        if self.phase is Phase.ANNOUNCE and not reveal:
-            obs = pre_reveal(obs)
-        return obs
+        return self.game.round.observation(self.viewer, reveal=reveal)
 
     # ----- rendering ----------------------------------------------------------------------
     def refresh(self) -> None:
@@ -698,10 +651,10 @@ class HitMeTable(widgets.VBox):
         if not peeked and not obs["reveal"]:
             events = [{k: v for k, v in e.items() if k != "private"} for e in events]
         teacher_reveal = self.ctl.walkthrough and self.reveal_toggle.value is True
-        private = "private" if teacher_reveal else "only you see"
-        self.move_log.set_lines([story_line(e, names, private) for e in events])
+        self.move_log.set_lines([hit_me_story_line(e, names, viewer, teacher=teacher_reveal)
+                                 for e in events])
         # buttons
-        legal = set(obs["legal_actions"]) if viewer is not None else set()
+        legal = {a["kind"] for a in obs["legal_actions"]} if viewer is not None else set()
         playing = self.phase is Phase.PLAY and not pass_up and viewer is not None
         self.hit_button.disabled = not (playing and "hit" in legal)
         self.hold_button.disabled = not (playing and "hold" in legal)
@@ -762,7 +715,7 @@ class HitMeTable(widgets.VBox):
             sign = 1 if c["value"] > 0 else -1
             b.description = (f"{c['label']}{c['symbol']} counts {signed(sign * now)}: "
                              f"make it {signed(sign * other)}")
-            b.tooltip = f"{c['name']}: count it as {signed(sign * other)} instead"
+            b.tooltip = f"{card_name(c)}: count it as {signed(sign * other)} instead"
             b.disabled = not active
         self.ace_box.children = tuple(self._ace_buttons[:len(aces)])
 
@@ -828,16 +781,20 @@ class HitMeTable(widgets.VBox):
         w = res["winners"]
         score = res["scores"][w[0]]
         if len(w) == 1:
-            head = (f"{names[w[0]]} wins the round: |sum| = {score} is the closest to zero.")
+            head = _("{name} wins the round: |sum| = {score} is the closest to zero.").format(
+                name=names[w[0]], score=score)
         else:
-            who = ", ".join(names[p] for p in w[:-1]) + f" and {names[w[-1]]}"
-            head = f"Tie: {who} are co-winners, each with |sum| = {score}."
+            head = _("Tie: {who} are co-winners, each with |sum| = {score}.").format(
+                who=join_names(names, w), score=score)
+        line = _("sum {sum}, {abs}")
         rows = "".join(
-            f"<li>{esc(names[p])}: sum {esc(signed(res['sums'][p]))}, "
-            f"{esc(abs_math(res['sums'][p]))}</li>" for p in range(len(names)))
+            f"<li>{esc(names[p])}: "
+            f"{esc(line.format(sum=signed(res['sums'][p]), abs=abs_math(res['sums'][p])))}</li>"
+            for p in range(len(names)))
         nxt = names[self.game.next_dealer()]
         return (f'<div class="icg-msg icg-msg-celebrate" role="status">{esc(head)}</div>'
-                f"<ul>{rows}</ul><div>Next dealer: {esc(nxt)}.</div>{self._replay_text()}")
+                f"<ul>{rows}</ul><div>{esc(_('Next dealer: {name}.').format(name=nxt))}</div>"
+                f"{self._replay_text()}")
 
     def _replay_text(self) -> str:
         """After a round: the code that deals this game again (round 1 onwards)."""
@@ -904,14 +861,7 @@ class HitMeTable(widgets.VBox):
             return "Hints are for your own turn."
         if not self.peeked:
             return "Peek at your face-down card first: the hint works with your whole sum."
-        try:
-            from engine.hints import hit_me_hint
-        except ImportError:
-            return "No hint is available right now."
-        text = hit_me_hint(self.game.round.observation(self.viewer))
-        names = self.names
-        return re.sub(r"\bSeat (\d+)\b",
-                      lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0], text)
+        return hit_me_hint(self.game.round.observation(self.viewer), self.names)
 
     def _next_move(self) -> None:
         if self.ctl.walkthrough and self.phase is Phase.PLAY:
@@ -922,8 +872,7 @@ class HitMeTable(widgets.VBox):
         v = self.viewer
         if self.phase is not Phase.ANNOUNCE or v is None or v in self.announced:
             return
-        seat = self.game.round.observation(v)["seats"][v]
-        values = own_values(seat)
+        values = self.game.round.observation(v)["seats"][v]["values"]
         ok, text = announce_feedback(values, answers.get("sum"), answers.get("abs"))
         if ok:
             self.announced[v] = "right"
@@ -942,8 +891,7 @@ class HitMeTable(widgets.VBox):
         v = self.viewer
         if self.phase is not Phase.ANNOUNCE or v is None or self.announce_misses < 2:
             return
-        seat = self.game.round.observation(v)["seats"][v]
-        values = own_values(seat)
+        values = self.game.round.observation(v)["seats"][v]["values"]
         total = sum(values)
         self.announced[v] = "shown"
         self.announce.feedback(f"Here it is: {sum_math(values)}, and {abs_math(total)}.", "info")
@@ -961,7 +909,7 @@ class HitMeTable(widgets.VBox):
             if self.announce_queue:
                 self.announce.reset(self._announce_prompt())
             else:
-                self.game.finish_round()
+                self.game.finish_round()  # the engine's Reveal step turns every card up
                 self.phase = Phase.REVEAL
         self.refresh()
 

@@ -10,10 +10,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.cards import Card, Convention, Suit, parse_cards, signed
-from engine.events import Event, EventKind, abs_math, card_view
+from engine.events import Event, EventKind, card_view
 from engine.flapjack import FlapjackConfig, FlapjackState, Play
 from engine.hit_me import Hit, HitMeConfig, HitMeRound, Hold
 from widgets.render import Arrow, Point, Span, esc, hand_html, number_line_svg
+from widgets.words import abs_math, log_parts, named, private_for_onlooker, reason_text
 
 NAMES = ("Ana", "Ben", "Cam", "Dee", "Eli", "Fay", "Gus", "Hal")
 
@@ -45,23 +46,15 @@ FLAPJACK_EXAMPLE_PLAYS = (
 
 
 def event_line(event: Event, names: Sequence[str] = NAMES, show_private: bool = True,
-               show_math: bool = True) -> str:
+               show_math: bool = True, add_or_subtract: bool = False) -> str:
     """One event as a sentence with the player's name, and its arithmetic."""
-    who = f"{names[event.player]} " if event.player is not None else ""
-    line = f"{who}{event.text}"
-    if show_math and event.math:
-        line += f"   [{event.math}]"
-    if show_private and event.private:
-        line += f"; {third_person(event.private)}"
+    text, math, _private = log_parts(event, add_or_subtract)
+    line = named(names[event.seat] if event.seat is not None else "", text)
+    if show_math and math:
+        line += f"   [{math}]"
+    if show_private and event.private is not None:
+        line += f"; {private_for_onlooker(event)}"
     return line
-
-
-def third_person(private: str) -> str:
-    """A private note ('your sum is ...') reworded for an onlooker who sees every card."""
-    for mine, theirs in (("your face-down card is", "face down:"), ("your sum is", "sum"),
-                         ("your sum:", "sum"), ("you hold at", "sum"), ("you drew", "drew")):
-        private = private.replace(mine, theirs)
-    return private
 
 
 def hit_me_example_round() -> HitMeRound:
@@ -128,7 +121,7 @@ def flapjack_example() -> str:
     # What if Ben had played Q\u2660 (+12) on -5 instead? The engine says what Cam could not do.
     what_if = flapjack_example_state(len(FLAPJACK_EXAMPLE_PLAYS) - 1)
     what_if.apply_action(Play(parse_cards("QS")[0]), player=1)
-    why = what_if.why_illegal(2, parse_cards("JC")[0])
+    why = reason_text(what_if.why_illegal(2, parse_cards("JC")[0]))
     lines.append("What if Ben had played Q\u2660 (+12) on -5 instead? "
                  f"-5 + (+12) = +7, and then Cam could not play J\u2663 (+11): {why}.")
     return "\n".join(lines)

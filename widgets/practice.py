@@ -16,7 +16,6 @@ from dataclasses import dataclass
 import ipywidgets as w
 
 from engine.cards import signed
-from engine.events import abs_math, sum_math
 from widgets import lesson_tools as nl
 from widgets.components import (
     hbox,
@@ -25,6 +24,7 @@ from widgets.components import (
     shared_layout,
     style_widget,
 )
+from widgets.words import abs_math, sum_math
 
 KINDS = ("abs", "sum-abs", "closer")
 SAME = "same"

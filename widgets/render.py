@@ -8,14 +8,15 @@ browser. Every card face carries its signed value as text; a card back carries n
 from __future__ import annotations
 
 import html
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from widgets.words import card_aria, hidden_card_label
+
 __all__ = [
     "Arrow", "Point", "Span",
-    "abs_text", "card_back_html", "card_face_html", "card_html", "esc", "event_line",
+    "abs_text", "card_back_html", "card_face_html", "card_html", "esc",
     "hand_html", "move_log_html", "number_line_svg", "score_table_html", "signed",
     "message_html",
 ]
@@ -46,7 +47,7 @@ def card_face_html(card: dict[str, Any], *, small: bool = False, note: str = "")
     value = int(card["value"])
     sign_class = "icg-pos" if value > 0 else ("icg-neg" if value < 0 else "icg-zero")
     classes = f"icg-card icg-{esc(card['color'])} {sign_class}" + (" icg-small" if small else "")
-    aria = card.get("aria") or f"{card.get('name', 'card')}, value {value}"
+    aria = card_aria(card)
     if note:
         aria = f"{aria}, {note}"
     value_text = card.get("value_text", signed(value))
@@ -60,8 +61,9 @@ def card_face_html(card: dict[str, Any], *, small: bool = False, note: str = "")
     )
 
 
-def card_back_html(label: str = "face-down card", *, small: bool = False) -> str:
+def card_back_html(label: str | None = None, *, small: bool = False) -> str:
     """A face-down card: a patterned back and an accessible label; no rank, suit or value."""
+    label = hidden_card_label() if label is None else label
     classes = "icg-card icg-back" + (" icg-small" if small else "")
     return (f'<span class="{classes}" role="img" aria-label="{esc(label)}" title="{esc(label)}">'
             f'<span class="icg-back-pattern" aria-hidden="true"></span></span>')
@@ -70,7 +72,7 @@ def card_back_html(label: str = "face-down card", *, small: bool = False) -> str
 def card_html(card: dict[str, Any], *, small: bool = False, note: str = "") -> str:
     """A card view or HIDDEN_CARD: the face if it is known, else the back."""
     if card.get("hidden") or "value" not in card:
-        return card_back_html(card.get("aria", "face-down card"), small=small)
+        return card_back_html(small=small)
     return card_face_html(card, small=small, note=note)
 
 
@@ -260,69 +262,6 @@ def _number_line_caption(points: Sequence[Point], arrow: Arrow | None, spans: Se
 
 
 # ----- move log, scores, messages ------------------------------------------------------------
-def event_line(event: dict[str, Any], names: Sequence[str], private_label: str = "only you see"
-               ) -> str:
-    """One event view as a log line: 'Ben: -3 + (+5) = +2 (plays 5♠ (+5); ...)'.
-
-    The private part (shown only to its owner by the engine) is added when present.
-    """
-    who = event.get("player")
-    name = names[who] if isinstance(who, int) and 0 <= who < len(names) else "Table"
-    text, math, private = event.get("text", ""), event.get("math", ""), event.get("private", "")
-    text = re.sub(r"\bplayer (\d+)\b",
-                  lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0], text)
-    if name == "You":
-        text = _second_person(text)
-    line = f"{name}: {math} ({text})" if math else f"{name} {text}"
-    if private:
-        line += f" [{private_label}: {private}]"
-    return line
-
-
-def story_line(event: dict[str, Any], names: Sequence[str], private_label: str = "only you see"
-               ) -> str:
-    """One Hit Me event as a sentence, then its arithmetic:
-    'Ben says “Hit me!” and gets 5♠ (+5). Face-up cards: -3 + (+5) = +2'.
-
-    The deal's math only repeats its text and is left out; a reveal's math is the sum.
-    The private part (present only for its owner) follows in brackets.
-    """
-    who = event.get("player")
-    known = isinstance(who, int) and 0 <= who < len(names)
-    name = names[who] if known else ""
-    kind = event.get("kind", "")
-    text, math, private = event.get("text", ""), event.get("math", ""), event.get("private", "")
-    text = re.sub(r"\bplayer (\d+)\b",
-                  lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0], text)
-    if name == "You":
-        text = _second_person(text)
-    line = f"{name} {text}" if name else text[:1].upper() + text[1:]
-    if kind == "deal":
-        math = ""
-    elif kind == "reveal" and math:
-        math = f"sum {math}"
-    if math:
-        line += f". {math[:1].upper()}{math[1:]}"
-    if private:
-        line += f"  [{private_label}: {private}]"
-    return line
-
-
-_YOU_VERBS = {"is": "are", "has": "have", "says": "say", "gets": "get", "holds": "hold",
-              "turns": "turn", "changes": "change", "plays": "play", "leads": "lead",
-              "draws": "draw", "passes": "pass", "makes": "make", "takes": "take",
-              "subtracts": "subtract", "adds": "add", "deals": "deal", "wins": "win"}
-
-
-def _second_person(text: str) -> str:
-    """'holds' -> 'hold', 'says ... and gets' -> 'say ... and get' (for a player named You)."""
-    words = text.split(" ")
-    for i, w in enumerate(words):
-        if (i == 0 or words[i - 1] == "and") and w in _YOU_VERBS:
-            words[i] = _YOU_VERBS[w]
-    return " ".join(words)
-
-
 def move_log_html(lines: Sequence[str], *, title: str = "Move log", newest_first: bool = True,
                   limit: int | None = None) -> str:
     """A copyable log (a <pre>), newest line first by default."""

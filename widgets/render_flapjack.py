@@ -7,7 +7,6 @@ line and the move log come from `widgets.render`.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +21,17 @@ from widgets.render import (
     message_html,
     number_line_svg,
     signed,
+)
+from widgets.words import (
+    _,
+    addressed,
+    flapjack_banner_text,
+    flapjack_end_text,
+    flapjack_log_line,
+    flapjack_pass_sentence,
+    ngettext,
+    play_math,
+    total_text,
 )
 
 DEFAULT_NAMES = ("You", "Ada", "Ben", "Cleo", "Dev", "Emi", "Femi", "Gus")
@@ -57,12 +67,6 @@ FLAPJACK_CSS = """
 .icg-flapjack.icg-large .widget-label { font-size: 20px; height: auto; }
 """
 
-_VERBS_FOR_YOU = {
-    "leads": "lead", "plays": "play", "makes": "make", "takes": "take", "passes": "pass",
-    "draws": "draw", "deals": "deal", "has": "have", "adds": "add", "subtracts": "subtract",
-}
-
-
 def seat_names(players: int, names: Sequence[str] | None = None) -> list[str]:
     """One name per seat: the given names, then defaults ('You', 'Ada', 'Ben', ...)."""
     given = [str(n) for n in (names or ())][:players]
@@ -72,45 +76,11 @@ def seat_names(players: int, names: Sequence[str] | None = None) -> list[str]:
     return out
 
 
-def you_form(text: str) -> str:
-    """Engine event text ('passes (has no cards)') turned to the second person for 'You'."""
-    return re.sub(r"\b(" + "|".join(_VERBS_FOR_YOU) + r")\b",
-                  lambda m: _VERBS_FOR_YOU[m.group(1)], text)
-
-
-def second_person(names: Sequence[str], seat: Any, you: int | None) -> bool:
-    """True when the player at `seat` is the viewer and is called "You" (not a given name)."""
-    return seat == you and isinstance(seat, int) and 0 <= seat < len(names) and \
-        names[seat] == "You"
-
-
-def sentence(names: Sequence[str], seat: int | None, text: str, you: int | None) -> str:
-    """'Ben passes (has no cards)' / 'You pass (have no cards)'."""
-    if seat is None or not 0 <= seat < len(names):
-        return text[:1].upper() + text[1:]
-    if second_person(names, seat, you):
-        return f"{names[seat]} {you_form(text)}"
-    return f"{names[seat]} {text}"
-
-
-def total_text(n: int, add_or_subtract: bool = False) -> str:
-    """The running total as shown: '+7' / '-7' / '0'; plain '7' in add-or-subtract."""
-    return str(n) if add_or_subtract else signed(n)
-
-
 def is_add_or_subtract(obs: dict[str, Any]) -> bool:
     return bool(obs["config"].get("add_or_subtract"))
 
 
 # ----- one play as arithmetic -------------------------------------------------------------
-def play_math(before: int, delta: int, add_or_subtract: bool = False) -> str:
-    """'+2 + (-7) = -5' (cards signed by colour) or '6 - 5 = 1' (add or subtract)."""
-    after = before + delta
-    if add_or_subtract:
-        return f"{before} {'+' if delta >= 0 else '-'} {abs(delta)} = {after}"
-    return f"{signed(before)} + ({signed(delta)}) = {signed(after)}"
-
-
 def play_question(before: int, delta: int, add_or_subtract: bool = False) -> str:
     """The same sum with the answer left out: '+2 + (-7) = ?'."""
     return play_math(before, delta, add_or_subtract).rsplit("=", 1)[0] + "= ?"
@@ -119,11 +89,14 @@ def play_question(before: int, delta: int, add_or_subtract: bool = False) -> str
 def direction_hint(before: int, delta: int, add_or_subtract: bool = False) -> str:
     """Where the new total lies, in words, without giving it away."""
     if delta == 0:
-        return "Adding zero leaves the total where it is."
-    way = ("to the right (each step is 1 greater)" if delta > 0
-           else "to the left (each step is 1 less)")
-    return (f"Start at {total_text(before, add_or_subtract)} on the number line and move "
-            f"{abs(delta)} steps {way}.")
+        return _("Adding zero leaves the total where it is.")
+    if delta > 0:
+        text = _("Start at {total} on the number line and move {n} steps to the right (each "
+                 "step is 1 greater).")
+    else:
+        text = _("Start at {total} on the number line and move {n} steps to the left (each "
+                 "step is 1 less).")
+    return text.format(total=total_text(before, add_or_subtract), n=abs(delta))
 
 
 @dataclass(frozen=True)
@@ -138,27 +111,6 @@ class LastPlay:
     flapjack: bool
 
 
-_CLASSIC_MATH = re.compile(r"\s*([+-]?\d+) \+ \(([+-]?\d+)\) = ([+-]?\d+)\s*")
-_AOS_MATH = re.compile(r"\s*(\d+) ([+-]) (\d+) = (\d+)\s*")
-_CARD_IN_TEXT = re.compile(r"^(?:leads|plays) (\S+)")
-
-
-def parse_play(event: dict[str, Any]) -> tuple[int, int, int] | None:
-    """(before, delta, after) from a PLAY event's arithmetic, or None."""
-    math = event.get("math", "")
-    m = _CLASSIC_MATH.fullmatch(math)
-    if m:
-        return int(m.group(1)), int(m.group(2)), int(m.group(3))
-    m = _AOS_MATH.fullmatch(math)
-    if m:
-        delta = int(m.group(3)) * (1 if m.group(2) == "+" else -1)
-        return int(m.group(1)), delta, int(m.group(4))
-    if re.fullmatch(r"\s*\d+\s*", math):  # an add-or-subtract lead: just the card's value
-        v = int(math)
-        return 0, v, v
-    return None
-
-
 def last_play(obs: dict[str, Any]) -> LastPlay | None:
     """The latest play in the observation's events (None before the first play)."""
     events = obs.get("events", [])
@@ -166,12 +118,9 @@ def last_play(obs: dict[str, Any]) -> LastPlay | None:
         e = events[i]
         if e.get("kind") != "play":
             continue
-        nums = parse_play(e)
-        if nums is None:
-            return None
-        m = _CARD_IN_TEXT.match(e.get("text", ""))
         flap = i + 1 < len(events) and events[i + 1].get("kind") == "flapjack"
-        return LastPlay(int(e["player"]), m.group(1) if m else "", *nums, flapjack=flap)
+        return LastPlay(int(e["seat"]), f"{e['card']['label']}{e['card']['symbol']}",
+                        int(e["before"]), int(e["delta"]), int(e["after"]), flapjack=flap)
     return None
 
 
@@ -180,32 +129,35 @@ def table_html(obs: dict[str, Any], *, hide_total: bool = False) -> str:
     """The cards in play with their values, the running total (as a sum) and the draw pile."""
     aos = is_add_or_subtract(obs)
     cards = obs.get("table", [])
-    parts = ['<div class="icg-fj-table" role="region" aria-label="cards in play">']
+    parts = [f'<div class="icg-fj-table" role="region" aria-label="{esc(_("cards in play"))}">']
     if cards:
         faces = []
         for c in cards:
             note = ""
             if aos:
-                note = f"{'adds' if c['added'] >= 0 else 'subtracts'} {abs(c['added'])}"
+                note = (_("adds {n}") if c["added"] >= 0 else _("subtracts {n}")).format(
+                    n=abs(c["added"]))
             faces.append(card_face_html(c, small=True, note=note))
-        parts.append(f'<div><b>Cards in play ({len(cards)}):</b> '
-                     f'<span class="icg-hand" role="group" aria-label="cards in play">'
-                     f'{"".join(faces)}</span></div>')
+        parts.append(f'<div><b>{esc(_("Cards in play ({n}):").format(n=len(cards)))}</b> '
+                     f'<span class="icg-hand" role="group" aria-label="'
+                     f'{esc(_("cards in play"))}">{"".join(faces)}</span></div>')
     else:
-        parts.append("<div><b>Cards in play:</b> none. The next card played leads.</div>")
+        parts.append(f'<div><b>{esc(_("Cards in play:"))}</b> '
+                     f'{esc(_("none. The next card played leads."))}</div>')
     if hide_total:
-        parts.append('<div class="icg-fj-total">Running total: ? '
-                     '<span class="icg-fj-sum">(you work it out)</span></div>')
+        parts.append(f'<div class="icg-fj-total">{esc(_("Running total: ?"))} '
+                     f'<span class="icg-fj-sum">{esc(_("(you work it out)"))}</span></div>')
     else:
         total = int(obs["total"])
-        parts.append(f'<div class="icg-fj-total" aria-live="polite">Running total: '
-                     f'{esc(total_text(total, aos))}</div>')
+        parts.append(f'<div class="icg-fj-total" aria-live="polite">'
+                     f'{esc(_("Running total: {total}").format(total=total_text(total, aos)))}'
+                     f'</div>')
         if len(cards) > 1:
             parts.append(f'<div class="icg-fj-sum">{esc(sum_text(cards, aos))}</div>')
     pile = int(obs.get("draw_pile", 0))
-    back = card_back_html("draw pile, face down", small=True) if pile else ""
-    parts.append(f'<div class="icg-fj-pile">{back}<span>Draw pile: {pile} '
-                 f'card{"s" if pile != 1 else ""}</span></div>')
+    back = card_back_html(_("draw pile, face down"), small=True) if pile else ""
+    pile_text = ngettext("Draw pile: {n} card", "Draw pile: {n} cards", pile).format(n=pile)
+    parts.append(f'<div class="icg-fj-pile">{back}<span>{esc(pile_text)}</span></div>')
     parts.append("</div>")
     return "".join(parts)
 
@@ -238,28 +190,32 @@ def seats_html(obs: dict[str, Any], names: Sequence[str], you: int | None = 0) -
         tags = []
         if p == obs.get("current_player"):
             classes.append("icg-current")
-            tags.append("to play")
+            tags.append(_("to play"))
         if p in winners:
             classes.append("icg-winner")
-            tags.append("winner")
+            tags.append(_("winner"))
         if p == obs.get("dealer"):
-            tags.append("dealer")
+            tags.append(_("dealer"))
         n = int(seat["hand_count"])
         won = int(seat["trick_count"])
         flaps = int(seat.get("flapjacks", 0))
         if seat.get("hand") is not None and p != you:
-            cards = hand_html(seat["hand"], label=f"{names[p]}'s hand", small=True)
+            cards = hand_html(seat["hand"], label=_("{name}'s hand").format(name=names[p]),
+                              small=True)
         elif p == you:
             cards = ""
         else:
-            cards = hand_html([{"hidden": True, "aria": "face-down card"}] * min(n, 7),
-                              label=f"{names[p]}'s hand, face down", small=True)
+            cards = hand_html([{"hidden": True}] * min(n, 7),
+                              label=_("{name}'s hand, face down").format(name=names[p]),
+                              small=True)
         tag_text = f" ({', '.join(tags)})" if tags else ""
         boxes.append(
             f'<div class="{" ".join(classes)}" role="group" aria-label="{esc(names[p])}">'
             f'<div class="icg-seat-name">{esc(names[p])}{esc(tag_text)}</div>'
-            f'<div class="icg-seat-status">{n} card{"s" if n != 1 else ""} in hand; '
-            f'cards won: {won}; Flapjacks: {flaps}</div>{cards}</div>'
+            f'<div class="icg-seat-status">'
+            f'{esc(ngettext("{n} card in hand", "{n} cards in hand", n).format(n=n))}; '
+            f'{esc(_("cards won: {won}; Flapjacks: {flaps}").format(won=won, flaps=flaps))}'
+            f'</div>{cards}</div>'
         )
     return f'<div class="icg-seats">{"".join(boxes)}</div>'
 
@@ -269,7 +225,7 @@ def status_text(obs: dict[str, Any], names: Sequence[str], you: int | None = 0, 
                 walkthrough: bool = False, choosing: str = "") -> str:
     """One line saying whose turn it is and what to do."""
     if obs.get("over"):
-        return "The game is over."
+        return _("The game is over.")
     cur = obs.get("current_player")
     if cur is None:
         return ""
@@ -277,45 +233,32 @@ def status_text(obs: dict[str, Any], names: Sequence[str], you: int | None = 0, 
     if cur == you:
         if choosing:
             return choosing
-        verb = "lead: play any card that keeps the total within the limits" if lead else \
-            "play a card that keeps the total within the limits"
-        return f"Your turn: {verb}."
+        return _("Your turn: lead: play any card that keeps the total within the limits.") \
+            if lead else _("Your turn: play a card that keeps the total within the limits.")
     name = names[cur]
     if walkthrough:
-        return f"{name}'s turn: press Next move to see what {name} plays."
-    return f"{name} is thinking..."
+        return _("{name}'s turn: press Next move to see what {name} plays.").format(name=name)
+    return _("{name} is thinking...").format(name=name)
 
 
 def banner_html(events: Sequence[dict[str, Any]], names: Sequence[str],
-                you: int | None = 0) -> str:
+                you: int | None = 0, add_or_subtract: bool = False) -> str:
     """Announcements for a batch of new events: every Flapjack (celebrated), every pass."""
     lines = []
+    spoken = addressed(names, you)
     for e in events:
         kind = e.get("kind")
-        p = e.get("player")
         if kind == "flapjack":
-            m = re.search(r"takes (\d+) card", e.get("text", ""))
-            n = int(m.group(1)) if m else 0
-            total = e.get("math", "").replace("total = ", "")
-            who = names[p] if isinstance(p, int) and 0 <= p < len(names) else "Someone"
-            verb, take = ("make", "take") if second_person(names, p, you) else \
-                ("makes", "takes")
+            text = flapjack_banner_text(e, names, spoken, add_or_subtract)
             lines.append(
                 f'<div class="icg-fj-flapjack" role="status">'
-                f'<span class="icg-fj-word">Flapjack!</span> {esc(who)} {verb} the total '
-                f'exactly {esc(total)} and {take} {n} card{"s" if n != 1 else ""}.</div>')
+                f'<span class="icg-fj-word">{esc(_("Flapjack!"))}</span> {esc(text)}</div>')
         elif kind == "pass":
             lines.append(f'<div class="icg-fj-pass" role="status">'
-                         f'{esc(sentence(names, p, e.get("text", ""), you))}.</div>')
+                         f'{esc(flapjack_pass_sentence(e, names, spoken))}.</div>')
     if not lines:
         return ""
     return f'<div class="icg-fj-banner">{"".join(lines)}</div>'
-
-
-END_REASONS = {
-    "blocked": "no player can play a card that keeps the total within the limits",
-    "all-played": "every card has been played",
-}
 
 
 def end_text(obs: dict[str, Any], names: Sequence[str], you: int | None = 0) -> str:
@@ -323,19 +266,7 @@ def end_text(obs: dict[str, Any], names: Sequence[str], you: int | None = 0) -> 
     result = obs.get("result")
     if not obs.get("over") or not result:
         return ""
-    why = END_REASONS.get(result["reason"], result["reason"])
-    won = result["cards_won"]
-    winners = list(result["winners"])
-    best = won[winners[0]] if winners else 0
-    if len(winners) == 1:
-        w = winners[0]
-        who = f"{names[w]} win" if second_person(names, w, you) else f"{names[w]} wins"
-        verdict = f"{who} with {best} card{'s' if best != 1 else ''}."
-    else:
-        who = " and ".join([", ".join(names[w] for w in winners[:-1]), names[winners[-1]]])
-        verdict = f"A tie: {who} each won {best} card{'s' if best != 1 else ''}."
-    counts = ", ".join(f"{names[i]} {n}" for i, n in enumerate(won))
-    return f"Game over: {why}. {verdict} Cards won: {counts}."
+    return flapjack_end_text(result, names, addressed(names, you))
 
 
 def end_html(obs: dict[str, Any], names: Sequence[str], you: int | None = 0) -> str:
@@ -344,8 +275,9 @@ def end_html(obs: dict[str, Any], names: Sequence[str], you: int | None = 0) -> 
     if not text:
         return ""
     left = sum(int(s["hand_count"]) for s in obs["seats"]) + len(obs.get("table", []))
-    extra = (f" {left} card{'s' if left != 1 else ''} still in hands or in play "
-             f"{'are' if left != 1 else 'is'} won by no one.") if left else ""
+    extra = (" " + ngettext("{n} card still in hands or in play is won by no one.",
+                            "{n} cards still in hands or in play are won by no one.",
+                            left).format(n=left)) if left else ""
     return f'<div class="icg-fj-end" role="status">{esc(text + extra)}</div>'
 
 
@@ -354,35 +286,8 @@ def log_lines(obs: dict[str, Any], names: Sequence[str], you: int | None = 0) ->
     """The move log, oldest first: plays as equations ('Ben: -3 + (+5) = +2  [5♠]'),
     Flapjacks, passes, your own draws (only you see them) and the end."""
     aos = is_add_or_subtract(obs)
-    out = []
-    for e in obs.get("events", []):
-        kind = e.get("kind")
-        p = e.get("player")
-        name = names[p] if isinstance(p, int) and 0 <= p < len(names) else "Table"
-        if kind == "play":
-            nums = parse_play(e)
-            m = _CARD_IN_TEXT.match(e.get("text", ""))
-            card = f"  [{m.group(1)}]" if m else ""
-            math = play_math(nums[0], nums[1], aos) if nums else e.get("math", "")
-            out.append(f"{name}: {math}{card}")
-        elif kind == "flapjack":
-            m = re.search(r"takes (\d+) card", e.get("text", ""))
-            n = int(m.group(1)) if m else 0
-            total = e.get("math", "").replace("total = ", "")
-            out.append(f"{name}: Flapjack! The total is exactly {total}; "
-                       f"{name} {'take' if second_person(names, p, you) else 'takes'} "
-                       f"{n} card{'s' if n != 1 else ''}")
-        elif kind == "draw":
-            private = e.get("private", "")
-            if private:
-                what = private[4:] if private.startswith("you ") else private
-                seen = "only you see this" if p == you else "shown: every hand is revealed"
-                out.append(f"{name} {what} ({seen})")
-        elif kind in ("pass", "deal"):
-            out.append(sentence(names, p, e.get("text", ""), you))
-        elif kind == "end":
-            out.append(e.get("text", "")[:1].upper() + e.get("text", "")[1:])
-    return out
+    lines = (flapjack_log_line(e, names, you, aos) for e in obs.get("events", []))
+    return [ln for ln in lines if ln is not None]
 
 
 # ----- number line ---------------------------------------------------------------------------
@@ -401,26 +306,27 @@ def number_line_args(obs: dict[str, Any], *, hide_total: bool = False) -> dict[s
         return args
     total = int(obs["total"])
     # (number_line_svg writes each point's value after its label)
-    args["points"] = (Point(total, "total", "total"),)
+    args["points"] = (Point(total, _("total"), "total"),)
     last = last_play(obs)
     if last is not None:
         step = play_math(last.before, last.delta, aos).split(" = ")[0]
         label = f"{last.card} {signed(last.delta)}".strip() if not aos else \
             f"{last.card} {'+' if last.delta >= 0 else '-'}{abs(last.delta)}".strip()
         if last.flapjack:
-            label += " Flapjack!"
+            label += " " + _("Flapjack!")
         args["arrow"] = Arrow(last.before, last.after, label or step)
         if last.flapjack:
             # The trick was taken and the table is empty again (total 0): mark where it was made.
-            flap = Point(last.after, "Flapjack!", "winner")
+            flap = Point(last.after, _("Flapjack!"), "winner")
             args["points"] = (flap,) if last.after == total else \
-                (Point(total, "total now", "total"), flap)
+                (Point(total, _("total now"), "total"), flap)
     return args
 
 
 def number_line_html(obs: dict[str, Any], *, hide_total: bool = False) -> str:
     """The Flapjack number line as HTML (see number_line_args)."""
-    return number_line_svg(title="Running total", **number_line_args(obs, hide_total=hide_total))
+    return number_line_svg(title=_("Running total"),
+                           **number_line_args(obs, hide_total=hide_total))
 
 
 # ----- say-the-new-total practice -----------------------------------------------------------
@@ -428,11 +334,15 @@ def practice_prompt_html(before: int, card: dict[str, Any], sign: int,
                          add_or_subtract: bool = False) -> str:
     """'The total is +2. You play 7♦ (-7). What is the new total? +2 + (-7) = ?'"""
     delta = sign * abs(int(card["value"])) if add_or_subtract else int(card["value"])
-    how = (f"{'add' if sign > 0 else 'subtract'} {abs(delta)}" if add_or_subtract
-           else f"add {signed(delta)}")
-    return (f'<div class="icg-fj-question"><b>Say the new total.</b> The total is '
-            f'{esc(total_text(before, add_or_subtract))}. You play '
-            f'{card_face_html(card, small=True)} and {esc(how)}. What is the new total? '
+    if add_or_subtract:
+        how = (_("add {n}") if sign > 0 else _("subtract {n}")).format(n=abs(delta))
+    else:
+        how = _("add {n}").format(n=signed(delta))
+    before_text = esc(_("The total is {total}. You play").format(
+        total=total_text(before, add_or_subtract)))
+    after_text = esc(_("and {how}. What is the new total?").format(how=how))
+    return (f'<div class="icg-fj-question"><b>{esc(_("Say the new total."))}</b> '
+            f'{before_text} {card_face_html(card, small=True)} {after_text} '
             f'<span class="icg-fj-sum">{esc(play_question(before, delta, add_or_subtract))}'
             f'</span></div>')
 
@@ -443,7 +353,7 @@ def reasons_html(moves: Sequence[tuple[str, str, str]]) -> str:
         return ""
     rows = "".join(f"<li><b>{esc(n)}</b> {esc(m)}: <span class='icg-reason'>{esc(r)}</span></li>"
                    for n, m, r in reversed(moves))
-    return (f'<div class="icg-fj-reasons"><b>Why the computer players moved:</b>'
+    return (f'<div class="icg-fj-reasons"><b>{esc(_("Why the computer players moved:"))}</b>'
             f'<ul>{rows}</ul></div>')
 
 

@@ -20,6 +20,8 @@ from urllib.parse import urlparse
 
 import pytest
 
+from widgets.words import card_name
+
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS_DIR = ROOT / "lessons"
 FIXTURES_DIR = Path(__file__).resolve().parent / "fixtures"
@@ -414,7 +416,7 @@ def open_page(browser: Any) -> Iterator[Callable[..., VoilaPage]]:
 
 def card_forms(card: Any) -> list[str]:
     """Every way the engine writes a card: code ('7H'), key ('7H#1'), short ('7♥'), name."""
-    return sorted({card.code, card.key, card.short, card.name})
+    return sorted({card.code, card.key, card.short, card_name(card)})
 
 
 # Text that is never game data but is full of short upper-case tokens ('AS IS' in licence
@@ -572,7 +574,7 @@ def wait_total_prompt(page: Any, card: Any, timeout_ms: int = 30_000) -> None:
     The answer box stays on screen after a play (locked), so "visible" is not enough: typing
     before the kernel has reset the box for the new card would be overwritten by that reset.
     """
-    page.locator(f'.icg-answer [aria-label^="{card.name},"]').first.wait_for(
+    page.locator(f'.icg-answer [aria-label^="{card_name(card)},"]').first.wait_for(
         state="visible", timeout=timeout_ms)
     page.wait_for_function(
         "() => [...document.querySelectorAll('.icg-answer button')].some(b =>"

@@ -40,7 +40,7 @@ def sign_problems(vp: Any) -> list[str]:
     for face in vp.page.evaluate(_CARD_FACES_JS):
         if not face["shown"] or not SIGNED.match(face["value"] or ""):
             out.append(f"card {face['label']!r} shows value text {face['value']!r}")
-        elif not re.search(r"value (minus|plus) \d+|value zero|value 0", face["label"]):
+        elif not re.search(r"value (negative|positive) \d+|value zero|value 0", face["label"]):
             out.append(f"card {face['label']!r}: its label does not say the signed value")
     for text in vp.page.locator(".icg-card-btn:visible").all_inner_texts():
         if not re.search(r"(^|\s)[+\-\u2212]\d+\b", text):

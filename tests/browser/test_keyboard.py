@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine import Hit, Hold
+from widgets.words import card_name
 
 TIMEOUT = 30_000
 MAX_TABS = 250
@@ -75,12 +76,12 @@ def test_hit_me_round_by_keyboard(fixtures_server: Any, open_page: Any, bt: Any)
     page = vp.page
     press_button(page, "Peek at my face-down card", "Enter")
     down = replica.round.face_down[0]
-    page.locator(f'.icg-card[aria-label^="{down.name},"]').first.wait_for(timeout=TIMEOUT)
+    page.locator(f'.icg-card[aria-label^="{card_name(down)},"]').first.wait_for(timeout=TIMEOUT)
     if any(isinstance(a, Hit) for a in replica.round.legal_actions(0)):
         press_button(page, "Hit me!", " ")
         replica.act(Hit())
         new = replica.round.face_up[0][-1]
-        page.locator(f'.icg-card[aria-label^="{new.name},"]').first.wait_for(timeout=TIMEOUT)
+        page.locator(f'.icg-card[aria-label^="{card_name(new)},"]').first.wait_for(timeout=TIMEOUT)
     if not replica.round.over:
         press_button(page, "Hold", "Enter")
         replica.act(Hold())

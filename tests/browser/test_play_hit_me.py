@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from engine import Hit, Hold
+from widgets.words import card_name
 
 TIMEOUT = 30_000
 
@@ -41,18 +42,18 @@ def test_full_round_by_clicks(fixtures_server: Any, open_page: Any, bt: Any) -> 
 
     # The page deals what the engine deals: the student's face-up card is shown.
     up = replica.round.face_up[0][0]
-    page.locator(f'.icg-card[aria-label^="{up.name},"]').first.wait_for(timeout=TIMEOUT)
+    page.locator(f'.icg-card[aria-label^="{card_name(up)},"]').first.wait_for(timeout=TIMEOUT)
 
     wait_enabled(page, "Peek at my face-down card").click()
     down = replica.round.face_down[0]
-    page.locator(f'.icg-card[aria-label^="{down.name},"]').first.wait_for(timeout=TIMEOUT)
+    page.locator(f'.icg-card[aria-label^="{card_name(down)},"]').first.wait_for(timeout=TIMEOUT)
 
     # One hit (when the rules allow it), then hold.
     if any(isinstance(a, Hit) for a in replica.round.legal_actions(0)):
         wait_enabled(page, "Hit me!").click()
         replica.act(Hit())
         new = replica.round.face_up[0][-1]
-        page.locator(f'.icg-card[aria-label^="{new.name},"]').first.wait_for(timeout=TIMEOUT)
+        page.locator(f'.icg-card[aria-label^="{card_name(new)},"]').first.wait_for(timeout=TIMEOUT)
         vp.screenshot("hit-me-mid-game")
     if not replica.round.over and replica.round.current == 0:
         wait_enabled(page, "Hold").click()
@@ -76,7 +77,7 @@ def test_full_round_by_clicks(fixtures_server: Any, open_page: Any, bt: Any) -> 
     result.wait_for(timeout=TIMEOUT)
     assert replica.winner_text() in result.inner_text()
     for card in replica.hidden_cards():
-        assert page.locator(f'.icg-card[aria-label^="{card.name},"]').count() > 0, \
-            f"{card.name} should be face up after the reveal"
+        assert page.locator(f'.icg-card[aria-label^="{card_name(card)},"]').count() > 0, \
+            f"{card_name(card)} should be face up after the reveal"
     vp.screenshot("hit-me-end")
     assert vp.problems() == []

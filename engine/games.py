@@ -1,0 +1,142 @@
+"""The registry of games: one shape for every game, as in OpenSpiel.
+
+    from engine.games import GAMES, make_game
+    game = make_game("flapjack", players=3, variant="simple-ten")
+    state = game.new_state(rng=7)
+    while not state.is_over:
+        seat = state.current_player
+        state.apply_action(state.legal_actions(seat)[0], seat)
+
+A `Game` is made from a frozen config and creates states; every state has the same core API:
+`current_player`, `legal_actions(seat)`, `apply_action(action, seat)`, `is_over`, `result()`,
+`observation(seat)` (with the same field names in both games: `draw_pile` is the number of
+cards in the face-down pile, `legal_actions` a list of action data `{"kind": ...}`), and
+`to_json()` / `from_json()`. Bots, the simulator, hints, the explorer and the tables look games
+up here instead of branching on their names; adding a game means an engine module, a line in
+GAMES and a widgets package.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.cards import Card, Convention, make_deck
+from engine.errors import ConfigError
+from engine.flapjack import FlapjackConfig, FlapjackState, Play
+from engine.hit_me import ChooseAce, Hit, HitMeConfig, HitMeRound, Hold, Reveal
+
+
+@dataclass(frozen=True)
+class GameType:
+    """What the registry knows of one game: how to make its config and states."""
+
+    name: str
+    config_type: type
+    state_type: type
+    deal: Callable[..., Any]  # deal(config, rng, deck, dealer) -> state
+    base_value: Callable[[Card], int]  # a card's size before its colour sign (A=1 ...)
+    action_from_json: Callable[[dict[str, Any], Any], Any]
+
+    def card_value(self, card: Card, colors: Convention | str = Convention.BLACK_POSITIVE
+                   ) -> int:
+        """A card's signed value in this game (aces as 1)."""
+        return self.base_value(card) * Convention.parse(colors).card_sign(card)
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game type with fixed settings; it makes states (new deals)."""
+
+    type: GameType
+    config: Any
+
+    @property
+    def name(self) -> str:
+        return self.type.name
+
+    def new_state(self, rng: random.Random | int | str | None = None,
+                  deck: Sequence[Card] | str | None = None, dealer: int = 0) -> Any:
+        """A new deal: shuffled with `rng`, or with `deck` stacked on top (top first)."""
+        return self.type.deal(self.config, rng, deck, dealer)
+
+    def value(self, card: Card) -> int:
+        return self.config.value(card)
+
+    def full_deck(self) -> list[Card]:
+        """Every card this game is played with (the deck(s), in a fixed order)."""
+        ranks = getattr(self.config, "ranks", tuple(range(1, 14)))
+        return make_deck(self.config.decks, ranks)
+
+    def state_from_json(self, data: dict[str, Any]) -> Any:
+        return self.type.state_type.from_json(data)
+
+    def action_from_json(self, data: dict[str, Any], state: Any) -> Any:
+        """An action from its observation data ({"kind": ...}), with its card from `state`."""
+        return self.type.action_from_json(data, state)
+
+
+def _card_by_key(key: Any, cards: Sequence[Card]) -> Card:
+    for c in cards:
+        if c.key == key:
+            return c
+    raise ConfigError(f"no card {key!r} here")
+
+
+def _hit_me_action(data: dict[str, Any], state: HitMeRound) -> Any:
+    kind = data.get("kind")
+    if kind == "hit":
+        return Hit()
+    if kind == "hold":
+        return Hold()
+    if kind == "reveal":
+        return Reveal()
+    if kind == "ace":
+        cards = [c for p in range(state.players) for c in state.cards(p)]
+        return ChooseAce(_card_by_key(data.get("key"), cards), data.get("high"))
+    raise ConfigError(f"not a Hit Me action: {data!r}")
+
+
+def _flapjack_action(data: dict[str, Any], state: FlapjackState) -> Any:
+    if data.get("kind") != "play":
+        raise ConfigError(f"not a Flapjack action: {data!r}")
+    cards = [c for h in state.hands for c in h]
+    return Play(_card_by_key(data.get("key"), cards), data.get("sign", 1))
+
+
+GAMES: dict[str, GameType] = {
+    "hit-me": GameType(
+        "hit-me", HitMeConfig, HitMeRound,
+        lambda config, rng, deck, dealer: HitMeRound.deal(config, dealer, rng, deck),
+        lambda card: min(card.rank, 10), _hit_me_action),
+    "flapjack": GameType(
+        "flapjack", FlapjackConfig, FlapjackState,
+        lambda config, rng, deck, dealer: FlapjackState.deal(config, rng, deck, dealer=dealer),
+        lambda card: card.rank, _flapjack_action),
+}
+
+_ALIASES = {"hitme": "hit-me"}
+
+
+def game_name(name: Any) -> str:
+    """The registry name of a game ('hit-me', 'flapjack'; accepts 'hitme', 'Hit Me')."""
+    g = str(name).strip().lower().replace("_", "-").replace(" ", "-")
+    g = _ALIASES.get(g, g)
+    if g not in GAMES:
+        raise ConfigError(f"game must be one of {', '.join(GAMES)}; got {name!r}")
+    return g
+
+
+def make_game(name: str, config: Any = None, **settings: Any) -> Game:
+    """A Game from its name and a config (or the config's settings)."""
+    gt = GAMES[game_name(name)]
+    if config is None:
+        config = gt.config_type(**settings)
+    elif settings:
+        raise ConfigError("give a config or settings, not both")
+    if not isinstance(config, gt.config_type):
+        raise ConfigError(f"config must be a {gt.config_type.__name__}")
+    return Game(gt, config)
+

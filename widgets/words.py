@@ -1,0 +1,762 @@
+"""The one place where sentences are made: events, reasons, hints, bot reasons, card names.
+
+The engine speaks data (engine.events.Event, engine.errors.Reason, ...); this module turns that
+data into words for one viewer ("You hit" / "Ana hits"). Every user-facing string goes through
+`_()` or `ngettext()`, which ask the module-level `translation` (gettext.NullTranslations, i.e.
+English, unless `set_translation()` swaps in a catalogue or, in a test, a pseudo-language).
+
+Numbers, signs and card faces (7♥, +7, |-3| = 3) are not words and are not translated. Nothing
+here imports ipywidgets, so the engine's command line and tests may use it too.
+"""
+
+from __future__ import annotations
+
+import gettext
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+translation: gettext.NullTranslations = gettext.NullTranslations()
+
+
+def set_translation(t: gettext.NullTranslations | None) -> None:
+    """Use `t` for every sentence from now on (None: back to English)."""
+    global translation
+    translation = t if t is not None else gettext.NullTranslations()
+
+
+def _(message: str) -> str:
+    return translation.gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    return translation.ngettext(singular, plural, n)
+
+
+# ----- numbers and arithmetic (signs and digits only: not translated) ------------------------
+def signed(n: int) -> str:
+    """An integer with its sign always written: +7, -7, 0."""
+    return f"+{n}" if n > 0 else str(n)
+
+
+def paren_signed(n: int) -> str:
+    return f"({signed(n)})"
+
+
+def step_math(before: int, delta: int, after: int) -> str:
+    """'-3 + (+5) = +2': one card added to a running total."""
+    return f"{signed(before)} + {paren_signed(delta)} = {signed(after)}"
+
+
+def sum_math(values: Sequence[int]) -> str:
+    """'+2 + (-7) + (+4) = -1': a list of card values added up."""
+    values = list(values)
+    if not values:
+        return "0"
+    total = sum(values)
+    if len(values) == 1:
+        return f"{signed(values[0])} = {signed(total)}"
+    terms = [signed(values[0])] + [paren_signed(v) for v in values[1:]]
+    return f"{' + '.join(terms)} = {signed(total)}"
+
+
+def abs_math(n: int) -> str:
+    """'|-3| = 3'."""
+    return f"|{signed(n)}| = {abs(n)}"
+
+
+def total_text(n: int, add_or_subtract: bool = False) -> str:
+    """A Flapjack total as shown: '+7' / '-7' / '0'; plain '7' in add-or-subtract."""
+    return str(n) if add_or_subtract else signed(n)
+
+
+def play_math(before: int, delta: int, add_or_subtract: bool = False) -> str:
+    """'+2 + (-7) = -5' (cards signed by colour) or '6 - 5 = 1' (add or subtract)."""
+    after = before + delta
+    if add_or_subtract:
+        return f"{before} {'+' if delta >= 0 else '-'} {abs(delta)} = {after}"
+    return f"{signed(before)} + ({signed(delta)}) = {signed(after)}"
+
+
+def number_words(n: int) -> str:
+    """'negative 7', 'positive 7' or 'zero', for screen readers."""
+    if n == 0:
+        return _("zero")
+    return (_("positive {n}") if n > 0 else _("negative {n}")).format(n=abs(n))
+
+
+# ----- cards ---------------------------------------------------------------------------------
+def _rank_word(rank: int) -> str:
+    return {
+        1: _("ace"), 2: _("two"), 3: _("three"), 4: _("four"), 5: _("five"), 6: _("six"),
+        7: _("seven"), 8: _("eight"), 9: _("nine"), 10: _("ten"), 11: _("jack"),
+        12: _("queen"), 13: _("king"),
+    }[rank]
+
+
+def _suit_word(suit: str) -> str:
+    return {"C": _("clubs"), "D": _("diamonds"), "H": _("hearts"), "S": _("spades")}[suit]
+
+
+def _card_fields(card: Any) -> tuple[int, str]:
+    """(rank, suit letter) of an engine Card or a card view dict."""
+    if isinstance(card, Mapping):
+        return int(card["rank"]), str(card["suit"])
+    return card.rank, card.suit.value
+
+
+def card_name(card: Any) -> str:
+    """Words a screen reader can read: 'seven of hearts' (a Card or a card view)."""
+    rank, suit = _card_fields(card)
+    return _("{rank} of {suit}").format(rank=_rank_word(rank), suit=_suit_word(suit))
+
+
+def card_face(card: Any) -> str:
+    """Rank and suit symbol: 'J♠', '10♥' (a Card or a card view)."""
+    if isinstance(card, Mapping):
+        return f"{card['label']}{card['symbol']}"
+    return card.short
+
+
+def card_aria(card: Mapping[str, Any], value: int | None = None) -> str:
+    """'seven of hearts, value negative 7'; a face-down card: 'face-down card'."""
+    if card.get("hidden") or "rank" not in card:
+        return hidden_card_label()
+    v = card.get("value") if value is None else value
+    if v is None:
+        return card_name(card)
+    return _("{name}, value {number}").format(name=card_name(card), number=number_words(int(v)))
+
+
+def hidden_card_label() -> str:
+    return _("face-down card")
+
+
+# ----- who did it ----------------------------------------------------------------------------
+def name_of(names: Sequence[str], seat: int | None) -> str:
+    """The name of a seat ('Ben'); 'Player 3' for a seat with no name; '' for the table."""
+    if seat is None:
+        return ""
+    if 0 <= seat < len(names):
+        return names[seat]
+    return _("Player {n}").format(n=seat + 1)
+
+
+def addressed(names: Sequence[str], viewer: int | None) -> int | None:
+    """The seat spoken to as "you": the viewer, when the table calls them "You"."""
+    if viewer is not None and 0 <= viewer < len(names) and names[viewer] == "You":
+        return viewer
+    return None
+
+
+def _say(seat: int | None, names: Sequence[str], you: int | None, you_form: str,
+         other_form: str, **kw: Any) -> str:
+    """Fill in the second-person form when `seat` is the addressed viewer, else the third."""
+    if seat is not None and seat == you:
+        return _(you_form).format(**kw)
+    return _(other_form).format(name=name_of(names, seat), **kw)
+
+
+def join_names(names: Sequence[str], seats: Sequence[int]) -> str:
+    """'Ana', 'Ana and Ben', 'Ana, Ben and Cam'."""
+    who = [name_of(names, s) for s in seats]
+    if len(who) <= 1:
+        return "".join(who)
+    return _("{first} and {last}").format(first=", ".join(who[:-1]), last=who[-1])
+
+
+# ----- the plain event log (command line, stored playthroughs, lessons) ----------------------
+def log_parts(e: Any, add_or_subtract: bool = False) -> tuple[str, str, str]:
+    """(what happened, its arithmetic, the private part) of an engine Event, in the third
+    person without a subject ('holds'), as the command line and the stored playthroughs print
+    it after 'seat 1:'. The private part speaks to its owner ('your sum: ...')."""
+    k = e.kind.value
+    pv = e.private
+    text = math = private = ""
+    if k == "deal" and e.card is not None:  # Hit Me
+        text = _("is dealt a face-down card and {card} ({value}) face up").format(
+            card=e.card.short, value=signed(e.value))
+        math = _("face up: {value}").format(value=signed(e.value))
+        if pv is not None:
+            private = _("your face-down card is {card}; your sum is {math}").format(
+                card=pv.card.short, math=sum_math(pv.values))
+    elif k == "deal":  # Flapjack
+        text = ngettext("deals 7 cards to each player; {n} card stays in the draw pile",
+                        "deals 7 cards to each player; {n} cards stay in the draw pile",
+                        e.count).format(n=e.count)
+    elif k == "hit":
+        text = _("says \u201cHit me!\u201d and gets {card} ({value})").format(
+            card=e.card.short, value=signed(e.value))
+        math = _("face-up cards: {math}").format(math=step_math(e.before, e.delta, e.after))
+        if pv is not None:
+            private = _("your sum: {math}").format(math=step_math(pv.before, pv.delta, pv.after))
+    elif k == "full":
+        text = _("has 7 cards and is done")
+    elif k == "hold":
+        text = _("holds")
+        if pv is not None:
+            private = _("you hold at {sum}, {abs}").format(sum=signed(pv.after),
+                                                          abs=abs_math(pv.after))
+    elif k == "ace":
+        text = _("changes the value of an ace")
+        if pv is not None:
+            private = _("{card} now counts {value}; your sum is {sum}").format(
+                card=pv.card.short, value=signed(pv.value), sum=signed(pv.after))
+    elif k == "reveal":
+        text = _("turns up {card}").format(card=e.card.short)
+        math = f"{sum_math(e.values)}, {abs_math(e.after)}"
+    elif k == "result":
+        if len(e.winners) > 1:
+            text = _("tie: co-winners {who}").format(
+                who=", ".join(_("player {n}").format(n=w) for w in e.winners))
+        else:
+            text = _("player {n} wins, closest to zero").format(n=e.winners[0])
+        math = _("lowest |sum| = {score}").format(score=e.score)
+    elif k == "play":
+        verb = _("leads") if e.lead else _("plays")
+        if add_or_subtract:
+            how = (_("and subtracts {n}") if e.delta < 0 else _("and adds {n}")).format(
+                n=abs(e.delta))
+            text = _("{verb} {card} {how}; the total is {total}").format(
+                verb=verb, card=e.card.short, how=how, total=e.after)
+            math = str(e.value) if e.lead and not e.before else play_math(
+                e.before, e.delta, True)
+        else:
+            text = _("{verb} {card} {how}; the total is {total}").format(
+                verb=verb, card=e.card.short, how=f"({signed(e.delta)})", total=signed(e.after))
+            math = play_math(e.before, e.delta)
+    elif k == "flapjack":
+        total = total_text(e.after, add_or_subtract)
+        text = ngettext("makes {total}: Flapjack! and takes {n} card",
+                        "makes {total}: Flapjack! and takes {n} cards",
+                        e.count).format(total=total, n=e.count)
+        math = _("total = {total}").format(total=total)
+    elif k == "draw":
+        text = _("draws a card")
+        if pv is not None:
+            private = _("you drew {card} ({value})").format(card=pv.card.short,
+                                                            value=signed(pv.value))
+    elif k == "pass":
+        text = _("passes (has no cards)") if e.reason == "no-cards" else \
+            _("passes (has no legal card)")
+    elif k == "end":
+        text = _("game over: {why}").format(why=_end_reason_short(e.reason))
+        math = _("cards won by seat: {counts}").format(counts=", ".join(map(str, e.values)))
+    return text, math, private
+
+
+def _end_reason_short(reason: str | None) -> str:
+    return _("no player can play a legal card") if reason == "blocked" else \
+        _("every card has been played")
+
+
+def private_for_onlooker(e: Any) -> str:
+    """The private part of an event for someone who sees every card (a worked example):
+    'face down: 4♥; sum -4 + (+9) = +5', 'sum +2, |+2| = 2', 'drew 3♣ (+3)'."""
+    pv = e.private
+    if pv is None:
+        return ""
+    k = e.kind.value
+    if k == "deal":
+        return _("face down: {card}; sum {math}").format(card=pv.card.short,
+                                                         math=sum_math(pv.values))
+    if k == "hit":
+        return _("sum {math}").format(math=step_math(pv.before, pv.delta, pv.after))
+    if k == "hold":
+        return _("sum {sum}, {abs}").format(sum=signed(pv.after), abs=abs_math(pv.after))
+    if k == "ace":
+        return _("{card} now counts {value}; sum {sum}").format(
+            card=pv.card.short, value=signed(pv.value), sum=signed(pv.after))
+    if k == "draw":
+        return _("drew {card} ({value})").format(card=pv.card.short, value=signed(pv.value))
+    return ""
+
+
+def named(name: str, text: str) -> str:
+    """'Ben holds': a name and what the log says they did."""
+    return _("{name} {text}").format(name=name, text=text) if name else text
+
+
+def format_log(events: Sequence[Any], add_or_subtract: bool = False) -> list[str]:
+    """The command line's log: 'Seat 1: ...', its arithmetic and private part."""
+    lines = []
+    for e in events:
+        text, math, private = log_parts(e, add_or_subtract)
+        line = (_("Seat {n}: {text}").format(n=e.seat, text=text) if e.seat is not None
+                else text)
+        if math:
+            line += f"   [{math}]"
+        if private:
+            line += "   " + _("(seen by Seat {n} only: {private})").format(n=e.seat,
+                                                                          private=private)
+        lines.append(line)
+    return lines
+
+
+# ----- Hit Me: the table's move log --------------------------------------------------------
+def hit_me_story_line(event: Mapping[str, Any], names: Sequence[str], viewer: int | None,
+                      *, teacher: bool = False) -> str:
+    """One Hit Me event view as a sentence for `viewer`, then its arithmetic:
+    'Ben says “Hit me!” and gets 5♠ (+5). Face-up cards: -3 + (+5) = +2'. The private part
+    (present only for its owner, or for a teacher who turned every card up) follows."""
+    you = addressed(names, viewer)
+    seat = event.get("seat")
+    k = event["kind"]
+    card = event.get("card")
+    face = card_face(card) if card else ""
+    value = signed(event["value"]) if event.get("value") is not None else ""
+    math = ""
+    if k == "deal":
+        line = _say(seat, names, you, "You are dealt a face-down card and {card} ({value}) "
+                    "face up", "{name} is dealt a face-down card and {card} ({value}) face up",
+                    card=face, value=value)
+    elif k == "hit":
+        line = _say(seat, names, you, "You say \u201cHit me!\u201d and get {card} ({value})",
+                    "{name} says \u201cHit me!\u201d and gets {card} ({value})",
+                    card=face, value=value)
+        math = _("Face-up cards: {math}").format(
+            math=step_math(event["before"], event["delta"], event["after"]))
+    elif k == "full":
+        line = _say(seat, names, you, "You have 7 cards and are done",
+                    "{name} has 7 cards and is done")
+    elif k == "hold":
+        line = _say(seat, names, you, "You hold", "{name} holds")
+    elif k == "ace":
+        line = _say(seat, names, you, "You change the value of an ace",
+                    "{name} changes the value of an ace")
+    elif k == "reveal":
+        line = _say(seat, names, you, "You turn up {card}", "{name} turns up {card}", card=face)
+        math = _("Sum {math}").format(
+            math=f"{sum_math(event['values'])}, {abs_math(event['after'])}")
+    elif k == "result":
+        winners = list(event["winners"])
+        if len(winners) > 1:
+            line = _("Tie: co-winners {who}").format(
+                who=", ".join(name_of(names, w) for w in winners))
+        else:
+            line = _say(winners[0], names, you, "You win, closest to zero",
+                        "{name} wins, closest to zero")
+        math = _("Lowest |sum| = {score}").format(score=event["score"])
+    else:
+        line = ""
+    if math:
+        line = _("{sentence}. {math}").format(sentence=line, math=math)
+    pv = event.get("private")
+    if pv:
+        mine = seat == viewer
+        label = _("only you see") if not teacher else _("private")
+        line += "  " + _("[{label}: {text}]").format(
+            label=label, text=_hit_me_private(k, pv, mine, name_of(names, seat)))
+    return line
+
+
+def _hit_me_private(kind: str, pv: Mapping[str, Any], mine: bool, name: str) -> str:
+    if kind == "deal":
+        return (_("your face-down card is {card}; your sum is {math}") if mine else
+                _("{name}'s face-down card is {card}; {name}'s sum is {math}")).format(
+            card=card_face(pv["card"]), math=sum_math(pv["values"]), name=name)
+    if kind == "hit":
+        return (_("your sum: {math}") if mine else _("{name}'s sum: {math}")).format(
+            math=step_math(pv["before"], pv["delta"], pv["after"]), name=name)
+    if kind == "hold":
+        return (_("you hold at {sum}, {abs}") if mine else
+                _("{name} holds at {sum}, {abs}")).format(
+            sum=signed(pv["after"]), abs=abs_math(pv["after"]), name=name)
+    if kind == "ace":
+        return (_("{card} now counts {value}; your sum is {sum}") if mine else
+                _("{card} now counts {value}; {name}'s sum is {sum}")).format(
+            card=card_face(pv["card"]), value=signed(pv["value"]), sum=signed(pv["after"]),
+            name=name)
+    return ""
+
+
+# ----- Flapjack: move log, banners, the end ---------------------------------------------------
+def flapjack_log_line(event: Mapping[str, Any], names: Sequence[str], viewer: int | None,
+                      add_or_subtract: bool = False) -> str | None:
+    """One Flapjack event view as a move-log line for `viewer` (None: not logged): plays as
+    equations ('Ben: -3 + (+5) = +2  [5♠]'), Flapjacks, passes, private draws, the end."""
+    you = addressed(names, viewer)
+    k = event["kind"]
+    p = event.get("seat")
+    name = name_of(names, p) or _("Table")
+    if k == "play":
+        return _("{name}: {math}  [{card}]").format(
+            name=name, math=play_math(event["before"], event["delta"], add_or_subtract),
+            card=card_face(event["card"]))
+    if k == "flapjack":
+        total = total_text(event["after"], add_or_subtract)
+        n = event["count"]
+        if p is not None and p == you:
+            return ngettext("{name}: Flapjack! The total is exactly {total}; {name} take {n} "
+                            "card", "{name}: Flapjack! The total is exactly {total}; {name} "
+                            "take {n} cards", n).format(name=name, total=total, n=n)
+        return ngettext("{name}: Flapjack! The total is exactly {total}; {name} takes {n} card",
+                        "{name}: Flapjack! The total is exactly {total}; {name} takes {n} cards",
+                        n).format(name=name, total=total, n=n)
+    if k == "draw":
+        pv = event.get("private")
+        if not pv:
+            return None
+        card, value = card_face(pv["card"]), signed(pv["value"])
+        if p == viewer:
+            return _("{name} drew {card} ({value}) (only you see this)").format(
+                name=name, card=card, value=value)
+        return _("{name} drew {card} ({value}) (shown: every hand is revealed)").format(
+            name=name, card=card, value=value)
+    if k == "pass":
+        return flapjack_pass_sentence(event, names, you)
+    if k == "deal":
+        n = event["count"]
+        if p is not None and p == you:
+            return ngettext("You deal 7 cards to each player; {n} card stays in the draw pile",
+                            "You deal 7 cards to each player; {n} cards stay in the draw pile",
+                            n).format(n=n)
+        return ngettext("{name} deals 7 cards to each player; {n} card stays in the draw pile",
+                        "{name} deals 7 cards to each player; {n} cards stay in the draw pile",
+                        n).format(name=name, n=n)
+    if k == "end":
+        return _("Game over: {why}").format(why=_end_reason_short(event.get("reason")))
+    return None
+
+
+def flapjack_pass_sentence(event: Mapping[str, Any], names: Sequence[str],
+                           you: int | None) -> str:
+    """'Ben passes (has no legal card)' / 'You pass (have no cards)'."""
+    no_cards = event.get("reason") == "no-cards"
+    if no_cards:
+        return _say(event.get("seat"), names, you, "You pass (have no cards)",
+                    "{name} passes (has no cards)")
+    return _say(event.get("seat"), names, you, "You pass (have no legal card)",
+                "{name} passes (has no legal card)")
+
+
+def flapjack_banner_text(event: Mapping[str, Any], names: Sequence[str],
+                         you: int | None, add_or_subtract: bool = False) -> str:
+    """After the word 'Flapjack!': 'Ben makes the total exactly +13 and takes 3 cards.'"""
+    total = total_text(event["after"], add_or_subtract)
+    n = event["count"]
+    seat = event.get("seat")
+    if seat is not None and seat == you:
+        return ngettext("{name} make the total exactly {total} and take {n} card.",
+                        "{name} make the total exactly {total} and take {n} cards.",
+                        n).format(name=name_of(names, seat), total=total, n=n)
+    return ngettext("{name} makes the total exactly {total} and takes {n} card.",
+                    "{name} makes the total exactly {total} and takes {n} cards.",
+                    n).format(name=name_of(names, seat) or _("Someone"), total=total, n=n)
+
+
+def flapjack_end_reason(reason: str) -> str:
+    return {
+        "blocked": _("no player can play a card that keeps the total within the limits"),
+        "all-played": _("every card has been played"),
+    }.get(reason, reason)
+
+
+def flapjack_end_text(result: Mapping[str, Any], names: Sequence[str], you: int | None) -> str:
+    """'Game over: every card has been played. Ada wins with 12 cards. Cards won: ...'."""
+    why = flapjack_end_reason(result["reason"])
+    won = result["cards_won"]
+    winners = list(result["winners"])
+    best = won[winners[0]] if winners else 0
+    if len(winners) == 1:
+        w = winners[0]
+        if w == you:
+            verdict = ngettext("{name} win with {n} card.", "{name} win with {n} cards.",
+                               best).format(name=name_of(names, w), n=best)
+        else:
+            verdict = ngettext("{name} wins with {n} card.", "{name} wins with {n} cards.",
+                               best).format(name=name_of(names, w), n=best)
+    else:
+        verdict = ngettext("A tie: {who} each won {n} card.", "A tie: {who} each won {n} cards.",
+                           best).format(who=join_names(names, winners), n=best)
+    counts = ", ".join(_("{name} {n}").format(name=name_of(names, i), n=n)
+                       for i, n in enumerate(won))
+    return _("Game over: {why}. {verdict} Cards won: {counts}.").format(
+        why=why, verdict=verdict, counts=counts)
+
+
+# ----- reasons: why a move is illegal, why a card is disabled --------------------------------
+def reason_text(why: Any, add_or_subtract: bool = False, viewer: int | None = None) -> str:
+    """A refusal (engine.errors.Why, or an IllegalActionError) in words:
+    'the total would be +14, greater than the limit +13'. In add-or-subtract totals are
+    never negative and carry no '+' sign. Told to `viewer`, their own turn is 'your turn'."""
+    why = getattr(why, "why", why)
+    r = why.reason.value
+    d = why.data
+    if r == "not-your-turn" and viewer is not None and d.get("seat") == viewer:
+        return _("not your turn")
+    num = (lambda n: str(n)) if add_or_subtract else signed
+    if r == "game-over":
+        return _("the game is over")
+    if r == "no-such-player":
+        return _("no such player: {seat}").format(seat=repr(d.get("seat")))
+    if r == "not-an-action":
+        return (_("not a Hit Me move: {action}") if d.get("game") == "hit-me"
+                else _("not a Flapjack move: {action}")).format(action=d.get("action"))
+    if r == "not-your-turn":
+        return _("it is player {current}'s turn, not player {seat}'s").format(**d)
+    if r == "not-in-hand":
+        return _("{card} is not in player {seat}'s hand").format(**d)
+    if r == "bad-sign":
+        return _("the sign must be +1 (add) or -1 (subtract); got {sign}").format(
+            sign=repr(d.get("sign")))
+    if r == "sign-fixed":
+        return _("cards are added with their own sign in this variant")
+    if r == "lead-adds":
+        return _("a lead can only add")
+    if r == "limit-exceeded":
+        if d["total"] > d["limit"]:
+            text = _("the total would be {total}, greater than the limit {limit}")
+        else:
+            text = _("the total would be {total}, less than the limit {limit}")
+        return text.format(total=num(d["total"]), limit=num(d["limit"]))
+    if r == "ace-rule-off":
+        return _("aces count 1 only: the 'ace one or eleven' rule is off")
+    if r == "not-your-card":
+        return _("{card} is not one of player {seat}'s cards").format(**d)
+    if r == "not-an-ace":
+        return _("{card} is not an ace").format(**d)
+    if r == "ace-value":
+        return _("an ace counts 1 or 11")
+    if r == "ace-unchanged":
+        return _("{card} already counts {value}").format(card=d["card"],
+                                                        value=signed(d["value"]))
+    if r == "not-yet-revealed":
+        return _("the cards are not turned up yet")
+    if r == "not-announcing":
+        return _("the cards turn up only when every player is done")
+    if r == "round-not-over":
+        return _("the round is not over yet")
+    if r == "finish-round-first":
+        return _("finish this round before dealing the next")
+    return r
+
+
+def limit_short(why: Any, add_or_subtract: bool = False) -> str:
+    """A card button's short reason: 'would make -15, less than -13'."""
+    num = (lambda n: str(n)) if add_or_subtract else signed
+    d = why.data
+    if d["total"] > d["limit"]:
+        return _("would make {total}, greater than {limit}").format(
+            total=num(d["total"]), limit=num(d["limit"]))
+    return _("would make {total}, less than {limit}").format(total=num(d["total"]),
+                                                              limit=num(d["limit"]))
+
+
+def limit_short_both(totals: Sequence[int], low: int, high: int,
+                     add_or_subtract: bool = False) -> str:
+    """Add or subtract, both ways refused: 'would make 23 or -3, outside 0 to 13'."""
+    num = (lambda n: str(n)) if add_or_subtract else signed
+    return _("would make {totals}, outside {low} to {high}").format(
+        totals=_(" or ").join(num(t) for t in totals), low=num(low), high=num(high))
+
+
+def both_ways_refused(add_why: str, subtract_why: str) -> str:
+    return _("adding: {add}; subtracting: {subtract}").format(add=add_why, subtract=subtract_why)
+
+
+# ----- computer players' reasons --------------------------------------------------------------
+_SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+
+
+def _bot_card(d: Mapping[str, Any]) -> str:
+    """'7♥ (-7)', or '7♥ (subtract 7)' when adding or subtracting."""
+    c = d["card"]
+    short = f"{c['label']}{_SUIT_SYMBOLS[c['suit']]}"
+    if d.get("add_or_subtract"):
+        how = _("subtract {n}") if d["sign"] < 0 else _("add {n}")
+        return f"{short} ({how.format(n=c['value'])})"
+    return f"{short} ({signed(c['value'])})"
+
+
+def bot_reason_text(decision: Any) -> str:
+    """A computer player's decision (engine.bots.Decision: a code and numbers) in one
+    sentence, in the first person: 'My sum is +7, which is 7 away from zero (4 or more), so
+    I take a hit.'"""
+    code, d = decision.code, decision.data
+    if code in ("coin-hit", "coin-hold"):
+        return (_("My sum is {sum}, and I flipped a coin: it said take a hit.") if code ==
+                "coin-hit" else _("My sum is {sum}, and I flipped a coin: it said hold.")
+                ).format(sum=signed(d["sum"]))
+    if code == "threshold-hit":
+        if d["sum"] == 0:
+            return _("My sum is 0, and I take a hit whenever my sum is {t} or more away from "
+                     "zero, so I take a hit.").format(t=d["threshold"])
+        return _("My sum is {sum}, which is {away} away from zero ({t} or more), so I take a "
+                 "hit.").format(sum=signed(d["sum"]), away=abs(d["sum"]), t=d["threshold"])
+    if code == "threshold-hold":
+        if d["sum"] == 0:
+            return _("My sum is exactly 0, as close to zero as it can be, so I hold.")
+        return _("My sum is {sum}, only {away} away from zero (less than {t}), so I hold."
+                 ).format(sum=signed(d["sum"]), away=abs(d["sum"]), t=d["threshold"])
+    if code == "expert-even":
+        if d["hold_pct"] == 0:
+            return (_("My sum is {sum}, so far from zero that I have almost no chance of "
+                      "winning either way, so I take a hit.") if d["hit"] else
+                    _("My sum is {sum}, so far from zero that I have almost no chance of "
+                      "winning either way, so I hold.")).format(sum=signed(d["sum"]))
+        return (_("Whether I hold at {sum} or take a hit, I estimate I win about {pct}% of "
+                  "the time, a little more if I take a hit, so I take a hit.") if d["hit"] else
+                _("Whether I hold at {sum} or take a hit, I estimate I win about {pct}% of "
+                  "the time, a little more if I hold, so I hold.")).format(
+            sum=signed(d["sum"]), pct=d["hold_pct"])
+    if code == "expert-hit":
+        return _("If I hold at {sum}, I estimate I win about {ph}% of the time, and if I take "
+                 "a hit about {pt}%, so I take a hit.").format(
+            sum=signed(d["sum"]), ph=d["hold_pct"], pt=d["hit_pct"])
+    if code == "expert-hold":
+        return _("If I hold at {sum}, I estimate I win about {ph}% of the time, and if I take "
+                 "a hit only about {pt}%, so I hold.").format(
+            sum=signed(d["sum"]), ph=d["hold_pct"], pt=d["hit_pct"])
+    aos = bool(d.get("add_or_subtract"))
+    card = _bot_card(d) if "card" in d else ""
+    after = total_text(d.get("after", 0), aos)
+    if code == "flapjack":
+        return (ngettext("I lead {card} to take the total from {before} to {after}, a "
+                         "Flapjack, so I take the {n} card in play.",
+                         "I lead {card} to take the total from {before} to {after}, a "
+                         "Flapjack, so I take the {n} cards in play.", d["taken"])
+                if d["lead"] else
+                ngettext("I play {card} to take the total from {before} to {after}, a "
+                         "Flapjack, so I take the {n} card in play.",
+                         "I play {card} to take the total from {before} to {after}, a "
+                         "Flapjack, so I take the {n} cards in play.", d["taken"])).format(
+            card=card, before=total_text(d["before"], aos), after=after, n=d["taken"])
+    if code == "random-play":
+        text = (_("I chose at random: I lead {card} and the total becomes {after}")
+                if d["lead"] else
+                _("I chose at random: I play {card} and the total becomes {after}")).format(
+            card=card, after=after)
+        return text + (_(", a Flapjack!") if d.get("flapjack") else ".")
+    if code == "greedy-leave":
+        vals = d["values"]
+        if not vals:
+            how = _("and no card I have not seen can turn it into a Flapjack")
+        else:
+            how = _("and only a card worth {values} could turn it into a Flapjack").format(
+                values=_(" or ").join(total_text(v, aos) for v in vals))
+            if d.get("choices", 1) > 1:
+                how += _(", as few kinds of card as any play allows")
+        return (_("I lead {card} to leave the total at {after}, {how}.") if d["lead"] else
+                _("I play {card} to leave the total at {after}, {how}.")).format(
+            card=card, after=after, how=how)
+    if code == "expert-leave":
+        if d["finishing"] == 0:
+            why = _("none of the {unseen} cards I have not seen can turn {after} into a "
+                    "Flapjack").format(unseen=d["unseen"], after=after)
+        else:
+            why = _("only {f} of the {unseen} cards I have not seen can turn {after} into a "
+                    "Flapjack, so the chance that the next player holds one is about {pct}%"
+                    ).format(f=d["finishing"], unseen=d["unseen"], after=after, pct=d["pct"])
+        return (_("I lead {card} to leave the total at {after}: {why}.") if d["lead"] else
+                _("I play {card} to leave the total at {after}: {why}.")).format(
+            card=card, after=after, why=why)
+    return code
+
+
+# ----- hints -------------------------------------------------------------------------------------
+def hit_me_hint(observation: Mapping[str, Any], names: Sequence[str] | None = None) -> str:
+    """What holding and hitting would do (engine.hints.hit_me_hint_data), in words; other
+    seats by name ('Seat 2' without names)."""
+    from engine.hints import hit_me_hint_data
+
+    return hit_me_hint_text(hit_me_hint_data(dict(observation)), names)
+
+
+def hit_me_hint_text(d: Mapping[str, Any], names: Sequence[str] | None = None) -> str:
+    s = d["sum"]
+    now = _("Your sum is {sum}, so your score would be {abs}.").format(sum=signed(s),
+                                                                      abs=abs_math(s))
+    st = d["state"]
+    if st == "over":
+        return _("The round is over. {now}").format(now=now)
+    if st == "held":
+        return _("You hold at {sum}: your score is {abs}. Wait for the others to finish."
+                 ).format(sum=signed(s), abs=abs_math(s))
+    if st == "full":
+        return _("You have 7 cards, so you are done. {now}").format(now=now)
+    lead = _("It is your turn.") + " " if d["turn"] else _("When your turn comes:") + " "
+    hold = _("If you hold, you keep {sum} and your score is {score}.").format(
+        sum=signed(s), score=abs(s))
+    if s == 0:
+        hit = _("If you hit, any card moves your sum away from 0, so your score could only "
+                "get worse.")
+    else:
+        total = d["unseen"]
+        hit = _("If you hit, {closer} of the {total} cards you have not seen (about {pct}%) "
+                "would bring your sum closer to zero").format(
+            closer=d["closer"], total=total, pct=round(100 * d["closer"] / total))
+        if d["zero"]:
+            hit += _(", {n} of them all the way to 0").format(n=d["zero"])
+        if d["same"]:
+            hit += _("; {n} would leave it just as far from zero").format(n=d["same"])
+        hit += _("; and {n} would take it farther from zero.").format(n=d["farther"])
+    extra = ""
+    if d["done"]:
+        who = ", ".join(_("{name} (face-up sum {sum})").format(
+            name=name_of(names, seat) if names else _("Seat {n}").format(n=seat),
+            sum=signed(up)) for seat, up in d["done"])
+        extra = " " + _("Already done: {who}; their face-down cards are still hidden.").format(
+            who=who)
+    return f"{lead}{now} {hold} {hit}{extra}"
+
+
+def flapjack_hint(observation: Mapping[str, Any]) -> str:
+    """Which cards make a Flapjack now and what every other play leaves
+    (engine.hints.flapjack_hint_data), in words."""
+    from engine.hints import flapjack_hint_data
+
+    return flapjack_hint_text(flapjack_hint_data(dict(observation)))
+
+
+def _hint_card(c: Mapping[str, Any], aos: bool) -> str:
+    short = f"{c['label']}{_SUIT_SYMBOLS[c['suit']]}"
+    if aos:
+        how = _("subtract {n}") if c.get("sign", 1) < 0 else _("add {n}")
+        return f"{short} ({how.format(n=c['value'])})"
+    return f"{short} ({signed(c['value'])})"
+
+
+def flapjack_hint_text(d: Mapping[str, Any]) -> str:
+    aos = bool(d["add_or_subtract"])
+
+    def num(n: int) -> str:
+        return total_text(n, aos)
+
+    targets = _(" or ").join(num(t) for t in d["targets"])
+    st = d["state"]
+    if st == "over":
+        return _("The game is over: no more plays.")
+    if st == "waiting":
+        return _("It is not your turn. The total is {total}; a Flapjack is a total of exactly "
+                 "{targets}.").format(total=num(d["total"]), targets=targets)
+    if st == "stuck":
+        return _("You have no card you can play without going past the limit.")
+    parts = [_("You lead: the table is empty.") if d["lead"] else
+             _("The total is {total}.").format(total=num(d["total"]))]
+    if d["makers"]:
+        cards = ", ".join(_("{card} makes {after}").format(card=_hint_card(m["card"], aos),
+                                                           after=num(m["after"]))
+                          for m in d["makers"])
+        parts.append(ngettext("Flapjack now: {cards}, and you would take {n} card.",
+                              "Flapjack now: {cards}, and you would take {n} cards.",
+                              d["taken"]).format(cards=cards, n=d["taken"]))
+    else:
+        parts.append(_("No card in your hand makes a Flapjack ({targets}) now.").format(
+            targets=targets))
+    if d["leaves"]:
+        lines = [ngettext("{cards} leaves {after}, which {f} unseen card could turn into a "
+                          "Flapjack (about {pct}% chance the next player holds one)",
+                          "{cards} leaves {after}, which {f} unseen cards could turn into a "
+                          "Flapjack (about {pct}% chance the next player holds one)",
+                          x["finishing"]).format(
+            cards=_(" or ").join(_hint_card(c, aos) for c in x["cards"]), after=num(x["after"]),
+            f=x["finishing"], pct=x["pct"]) for x in d["leaves"]]
+        parts.append(_("Your other plays (counting the {n} cards you have not seen): {lines}."
+                       ).format(n=d["unseen"], lines="; ".join(lines)))
+    if d["blocked"]:
+        cards = ", ".join(f"{c['label']}{_SUIT_SYMBOLS[c['suit']]} ({num(c['value'])})"
+                          for c in d["blocked"])
+        parts.append(_("You cannot play {cards}: the total would go past the limit "
+                       "({low} to {high}).").format(cards=cards, low=num(d["low"]),
+                                                    high=num(d["high"])))
+    return " ".join(parts)
