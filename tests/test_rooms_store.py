@@ -320,6 +320,39 @@ def test_a_forged_stored_state_is_refused(rooms_url: str) -> None:
     assert store.current_version(host.code) == version and store.move_count(host.code) == 0
 
 
+def test_joins_at_the_same_moment(rooms_url: str) -> None:
+    """Six kernels (own connections, threads) join a room of six at once, three of them as
+    'Ana' in other spellings: one Ana, four seats taken, the two other Anas told the name is
+    taken."""
+    store = open_store(rooms_url)
+    host = store.create_room(hit_me_game(6))
+    names = ["Ana", "ana", " ANA ", "Ben", "Cleo", "Dev"]
+    stores = [open_store(rooms_url) for _ in names]
+    barrier = threading.Barrier(len(names))
+    got: dict[int, Any] = {}
+
+    def join(i: int) -> None:
+        barrier.wait(timeout=30)
+        try:
+            got[i] = stores[i].join(host.code, names[i])
+        except (NameTaken, RoomFull, NotAllowed) as e:
+            got[i] = e
+
+    threads = [threading.Thread(target=join, args=(i,)) for i in range(len(names))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    tickets = [g for g in got.values() if not isinstance(g, Exception)]
+    assert len(got) == 6 and len(tickets) == 4
+    assert sorted(t.seat for t in tickets) == [0, 1, 2, 3]
+    assert sum(t.name.casefold() == "ana" for t in tickets) == 1
+    assert sum(isinstance(got[i], NameTaken) for i in range(3)) == 2
+    info = store.room(host.code)
+    assert info.status == "waiting"
+    assert sorted(s.name for s in info.seats if s.name) == sorted(t.name for t in tickets)
+
+
 # ----- presence --------------------------------------------------------------------------------
 def test_absent_students_get_a_computer_player_and_come_back(rooms_url: str) -> None:
     store = open_store(rooms_url)
@@ -397,13 +430,17 @@ def test_version_poll_is_one_indexed_read(rooms_url: str) -> None:
         store.current_version("ZZZ-ZZZ")
 
 
-def test_wait_for_change_wakes_on_a_move_from_another_kernel(rooms_url: str) -> None:
+@pytest.mark.parametrize("listen", [True, False])
+def test_wait_for_change_wakes_on_a_move_from_another_kernel(rooms_url: str,
+                                                             listen: bool) -> None:
+    """On PostgreSQL by LISTEN/NOTIFY (listen=True) or by polling; on SQLite always polling."""
     store, other = open_store(rooms_url), open_store(rooms_url)
     host = store.create_room(flapjack(2))
     seats = {t.seat: t for t in (store.join(host.code, "Ana"), store.join(host.code, "Ben"))}
     version, state, cur = current_of(store, host.code)
     t0 = time.monotonic()
-    assert store.wait_for_change(host.code, version, timeout=0.3, interval=0.05) == version
+    assert store.wait_for_change(host.code, version, timeout=0.3, interval=0.05,
+                                 listen=listen) == version
     assert time.monotonic() - t0 >= 0.29
 
     def later() -> None:
@@ -413,7 +450,7 @@ def test_wait_for_change_wakes_on_a_move_from_another_kernel(rooms_url: str) -> 
     thread = threading.Thread(target=later)
     t0 = time.monotonic()
     thread.start()
-    got = store.wait_for_change(host.code, version, timeout=10, interval=0.05)
+    got = store.wait_for_change(host.code, version, timeout=10, interval=0.05, listen=listen)
     waited = time.monotonic() - t0
     thread.join()
     assert got == version + 1

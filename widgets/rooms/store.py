@@ -751,13 +751,14 @@ class RoomStore:
 
     # ----- change notification ---------------------------------------------------------------
     def wait_for_change(self, code: object, version: int, timeout: float,
-                        interval: float = 0.25) -> int:
+                        interval: float = 0.25, listen: bool = True) -> int:
         """Wait until the room's version is not `version` (or `timeout` seconds pass) and return
-        the version. SQLite: polls `current_version` every `interval` seconds. PostgreSQL:
-        waits for the NOTIFY each change sends (LISTEN on a connection of its own)."""
+        the version. SQLite (or `listen=False`): polls `current_version` every `interval`
+        seconds. PostgreSQL: waits for the NOTIFY each change sends (LISTEN on a connection of
+        its own, opened on first use)."""
         code = self._code(code)
         deadline = time.monotonic() + timeout
-        if self._db.postgres:
+        if self._db.postgres and listen:
             return self._wait_notify(code, version, deadline)
         while True:
             now_version = self.current_version(code)
