@@ -23,7 +23,11 @@ from conftest import IN_CI
 
 
 def pg_bin_dir() -> Path | None:
-    """The folder of initdb and pg_ctl: on PATH, else Debian's newest /usr/lib/postgresql/N/bin."""
+    """The folder of initdb and pg_ctl: $ICG_PG_BIN if set, on PATH, else Debian's newest
+    /usr/lib/postgresql/N/bin."""
+    if os.environ.get("ICG_PG_BIN"):
+        d = Path(os.environ["ICG_PG_BIN"])
+        return d if (d / "initdb").exists() and (d / "pg_ctl").exists() else None
     found = shutil.which("initdb")
     if found and shutil.which("pg_ctl"):
         return Path(found).parent
