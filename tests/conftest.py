@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 from pathlib import Path
 
@@ -55,5 +56,7 @@ def rooms_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
     cluster = request.getfixturevalue("pg_cluster")
-    name = "t_" + "".join(c if c.isalnum() else "_" for c in request.node.name.lower())[-50:]
-    return cluster.create_db(f"{name}_{os.getpid()}_{id(request) % 100000}")
+    return cluster.create_db(f"t{next(_ROOMS_DB_NUMBERS)}_{os.getpid()}")
+
+
+_ROOMS_DB_NUMBERS = itertools.count()
