@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 from pathlib import Path
 
@@ -37,3 +38,25 @@ def artifacts_dir() -> Path:
     """tests/artifacts/ (git-ignored), created on demand, for screenshots and reports."""
     ARTIFACTS_DIR.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS_DIR
+
+
+# ----- the room store (widgets/rooms/): SQLite always, PostgreSQL on a throwaway cluster -----
+@pytest.fixture(scope="session")
+def pg_cluster():  # noqa: ANN201 - a generator fixture
+    """A PostgreSQL cluster in a temporary folder (tests/pg_cluster.py); skips locally without
+    the binaries, fails under CI=true."""
+    from pg_cluster import pg_cluster as cluster
+
+    yield from cluster()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def rooms_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh, empty room store's URL: an SQLite file, or a new PostgreSQL database."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
+    cluster = request.getfixturevalue("pg_cluster")
+    return cluster.create_db(f"t{next(_ROOMS_DB_NUMBERS)}_{os.getpid()}")
+
+
+_ROOMS_DB_NUMBERS = itertools.count()
