@@ -25,7 +25,7 @@ from engine.flapjack import FlapjackState
 from engine.hit_me import HitMeRound
 from widgets import FlapjackTable, HitMeTable
 from widgets.deal_codes import format_code, is_secret, parse_deal_code
-from widgets.hit_me_table import Phase, own_values
+from widgets.hit_me_table import Phase
 
 SHORT_CODES = range(100_000)
 TYPED_HIT_ME, TYPED_FLAPJACK = "31337", "4242"
@@ -155,7 +155,7 @@ def test_hit_me_later_rounds_are_not_given_by_the_shown_code() -> None:
             t.hold_button.click()
             continue
         t.peek_button.click() if not t.peeked else None
-        values = own_values(t.game.round.observation(0)["seats"][0])
+        values = t.game.round.observation(0)["seats"][0]["values"]
         t.announce.boxes["sum"].value = str(sum(values))
         t.announce.boxes["abs"].value = str(abs(sum(values)))
         t.announce.check_button.click()

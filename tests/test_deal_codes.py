@@ -20,7 +20,7 @@ from widgets.deal_codes import (
     new_secret_seed,
     parse_deal_code,
 )
-from widgets.hit_me_table import Phase, own_values
+from widgets.hit_me_table import Phase
 
 LONG = re.compile(r"(?:[0-9A-HJKMNP-TV-Z]{4}-){6}[0-9A-HJKMNP-TV-Z]{4}")
 
@@ -88,7 +88,7 @@ def finish_hit_me_round(t: HitMeTable) -> None:
             continue
         if not t.peeked:
             t.peek_button.click()
-        values = own_values(t.game.round.observation(0)["seats"][0])
+        values = t.game.round.observation(0)["seats"][0]["values"]
         t.announce.boxes["sum"].value = str(sum(values))
         t.announce.boxes["abs"].value = str(abs(sum(values)))
         t.announce.check_button.click()

@@ -3,6 +3,7 @@ the state in the kernel, and forged values are refused with a message."""
 
 from __future__ import annotations
 
+import ipywidgets as widgets
 import pytest
 
 from engine.flapjack import FlapjackConfig
@@ -41,7 +42,7 @@ def test_every_ticket_scores_a_full_run(lesson: int) -> None:
 def test_the_page_loads_one_button_until_start() -> None:
     ticket = ExitTicket(2)
     assert not et.LazyPart.built(ticket, "body")
-    buttons = [c for c in ticket.children if c.__class__.__name__ == "Button"]
+    buttons = [c for c in ticket.children if isinstance(c, widgets.Button)]
     assert [b.description for b in buttons] == ["Start the exit ticket"]
     ticket.start()
     assert ticket.body in ticket.children and ticket.start_button not in ticket.children
@@ -75,7 +76,10 @@ def test_every_button_is_guarded_and_forged_values_refused() -> None:
         assert ticket.check_typed() is None
         assert "whole number" in ticket.status.value
     assert ticket.choose(0) is None and "Type this answer" in ticket.status.value
-    ticket.next_button.click()  # disabled in the page; a forged click still says why
+    before = ticket.status.value
+    ticket.next_button.click()  # disabled in the page: a forged click runs no handler
+    assert ticket.status.value == before and ticket.index == 0
+    ticket.next_question()  # called directly, the action still says why
     assert "Answer this question first" in ticket.status.value and ticket.index == 0
     assert ticket.marks == []
     ticket.entry.value = "\u22126"  # a typographic minus is fine
