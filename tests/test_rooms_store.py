@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 from helpers import flapjack_config
 
+from engine.errors import IllegalActionError
 from engine.flapjack import FlapjackState, Play
-from engine.hit_me import Hit, HitMeConfig, HitMeGame, HitMeRound, Hold
+from engine.hit_me import Hit, HitMeConfig, HitMeGame, HitMeRound, Hold, Reveal
 from widgets.rooms import (
     DamagedRoom,
     IllegalMove,
@@ -93,13 +94,13 @@ def test_names() -> None:
 
 def test_moves_round_trip_as_json() -> None:
     state = FlapjackState.deal(flapjack_config(3, "add-or-subtract"), rng=4)
-    actions = state.legal_actions() + [Hit(), Hold()]
+    actions = state.legal_actions() + [Hit(), Hold(), Reveal()]
     for a in actions:
         assert action_from_json(json.loads(json.dumps(action_to_json(a)))) == a
     for bad in ({"move": "hit", "x": 1}, {"move": "play", "card": "ks", "sign": 1},
                 {"move": "play", "card": "KS", "sign": 2}, {"move": "play", "card": "KS",
                                                             "sign": True}, "hit", None):
-        with pytest.raises(Exception, match="not a move"):
+        with pytest.raises(IllegalActionError, match="not-an-action"):
             action_from_json(bad)
 
 

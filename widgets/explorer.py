@@ -135,8 +135,8 @@ class CardExplorer(w.VBox):
         if self.mode == "take":
             held = any(c.rank == rank and c.color is color for c in self.cards)
             return {"description": f"{label} {signed(v)}",
-                    "tooltip": (f"take away the {card.name}, value {signed(v)}" if held
-                                else f"no {card.name} in the hand to take away"),
+                    "tooltip": (f"take away the {card_name(card)}, value {signed(v)}" if held
+                                else f"no {card_name(card)} in the hand to take away"),
                     "disabled": not held}
         return {"description": f"{label} {signed(v)}",
                 "tooltip": f"add the {card_name(card)}, value {signed(v)}",
@@ -180,7 +180,7 @@ class CardExplorer(w.VBox):
         index = next((i for i in range(len(self.cards) - 1, -1, -1)
                       if self.cards[i].rank == rank and self.cards[i].color is color), None)
         if index is None:
-            name = Card(rank, SUIT_FOR[color]).name
+            name = card_name(Card(rank, SUIT_FOR[color]))
             self.message = f"There is no {name} in the hand to take away."
             self._refresh()
             return

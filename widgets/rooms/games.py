@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.cards import card_from_json, card_to_json
-from engine.errors import IllegalActionError
+from engine.errors import IllegalActionError, Reason
 from engine.flapjack import FlapjackState, Play
-from engine.hit_me import ChooseAce, Hit, HitMeGame, HitMeRound, Hold
+from engine.hit_me import ChooseAce, Hit, HitMeGame, HitMeRound, Hold, Reveal
 
 
 @dataclass(frozen=True)
@@ -60,6 +60,8 @@ def action_to_json(action: Any) -> dict[str, Any]:
         return {"move": "hit"}
     if isinstance(action, Hold):
         return {"move": "hold"}
+    if isinstance(action, Reveal):
+        return {"move": "reveal"}
     if isinstance(action, ChooseAce):
         return {"move": "ace", "card": card_to_json(action.card), "high": bool(action.high)}
     if isinstance(action, Play):
@@ -70,21 +72,23 @@ def action_to_json(action: Any) -> dict[str, Any]:
 def action_from_json(d: Any) -> Any:
     """A logged move back as an engine move; anything else is refused with IllegalActionError."""
     if not isinstance(d, dict) or not isinstance(d.get("move"), str):
-        raise IllegalActionError(f"not a move: {d!r}")
+        raise IllegalActionError(Reason.NOT_AN_ACTION, action=d)
     kind, fields = d["move"], set(d) - {"move"}
     try:
         if kind == "hit" and not fields:
             return Hit()
         if kind == "hold" and not fields:
             return Hold()
+        if kind == "reveal" and not fields:
+            return Reveal()
         if kind == "ace" and fields == {"card", "high"} and type(d["high"]) is bool:
             return ChooseAce(card_from_json(d["card"]), d["high"])
         if kind == "play" and fields == {"card", "sign"} and d["sign"] in (1, -1) \
                 and type(d["sign"]) is int:
             return Play(card_from_json(d["card"]), d["sign"])
     except ValueError as e:  # ConfigError from card_from_json
-        raise IllegalActionError(f"not a move: {d!r} ({e})") from e
-    raise IllegalActionError(f"not a move: {d!r}")
+        raise IllegalActionError(Reason.NOT_AN_ACTION, action=d, error=str(e)) from e
+    raise IllegalActionError(Reason.NOT_AN_ACTION, action=d)
 
 
 def apply_move(action: Any) -> Callable[[Any, int], Any]:
@@ -101,6 +105,6 @@ def apply_move(action: Any) -> Callable[[Any, int], Any]:
 def next_round(state: Any, seat: int) -> Any:
     """The callable that deals the next round of a Hit Me game (refused until the round ends)."""
     if not isinstance(state, HitMeGame):
-        raise IllegalActionError("only a game of Hit Me rounds deals again")
+        raise IllegalActionError(Reason.NOT_AN_ACTION, action="next round", game="flapjack")
     state.next_round()
     return state
