@@ -9,7 +9,8 @@ from widgets.flapjack.session import (
     FlapjackSession,
     fresh_code,
 )
-from widgets.flapjack.table import COLOR_OPTIONS, LEVEL_OPTIONS, VARIANT_OPTIONS, FlapjackTable
+from widgets.flapjack.settings import COLOR_OPTIONS, LEVEL_OPTIONS, VARIANT_OPTIONS
+from widgets.flapjack.table import FlapjackTable
 
 __all__ = ["BOT_SPECS", "COLOR_OPTIONS", "LEVELS", "LEVEL_OPTIONS", "MAX_NAME", "SPEC_LEVEL",
            "VARIANT_OPTIONS", "YOU", "FlapjackSession", "FlapjackTable", "fresh_code"]

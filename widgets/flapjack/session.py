@@ -128,8 +128,18 @@ class _Controller(TableController):
 
 
 class FlapjackSession:
-    """One student's Flapjack table without widgets. See the module docstring; the keywords
-    are FlapjackTable's (except large_print, which is the widget's)."""
+    """One student's Flapjack table without widgets (see the module docstring). Keywords:
+    players (2-8), opponents ('easy'/'medium'/'hard' or a bot: 'random'/'greedy'/'expert', or
+    one per computer player), variant ('classic', 'simple-ten', 'add-or-subtract'), decks,
+    colors ('black-positive'/'red-positive'), seed (the deal code; None = a fresh shuffle),
+    walkthrough (teacher mode), names (one per seat, the student first), say_total (type the
+    new total before it is shown), bot_delay (seconds between computer moves; 0 = at once),
+    deck (a stacked deck such as 'KS,7H,...', top first, dealt one card at a time from seat 1;
+    kept by "Restart this deal"), teacher_controls (False: no "Teacher walkthrough", "Show
+    every hand" or "Restart this deal", for self-study where the student must not be able to
+    turn the other hands up or replay a deal; on a served page, a table with them goes behind
+    the teacher's key: widgets/teacher_key.py), schedule(delay, fn) (how a paced computer move
+    waits; default: the kernel's loop) and on_change() (called after every change)."""
 
     def __init__(
         self,
@@ -219,6 +229,10 @@ class FlapjackSession:
         return self.state.observation(viewer, reveal=self.reveal)
 
     def changed(self) -> None:
+        """After every change: forget a chosen card no longer playable; tell the widget."""
+        if self.selected is not None and (not self.my_turn() or
+                                          self._own_card(self.selected) is None):
+            self.selected = None
         self.on_change()
 
     def new_game(self, code: int | str | None = None) -> None:

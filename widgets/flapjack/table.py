@@ -18,55 +18,19 @@ from typing import Any
 import ipywidgets as widgets
 
 from engine.errors import ConfigError
-from engine.flapjack import VARIANTS, FlapjackState
-from widgets.components import (
-    MINUS,
-    AnswerEntry,
-    HintBox,
-    LazyPart,
-    MessageArea,
-    MoveLog,
-    NumberLine,
-    SettingsPanel,
-    card_button,
-    hbox,
-    html_widget,
-    make_button,
-    make_toggle,
-    parse_choice,
-    parse_deal_code,
-    shared_layout,
-    style_widget,
-    update_card_button,
-)
+from engine.flapjack import FlapjackState
+from widgets import components as ui
 from widgets.controller import call_later
-from widgets.deal_codes import format_code
 from widgets.flapjack import render
-from widgets.flapjack.session import YOU, FlapjackSession, Note
+from widgets.flapjack.hand import CardRow
+from widgets.flapjack.session import YOU, Feedback, FlapjackSession, Note
+from widgets.flapjack.settings import FIELDS, settings_panel
 from widgets.flapjack.view import TableView, table_view
-from widgets.words import _
-
-COLOR_OPTIONS = [("Black positive, red negative", "black-positive"),
-                 ("Red positive, black negative", "red-positive")]
-VARIANT_OPTIONS = [("Classic: -13 to +13, Flapjack at -13, 0, +13", "classic"),
-                   ("Simple ten: no face cards, -10 to +10", "simple-ten"),
-                   ("Add or subtract: 0 to 13, Flapjack at 0 or 13", "add-or-subtract")]
-LEVEL_OPTIONS = [("Easy (plays any legal card)", "easy"),
-                 ("Medium (takes a Flapjack when it can)", "medium"),
-                 ("Hard (counts the cards already seen)", "hard")]
 
 
 class FlapjackTable(widgets.VBox):
-    """A Flapjack table. Keywords: players (2-8), opponents ('easy'/'medium'/'hard' or a bot:
-    'random'/'greedy'/'expert', or one per computer player), variant ('classic', 'simple-ten',
-    'add-or-subtract'), decks, colors ('black-positive'/'red-positive'), seed (the deal code;
-    None = a fresh shuffle), walkthrough (teacher mode), large_print, names (one per seat, the
-    student first), say_total (type the new total before it is shown), bot_delay (seconds
-    between computer moves; 0 = at once), deck (a stacked deck such as 'KS,7H,...', top first,
-    dealt one card at a time from seat 1; kept by "Restart this deal"), teacher_controls
-    (False: no "Teacher walkthrough", "Show every hand" or "Restart this deal" on the page, for
-    self-study where the student must not be able to turn the other hands up or replay a deal;
-    on a served page, a table with them goes behind the teacher's key: widgets/teacher_key.py)."""
+    """A Flapjack table. The keywords are FlapjackSession's (widgets/flapjack/session.py),
+    and large_print (bigger text for a projector)."""
 
     def __init__(self, players: int = 2, opponents: str | Sequence[str] = "medium",
                  variant: str = "classic", decks: int = 1, colors: str = "black-positive",
@@ -81,8 +45,6 @@ class FlapjackTable(widgets.VBox):
             seed=seed, walkthrough=walkthrough, names=names, say_total=say_total,
             bot_delay=bot_delay, deck=deck, teacher_controls=teacher_controls,
             schedule=call_later, on_change=self.refresh)
-        self.card_buttons: list[widgets.Button] = []
-        self._hand_keys: list[str] = []
         self._asked = 0  # the session's practice_serial last shown
         self._build()
         super().__init__(self._layout(), _dom_classes=(
@@ -99,6 +61,8 @@ class FlapjackTable(widgets.VBox):
     say_total = property(lambda self: self.session.say_total)
     deal_code = property(lambda self: self.session.deal_code)
     code_open = property(lambda self: self.session.code_open)
+    card_buttons = property(lambda self: self.hand.buttons)
+    _hand_keys = property(lambda self: self.hand.keys)
 
     @property
     def state(self) -> FlapjackState:
@@ -111,61 +75,63 @@ class FlapjackTable(widgets.VBox):
 
     # ----- widgets ------------------------------------------------------------------------
     def _build(self) -> None:
-        self.header = html_widget("", ["icg-fj-header"])
-        self.banner = html_widget("", ["icg-fj-banner-box"])
-        self.status = html_widget("", ["icg-fj-status"])
-        self.message = MessageArea()
-        self.seats = html_widget("", ["icg-fj-seats"])
-        self.table_view = html_widget("", ["icg-fj-tableview"])
-        self.number_line = NumberLine("Running total")
-        self.hand_title = html_widget("<b>Your hand</b>")
-        self.hand_box = widgets.HBox([], layout=shared_layout(flex_flow="row wrap"))
-        self.hint = HintBox(self.session.hint_text)
+        self.header = ui.html_widget("", ["icg-fj-header"])
+        self.banner = ui.html_widget("", ["icg-fj-banner-box"])
+        self.status = ui.html_widget("", ["icg-fj-status"])
+        self.message = ui.MessageArea()
+        self.seats = ui.html_widget("", ["icg-fj-seats"])
+        self.table_view = ui.html_widget("", ["icg-fj-tableview"])
+        self.number_line = ui.NumberLine("Running total")
+        self.hand_title = ui.html_widget("<b>Your hand</b>")
+        self.hand = CardRow(self.click_card,
+                            lambda key: self._say(self.session.refused_card(key)))
+        self.hand_box = self.hand.box
+        self.hint = ui.HintBox(self.session.hint_text)
         self.hint.layout.align_items = "flex-start"
-        self.next_button = make_button("Next move", self._next_move,
+        self.next_button = ui.make_button("Next move", self._next_move,
                                        tooltip="let the next computer player make one move",
                                        button_style="primary", own_layout=True)
         if self.teacher_controls:
             self._build_switches()
-        self.large_toggle = make_toggle("Large print", "bigger text for a projector")
-        self.new_deal_button = make_button("New deal", lambda: self.new_game(None),
+        self.large_toggle = ui.make_toggle("Large print", "bigger text for a projector")
+        self.new_deal_button = ui.make_button("New deal", lambda: self.new_game(None),
                                            tooltip="shuffle and deal with a fresh deal code")
         self.large_toggle.observe(self._on_large, names="value")
-        self.reasons = html_widget("", ["icg-fj-reasons-box"])
-        self.move_log = MoveLog("Move log")
-        self.settings_toggle = make_toggle("Settings", "show or hide the settings")
+        self.reasons = ui.html_widget("", ["icg-fj-reasons-box"])
+        self.move_log = ui.MoveLog("Move log")
+        self.settings_toggle = ui.make_toggle("Settings", "show or hide the settings")
         self.settings_toggle.observe(self._show_settings, names="value")
-        self.css = html_widget(f"<style>{render.FLAPJACK_CSS}</style>", ["icg-style"])
-        self.base_css = style_widget()
+        self.css = ui.html_widget(f"<style>{render.FLAPJACK_CSS}</style>", ["icg-style"])
+        self.base_css = ui.style_widget()
         switches = ([self.walkthrough_toggle, self.reveal_toggle] if self.teacher_controls
                     else [])
         restart = [self.restart_button] if self.teacher_controls else []
         self.teacher_box = widgets.HBox([*switches, self.next_button, self.large_toggle,
                                          *restart, self.new_deal_button],
-                                        layout=shared_layout(flex_flow="row wrap"))
+                                        layout=ui.shared_layout(flex_flow="row wrap"))
 
-    # Parts made on first use (LazyPart): every widget made is a model sent to the page.
+    # Parts made on first use (ui.LazyPart): every widget made is a model sent to the page.
     (sign_prompt, add_button, subtract_button, cancel_sign_button,
-     sign_box) = LazyPart.group("_build_signs", 5)
-    practice, cancel_practice_button, practice_box = LazyPart.group("_build_practice", 3)
+     sign_box) = ui.LazyPart.group("_build_signs", 5)
+    practice, cancel_practice_button, practice_box = ui.LazyPart.group("_build_practice", 3)
 
     def _build_signs(self) -> None:
-        self.sign_prompt = html_widget("")
-        self.add_button = make_button("+ Add", lambda: self._say(self.session.choose_sign(1)))
-        self.subtract_button = make_button(f"{MINUS} Subtract",
+        self.sign_prompt = ui.html_widget("")
+        self.add_button = ui.make_button("+ Add", lambda: self._say(self.session.choose_sign(1)))
+        self.subtract_button = ui.make_button(f"{ui.MINUS} Subtract",
                                            lambda: self._say(self.session.choose_sign(-1)))
-        self.cancel_sign_button = make_button("Choose another card", self._cancel,
+        self.cancel_sign_button = ui.make_button("Choose another card", self._cancel,
                                               tooltip="put the card back and choose again")
-        self.sign_box = widgets.VBox([self.sign_prompt, hbox(
+        self.sign_box = widgets.VBox([self.sign_prompt, ui.hbox(
             [self.add_button, self.subtract_button, self.cancel_sign_button])])
         self.sign_box.layout.display = "none"
 
     def _build_practice(self) -> None:
-        self.practice = AnswerEntry(
+        self.practice = ui.AnswerEntry(
             [("total", "New total")], check_label="Check the new total",
             on_check=lambda a: self._answer(self.session.check_total(a.get("total"))),
             on_show_me=lambda: self._answer(self.session.show_me()))
-        self.cancel_practice_button = make_button("Choose another card", self._cancel,
+        self.cancel_practice_button = ui.make_button("Choose another card", self._cancel,
                                                   tooltip="put the card back and choose again")
         self.practice_box = widgets.VBox([self.practice, self.cancel_practice_button])
         self.practice_box.layout.display = "none"
@@ -173,62 +139,34 @@ class FlapjackTable(widgets.VBox):
 
     # The settings panel (about 30 models) is made the first time it is opened (or read).
     (settings, players_field, variant_field, decks_field, colors_field, level_field, code_field,
-     say_field) = LazyPart.group("_build_settings", 8)
+     say_field) = ui.LazyPart.group("_build_settings", 8)
 
     def _build_settings(self) -> None:
-        s = self.settings = SettingsPanel("Settings", "Apply and deal", self._apply_settings)
-        dropdown = widgets.Dropdown
-        self.players_field = s.add_field(
-            "players", "Players", dropdown(options=[(str(n), n) for n in range(2, 9)]),
-            lambda v: parse_choice(v, list(range(2, 9)), "players"))
-        self.variant_field = s.add_field(
-            "variant", "Variant", dropdown(options=VARIANT_OPTIONS),
-            lambda v: parse_choice(v, list(VARIANTS), "variant"))
-        self.decks_field = s.add_field(
-            "decks", "Decks", dropdown(options=[(str(n), n) for n in range(1, 5)]),
-            lambda v: parse_choice(v, [1, 2, 3, 4], "decks"))
-        self.colors_field = s.add_field(
-            "colors", "Colours", dropdown(options=COLOR_OPTIONS),
-            lambda v: parse_choice(v, [c for _, c in COLOR_OPTIONS], "colours"))
-        levels = LEVEL_OPTIONS + ([("Mixed (as set in the notebook)", "mixed")]
-                                  if self.session.mixed() else [])
-        self.level_field = s.add_field(
-            "opponents", "Computer players", dropdown(options=levels),
-            lambda v: parse_choice(v, [c for _, c in levels], "computer players"))
-        self.code_field = s.add_field(
-            "seed", "Deal code", widgets.Text(placeholder="empty: a fresh shuffle"),
-            parse_deal_code)
-        self.say_field = s.add_field(
-            "say_total", "Say the new total (practice)", widgets.Checkbox(),
-            lambda v: parse_choice(v, [True, False], "say the new total"))
-        s.set_values(self.session.settings_values())
+        s = self.settings = settings_panel(self.session, self._apply_settings)
+        (self.players_field, self.variant_field, self.decks_field, self.colors_field,
+         self.level_field, self.code_field, self.say_field) = (s.fields[n][0] for n in FIELDS)
         s.layout.display = None if self.settings_toggle.value is True else "none"
 
     def _show_settings(self, change: Any = None) -> None:
         self.settings.layout.display = None if self.settings_toggle.value is True else "none"
 
-    # The teacher's switches and "Restart this deal" exist only with teacher_controls (a
-    # self-study page has none: a switch, even hidden, would be a synced value a page could
-    # change, and a restart would replay the deal after the other hands were seen).
-    walkthrough_toggle, reveal_toggle, restart_button = LazyPart.group("_build_switches", 3)
+    # The teacher's switches and "Restart this deal" exist only with teacher_controls (on a
+    # self-study page a hidden switch would still be a synced value a page could change).
+    walkthrough_toggle, reveal_toggle, restart_button = ui.LazyPart.group("_build_switches", 3)
 
     def _build_switches(self) -> None:
-        self.walkthrough_toggle = make_toggle(
-            "Teacher walkthrough",
-            "step through the computer players' moves one at a time, with reasons",
-            self.session.walkthrough)
-        self.reveal_toggle = make_toggle(
-            "Show every hand",
-            "show every player's hand and the computer players' reasons (teacher)", True,
-            own_layout=True)
+        self.walkthrough_toggle = ui.make_toggle("Teacher walkthrough", "step through the "
+            "computer players' moves one at a time, with reasons", self.session.walkthrough)
+        self.reveal_toggle = ui.make_toggle("Show every hand", "show every player's hand and "
+            "the computer players' reasons (teacher)", True, own_layout=True)
         self.walkthrough_toggle.observe(self._on_walkthrough, names="value")
         self.reveal_toggle.observe(lambda ch: self.session.set_show_hands(ch["new"]),
                                    names="value")
-        self.restart_button = make_button("Restart this deal", self.restart,
-                                          tooltip="deal the same cards again from the start")
+        self.restart_button = ui.make_button("Restart this deal", self.restart,
+                                             tooltip="deal the same cards again from the start")
 
     def _hide_part(self, name: str) -> None:
-        if LazyPart.built(self, name):
+        if ui.LazyPart.built(self, name):
             getattr(self, name).layout.display = "none"
 
     def _layout(self) -> list[widgets.Widget]:
@@ -243,19 +181,18 @@ class FlapjackTable(widgets.VBox):
         self.children = self._layout()
 
     def _sync_settings(self) -> None:
-        if LazyPart.built(self, "settings"):
+        if ui.LazyPart.built(self, "settings"):
             self.settings.set_values(self.session.settings_values())
 
     def _sync_code(self) -> None:
-        if LazyPart.built(self, "settings"):
-            self.settings.set_values({"seed": format_code(self.deal_code) if self.code_open
-                                      else ""})
+        if ui.LazyPart.built(self, "settings"):
+            self.settings.set_values({"seed": self.session.settings_values()["seed"]})
 
     # ----- clicks to the session ----------------------------------------------------------
     def new_game(self, code: int | str | None = None) -> None:
         """Deal a new game with the current settings; `code` None = a fresh deal code."""
         self.hint.clear()
-        if LazyPart.built(self, "practice"):
+        if ui.LazyPart.built(self, "practice"):
             self.practice.reset()
         self._hide_part("practice_box")
         self._hide_part("sign_box")
@@ -287,12 +224,12 @@ class FlapjackTable(widgets.VBox):
         self._say(note)
 
     def _cancel(self) -> None:
-        if LazyPart.built(self, "practice"):
+        if ui.LazyPart.built(self, "practice"):
             self.practice.reset()
         self._hide_part("practice_box")
         self.session.cancel()
 
-    def _answer(self, fb: Any) -> None:
+    def _answer(self, fb: Feedback) -> None:
         self.practice.feedback(fb.text, fb.kind)
         if fb.offer_show_me:
             self.practice.offer_show_me(True)
@@ -327,16 +264,17 @@ class FlapjackTable(widgets.VBox):
         self.seats.value = render.seats_html(v.obs, v.names, YOU)
         self.table_view.value = render.table_html(v.obs)
         self.number_line.show(**render.number_line_args(v.obs))
-        self._apply_hand(v)
+        self.hand.show(v.hand)
+        self.hand_title.value = render.hand_title_html(len(v.hand))
         self._apply_signs(v)
         self.move_log.set_lines(render.log_lines(v.obs, v.names, YOU))
-        if LazyPart.built(self, "reveal_toggle"):
+        if ui.LazyPart.built(self, "reveal_toggle"):
             self.reveal_toggle.layout.display = None if v.walkthrough else "none"
         self.next_button.layout.display = None if v.walkthrough else "none"
         self.next_button.disabled = not v.next_enabled
         self.reasons.value = render.view_reasons_html(v)
         self.hint.button.disabled = v.asking_total
-        if v.over and LazyPart.built(self, "practice"):
+        if v.over and ui.LazyPart.built(self, "practice"):
             self.practice.check_button.disabled = True
             self.cancel_practice_button.disabled = True
         self.settings_toggle.description = v.settings_label
@@ -352,39 +290,9 @@ class FlapjackTable(widgets.VBox):
         self.cancel_practice_button.disabled = False
         self.hint.clear()
 
-    def _apply_hand(self, v: TableView) -> None:
-        hand = v.hand
-        self._hand_keys = [c.key for c in hand]
-        for i in range(max(len(hand), len(self.card_buttons))):
-            if i >= len(hand):  # kept for later, off the page (not among the hand's children)
-                b = self.card_buttons[i]
-                with b.hold_sync():
-                    b.disabled, b.description, b.tooltip = True, "", ""
-                continue
-            c = hand[i]
-            look = ({"reason": c.short, "detail": _("cannot be played now, {reason}").format(
-                reason=c.reason)} if c.reason else {"suffix": " (chosen)" if c.chosen else ""})
-            classes = ["icg-fj-pending"] if c.chosen else []
-            if i < len(self.card_buttons):
-                update_card_button(self.card_buttons[i], c.card, classes=classes, **look)
-            else:  # a new button is made as it should look (one message, not one per trait)
-                b = card_button(c.card, classes=classes, **look)
-                b.on_click(lambda _b, i=i: self._click_index(i))
-                b.refused = lambda i=i: self._say(self.session.refused_card(
-                    self._hand_keys[i] if i < len(self._hand_keys) else None))
-                self.card_buttons.append(b)
-        self.hand_box.children = tuple(self.card_buttons[:len(hand)])
-        self.hand_title.value = render.hand_title_html(len(hand))
-
-    def _click_index(self, i: int) -> None:
-        if 0 <= i < len(self._hand_keys):
-            self.click_card(self._hand_keys[i])
-
-    def _apply_signs(self, v: TableView) -> None:
+    def _apply_signs(self, v: TableView) -> None:  # Add / Subtract (add-or-subtract)
         if v.signs is None:
-            self.session.selected = None
-            self._hide_part("sign_box")
-            return
+            return self._hide_part("sign_box")
         self.sign_prompt.value = render.sign_prompt_html(v.signs)
         for b, s in zip((self.add_button, self.subtract_button), v.signs.buttons, strict=True):
             b.description, b.tooltip, b.disabled = s.description, s.tooltip, s.disabled
