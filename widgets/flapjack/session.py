@@ -22,9 +22,8 @@ from engine.cards import Card
 from engine.errors import ConfigError, Reason, Why
 from engine.flapjack import FlapjackConfig, FlapjackState, Play
 from widgets import words
-from widgets.components import MINUS, SettingError, parse_deal_code
 from widgets.controller import TableController, call_later, make_bots
-from widgets.deal_codes import new_secret_seed
+from widgets.deal_codes import DealCodeError, new_secret_seed, parse_deal_code
 from widgets.flapjack.render import seat_names
 
 YOU = 0  # the student's seat (seat 0 deals, so the computer player on the left leads)
@@ -32,6 +31,7 @@ LEVELS = ("easy", "medium", "hard")
 BOT_SPECS = ("random", "greedy", "expert")
 SPEC_LEVEL = {"random": "easy", "greedy": "medium", "expert": "hard"}
 MAX_NAME = 30
+MINUS = "\u2212"  # the minus sign of the keypad
 Note = tuple[str, str]  # (text, kind): a message for the message area
 Schedule = Callable[[float, Callable[[], None]], None]
 
@@ -168,7 +168,7 @@ class FlapjackSession:
         config = FlapjackConfig(players=players, decks=decks, colors=colors, variant=variant)
         try:
             code = parse_deal_code(seed)
-        except SettingError as e:
+        except DealCodeError as e:
             raise ConfigError(str(e)) from None
         self.opponents = check_opponents(opponents, config.players)
         self.names_given = check_names(names, config.players)

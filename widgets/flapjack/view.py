@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 from engine.errors import Reason, Why
 from engine.flapjack import Play
 from widgets import words
-from widgets.components import MINUS
 from widgets.deal_codes import format_code
+from widgets.flapjack.session import MINUS
 
 if TYPE_CHECKING:
     from widgets.flapjack.session import FlapjackSession
