@@ -13,7 +13,6 @@ thing an observation lacks, why each card of the viewer's own hand cannot be pla
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -181,7 +180,6 @@ class FlapjackSession:
         self.on_change = on_change or (lambda: None)
         self.controller = _Controller(self, float(bot_delay), walkthrough,
                                       schedule or call_later)
-        self.lock = threading.RLock()
         self.names = seat_names(config.players, self.names_given)
         self.deal_code: int | str = 0
         self.code_typed = False  # the person at the screen typed the deal code in Settings
@@ -192,12 +190,11 @@ class FlapjackSession:
         self.misses = 0
         self.practice_serial = 0  # one more each time a new total is asked
         self.banner_from = 0
-        self._deck = deck
-        self._deck_code = code if code is not None else None
         if code is None:
             code = fresh_code()
-            self._deck_code = code
-        self.first_code = code
+        self._deck = deck  # a stacked deck, dealt again only with its first deal code
+        self._deck_code = code
+        self.first_code = code  # the widget deals it once its widgets are built
 
     # ----- the game -----------------------------------------------------------------------
     @property
