@@ -81,7 +81,7 @@ def play_first_legal(t: FlapjackTable, rng: random.Random | None = None) -> None
         assert signs and t.sign_box.layout.display != "none"
         (rng.choice(signs) if rng else signs[0]).click()
     if t.say_total:
-        before, delta, after = t._expected()
+        before, delta, after = t.session.expected()
         t.practice.boxes["total"].value = str(after)
         t.practice.check_button.click()
 
@@ -455,7 +455,7 @@ def test_no_other_hand_appears_in_any_synced_value(variant):
         plays = t.state.plays
         t.practice.show_me_button.click()  # a forged click before two misses does nothing
         assert t.state.plays == plays
-        t.practice.boxes["total"].value = str(t._expected()[2])
+        t.practice.boxes["total"].value = str(t.session.expected()[2])
         t.practice.check_button.click()
         steps += 1
     assert steps > 3

@@ -17,7 +17,7 @@ def __getattr__(name: str) -> Any:
 
         return HitMeTable
     if name == "FlapjackTable":
-        from widgets.flapjack_table import FlapjackTable
+        from widgets.flapjack.table import FlapjackTable
 
         return FlapjackTable
     raise AttributeError(f"module 'widgets' has no attribute {name!r}")

@@ -1,0 +1,497 @@
+"""The Flapjack table's session: the game and everything the screen remembers, no ipywidgets.
+
+`FlapjackSession` holds one `FlapjackState` through a `TableController` (widgets/controller.py),
+the settings, the deal code, the card waiting for + or - (add or subtract), the new total being
+asked (say_total), the teacher's switches and the pacing of the computer players through an
+injected `schedule(delay, fn)` (the widget passes the kernel's loop; tests pass nothing and
+`bot_delay=0` plays them at once). One method per click; each checks that the click is allowed
+now and otherwise returns a message and changes nothing. What the screen shows is computed by
+`widgets.flapjack.view.table_view(session, viewer)` from the viewer's observation only; the one
+thing an observation lacks, why each card of the viewer's own hand cannot be played, comes from
+`card_whys(viewer)` (the engine's `why_illegal` for that viewer's own cards, as data).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.cards import Card
+from engine.errors import ConfigError, Reason, Why
+from engine.flapjack import FlapjackConfig, FlapjackState, Play
+from widgets import words
+from widgets.controller import TableController, call_later, make_bots
+from widgets.deal_codes import DealCodeError, new_secret_seed, parse_deal_code
+from widgets.flapjack.render import seat_names
+
+YOU = 0  # the student's seat (seat 0 deals, so the computer player on the left leads)
+LEVELS = ("easy", "medium", "hard")
+BOT_SPECS = ("random", "greedy", "expert")
+SPEC_LEVEL = {"random": "easy", "greedy": "medium", "expert": "hard"}
+MAX_NAME = 30
+MINUS = "\u2212"  # the minus sign of the keypad
+Note = tuple[str, str]  # (text, kind): a message for the message area
+Schedule = Callable[[float, Callable[[], None]], None]
+
+
+def check_opponents(value: Any, players: int) -> tuple[Any, ...]:
+    """One bot spec (level or bot name, or a bot object) per computer player."""
+    allowed = LEVELS + BOT_SPECS
+    items = [value] * (players - 1) if isinstance(value, str) else value
+    if not isinstance(items, list | tuple) or not items:
+        raise ConfigError(f"opponents must be one of {', '.join(allowed)} (or a list of them, "
+                          f"one per computer player); got {value!r}")
+    out = []
+    for item in items:
+        if hasattr(item, "choose"):  # a bot object (engine.bots or a scripted test player)
+            out.append(item)
+            continue
+        text = str(item).strip().lower()
+        if text not in allowed:
+            raise ConfigError(f"opponents must be one of {', '.join(allowed)}; got {item!r}")
+        out.append(text)
+    if len(out) == 1:
+        out = out * (players - 1)
+    if len(out) != players - 1:
+        raise ConfigError(f"opponents: give one level for all or one per computer player "
+                          f"({players - 1}); got {len(out)}")
+    return tuple(out)
+
+
+def check_names(names: Any, players: int) -> list[str] | None:
+    if names is None:
+        return None
+    if isinstance(names, str) or not isinstance(names, list | tuple):
+        raise ConfigError(f"names must be a list of {players} names; got {names!r}")
+    out = []
+    for n in names:
+        text = str(n).strip()
+        if not text or len(text) > MAX_NAME:
+            raise ConfigError(f"each name must be 1 to {MAX_NAME} characters; got {n!r}")
+        out.append(text)
+    if len(set(out)) != len(out):
+        raise ConfigError("names must be different from each other")
+    if len(out) != players:
+        raise ConfigError(f"names must give one name per player ({players}); got {len(out)}")
+    return out
+
+
+def fresh_code() -> int:
+    """A deal code for a deal nobody chose: 128 bits from the system's entropy (a short code
+    could be found by trying them all; see widgets/deal_codes.py)."""
+    return new_secret_seed()
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """The answer to a typed new total: what to say, and whether the question is settled."""
+
+    text: str
+    kind: str
+    offer_show_me: bool = False
+    done: bool = False
+
+
+class _Controller(TableController):
+    """The TableController of one session (the state and the pacing of the bots)."""
+
+    def __init__(self, session: FlapjackSession, bot_delay: float, walkthrough: bool,
+                 schedule: Schedule) -> None:
+        super().__init__(bot_delay=bot_delay, walkthrough=walkthrough)
+        self.session = session
+        self.schedule = schedule
+        self.game: FlapjackState | None = None
+
+    @property
+    def state(self) -> FlapjackState | None:
+        return self.game
+
+    def refresh(self) -> None:
+        self.session.changed()
+
+    def on_error(self, message: str) -> None:
+        self.session.note = (message, "error")
+
+    def run_bots(self) -> None:
+        """As TableController.run_bots, the pause through the session's `schedule`."""
+        if self.walkthrough or self.bot_delay <= 0:
+            super().run_bots()
+            return
+        with self.lock:
+            if self._pending or self.bot_to_move() is None:
+                return
+            self._pending = True
+            gen = self._generation
+        self.schedule(self.bot_delay, lambda: self._tick(gen))
+
+
+class FlapjackSession:
+    """One student's Flapjack table without widgets (see the module docstring). Keywords:
+    players (2-8), opponents ('easy'/'medium'/'hard' or a bot: 'random'/'greedy'/'expert', or
+    one per computer player), variant ('classic', 'simple-ten', 'add-or-subtract'), decks,
+    colors ('black-positive'/'red-positive'), seed (the deal code; None = a fresh shuffle),
+    walkthrough (teacher mode), names (one per seat, the student first), say_total (type the
+    new total before it is shown), bot_delay (seconds between computer moves; 0 = at once),
+    deck (a stacked deck such as 'KS,7H,...', top first, dealt one card at a time from seat 1;
+    kept by "Restart this deal"), teacher_controls (False: no "Teacher walkthrough", "Show
+    every hand" or "Restart this deal", for self-study where the student must not be able to
+    turn the other hands up or replay a deal; on a served page, a table with them goes behind
+    the teacher's key: widgets/teacher_key.py), schedule(delay, fn) (how a paced computer move
+    waits; default: the kernel's loop) and on_change() (called after every change)."""
+
+    def __init__(
+        self,
+        players: int = 2,
+        opponents: str | Sequence[str] = "medium",
+        variant: str = "classic",
+        decks: int = 1,
+        colors: str = "black-positive",
+        seed: int | str | None = None,
+        walkthrough: bool = False,
+        names: Sequence[str] | None = None,
+        say_total: bool = False,
+        bot_delay: float = 0.8,
+        deck: str | None = None,
+        teacher_controls: bool = True,
+        schedule: Schedule | None = None,
+        on_change: Callable[[], None] | None = None,
+    ) -> None:
+        if isinstance(bot_delay, bool) or not isinstance(bot_delay, int | float) or \
+                not 0 <= bot_delay <= 10:
+            raise ConfigError(f"bot_delay must be a number of seconds 0 to 10; got {bot_delay!r}")
+        for flag, label in ((walkthrough, "walkthrough"), (say_total, "say_total"),
+                            (teacher_controls, "teacher_controls")):
+            if not isinstance(flag, bool):
+                raise ConfigError(f"{label} must be True or False; got {flag!r}")
+        config = FlapjackConfig(players=players, decks=decks, colors=colors, variant=variant)
+        try:
+            code = parse_deal_code(seed)
+        except DealCodeError as e:
+            raise ConfigError(str(e)) from None
+        self.opponents = check_opponents(opponents, config.players)
+        self.names_given = check_names(names, config.players)
+        if deck is not None and not isinstance(deck, str):
+            raise ConfigError(f"deck must be card codes such as 'KS,7H,10C'; got {deck!r}")
+        FlapjackState.deal(config, rng=0, deck=deck)  # a bad stacked deck is refused here
+        self.config = config
+        self.say_total = say_total
+        self.teacher_controls = teacher_controls
+        self.on_change = on_change or (lambda: None)
+        self.controller = _Controller(self, float(bot_delay), walkthrough,
+                                      schedule or call_later)
+        self.names = seat_names(config.players, self.names_given)
+        self.deal_code: int | str = 0
+        self.code_typed = False  # the person at the screen typed the deal code in Settings
+        self.show_hands = True  # the teacher's "Show every hand" (counts only in walkthrough)
+        self.note: Note | None = None  # the message area's text
+        self.selected: str | None = None  # add-or-subtract: the card waiting for + or -
+        self.pending: tuple[str, int] | None = None  # say-total: (card key, sign) to check
+        self.misses = 0
+        self.practice_serial = 0  # one more each time a new total is asked
+        self.banner_from = 0
+        if code is None:
+            code = fresh_code()
+        self._deck = deck  # a stacked deck, dealt again only with its first deal code
+        self._deck_code = code
+        self.first_code = code  # the widget deals it once its widgets are built
+
+    # ----- the game -----------------------------------------------------------------------
+    @property
+    def state(self) -> FlapjackState:
+        """The game being played (for tests and teachers; views never read it)."""
+        assert self.controller.game is not None
+        return self.controller.game
+
+    @property
+    def walkthrough(self) -> bool:
+        return self.controller.walkthrough
+
+    @property
+    def code_open(self) -> bool:
+        """May the deal code show during play? In walkthrough, or when the user typed it.
+
+        In self-study the code would let a student recompute the hidden hands (the engine is
+        open source), so it shows only once the game is over."""
+        return self.controller.walkthrough or self.code_typed
+
+    @property
+    def reveal(self) -> bool:
+        """Every hand is shown: a teacher's walkthrough with "Show every hand", or the end."""
+        return self.state.over or (self.teacher_controls and self.controller.walkthrough
+                                   and self.show_hands)
+
+    def observation(self, viewer: int = YOU) -> dict[str, Any]:
+        """What `viewer` sees: their own view, or every hand when revealed."""
+        return self.state.observation(viewer, reveal=self.reveal)
+
+    def changed(self) -> None:
+        """After every change: forget a chosen card no longer playable; tell the widget."""
+        if self.selected is not None and (not self.my_turn() or
+                                          self._own_card(self.selected) is None):
+            self.selected = None
+        self.on_change()
+
+    def new_game(self, code: int | str | None = None) -> None:
+        """Deal a new game with the current settings; `code` None = a fresh deal code."""
+        if code is None:
+            code = fresh_code()
+        deck = self._deck if self._deck is not None and code == self._deck_code else None
+        state = FlapjackState.deal(self.config, rng=code, deck=deck)
+        c = self.controller
+        c.new_generation()
+        c.game = state
+        c.bots = make_bots({seat: self.opponents[seat - 1]
+                            for seat in range(1, self.config.players)}, "flapjack", code)
+        self.deal_code = code
+        self.selected = None
+        self.pending = None
+        self.misses = 0
+        self.banner_from = 0
+        self.note = None
+        self.changed()
+        c.run_bots()
+
+    def restart(self) -> Note | None:
+        """The same deal again, from the start: a teacher's control (a student who saw the
+        other hands could replay the deal knowing them)."""
+        if not self.teacher_controls:
+            self.note = ("Restarting a deal is one of the teacher's controls.", "error")
+            return self.note
+        self.new_game(self.deal_code)
+        return None
+
+    def settings_values(self) -> dict[str, Any]:
+        """The session's settings, as the settings panel shows them."""
+        from widgets.deal_codes import format_code
+
+        return {
+            "players": self.config.players, "variant": self.config.variant,
+            "decks": self.config.decks if self.config.decks <= 4 else 1,
+            "colors": self.config.colors.value, "opponents": self.level(),
+            "seed": format_code(self.deal_code) if self.code_open else "",
+            "say_total": self.say_total,
+        }
+
+    def mixed(self) -> bool:
+        ops = self.opponents
+        return len({str(o) for o in ops}) > 1 or not isinstance(ops[0], str)
+
+    def level(self) -> str:
+        return "mixed" if self.mixed() else SPEC_LEVEL.get(self.opponents[0], self.opponents[0])
+
+    def apply_settings(self, values: dict[str, Any]) -> str | None:
+        """New settings from the panel (checked there); deals. Returns an error or None."""
+        try:
+            config = FlapjackConfig(players=values["players"], decks=values["decks"],
+                                    colors=values["colors"], variant=values["variant"])
+            level = values["opponents"]
+            opponents = self.opponents if level == "mixed" else (level,)
+            opponents = check_opponents(
+                list(opponents) if len(opponents) == config.players - 1 else opponents[0],
+                config.players)
+        except ConfigError as e:
+            return str(e)
+        if config != self.config:
+            self._deck = None
+        self.config = config
+        self.opponents = opponents
+        self.names = seat_names(config.players, self.names_given)
+        self.say_total = bool(values["say_total"])
+        self.code_typed = values["seed"] is not None
+        self.new_game(values["seed"])
+        return None
+
+    # ----- the viewer's own cards (the session may look at these, never at other hands) ----
+    def my_turn(self, viewer: int = YOU) -> bool:
+        st = self.controller.game
+        return st is not None and not st.over and st.current == viewer
+
+    def _own_card(self, key: str | None, viewer: int = YOU) -> Card | None:
+        for c in self.state.hands[viewer]:
+            if c.key == key:
+                return c
+        return None
+
+    def signs(self) -> tuple[int, ...]:
+        return (1, -1) if self.config.add_or_subtract else (1,)
+
+    def why(self, card: Card, sign: int, viewer: int = YOU) -> Why | None:
+        """Why `viewer` may not play their own `card` with `sign` now, as data (None: allowed)."""
+        st = self.state
+        if st.over:
+            return Why(Reason.GAME_OVER)
+        if st.current != viewer:
+            return Why(Reason.NOT_YOUR_TURN, {"current": st.current, "seat": viewer})
+        return st.why_illegal(viewer, card, sign)
+
+    def card_whys(self, viewer: int = YOU) -> dict[str, tuple[Why | None, ...]]:
+        """For each card in `viewer`'s own hand: why each sign is refused (None: allowed)."""
+        return {c.key: tuple(self.why(c, s, viewer) for s in self.signs())
+                for c in self.state.hands[viewer]}
+
+    def why_text(self, card: Card, sign: int) -> str | None:
+        why = self.why(card, sign)
+        return None if why is None else words.reason_text(why, self.config.add_or_subtract,
+                                                          viewer=YOU)
+
+    def card_reason(self, card: Card) -> str | None:
+        """Why a card cannot be played at all now, in words (None: some way is legal)."""
+        whys = [self.why_text(card, s) for s in self.signs()]
+        if any(w is None for w in whys):
+            return None
+        if len(whys) == 1 or whys[0] == whys[1]:
+            return whys[0]
+        return words.both_ways_refused(whys[0], whys[1])
+
+    # ----- clicks -------------------------------------------------------------------------
+    def _say(self, text: str, kind: str = "error") -> Note:
+        self.note = (text, kind)
+        return self.note
+
+    def click_card(self, key: str) -> Note | None:
+        """The student chose a card. Returns the refusal (nothing changed) or None."""
+        if not self.my_turn():
+            return self._say("Wait for your turn.")
+        card = self._own_card(key)
+        if card is None:
+            return self._say("That card is not in your hand.")
+        reason = self.card_reason(card)
+        if reason:
+            return self._say(f"You cannot play {card.short} now: {reason}.")
+        self.note = None
+        if self.config.add_or_subtract:
+            self.selected = key
+            self.pending = None
+            self.changed()
+            return None
+        return self._commit(key, 1)
+
+    def refused_card(self, key: str | None) -> Note:
+        """A click on a switched-off card (only a forged one): a message, nothing else."""
+        card = self._own_card(key) if key is not None else None
+        reason = self.card_reason(card) if card is not None else None
+        return self._say(f"You cannot play {card.short} now: {reason}." if card and reason
+                         else "That card cannot be played now.")
+
+    def choose_sign(self, sign: int) -> Note | None:
+        key = self.selected
+        card = self._own_card(key) if key else None
+        if key is None or card is None or not self.my_turn():
+            return self._say("Choose a card first.")
+        why = self.why_text(card, sign)
+        if why:
+            return self._say(f"You cannot {'add' if sign > 0 else 'subtract'} "
+                             f"{card.short} now: {why}.")
+        self.selected = None
+        return self._commit(key, sign)
+
+    def cancel(self) -> None:
+        """Put the chosen card back."""
+        self.selected = None
+        self.pending = None
+        self.changed()
+
+    def _commit(self, key: str, sign: int) -> Note | None:
+        if self.say_total:
+            self.pending = (key, sign)
+            self.misses = 0
+            self.practice_serial += 1
+            self.changed()
+            return None
+        return self._play(key, sign)
+
+    def _play(self, key: str, sign: int) -> Note | None:
+        card = self._own_card(key)
+        if card is None:
+            return self._say("That card is not in your hand.")
+        self.banner_from = len(self.state.events)
+        self.selected = None
+        self.pending = None
+        error = self.controller.human_move(Play(card, sign), YOU)
+        return None if error is None else (error, "error")
+
+    # ----- say the new total --------------------------------------------------------------
+    def expected(self) -> tuple[int, int, int] | None:
+        """(total before, the card's change, total after) of the play being asked about."""
+        if self.pending is None:
+            return None
+        key, sign = self.pending
+        card = self._own_card(key)
+        if card is None:
+            return None
+        before = self.state.total
+        delta = sign * self.config.value(card)
+        return before, delta, before + delta
+
+    def check_total(self, typed: int | None) -> Feedback:
+        from widgets.flapjack.render import direction_hint, play_question
+
+        nums = self.expected()
+        if nums is None or not self.my_turn():
+            return Feedback("Choose a card first.", "error")
+        before, delta, after = nums
+        aos = self.config.add_or_subtract
+        if typed is None:
+            return Feedback("Type a whole number, such as -5 or 7 (the "
+                            f"{MINUS} key makes it negative).", "error")
+        if typed == after:
+            self._finish()
+            return Feedback(f"Right! {words.play_math(before, delta, aos)}", "ok", done=True)
+        self.misses += 1
+        question = play_question(before, delta, aos).rsplit("=", 1)[0].strip()
+        hint = direction_hint(before, delta, aos)
+        said = words.total_text(typed, aos)
+        if self.misses == 1:
+            return Feedback(f"Not quite: {question} is not {said}. {hint} Try again.", "error")
+        return Feedback(f"Not yet: {question} is not {said}. {hint} Try once more, or press "
+                        f"Show me.", "error", offer_show_me=True)
+
+    def show_me(self) -> Feedback:
+        nums = self.expected()
+        if nums is None or not self.my_turn():
+            return Feedback("Choose a card first.", "error")
+        if self.misses < 2:  # the button is offered only after a second miss
+            return Feedback("Try to work it out first: Show me comes after two tries.", "info")
+        before, delta, after = nums
+        aos = self.config.add_or_subtract
+        self._finish()
+        return Feedback(f"Here is the arithmetic: {words.play_math(before, delta, aos)}. "
+                        f"The new total is {words.total_text(after, aos)}.", "info", done=True)
+
+    def _finish(self) -> None:
+        assert self.pending is not None
+        key, sign = self.pending
+        self._play(key, sign)
+
+    # ----- teacher ------------------------------------------------------------------------
+    def next_move(self) -> Note | None:
+        """Walkthrough "Next move": one computer move."""
+        if not self.controller.walkthrough:
+            if not self.teacher_controls:
+                return self._say("Stepping through moves is one of the teacher's controls.")
+            return None
+        if self.controller.game is None or self.controller.bot_to_move() is None:
+            return self._say("It is not a computer player's turn.")
+        self.banner_from = len(self.state.events)
+        self.note = None
+        self.controller.step()
+        return None
+
+    def set_walkthrough(self, on: bool) -> Note | None:
+        if not self.teacher_controls:  # the switch is not on the page: a forged value
+            return self._say("The walkthrough is one of the teacher's controls.")
+        self.controller.walkthrough = on is True
+        self.changed()
+        if on is not True:
+            self.controller.run_bots()
+        return None
+
+    def set_show_hands(self, on: bool) -> None:
+        self.show_hands = on is True
+        self.changed()
+
+    def hint_text(self) -> str:
+        if self.pending is not None:  # the hint names new totals: not while one is asked
+            return "Work out the new total first; the hint is back after that."
+        return words.flapjack_hint(self.state.observation(YOU))

@@ -1,0 +1,299 @@
+"""The Flapjack table widget: one student (seat 0) against computer players, or a walkthrough.
+
+    from widgets import FlapjackTable
+    FlapjackTable(players=3, opponents="medium", variant="classic", seed=1234)
+
+A thin ipywidgets shell: it builds its widgets once (parts made on first use through LazyPart),
+routes every click to `FlapjackSession` (widgets/flapjack/session.py) and applies
+`table_view(session, YOU)` (widgets/flapjack/view.py, rendered by widgets/flapjack/render.py)
+to the widgets' values. The student's hand is a row of real buttons, one per card ("7♦ -7");
+cards that would break the limit are disabled with the reason in their label.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import ipywidgets as widgets
+
+from engine.errors import ConfigError
+from engine.flapjack import FlapjackState
+from widgets import components as ui
+from widgets.controller import call_later
+from widgets.flapjack import render
+from widgets.flapjack.hand import CardRow
+from widgets.flapjack.session import YOU, Feedback, FlapjackSession, Note
+from widgets.flapjack.settings import FIELDS, settings_panel
+from widgets.flapjack.view import TableView, table_view
+
+
+class FlapjackTable(widgets.VBox):
+    """A Flapjack table. The keywords are FlapjackSession's (widgets/flapjack/session.py),
+    and large_print (bigger text for a projector)."""
+
+    def __init__(self, players: int = 2, opponents: str | Sequence[str] = "medium",
+                 variant: str = "classic", decks: int = 1, colors: str = "black-positive",
+                 seed: int | str | None = None, walkthrough: bool = False,
+                 large_print: bool = False, names: Sequence[str] | None = None,
+                 say_total: bool = False, bot_delay: float = 0.8, deck: str | None = None,
+                 teacher_controls: bool = True) -> None:
+        if not isinstance(large_print, bool):
+            raise ConfigError(f"large_print must be True or False; got {large_print!r}")
+        self.session = FlapjackSession(
+            players=players, opponents=opponents, variant=variant, decks=decks, colors=colors,
+            seed=seed, walkthrough=walkthrough, names=names, say_total=say_total,
+            bot_delay=bot_delay, deck=deck, teacher_controls=teacher_controls,
+            schedule=call_later, on_change=self.refresh)
+        self._asked = 0  # the session's practice_serial last shown
+        self._build()
+        super().__init__(self._layout(), _dom_classes=(
+            "icg-root", "icg-flapjack", *(["icg-large"] if large_print else [])))
+        self.large_toggle.value = large_print
+        self._sync_settings()
+        self.new_game(self.session.first_code)
+
+    # ----- the session's parts, for tests and teachers ------------------------------------
+    controller = property(lambda self: self.session.controller)
+    teacher_controls = property(lambda self: self.session.teacher_controls)
+    config = property(lambda self: self.session.config)
+    names = property(lambda self: self.session.names)
+    say_total = property(lambda self: self.session.say_total)
+    deal_code = property(lambda self: self.session.deal_code)
+    code_open = property(lambda self: self.session.code_open)
+    card_buttons = property(lambda self: self.hand.buttons)
+    _hand_keys = property(lambda self: self.hand.keys)
+
+    @property
+    def state(self) -> FlapjackState:
+        """The game being played (for tests and teachers; the view never reads it)."""
+        return self.session.state
+
+    def observation(self) -> dict[str, Any]:
+        """What this table shows: the student's view, or every hand when revealed."""
+        return self.session.observation(YOU)
+
+    # ----- widgets ------------------------------------------------------------------------
+    def _build(self) -> None:
+        self.header = ui.html_widget("", ["icg-fj-header"])
+        self.banner = ui.html_widget("", ["icg-fj-banner-box"])
+        self.status = ui.html_widget("", ["icg-fj-status"])
+        self.message = ui.MessageArea()
+        self.seats = ui.html_widget("", ["icg-fj-seats"])
+        self.table_view = ui.html_widget("", ["icg-fj-tableview"])
+        self.number_line = ui.NumberLine("Running total")
+        self.hand_title = ui.html_widget("<b>Your hand</b>")
+        self.hand = CardRow(self.click_card,
+                            lambda key: self._say(self.session.refused_card(key)))
+        self.hand_box = self.hand.box
+        self.hint = ui.HintBox(self.session.hint_text)
+        self.hint.layout.align_items = "flex-start"
+        self.next_button = ui.make_button("Next move", self._next_move,
+                                       tooltip="let the next computer player make one move",
+                                       button_style="primary", own_layout=True)
+        if self.teacher_controls:
+            self._build_switches()
+        self.large_toggle = ui.make_toggle("Large print", "bigger text for a projector")
+        self.new_deal_button = ui.make_button("New deal", lambda: self.new_game(None),
+                                           tooltip="shuffle and deal with a fresh deal code")
+        self.large_toggle.observe(self._on_large, names="value")
+        self.reasons = ui.html_widget("", ["icg-fj-reasons-box"])
+        self.move_log = ui.MoveLog("Move log")
+        self.settings_toggle = ui.make_toggle("Settings", "show or hide the settings")
+        self.settings_toggle.observe(self._show_settings, names="value")
+        self.css = ui.html_widget(f"<style>{render.FLAPJACK_CSS}</style>", ["icg-style"])
+        self.base_css = ui.style_widget()
+        switches = ([self.walkthrough_toggle, self.reveal_toggle] if self.teacher_controls
+                    else [])
+        restart = [self.restart_button] if self.teacher_controls else []
+        self.teacher_box = widgets.HBox([*switches, self.next_button, self.large_toggle,
+                                         *restart, self.new_deal_button],
+                                        layout=ui.shared_layout(flex_flow="row wrap"))
+
+    # Parts made on first use (ui.LazyPart): every widget made is a model sent to the page.
+    (sign_prompt, add_button, subtract_button, cancel_sign_button,
+     sign_box) = ui.LazyPart.group("_build_signs", 5)
+    practice, cancel_practice_button, practice_box = ui.LazyPart.group("_build_practice", 3)
+
+    def _build_signs(self) -> None:
+        self.sign_prompt = ui.html_widget("")
+        self.add_button = ui.make_button("+ Add", lambda: self._say(self.session.choose_sign(1)))
+        self.subtract_button = ui.make_button(f"{ui.MINUS} Subtract",
+                                           lambda: self._say(self.session.choose_sign(-1)))
+        self.cancel_sign_button = ui.make_button("Choose another card", self._cancel,
+                                              tooltip="put the card back and choose again")
+        self.sign_box = widgets.VBox([self.sign_prompt, ui.hbox(
+            [self.add_button, self.subtract_button, self.cancel_sign_button])])
+        self.sign_box.layout.display = "none"
+
+    def _build_practice(self) -> None:
+        self.practice = ui.AnswerEntry(
+            [("total", "New total")], check_label="Check the new total",
+            on_check=lambda a: self._answer(self.session.check_total(a.get("total"))),
+            on_show_me=lambda: self._answer(self.session.show_me()))
+        self.cancel_practice_button = ui.make_button("Choose another card", self._cancel,
+                                                  tooltip="put the card back and choose again")
+        self.practice_box = widgets.VBox([self.practice, self.cancel_practice_button])
+        self.practice_box.layout.display = "none"
+        self.practice_box.layout.align_items = "flex-start"
+
+    # The settings panel (about 30 models) is made the first time it is opened (or read).
+    (settings, players_field, variant_field, decks_field, colors_field, level_field, code_field,
+     say_field) = ui.LazyPart.group("_build_settings", 8)
+
+    def _build_settings(self) -> None:
+        s = self.settings = settings_panel(self.session, self._apply_settings)
+        (self.players_field, self.variant_field, self.decks_field, self.colors_field,
+         self.level_field, self.code_field, self.say_field) = (s.fields[n][0] for n in FIELDS)
+        s.layout.display = None if self.settings_toggle.value is True else "none"
+
+    def _show_settings(self, change: Any = None) -> None:
+        self.settings.layout.display = None if self.settings_toggle.value is True else "none"
+
+    # The teacher's switches and "Restart this deal" exist only with teacher_controls (on a
+    # self-study page a hidden switch would still be a synced value a page could change).
+    walkthrough_toggle, reveal_toggle, restart_button = ui.LazyPart.group("_build_switches", 3)
+
+    def _build_switches(self) -> None:
+        self.walkthrough_toggle = ui.make_toggle("Teacher walkthrough", "step through the "
+            "computer players' moves one at a time, with reasons", self.session.walkthrough)
+        self.reveal_toggle = ui.make_toggle("Show every hand", "show every player's hand and "
+            "the computer players' reasons (teacher)", True, own_layout=True)
+        self.walkthrough_toggle.observe(self._on_walkthrough, names="value")
+        self.reveal_toggle.observe(lambda ch: self.session.set_show_hands(ch["new"]),
+                                   names="value")
+        self.restart_button = ui.make_button("Restart this deal", self.restart,
+                                             tooltip="deal the same cards again from the start")
+
+    def _hide_part(self, name: str) -> None:
+        if ui.LazyPart.built(self, name):
+            getattr(self, name).layout.display = "none"
+
+    def _layout(self) -> list[widgets.Widget]:
+        part = self.__dict__.get
+        return [w for w in [
+            self.base_css, self.css, self.header, self.banner, self.status, self.message,
+            self.seats, self.table_view, self.number_line, self.hand_title, self.hand_box,
+            part("sign_box"), part("practice_box"), self.hint, self.teacher_box, self.reasons,
+            self.move_log, self.settings_toggle, part("settings")] if w is not None]
+
+    def _layout_children(self) -> None:
+        self.children = self._layout()
+
+    def _sync_settings(self) -> None:
+        if ui.LazyPart.built(self, "settings"):
+            self.settings.set_values(self.session.settings_values())
+
+    def _sync_code(self) -> None:
+        if ui.LazyPart.built(self, "settings"):
+            self.settings.set_values({"seed": self.session.settings_values()["seed"]})
+
+    # ----- clicks to the session ----------------------------------------------------------
+    def new_game(self, code: int | str | None = None) -> None:
+        """Deal a new game with the current settings; `code` None = a fresh deal code."""
+        self.hint.clear()
+        if ui.LazyPart.built(self, "practice"):
+            self.practice.reset()
+        self._hide_part("practice_box")
+        self._hide_part("sign_box")
+        self.session.new_game(code)
+        self._sync_code()
+
+    def restart(self) -> None:
+        """The same deal again, from the start (a teacher's control)."""
+        if self.session.teacher_controls:
+            self.new_game(self.deal_code)
+        else:
+            self._say(self.session.restart())
+
+    def _apply_settings(self, values: dict[str, Any]) -> str | None:
+        if self.session.say_total is not bool(values["say_total"]):
+            self._hide_part("practice_box")
+        return self.session.apply_settings(values)
+
+    def _say(self, note: Note | None) -> None:
+        """Show a refusal (the session changed nothing; a change refreshes by itself)."""
+        if note is not None:
+            self.message.show(*note)
+
+    def click_card(self, key: str) -> None:
+        """The student chose a card (the same as clicking its button)."""
+        note = self.session.click_card(key)
+        if note is None and self.config.add_or_subtract:
+            self._hide_part("practice_box")
+        self._say(note)
+
+    def _cancel(self) -> None:
+        if ui.LazyPart.built(self, "practice"):
+            self.practice.reset()
+        self._hide_part("practice_box")
+        self.session.cancel()
+
+    def _answer(self, fb: Feedback) -> None:
+        self.practice.feedback(fb.text, fb.kind)
+        if fb.offer_show_me:
+            self.practice.offer_show_me(True)
+        if fb.done:
+            self.practice.lock()
+            self.cancel_practice_button.disabled = True
+
+    def _next_move(self) -> None:
+        self._say(self.session.next_move())
+
+    def _on_walkthrough(self, change: dict[str, Any]) -> None:
+        self._say(self.session.set_walkthrough(change["new"] is True))
+        self._sync_code()
+
+    def _on_large(self, change: dict[str, Any]) -> None:
+        (self.add_class if change["new"] is True else self.remove_class)("icg-large")
+        self.number_line.set_large(change["new"] is True)
+
+    # ----- the view to the widgets --------------------------------------------------------
+    def refresh(self) -> None:
+        """Apply the student's view to every widget."""
+        if self.session.controller.game is None or "header" not in self.__dict__:
+            return
+        v = table_view(self.session, YOU)
+        note = self.session.note
+        self.message.show(*note) if note else self.message.clear()
+        if self.session.pending is not None and self.session.practice_serial != self._asked:
+            self._ask(v)
+        self.header.value = render.header_html(v.header)
+        self.banner.value = render.view_banner_html(v)
+        self.status.value = render.notice_html(v.status, "info")
+        self.seats.value = render.seats_html(v.obs, v.names, YOU)
+        self.table_view.value = render.table_html(v.obs)
+        self.number_line.show(**render.number_line_args(v.obs))
+        self.hand.show(v.hand)
+        self.hand_title.value = render.hand_title_html(len(v.hand))
+        self._apply_signs(v)
+        self.move_log.set_lines(render.log_lines(v.obs, v.names, YOU))
+        if ui.LazyPart.built(self, "reveal_toggle"):
+            self.reveal_toggle.layout.display = None if v.walkthrough else "none"
+        self.next_button.layout.display = None if v.walkthrough else "none"
+        self.next_button.disabled = not v.next_enabled
+        self.reasons.value = render.view_reasons_html(v)
+        self.hint.button.disabled = v.asking_total
+        if v.over and ui.LazyPart.built(self, "practice"):
+            self.practice.check_button.disabled = True
+            self.cancel_practice_button.disabled = True
+        self.settings_toggle.description = v.settings_label
+
+    def _ask(self, v: TableView) -> None:
+        """Say the new total: a new question in the practice box."""
+        self._asked = self.session.practice_serial
+        key, sign = self.session.pending  # type: ignore[misc]
+        card = next(c.card for c in v.hand if c.key == key)
+        self.practice.reset(render.practice_prompt_html(
+            int(v.obs["total"]), card, sign, bool(v.header.add_or_subtract)))
+        self.practice_box.layout.display = None
+        self.cancel_practice_button.disabled = False
+        self.hint.clear()
+
+    def _apply_signs(self, v: TableView) -> None:  # Add / Subtract (add-or-subtract)
+        if v.signs is None:
+            return self._hide_part("sign_box")
+        self.sign_prompt.value = render.sign_prompt_html(v.signs)
+        for b, s in zip((self.add_button, self.subtract_button), v.signs.buttons, strict=True):
+            b.description, b.tooltip, b.disabled = s.description, s.tooltip, s.disabled
+        self.sign_box.layout.display = None

@@ -1,0 +1,190 @@
+"""What a Flapjack table shows one viewer, as frozen data: `table_view(session, viewer)`.
+
+Computed only from the viewer's observation (`session.observation(viewer)`: their own hand,
+every hand only when the teacher reveals them or the game is over), the session's screen state
+(the chosen card, the total being asked, the teacher's switches) and `session.card_whys(viewer)`
+(why each card of the viewer's own hand is refused, as data). Never from the raw game state.
+The words come from widgets/words.py; widgets/flapjack/render.py turns a view into HTML.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from engine.errors import Reason, Why
+from engine.flapjack import Play
+from widgets import words
+from widgets.deal_codes import format_code
+from widgets.flapjack.session import MINUS
+
+if TYPE_CHECKING:
+    from widgets.flapjack.session import FlapjackSession
+
+
+@dataclass(frozen=True)
+class CardChoice:
+    """One card of the viewer's hand as its button shows it."""
+
+    key: str
+    card: dict[str, Any]  # the observation's card view
+    reason: str | None  # why it cannot be played now (None: playable)
+    short: str = ""  # the reason, short enough for the button
+    chosen: bool = False
+
+
+@dataclass(frozen=True)
+class SignChoice:
+    """Add or subtract: one button of the chosen card's choice."""
+
+    sign: int
+    description: str
+    tooltip: str
+    disabled: bool
+
+
+@dataclass(frozen=True)
+class SignPrompt:
+    card: dict[str, Any]
+    counts: int
+    buttons: tuple[SignChoice, ...]
+
+
+@dataclass(frozen=True)
+class Header:
+    title: str
+    add_or_subtract: bool
+    colors: str
+    targets: tuple[int, ...]
+    low: int
+    high: int
+    code: str | None  # the deal code, when it may show
+
+
+@dataclass(frozen=True)
+class TableView:
+    """Everything the table shows `viewer`."""
+
+    obs: dict[str, Any]  # the viewer's observation (the view's only game data)
+    viewer: int
+    names: tuple[str, ...]
+    header: Header
+    banner_events: tuple[dict[str, Any], ...]
+    replay_code: str | None  # shown under the banner once the game is over
+    status: str
+    hand: tuple[CardChoice, ...]
+    signs: SignPrompt | None
+    walkthrough: bool
+    next_enabled: bool
+    show_reasons: bool  # the teacher sees the computer players' reasons
+    bot_moves: tuple[tuple[str, str, str], ...]  # (name, what it did, its reason)
+    asking_total: bool  # say-total: the new total is being asked
+    over: bool
+    settings_label: str
+
+
+def _short_reason(found: tuple[Why | None, ...], reason: str, obs: dict[str, Any]) -> str:
+    """The reason a card is disabled, short enough for its button ('would make -15, less
+    than -13'; add or subtract: 'would make 23 or -3, outside 0 to 13')."""
+    if not all(w is not None and w.reason is Reason.LIMIT_EXCEEDED for w in found):
+        return reason
+    aos = bool(obs["config"].get("add_or_subtract"))
+    if len(found) == 1:
+        return words.limit_short(found[0], aos)
+    return words.limit_short_both([w["total"] for w in found if w is not None],
+                                  int(obs["low"]), int(obs["high"]), aos)
+
+
+def _reason_words(found: tuple[Why | None, ...], aos: bool, viewer: int) -> str | None:
+    """Why a card cannot be played at all, in words (None: some way is legal)."""
+    texts = [None if w is None else words.reason_text(w, aos, viewer=viewer) for w in found]
+    if any(t is None for t in texts):
+        return None
+    if len(texts) == 1 or texts[0] == texts[1]:
+        return texts[0]
+    return words.both_ways_refused(texts[0], texts[1])
+
+
+def _hand(session: FlapjackSession, obs: dict[str, Any], viewer: int,
+          whys: dict[str, tuple[Why | None, ...]]) -> tuple[CardChoice, ...]:
+    aos = bool(obs["config"].get("add_or_subtract"))
+    pending = session.pending[0] if session.pending else None
+    out = []
+    for card in obs["seats"][viewer]["hand"] or []:
+        found = whys.get(card["key"], (Why(Reason.NOT_IN_HAND),))
+        reason = _reason_words(found, aos, viewer)
+        out.append(CardChoice(card["key"], card, reason,
+                              _short_reason(found, reason, obs) if reason else "",
+                              card["key"] in (session.selected, pending)))
+    return tuple(out)
+
+
+def _signs(session: FlapjackSession, obs: dict[str, Any], viewer: int,
+           hand: tuple[CardChoice, ...], whys: dict[str, tuple[Why | None, ...]],
+           my_turn: bool) -> SignPrompt | None:
+    aos = bool(obs["config"].get("add_or_subtract"))
+    chosen = next((c for c in hand if c.key == session.selected), None)
+    if chosen is None or not my_turn or not aos:
+        return None
+    n = int(chosen.card["value"])
+    buttons = []
+    for i, (sign, verb) in enumerate(((1, "Add"), (-1, "Subtract"))):
+        w = whys[chosen.key][i]
+        why = None if w is None else words.reason_text(w, aos, viewer=viewer)
+        mark = "+" if sign > 0 else MINUS
+        buttons.append(SignChoice(sign, f"{mark} {verb} {n}" + (f" ({why})" if why else ""),
+                                  f"{verb.lower()} {n}" + (f": not allowed, {why}" if why else ""),
+                                  why is not None))
+    return SignPrompt(chosen.card, n, tuple(buttons))
+
+
+def _bot_moves(session: FlapjackSession, aos: bool) -> tuple[tuple[str, str, str], ...]:
+    moves = []
+    for m in session.controller.bot_moves[-max(1, len(session.names) - 1) * 3:]:
+        card = m.action.card if isinstance(m.action, Play) else None
+        what = "played a card"
+        if card is not None:
+            how = (" (subtract)" if m.action.sign < 0 else " (add)") if aos else ""
+            what = f"played {card.short}{how}"
+        moves.append((session.names[m.seat], what, m.reason))
+    return tuple(moves)
+
+
+def table_view(session: FlapjackSession, viewer: int = 0) -> TableView:
+    """The table as `viewer` sees it now (see the module docstring)."""
+    from widgets.flapjack.render import status_text
+
+    obs = session.observation(viewer)
+    cfg = session.config  # the settings (public): title and colours for the header
+    aos = bool(obs["config"].get("add_or_subtract"))
+    names = tuple(session.names)
+    my_turn = not obs["over"] and obs["current_player"] == viewer
+    whys = session.card_whys(viewer)
+    hand = _hand(session, obs, viewer, whys)
+    signs = _signs(session, obs, viewer, hand, whys, my_turn)
+    code = format_code(session.deal_code)
+    choosing = ""
+    chosen = next((c for c in hand if c.key == session.selected), None)
+    if chosen is not None:
+        choosing = f"You chose {chosen.card['label']}{chosen.card['symbol']}: " \
+                   f"add it or subtract it?"
+    elif session.pending is not None:
+        choosing = "Type the new total, then press Check."
+    walk = session.walkthrough
+    bot_to_move = (not obs["over"] and obs["current_player"] is not None
+                   and obs["current_player"] != viewer)
+    return TableView(
+        obs=obs, viewer=viewer, names=names,
+        header=Header(cfg.title, aos, cfg.colors.value, tuple(int(t) for t in obs["targets"]),
+                      int(obs["low"]), int(obs["high"]),
+                      code if session.code_open else None),
+        banner_events=tuple(obs["events"][session.banner_from:]),
+        replay_code=code if obs["over"] and not session.code_open else None,
+        status=status_text(obs, names, viewer, walkthrough=walk, choosing=choosing),
+        hand=hand, signs=signs, walkthrough=walk,
+        next_enabled=walk and bot_to_move,
+        show_reasons=walk and bool(obs["reveal"]),
+        bot_moves=_bot_moves(session, aos) if walk and obs["reveal"] else (),
+        asking_total=session.pending is not None, over=bool(obs["over"]),
+        settings_label=f"Settings ({cfg.title}, {cfg.players} players)",
+    )
