@@ -36,6 +36,7 @@ starts kernels (one per request, or preheated pools) and for the Voila server ex
 from __future__ import annotations
 
 import asyncio
+import functools
 import ipaddress
 import resource
 import time
@@ -43,9 +44,10 @@ from collections import Counter, deque
 from contextvars import ContextVar
 from datetime import datetime, timezone
 
+from jupyter_core.utils import ensure_async
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from tornado import web
-from tornado.httputil import HTTPHeaders
+from tornado.httputil import HTTPHeaders, HTTPServerRequest
 from tornado.ioloop import IOLoop
 from traitlets import Float, Integer, Unicode
 
@@ -64,6 +66,19 @@ TOO_MANY_MESSAGE = (
 PAGE_CLIENT: ContextVar[str | None] = ContextVar("classroom_page_client", default=None)
 
 
+def client_address(request: HTTPServerRequest, header: str = "X-Real-IP") -> str | None:
+    """The address of the computer that sent `request`: the connection's address, or on a
+    connection from this machine (a proxy such as nginx) the `header` the proxy sets. A
+    student on the network cannot forge it: their own connection's address is not a loopback
+    one. A request from this machine without that header (the teacher's browser on the
+    server, tests, benchmarks) has none (it is not limited)."""
+    address = request.remote_ip or ""
+    if _is_loopback(address):
+        forwarded = request.headers.get(header, "") if header else ""
+        address = forwarded.split(",")[0].strip()
+    return address or None
+
+
 def remember_page_client(handler: web.RequestHandler) -> None:
     """Note the address of the computer asking for a page (call from the prelaunch hook).
 
@@ -72,12 +87,8 @@ def remember_page_client(handler: web.RequestHandler) -> None:
     connection's address is not a loopback one. A request from this machine without that
     header (the teacher's browser on the server, tests, benchmarks) is not limited.
     """
-    address = handler.request.remote_ip or ""
-    if _is_loopback(address):
-        header = getattr(handler.settings.get("kernel_manager"), "client_address_header", "")
-        forwarded = handler.request.headers.get(header, "") if header else ""
-        address = forwarded.split(",")[0].strip()
-    PAGE_CLIENT.set(address or None)
+    header = getattr(handler.settings.get("kernel_manager"), "client_address_header", "")
+    PAGE_CLIENT.set(client_address(handler.request, header))
 
 
 def _is_loopback(address: str) -> bool:
@@ -97,6 +108,41 @@ class RetryAfterTransform(web.OutputTransform):
     ) -> tuple[int, HTTPHeaders, bytes]:
         if status_code in (429, 503) and "Retry-After" not in headers:
             headers["Retry-After"] = str(self.seconds)
+        return status_code, headers, chunk
+
+
+class PageRequestTransform(web.OutputTransform):
+    """Does what the prelaunch hook did, for every page however its kernel is found (Voila
+    refuses a prelaunch hook with preheated kernels). Tornado makes one per request, before the
+    request's handler runs:
+
+    - it notes the requesting computer (`client_address`) in `PAGE_CLIENT`, read by the kernel
+      manager where a kernel is started for a page or a preheated one is handed to it;
+    - an HTML page answer to a browser without an `_xsrf` cookie gets one (Tornado's own
+      `xsrf_token`, with the application's `xsrf_cookie_kwargs`), so that closing the tab can
+      POST the kernel shutdown (voila-dashboards/voila#1458).
+    """
+
+    application: web.Application | None = None
+    header = "X-Real-IP"
+
+    def __init__(self, request: HTTPServerRequest) -> None:
+        super().__init__(request)
+        self.request = request
+        PAGE_CLIENT.set(client_address(request, self.header))
+
+    def transform_first_chunk(
+        self, status_code: int, headers: HTTPHeaders, chunk: bytes, finishing: bool
+    ) -> tuple[int, HTTPHeaders, bytes]:
+        if (self.application is not None and self.request.method == "GET"
+                and status_code == 200
+                and headers.get("Content-Type", "").startswith("text/html")
+                and "_xsrf" not in self.request.cookies
+                and not any(c.startswith("_xsrf=") for c in headers.get_list("Set-Cookie"))):
+            handler = web.RequestHandler(self.application, self.request)
+            handler.xsrf_token  # noqa: B018 - sets the cookie on `handler`
+            for morsel in getattr(handler, "_new_cookie", {}).values():
+                headers.add("Set-Cookie", morsel.OutputString(None))
         return status_code, headers, chunk
 
 
@@ -161,6 +207,30 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
 
     retry_after = Integer(60, config=True, help="Retry-After (seconds) sent with a 503.")
 
+    pool_fill_concurrency = Integer(
+        2,
+        config=True,
+        help="""Most preheated kernels starting at once (0: no limit). A class taking 30
+        pooled pages at once triggers 30 refills; started two at a time they leave the CPU to
+        the students' pages instead of all competing with them.""",
+    )
+
+    pool_lesson = Unicode(
+        "",
+        config=True,
+        help="""With Voila's preheat_kernel: the notebook a class is about to open (its path
+        under the served folder, e.g. 03_hit_me.ipynb; the .ipynb may be left out). Its pool
+        of preheated kernels gets pool_lesson_size kernels (about 54 MiB each); the other
+        notebooks keep kernel_pools_config's sizes. `make serve POOL_LESSON=03_hit_me POOL=30`.""",
+    )
+
+    pool_lesson_size = Integer(
+        30,
+        config=True,
+        help="Size of pool_lesson's pool of preheated kernels (one per student who opens it "
+        "at once).",
+    )
+
     class_full_message = Unicode(CLASS_FULL_MESSAGE, config=True,
                                  help="What a page says when the class is full.")
 
@@ -174,6 +244,44 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         self._connected_once: set[str] = set()
         self._first_connection_checks: dict[str, object] = {}
         self._transform_installed = False
+        self._page_transform_installed = False
+        self._restarted: set[str] = set()
+        self._closing = False
+        self._pool_starts: asyncio.Semaphore | None = None
+        self._use_pool_lesson()
+        try:
+            IOLoop.current().add_callback(self._install_page_transform)
+        except RuntimeError:  # no event loop (a unit test constructing the class)
+            pass
+
+    def _use_pool_lesson(self) -> None:
+        """Give `pool_lesson` its pool size (before Voila's manager fills the pools)."""
+        if not self.pool_lesson or not hasattr(self, "kernel_pools_config"):
+            return
+        name = self.pool_lesson if self.pool_lesson.endswith(".ipynb") else (
+            self.pool_lesson + ".ipynb")
+        pools = dict(self.kernel_pools_config)
+        pools[name] = {**pools.get(name, {}), "pool_size": max(self.pool_lesson_size, 0)}
+        self.kernel_pools_config = pools
+        if hasattr(self, "preheat_denylist"):
+            self.preheat_denylist = [p for p in self.preheat_denylist
+                                     if p not in (name, self.pool_lesson)]
+        self.log.info("Pool of preheated kernels for %s: %d (about %d MiB)", name,
+                      self.pool_lesson_size, 54 * self.pool_lesson_size)
+
+    def _install_page_transform(self) -> None:
+        """Once the tornado application exists: the page transform (client address, _xsrf
+        cookie) on every request."""
+        if self._page_transform_installed:
+            return
+        app = getattr(self.parent, "app", None) or getattr(self.parent, "web_app", None)
+        if not isinstance(app, web.Application):
+            IOLoop.current().call_later(0.2, self._install_page_transform)
+            return
+        self._page_transform_installed = True
+        transform = type("PageRequest", (PageRequestTransform,),
+                         {"application": app, "header": self.client_address_header})
+        app.add_transform(transform)
 
     # --- starting ----------------------------------------------------------------------------
 
@@ -207,17 +315,18 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
             raise web.HTTPError(503, self.class_full_message, reason="Class Full")
         client = PAGE_CLIENT.get()
         PAGE_CLIENT.set(None)  # one kernel per page request
-        limit = self.max_unconnected_per_client
-        if client and limit > 0 and self.unconnected_count(client) >= limit:
-            self.log.warning("Too many pages starting from %s: %d kernels without a connected "
-                             "page (max_unconnected_per_client = %d); a kernel start was "
-                             "refused.", client, self.unconnected_count(client), limit)
-            raise web.HTTPError(429, TOO_MANY_MESSAGE, reason="Too Many Pages Starting")
+        self._refuse_if_too_many(client)
         self._starting += 1
         if client:
             self._starting_by_client[client] += 1
         try:
-            kernel_id = await super().start_kernel(*args, **kwargs)
+            if self._is_pool_start(kwargs) and self.pool_fill_concurrency > 0:
+                if self._pool_starts is None:
+                    self._pool_starts = asyncio.Semaphore(self.pool_fill_concurrency)
+                async with self._pool_starts:
+                    kernel_id = await super().start_kernel(*args, **kwargs)
+            else:
+                kernel_id = await super().start_kernel(*args, **kwargs)
         finally:
             self._starting -= 1
             if client:
@@ -227,9 +336,29 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         if client:
             self._client_of[kernel_id] = client
         self._limit_kernel(kernel_id)
+        try:
+            self.add_restart_callback(
+                kernel_id, functools.partial(self._kernel_restarted, kernel_id), "restart")
+        except Exception as e:  # noqa: BLE001 - a kernel without a restarter
+            self.log.debug("No restart callback for kernel %s: %s", kernel_id, e)
         if self.cull_unconnected_after > 0:
             self._schedule_first_connection_check(kernel_id, self.cull_unconnected_after)
         return kernel_id
+
+    @staticmethod
+    def _is_pool_start(kwargs: dict) -> bool:
+        """A start for Voila's pool (it sets VOILA_PREHEAT=True in the kernel's environment)."""
+        return (kwargs.get("env") or {}).get("VOILA_PREHEAT") == "True"
+
+    def _refuse_if_too_many(self, client: str | None) -> None:
+        """HTTP 429 when `client` already has `max_unconnected_per_client` pages whose kernel
+        started (or was handed over) and whose page has not connected."""
+        limit = self.max_unconnected_per_client
+        if client and limit > 0 and self.unconnected_count(client) >= limit:
+            self.log.warning("Too many pages starting from %s: %d kernels without a connected "
+                             "page (max_unconnected_per_client = %d); a page was refused.",
+                             client, self.unconnected_count(client), limit)
+            raise web.HTTPError(429, TOO_MANY_MESSAGE, reason="Too Many Pages Starting")
 
     def _install_retry_after(self) -> None:
         """Give the server's 429 and 503 responses a Retry-After header (once the tornado
@@ -304,10 +433,6 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
             self._pooled.add(kernel_id)
             self._schedule_first_connection_check(kernel_id, self.cull_unconnected_after)
             return
-        if kernel_id in self._pooled:
-            self._pooled.discard(kernel_id)
-            self._schedule_first_connection_check(kernel_id, self.cull_unconnected_after)
-            return
         kernel = self._kernels[kernel_id]
         last = getattr(kernel, "last_activity", None)
         idle = (datetime.now(timezone.utc) - last).total_seconds() if last else float("inf")
@@ -327,6 +452,131 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         except (KeyError, web.HTTPError):
             pass  # already gone
 
+    # --- preheated kernels (Voila's preheat_kernel) ---------------------------------------------
+
+    def __init_subclass__(cls, **kwargs):
+        """Voila's factory subclasses this class to add its pools (`VoilaKernelManager`); its
+        `get_rendered_notebook` hands a pooled kernel to a page. Wrap it: the per-computer
+        limit, a check that the kernel is alive, and the short cull's clock start there."""
+        super().__init_subclass__(**kwargs)
+        take = cls.__dict__.get("get_rendered_notebook")
+        if take is None:
+            return
+
+        @functools.wraps(take)
+        async def get_rendered_notebook(self, notebook_name=None, **kw):
+            client = PAGE_CLIENT.get()
+            PAGE_CLIENT.set(None)  # the refills started below belong to no page
+            self._refuse_if_too_many(client)
+            await self._prepare_pool(notebook_name)
+            render_task, rendered, kernel_id = await take(self, notebook_name=notebook_name,
+                                                          **kw)
+            self._hand_out(kernel_id, client)
+            return render_task, rendered, kernel_id
+
+        cls.get_rendered_notebook = get_rendered_notebook
+
+    def _pool_size(self, notebook_name: str) -> int:
+        """The configured size of a notebook's pool (as Voila's fill_if_needed reads it)."""
+        pools = getattr(self, "kernel_pools_config", {}) or {}
+        default = pools.get("default", {})
+        return int(pools.get(notebook_name, default).get("pool_size",
+                                                         default.get("pool_size", 1)))
+
+    async def _kernel_usable(self, kernel_id: str) -> bool:
+        if kernel_id not in self or kernel_id in self._restarted:
+            return False
+        try:
+            return bool(await ensure_async(self.get_kernel(kernel_id).is_alive()))
+        except Exception:  # noqa: BLE001 - a kernel we cannot ask is not handed out
+            return False
+
+    async def _prepare_pool(self, notebook_name: str) -> None:
+        """Before a page takes a kernel from a pool: drop the failed starts and the kernels
+        that died or were restarted (empty) while waiting, replacing them, and put the kernels
+        whose notebook has finished running first."""
+        pool = getattr(self, "_pools", {}).get(notebook_name)
+        if pool is None:
+            return
+        ready, running, waiting = [], [], []
+        for item in list(pool):
+            if not item.done():
+                waiting.append(item)
+                continue
+            try:
+                content = item.result()
+                kernel_id = content["kernel_id"]
+            except Exception as e:  # noqa: BLE001 - a start refused (cap) or failed
+                self.log.warning("Dropping a failed preheated kernel start for %s: %s",
+                                 notebook_name, e)
+                continue
+            if not await self._kernel_usable(kernel_id):
+                self.log.warning("Preheated kernel %s for %s is dead or was restarted: "
+                                 "replacing it.", kernel_id, notebook_name)
+                if item in pool:
+                    pool.remove(item)
+                asyncio.ensure_future(self._discard(kernel_id))
+                continue
+            (ready if content["task"].done() else running).append(item)
+        pool[:] = ready + running + waiting
+        if not pool and hasattr(self, "fill_if_needed"):
+            # Nothing usable left: start one now (the page waits for it, as without a pool).
+            self.fill_if_needed(delay=0, notebook_name=notebook_name)
+
+    def _hand_out(self, kernel_id: str, client: str | None) -> None:
+        """A page took this preheated kernel: it counts for its computer, and the short cull's
+        clock starts now."""
+        self._pooled.discard(kernel_id)
+        if client:
+            self._client_of[kernel_id] = client
+        handle = self._first_connection_checks.pop(kernel_id, None)
+        if handle is not None:
+            IOLoop.current().remove_timeout(handle)
+        if self.cull_unconnected_after > 0 and kernel_id not in self._connected_once:
+            self._schedule_first_connection_check(kernel_id, self.cull_unconnected_after)
+
+    def _pool_of(self, kernel_id: str) -> str | None:
+        for name, pool in getattr(self, "_pools", {}).items():
+            for item in pool:
+                try:
+                    if item.done() and item.result().get("kernel_id") == kernel_id:
+                        return name
+                except Exception:  # noqa: BLE001 - a failed start holds no kernel
+                    continue
+        return None
+
+    def _kernel_restarted(self, kernel_id: str) -> None:
+        """jupyter_server restarted a dead kernel: it no longer holds its notebook's widgets.
+        A page's kernel is left to the page (its template shows the kernel-death message); a
+        pooled one is shut down and replaced."""
+        self._restarted.add(kernel_id)
+        name = self._pool_of(kernel_id)
+        if name is None:
+            return
+        self.log.warning("Preheated kernel %s for %s died while waiting: replacing it.",
+                         kernel_id, name)
+        asyncio.ensure_future(self._discard(kernel_id))
+
+    async def _discard(self, kernel_id: str) -> None:
+        try:
+            await self.shutdown_kernel(kernel_id, now=True)
+        except Exception as e:  # noqa: BLE001 - already gone
+            self.log.debug("Kernel %s already gone: %s", kernel_id, e)
+
+    def _refill_pools(self) -> None:
+        """Bring every pool back to its size (a kernel left a pool, or room under max_kernels
+        came free after a refill was refused)."""
+        if self._closing or not hasattr(self, "fill_if_needed"):
+            return
+        for name, pool in list(getattr(self, "_pools", {}).items()):
+            if len(pool) < self._pool_size(name):
+                self.fill_if_needed(notebook_name=name)
+
+    async def shutdown_all(self, *args, **kwargs):
+        """Shut every kernel down, refilling no pool."""
+        self._closing = True
+        return await super().shutdown_all(*args, **kwargs)
+
     def _forget(self, kernel_id: str) -> None:
         handle = self._first_connection_checks.pop(kernel_id, None)
         if handle is not None:
@@ -334,11 +584,15 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         self._connected_once.discard(kernel_id)
         self._client_of.pop(kernel_id, None)
         self._pooled.discard(kernel_id)
+        self._restarted.discard(kernel_id)
 
     async def shutdown_kernel(self, kernel_id: str, *args, **kwargs):
         """Shut a kernel down and forget its connection bookkeeping."""
         self._forget(kernel_id)
-        return await super().shutdown_kernel(kernel_id, *args, **kwargs)
+        try:
+            return await super().shutdown_kernel(kernel_id, *args, **kwargs)
+        finally:
+            self._refill_pools()
 
     def remove_kernel(self, kernel_id: str):
         """A kernel died (or was removed): forget its connection bookkeeping."""
