@@ -36,8 +36,12 @@ starts kernels (one per request, or preheated pools) and for the Voila server ex
 from __future__ import annotations
 
 import asyncio
+import binascii
+import email.utils
 import functools
+import http.cookies
 import ipaddress
+import os
 import resource
 import time
 from collections import Counter, deque
@@ -139,11 +143,43 @@ class PageRequestTransform(web.OutputTransform):
                 and headers.get("Content-Type", "").startswith("text/html")
                 and "_xsrf" not in self.request.cookies
                 and not any(c.startswith("_xsrf=") for c in headers.get_list("Set-Cookie"))):
-            handler = web.RequestHandler(self.application, self.request)
-            handler.xsrf_token  # noqa: B018 - sets the cookie on `handler`
-            for morsel in getattr(handler, "_new_cookie", {}).values():
-                headers.add("Set-Cookie", morsel.OutputString(None))
+            headers.add("Set-Cookie", new_xsrf_cookie(self.application.settings))
         return status_code, headers, chunk
+
+
+def new_xsrf_cookie(settings: dict) -> str:
+    """A Set-Cookie value for a new `_xsrf` token in Tornado's own format (version 2: a
+    random token under a random mask, and the time), with the application's
+    `xsrf_cookie_kwargs` (SameSite=Strict here), as `RequestHandler.xsrf_token` sets it."""
+    token, mask = os.urandom(16), os.urandom(4)
+    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(token))
+    value = "|".join(["2", binascii.b2a_hex(mask).decode(), binascii.b2a_hex(masked).decode(),
+                      str(int(time.time()))])
+    cookie = http.cookies.SimpleCookie()
+    cookie["_xsrf"] = value
+    morsel = cookie["_xsrf"]
+    kwargs = {"path": "/", **dict(settings.get("xsrf_cookie_kwargs") or {})}
+    expires_days = kwargs.pop("expires_days", None)
+    if expires_days is not None:
+        morsel["expires"] = email.utils.formatdate(time.time() + 86400 * expires_days,
+                                                   usegmt=True)
+    for key, val in kwargs.items():
+        if key == "max_age":
+            key = "max-age"
+        if val is True:
+            morsel[key] = True
+        elif val:
+            morsel[key] = str(val)
+    return morsel.OutputString(None)
+
+
+def install_page_transform(app: web.Application, header: str = "X-Real-IP") -> bool:
+    """Add `PageRequestTransform` to a tornado application once; True if it was added now."""
+    if any(isinstance(t, type) and issubclass(t, PageRequestTransform) for t in app.transforms):
+        return False
+    app.add_transform(type("PageRequest", (PageRequestTransform,),
+                           {"application": app, "header": header}))
+    return True
 
 
 class ClassroomKernelManager(AsyncMappingKernelManager):
@@ -279,9 +315,7 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
             IOLoop.current().call_later(0.2, self._install_page_transform)
             return
         self._page_transform_installed = True
-        transform = type("PageRequest", (PageRequestTransform,),
-                         {"application": app, "header": self.client_address_header})
-        app.add_transform(transform)
+        install_page_transform(app, self.client_address_header)
 
     # --- starting ----------------------------------------------------------------------------
 
