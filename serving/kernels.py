@@ -520,10 +520,7 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
     async def _kernel_usable(self, kernel_id: str) -> bool:
         if kernel_id not in self or kernel_id in self._restarted:
             return False
-        try:
-            return bool(await ensure_async(self.get_kernel(kernel_id).is_alive()))
-        except Exception:  # noqa: BLE001 - a kernel we cannot ask is not handed out
-            return False
+        return await self._alive(kernel_id)
 
     async def _prepare_pool(self, notebook_name: str) -> None:
         """Before a page takes a kernel from a pool: drop the failed starts and the kernels
@@ -549,7 +546,8 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
                                  "replacing it.", kernel_id, notebook_name)
                 if item in pool:
                     pool.remove(item)
-                asyncio.ensure_future(self._discard(kernel_id))
+                asyncio.ensure_future(self._discard(kernel_id,
+                                                    after_restart=kernel_id in self._restarted))
                 continue
             (ready if content["task"].done() else running).append(item)
         pool[:] = ready + running + waiting
@@ -580,22 +578,42 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         return None
 
     def _kernel_restarted(self, kernel_id: str) -> None:
-        """jupyter_server restarted a dead kernel: it no longer holds its notebook's widgets.
-        A page's kernel is left to the page (its template shows the kernel-death message); a
-        pooled one is shut down and replaced."""
+        """jupyter_server restarts a dead kernel: it will no longer hold its notebook's
+        widgets. A page's kernel is left to the page (its template shows the kernel-death
+        message); a pooled one leaves the pool now, is replaced, and is shut down once the
+        restart is over (a shutdown during the restart leaves the new process running)."""
         self._restarted.add(kernel_id)
         name = self._pool_of(kernel_id)
         if name is None:
             return
         self.log.warning("Preheated kernel %s for %s died while waiting: replacing it.",
                          kernel_id, name)
-        asyncio.ensure_future(self._discard(kernel_id))
+        pool = self._pools[name]
+        for item in list(pool):
+            try:
+                if item.done() and item.result().get("kernel_id") == kernel_id:
+                    pool.remove(item)
+            except Exception:  # noqa: BLE001 - a failed start holds no kernel
+                continue
+        self._refill_pools()
+        asyncio.ensure_future(self._discard(kernel_id, after_restart=True))
 
-    async def _discard(self, kernel_id: str) -> None:
+    async def _discard(self, kernel_id: str, after_restart: bool = False) -> None:
+        if after_restart:
+            for _ in range(60):  # the restart's new process, then shut it down
+                await asyncio.sleep(0.5)
+                if kernel_id not in self or await self._alive(kernel_id):
+                    break
         try:
             await self.shutdown_kernel(kernel_id, now=True)
         except Exception as e:  # noqa: BLE001 - already gone
             self.log.debug("Kernel %s already gone: %s", kernel_id, e)
+
+    async def _alive(self, kernel_id: str) -> bool:
+        try:
+            return bool(await ensure_async(self.get_kernel(kernel_id).is_alive()))
+        except Exception:  # noqa: BLE001 - a kernel we cannot ask is not alive
+            return False
 
     def _refill_pools(self) -> None:
         """Bring every pool back to its size (a kernel left a pool, or room under max_kernels
@@ -605,6 +623,17 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         for name, pool in list(getattr(self, "_pools", {}).items()):
             if len(pool) < self._pool_size(name):
                 self.fill_if_needed(notebook_name=name)
+
+    async def cull_kernel_if_idle(self, kernel_id: str):
+        """The idle cull, skipping a kernel still starting (jupyter_server's check fails on
+        its empty `last_activity`; with a pool starting many kernels the log filled with it)."""
+        try:
+            started = self._kernels[kernel_id].last_activity is not None
+        except Exception:  # noqa: BLE001 - KeyError, or traitlets' error for an unset value
+            started = False
+        if not started:
+            return None
+        return await super().cull_kernel_if_idle(kernel_id)
 
     async def shutdown_all(self, *args, **kwargs):
         """Shut every kernel down, refilling no pool."""
