@@ -73,7 +73,8 @@ CHROMIUM_ARGS = [
 ]
 LOOPBACK = ("http://127.0.0.1", "ws://127.0.0.1", "http://localhost", "ws://localhost")
 DOCS = ROOT / "docs" / "measurements.md"
-BEGIN, END = "<!-- classroom:begin -->", "<!-- classroom:end -->"
+BEGIN, END = "<!-- classroom:begin -->", "<!-- classroom:end -->"  # --compare-bare
+CLASS_BEGIN, CLASS_END = "<!-- class-start:begin -->", "<!-- class-start:end -->"
 MiB = 1024 * 1024
 
 
@@ -562,13 +563,14 @@ def summarize(waves: list[Wave], args: argparse.Namespace, command: str) -> str:
     return "\n".join(lines)
 
 
-def write_docs(report: str) -> None:
-    """Replace the classroom section of docs/measurements.md with `report`."""
+def write_docs(report: str, class_start: bool = False) -> None:
+    """Replace the classroom (or class start) section of docs/measurements.md with `report`."""
+    begin, end = (CLASS_BEGIN, CLASS_END) if class_start else (BEGIN, END)
     text = DOCS.read_text() if DOCS.exists() else "# Measurements\n"
-    block = f"{BEGIN}\n{report}\n{END}"
-    if BEGIN in text and END in text:
-        head, rest = text.split(BEGIN, 1)
-        text = head + block + rest.split(END, 1)[1]
+    block = f"{begin}\n{report}\n{end}"
+    if begin in text and end in text:
+        head, rest = text.split(begin, 1)
+        text = head + block + rest.split(end, 1)[1]
     else:
         text = text.rstrip() + "\n\n## Classroom load (benchmarks/classroom.py)\n\n" + block + "\n"
     DOCS.parent.mkdir(parents=True, exist_ok=True)
@@ -611,7 +613,7 @@ def main(argv: list[str] | None = None) -> int:
     report = summarize(waves, args, command)
     print(report)
     if args.write_docs:
-        write_docs(report)
+        write_docs(report, class_start=not args.compare_bare)
         print(f"\nwritten to {DOCS.relative_to(ROOT)}", file=sys.stderr)
     return 1 if any(w.failures for w in waves) else 0
 
