@@ -17,16 +17,24 @@ slowed every other student's page from 3.1 s to 8.1 s.
   HTTP 429 (429.html, `Retry-After`). A browser connects within seconds of loading a page, so
   a class opening its lessons never comes near it, while a script that only GETs pages is
   stopped after a few kernels and cannot slow the other students' pages. The client address
-  comes from the page request (`remember_page_client`, called by the prelaunch hook in
-  voila_config.py): the connection's address, or on a connection from this machine (a proxy
-  such as nginx) the `X-Real-IP` header the proxy sets; local requests without it (the
-  teacher's browser on the server itself, tests, benchmarks) are not limited;
+  comes from the page request (`PageRequestTransform`, a tornado output transform this class
+  installs, which also gives the page its `_xsrf` cookie): the connection's address, or on a
+  connection from this machine (a proxy such as nginx) the `X-Real-IP` header the proxy sets;
+  local requests without it (the teacher's browser on the server itself, tests, benchmarks)
+  are not limited;
 - `cull_unconnected_after`: a kernel whose page never opened its websocket is shut down that
   many seconds after its last activity (the end of the page's run); a kernel whose page did
   connect is left to the ordinary idle culling (`MappingKernelManager.cull_idle_timeout`);
 - `kernel_oom_score_adj`: written to each kernel's /proc/<pid>/oom_score_adj once it has
   started, so that under memory pressure the kernel of one page is killed, not the server;
-- `kernel_memory_limit`: an optional address-space limit (RLIMIT_AS) per kernel.
+- `kernel_memory_limit`: an optional address-space limit (RLIMIT_AS) per kernel;
+- with Voila's `preheat_kernel` (voila.json): pools of kernels that have run their lesson
+  before a student asks. A pooled kernel counts for a computer, and the short cull's clock
+  starts, when a page takes it; a waiting one is never culled; one that died or was restarted
+  while waiting is never handed out but shut down and replaced; pools refill after kernels
+  are shut down (also when `max_kernels` refused a refill); `pool_lesson`/`pool_lesson_size`
+  give the lesson a class is about to open its own pool size; `pool_fill_concurrency` pooled
+  kernels start at a time.
 
 The checks live in the kernel manager, not in a request hook, so they hold whichever way Voila
 starts kernels (one per request, or preheated pools) and for the Voila server extension too
