@@ -404,10 +404,10 @@ def test_kernel_manager_settings_are_in_voila_json() -> None:
 
 @pytest.mark.timeout(300)
 def test_preheated_kernels_are_capped_and_culled_the_same_way(tmp_path: Path) -> None:
-    """If a later change turns Voila's preheat_kernel on (which refuses the prelaunch hook),
-    the cap and the short cull still hold: a kernel waiting in the pool is never culled, one
-    that a bare GET took is culled after the short cull, and past max_kernels a page is a 503
-    with Retry-After. (Without the hook there is no per-computer limit.)"""
+    """With Voila's preheat_kernel on (voila.json), the cap and the short cull hold: a kernel
+    waiting in the pool is never culled, one that a bare GET took is culled after the short
+    cull, and past max_kernels a page is a 503 with Retry-After. (The per-computer limit with
+    pooled pages: tests/test_pool.py.)"""
     config = tmp_path / "config"
     config.mkdir()
     (config / "voila.py").write_text(
