@@ -564,11 +564,16 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
             self.fill_if_needed(delay=0, notebook_name=notebook_name)
 
     def _hand_out(self, kernel_id: str, client: str | None) -> None:
-        """A page took this preheated kernel: it counts for its computer, and the short cull's
-        clock starts now."""
+        """A page took this preheated kernel: it counts for its computer, and the idle cull's
+        and the short cull's clocks start now."""
         self._pooled.discard(kernel_id)
         if client:
             self._client_of[kernel_id] = client
+        # Its idle time starts now: a kernel that waited in the pool longer than the idle cull
+        # would otherwise be culled by the next cull pass, before its page has connected.
+        kernel = self._kernels.get(kernel_id)
+        if kernel is not None:
+            kernel.last_activity = datetime.now(timezone.utc)
         handle = self._first_connection_checks.pop(kernel_id, None)
         if handle is not None:
             IOLoop.current().remove_timeout(handle)
@@ -629,6 +634,9 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         if self._closing or not hasattr(self, "fill_if_needed"):
             return
         for name, pool in list(getattr(self, "_pools", {}).items()):
+            for item in list(pool):  # starts refused by max_kernels (or failed) hold no kernel
+                if item.done() and (item.cancelled() or item.exception() is not None):
+                    pool.remove(item)
             if len(pool) < self._pool_size(name):
                 self.fill_if_needed(notebook_name=name)
 

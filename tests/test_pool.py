@@ -8,7 +8,9 @@ serving/kernels.py), on a real Voila server on 127.0.0.1 with the project's conf
 - a pooled kernel that died while waiting is never handed to a page: the page gets a live one,
   and the pool is back to its size afterwards;
 - a page taken from the pool still gets the `_xsrf` cookie, and closing its tab frees the kernel;
-- a computer that only GETs pooled pages meets the per-computer limit (HTTP 429).
+- a computer that only GETs pooled pages meets the per-computer limit (HTTP 429);
+- a page that reads its URL (`widgets.lesson_tools.page_query`) gets its own query from a
+  pooled kernel.
 """
 
 from __future__ import annotations
@@ -111,9 +113,9 @@ def _kernel_ids(process: Any) -> dict[str, psutil.Process]:
 
 
 def _wait_pool_full(process: Any, seconds: float = 120) -> None:
-    """POOL kernels for the lesson plus one for the other notebook, and their notebooks run."""
+    """POOL kernels for the lesson plus one for each other notebook, and their notebooks run."""
     deadline = time.monotonic() + seconds
-    while len(_kernel_ids(process)) < POOL + 1:
+    while len(_kernel_ids(process)) < POOL + 2:
         assert time.monotonic() < deadline, read_log(process)[-2000:]
         time.sleep(0.5)
     for p in _kernel_ids(process).values():  # the notebooks have finished running
@@ -126,6 +128,7 @@ def pooled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]
     root = tmp_path_factory.mktemp("pooled")
     shutil.copy(REPO_ROOT / "lessons" / LESSON, root / LESSON)
     shutil.copy(REPO_ROOT / "tests" / "fixtures" / "one_button.ipynb", root)
+    shutil.copy(REPO_ROOT / "tests" / "fixtures" / "pool" / "query_echo.ipynb", root)
     args = [
         "--ClassroomKernelManager.pool_lesson=03_hit_me",
         f"--ClassroomKernelManager.pool_lesson_size={POOL}",
@@ -205,3 +208,14 @@ def test_pooled_pages_count_for_the_computer_that_took_them(pooled: tuple[str, A
         statuses.append(r.status_code)
     assert statuses == [200, 200, 200, 429], statuses
     assert "Retry-After" in r.headers
+
+
+def test_a_pooled_page_reads_its_own_url(pooled: tuple[str, Any]) -> None:
+    url, process = pooled
+    _wait_pool_full(process)
+    for deal in ("K7QX", "B2MN"):
+        taken_before = read_log(process).count(TAKEN)
+        r = requests.get(urljoin(url, f"voila/render/query_echo.ipynb?deal={deal}"), timeout=120)
+        assert r.status_code == 200
+        assert read_log(process).count(TAKEN) == taken_before + 1, "not served from the pool"
+        assert f"deal from the URL: {deal}" in r.text
