@@ -8,6 +8,11 @@ PY      := $(BIN)/python
 STAMP   := $(VENV)/.stamp
 PORT    ?= 8866
 LAB_PORT ?= 8888
+# The lesson a class is about to open and its pool of preheated kernels (one per student,
+# about 54 MiB each): make serve POOL_LESSON=03_hit_me POOL=30. Empty: every lesson keeps
+# voila.json's pool (1 kernel each).
+POOL_LESSON ?=
+POOL ?= 30
 # 1: a pytest run that collects no test (exit 5) is tolerated (early, empty tree).
 # .ci/run sets ALLOW_NO_TESTS=0 so that CI fails when no test ran.
 ALLOW_NO_TESTS ?= 1
@@ -22,6 +27,7 @@ BENCHMARKS := $(wildcard benchmarks/*.py)
 
 help:
 	@echo "make serve     serve lessons/ with Voila on http://127.0.0.1:$(PORT)/ (PORT=... to change)"
+	@echo "               POOL_LESSON=03_hit_me POOL=30: 30 kernels ready for that lesson's class"
 	@echo "make test      ruff, unit and browser tests, then every lesson with nbval"
 	@echo "make lab       JupyterLab on lessons/ (127.0.0.1:$(LAB_PORT))"
 	@echo "make outputs   after editing a lesson: refresh its checked outputs, drop the others"
@@ -83,7 +89,9 @@ endif
 # is $ICG_TEACHER_KEY, else .teacher_key (made with a new random key if absent); it is printed.
 serve: venv
 	@$(PY) -m widgets.teacher_key
-	$(BIN)/voila --no-browser --Voila.ip=127.0.0.1 --port=$(PORT) lessons/
+	$(BIN)/voila --no-browser --Voila.ip=127.0.0.1 --port=$(PORT) \
+	  $(if $(POOL_LESSON),--ClassroomKernelManager.pool_lesson=$(POOL_LESSON) \
+	  --ClassroomKernelManager.pool_lesson_size=$(POOL)) lessons/
 
 # --allow-root only when make runs as root (containers, this project's machines).
 lab: venv

@@ -1,9 +1,24 @@
 """A class opens a lesson at once: N students (default 30) load the same Voila page together.
 
-One Voila server on 127.0.0.1 (the project's configuration) serves a lesson and the bare
-one-button notebook (tests/fixtures/one_button.ipynb). One headless Chromium (Debian's, through
-Playwright) opens N pages, each in its own browser context, all at the same moment, first on the
-bare notebook, then on the lesson (the order alternates when --repeat > 1), and reports for each:
+By default (class start) one run measures the lesson served two ways, each by its own Voila
+server on 127.0.0.1 with the project's configuration:
+
+* pooled: the lesson's pool of preheated kernels holds N kernels (ClassroomKernelManager's
+  pool_lesson/pool_lesson_size, as `make serve POOL_LESSON=... POOL=N` sets them); the wave
+  starts once the pool is full and its notebooks have run, as when a teacher starts the server
+  before the class;
+* on demand: `preheat_kernel` off, each page starts its kernel and runs the notebook when it is
+  asked for (the project's serving before pools; one warm-up student first).
+
+The last line printed is `class start: <n>/<n> interactive, p95 <s> s pooled, <s> s on demand,
+failures <f>` (the pooled wave's interactive pages, both waves' failures).
+
+With --compare-bare, the earlier comparison instead: one on-demand server serves a lesson and
+the bare one-button notebook (tests/fixtures/one_button.ipynb), first on the bare notebook,
+then on the lesson (the order alternates when --repeat > 1).
+
+Each student is a websocket client (default) or a page in one headless Chromium (Debian's,
+through Playwright), each in its own browser context, all at the same moment. For each wave:
 
 * time until the widgets are interactive: from navigation start until Voila's spinner is gone
   and a widget button is visible and enabled (its model arrived from the kernel); median, p95;
@@ -15,7 +30,9 @@ Bounded: N pages per wave, --repeat waves per notebook, each page limited by --t
 whole run by --deadline; it stops by itself. Loopback only. Browser and server share the
 machine's cores, so the times include the students' own browser work.
 
-    .venv/bin/python benchmarks/classroom.py                    # 30 students, lessons/03_hit_me
+    .venv/bin/python benchmarks/classroom.py                    # 30 students, lessons/03_hit_me,
+                                                                # pooled and on demand
+    .venv/bin/python benchmarks/classroom.py --compare-bare     # on demand: lesson vs bare
     .venv/bin/python benchmarks/classroom.py --students 10 --lesson lessons/04_flapjack.ipynb
     .venv/bin/python benchmarks/classroom.py --write-docs       # also update docs/measurements.md
 """
@@ -56,7 +73,8 @@ CHROMIUM_ARGS = [
 ]
 LOOPBACK = ("http://127.0.0.1", "ws://127.0.0.1", "http://localhost", "ws://localhost")
 DOCS = ROOT / "docs" / "measurements.md"
-BEGIN, END = "<!-- classroom:begin -->", "<!-- classroom:end -->"
+BEGIN, END = "<!-- classroom:begin -->", "<!-- classroom:end -->"  # --compare-bare
+CLASS_BEGIN, CLASS_END = "<!-- class-start:begin -->", "<!-- class-start:end -->"
 MiB = 1024 * 1024
 
 
@@ -101,11 +119,48 @@ def _voila_server() -> Any:
     return voila_server
 
 
-def start_server(folder: Path) -> tuple[str, subprocess.Popen, Any]:
+ON_DEMAND = ["--VoilaConfiguration.preheat_kernel=False"]
+
+
+def pooled_args(lesson: Path, size: int) -> list[str]:
+    """The lesson's pool holds `size` kernels, every other notebook's none."""
+    return [f"--ClassroomKernelManager.pool_lesson={lesson.stem}",
+            f"--ClassroomKernelManager.pool_lesson_size={size}",
+            '--VoilaKernelManager.kernel_pools_config={"default": {"pool_size": 0}}']
+
+
+def start_server(folder: Path, extra_args: list[str] | None = None
+                 ) -> tuple[str, subprocess.Popen, Any]:
     """Voila with the project's configuration, on a free port."""
     vs = _voila_server()
-    url, proc = vs.start_voila(folder)
+    url, proc = vs.start_voila(folder, extra_args=extra_args or [], timeout=120)
     return url, proc, vs.stop_voila
+
+
+def wait_pool_ready(server: subprocess.Popen, size: int, seconds: float) -> float:
+    """Wait until `size` kernels run and have gone quiet (their notebooks have run)."""
+    t0 = time.monotonic()
+    while len(kernels(server)) < size:
+        if time.monotonic() - t0 > seconds:
+            raise RuntimeError(f"the pool did not fill: {len(kernels(server))}/{size} kernels")
+        time.sleep(0.5)
+    while time.monotonic() - t0 < seconds:
+        procs = kernels(server)
+        for k in procs:
+            try:
+                k.cpu_percent(interval=None)
+            except psutil.Error:
+                pass
+        time.sleep(1.0)
+        busy = 0.0
+        for k in procs:
+            try:
+                busy += k.cpu_percent(interval=None)
+            except psutil.Error:
+                pass
+        if busy < 15:  # percent of one core, all kernels together
+            break
+    return time.monotonic() - t0
 
 
 def kernels(server: subprocess.Popen) -> list[psutil.Process]:
@@ -306,9 +361,21 @@ async def run_wave(browser: Any, browser_pid: int | None, server: subprocess.Pop
     contexts = await asyncio.gather(*tasks)
     wave.wall = time.perf_counter() - t0
     await asyncio.sleep(1.0)  # let the last comm messages settle
+    taken = {h[0] for h in contexts if isinstance(h, tuple)} if browser is None else set()
+
+    def mine(k: psutil.Process) -> bool:
+        """A kernel of this wave: one a student's page got (pooled kernels were running
+        before the wave), or else one started during it."""
+        if taken:
+            try:
+                return any(kid in " ".join(k.cmdline()) for kid in taken)
+            except psutil.Error:
+                return False
+        return k.pid not in before
+
     for k in kernels(server):
-        if k.pid in before:
-            continue  # an earlier wave's kernel, not yet freed
+        if not mine(k):
+            continue  # an earlier wave's kernel, not yet freed, or the pool's
         try:
             wave.kernel_rss.append(k.memory_info().rss)
             wave.kernel_uss.append(k.memory_full_info().uss)
@@ -329,11 +396,11 @@ async def run_wave(browser: Any, browser_pid: int | None, server: subprocess.Pop
         for ctx in contexts:
             await ctx.close()
     while time.perf_counter() - t1 < 90:
-        if not {k.pid for k in kernels(server)} - before:
+        if not any(mine(k) for k in kernels(server)):
             wave.freed_after = time.perf_counter() - t1
             break
         await asyncio.sleep(0.5)
-    wave.kernels_left = len({k.pid for k in kernels(server)} - before)
+    wave.kernels_left = sum(1 for k in kernels(server) if mine(k))
     return wave
 
 
@@ -358,8 +425,8 @@ async def main_async(args: argparse.Namespace) -> list[Wave]:
     folder = Path(tempfile.mkdtemp(prefix="classroom-"))
     lesson, baseline = Path(args.lesson), Path(args.baseline)
     shutil.copy(lesson, folder / lesson.name)
-    shutil.copy(baseline, folder / baseline.name)
-    url, server, stop = start_server(folder)
+    if args.compare_bare:
+        shutil.copy(baseline, folder / baseline.name)
     waves: list[Wave] = []
     try:
         async with async_playwright() as pw:
@@ -367,28 +434,72 @@ async def main_async(args: argparse.Namespace) -> list[Wave]:
             if args.client == "browser":
                 browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 bpid = chromium_pid()
-            # Warm-up: one student per notebook (first imports, caches), not counted.
-            for nb in (baseline, lesson):
-                await run_wave(browser, bpid, server, f"{url}voila/render/{nb.name}", nb.name,
-                               1, args.timeout)
-            order = [baseline, lesson]
-            for r in range(args.repeat):
-                for nb in order if r % 2 == 0 else order[::-1]:
-                    if time.monotonic() > deadline:
-                        print(f"deadline reached, skipping {nb.name}", file=sys.stderr)
-                        continue
-                    w = await run_wave(browser, bpid, server, f"{url}voila/render/{nb.name}",
-                                       nb.name, args.students, args.timeout)
-                    waves.append(w)
-                    print(f"  {nb.name}: {len(w.times)}/{w.students} interactive, "
-                          f"median {w.median:.2f} s, p95 {w.pct(0.95):.2f} s, "
-                          f"failures {len(w.failures)}", file=sys.stderr)
+            if args.compare_bare:
+                await _compare_bare(args, browser, bpid, folder, lesson, baseline, deadline,
+                                    waves)
+            else:
+                await _class_start(args, browser, bpid, folder, lesson, waves)
             if browser is not None:
                 await browser.close()
     finally:
-        stop(server)
         shutil.rmtree(folder, ignore_errors=True)
     return waves
+
+
+def _report(w: Wave) -> None:
+    print(f"  {w.notebook}: {len(w.times)}/{w.students} interactive, "
+          f"median {w.median:.2f} s, p95 {w.pct(0.95):.2f} s, "
+          f"failures {len(w.failures)}, load {w.load_before:.2f}", file=sys.stderr)
+
+
+async def _class_start(args: argparse.Namespace, browser: Any, bpid: int | None, folder: Path,
+                       lesson: Path, waves: list[Wave]) -> None:
+    """The lesson pooled (N preheated kernels), then on demand: one wave of N each."""
+    url, server, stop = start_server(folder, pooled_args(lesson, args.students))
+    try:
+        ready = await asyncio.to_thread(wait_pool_ready, server, args.students, args.timeout)
+        print(f"  pool of {args.students} ready after {ready:.0f} s", file=sys.stderr)
+        w = await run_wave(browser, bpid, server, f"{url}voila/render/{lesson.name}",
+                           f"{lesson.name} (pooled)", args.students, args.timeout)
+        waves.append(w)
+        _report(w)
+    finally:
+        stop(server)
+    url, server, stop = start_server(folder, ON_DEMAND)
+    try:
+        # Warm-up: one student (first imports, caches), not counted.
+        await run_wave(browser, bpid, server, f"{url}voila/render/{lesson.name}", lesson.name,
+                       1, args.timeout)
+        w = await run_wave(browser, bpid, server, f"{url}voila/render/{lesson.name}",
+                           f"{lesson.name} (on demand)", args.students, args.timeout)
+        waves.append(w)
+        _report(w)
+    finally:
+        stop(server)
+
+
+async def _compare_bare(args: argparse.Namespace, browser: Any, bpid: int | None, folder: Path,
+                        lesson: Path, baseline: Path, deadline: float,
+                        waves: list[Wave]) -> None:
+    """On demand: the bare notebook and the lesson, alternating."""
+    url, server, stop = start_server(folder, ON_DEMAND)
+    try:
+        # Warm-up: one student per notebook (first imports, caches), not counted.
+        for nb in (baseline, lesson):
+            await run_wave(browser, bpid, server, f"{url}voila/render/{nb.name}", nb.name,
+                           1, args.timeout)
+        order = [baseline, lesson]
+        for r in range(args.repeat):
+            for nb in order if r % 2 == 0 else order[::-1]:
+                if time.monotonic() > deadline:
+                    print(f"deadline reached, skipping {nb.name}", file=sys.stderr)
+                    continue
+                w = await run_wave(browser, bpid, server, f"{url}voila/render/{nb.name}",
+                                   nb.name, args.students, args.timeout)
+                waves.append(w)
+                _report(w)
+    finally:
+        stop(server)
 
 
 def summarize(waves: list[Wave], args: argparse.Namespace, command: str) -> str:
@@ -439,16 +550,27 @@ def summarize(waves: list[Wave], args: argparse.Namespace, command: str) -> str:
     fails = [f"- {w.notebook}: {f}" for w in waves for f in w.failures]
     if fails:
         lines += ["", "Failures:", *fails[:20]]
+    load = os.getloadavg()
+    lines += ["", f"Load average at the end (1, 5, 15 min; the machine is shared): "
+                  f"{load[0]:.2f}, {load[1]:.2f}, {load[2]:.2f}."]
+    pooled = [w for w in waves if w.notebook.endswith("(pooled)")]
+    demand = [w for w in waves if w.notebook.endswith("(on demand)")]
+    if pooled and demand:
+        p, d = pooled[0], demand[0]
+        lines += ["", f"class start: {len(p.times)}/{p.students} interactive, "
+                      f"p95 {p.pct(0.95):.2f} s pooled, {d.pct(0.95):.2f} s on demand, "
+                      f"failures {sum(len(w.failures) for w in waves)}"]
     return "\n".join(lines)
 
 
-def write_docs(report: str) -> None:
-    """Replace the classroom section of docs/measurements.md with `report`."""
+def write_docs(report: str, class_start: bool = False) -> None:
+    """Replace the classroom (or class start) section of docs/measurements.md with `report`."""
+    begin, end = (CLASS_BEGIN, CLASS_END) if class_start else (BEGIN, END)
     text = DOCS.read_text() if DOCS.exists() else "# Measurements\n"
-    block = f"{BEGIN}\n{report}\n{END}"
-    if BEGIN in text and END in text:
-        head, rest = text.split(BEGIN, 1)
-        text = head + block + rest.split(END, 1)[1]
+    block = f"{begin}\n{report}\n{end}"
+    if begin in text and end in text:
+        head, rest = text.split(begin, 1)
+        text = head + block + rest.split(end, 1)[1]
     else:
         text = text.rstrip() + "\n\n## Classroom load (benchmarks/classroom.py)\n\n" + block + "\n"
     DOCS.parent.mkdir(parents=True, exist_ok=True)
@@ -469,6 +591,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="ws (default): each student is a websocket client that loads the page "
                     "and fetches the widget state as the page does; browser: each student is a "
                     "Chromium page (30 pages on 2 cores mostly measure Chromium itself)")
+    ap.add_argument("--compare-bare", action="store_true",
+                    help="the earlier comparison: on demand, the lesson against the bare "
+                    "one-button notebook (default: the lesson pooled, then on demand)")
     ap.add_argument("--write-docs", action="store_true", help="update docs/measurements.md")
     args = ap.parse_args(argv)
     if not (1 <= args.students <= 60):
@@ -488,7 +613,7 @@ def main(argv: list[str] | None = None) -> int:
     report = summarize(waves, args, command)
     print(report)
     if args.write_docs:
-        write_docs(report)
+        write_docs(report, class_start=not args.compare_bare)
         print(f"\nwritten to {DOCS.relative_to(ROOT)}", file=sys.stderr)
     return 1 if any(w.failures for w in waves) else 0
 

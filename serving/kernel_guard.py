@@ -302,6 +302,10 @@ def _load_jupyter_server_extension(serverapp: Any) -> None:
     Page rules apply to the kernels Voila starts for its pages; a JupyterLab notebook's kernel
     gets only the frame checks. A deployer's own connection class is left alone (logged).
     """
+    from serving.kernels import install_page_transform
+
+    # Voila pages get the `_xsrf` cookie that lets a closing tab free its kernel.
+    install_page_transform(serverapp.web_app)
     settings = serverapp.web_app.settings
     current = settings.get("kernel_websocket_connection_class")
     if isinstance(current, type) and issubclass(current, GuardedKernelConnection):

@@ -17,16 +17,24 @@ slowed every other student's page from 3.1 s to 8.1 s.
   HTTP 429 (429.html, `Retry-After`). A browser connects within seconds of loading a page, so
   a class opening its lessons never comes near it, while a script that only GETs pages is
   stopped after a few kernels and cannot slow the other students' pages. The client address
-  comes from the page request (`remember_page_client`, called by the prelaunch hook in
-  voila_config.py): the connection's address, or on a connection from this machine (a proxy
-  such as nginx) the `X-Real-IP` header the proxy sets; local requests without it (the
-  teacher's browser on the server itself, tests, benchmarks) are not limited;
+  comes from the page request (`PageRequestTransform`, a tornado output transform this class
+  installs, which also gives the page its `_xsrf` cookie): the connection's address, or on a
+  connection from this machine (a proxy such as nginx) the `X-Real-IP` header the proxy sets;
+  local requests without it (the teacher's browser on the server itself, tests, benchmarks)
+  are not limited;
 - `cull_unconnected_after`: a kernel whose page never opened its websocket is shut down that
   many seconds after its last activity (the end of the page's run); a kernel whose page did
   connect is left to the ordinary idle culling (`MappingKernelManager.cull_idle_timeout`);
 - `kernel_oom_score_adj`: written to each kernel's /proc/<pid>/oom_score_adj once it has
   started, so that under memory pressure the kernel of one page is killed, not the server;
-- `kernel_memory_limit`: an optional address-space limit (RLIMIT_AS) per kernel.
+- `kernel_memory_limit`: an optional address-space limit (RLIMIT_AS) per kernel;
+- with Voila's `preheat_kernel` (voila.json): pools of kernels that have run their lesson
+  before a student asks. A pooled kernel counts for a computer, and the short cull's clock
+  starts, when a page takes it; a waiting one is never culled; one that died or was restarted
+  while waiting is never handed out but shut down and replaced; pools refill after kernels
+  are shut down (also when `max_kernels` refused a refill); `pool_lesson`/`pool_lesson_size`
+  give the lesson a class is about to open its own pool size; `pool_fill_concurrency` pooled
+  kernels start at a time.
 
 The checks live in the kernel manager, not in a request hook, so they hold whichever way Voila
 starts kernels (one per request, or preheated pools) and for the Voila server extension too
@@ -36,16 +44,22 @@ starts kernels (one per request, or preheated pools) and for the Voila server ex
 from __future__ import annotations
 
 import asyncio
+import binascii
+import email.utils
+import functools
+import http.cookies
 import ipaddress
+import os
 import resource
 import time
 from collections import Counter, deque
 from contextvars import ContextVar
 from datetime import datetime, timezone
 
+from jupyter_core.utils import ensure_async
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from tornado import web
-from tornado.httputil import HTTPHeaders
+from tornado.httputil import HTTPHeaders, HTTPServerRequest
 from tornado.ioloop import IOLoop
 from traitlets import Float, Integer, Unicode
 
@@ -64,6 +78,19 @@ TOO_MANY_MESSAGE = (
 PAGE_CLIENT: ContextVar[str | None] = ContextVar("classroom_page_client", default=None)
 
 
+def client_address(request: HTTPServerRequest, header: str = "X-Real-IP") -> str | None:
+    """The address of the computer that sent `request`: the connection's address, or on a
+    connection from this machine (a proxy such as nginx) the `header` the proxy sets. A
+    student on the network cannot forge it: their own connection's address is not a loopback
+    one. A request from this machine without that header (the teacher's browser on the
+    server, tests, benchmarks) has none (it is not limited)."""
+    address = request.remote_ip or ""
+    if _is_loopback(address):
+        forwarded = request.headers.get(header, "") if header else ""
+        address = forwarded.split(",")[0].strip()
+    return address or None
+
+
 def remember_page_client(handler: web.RequestHandler) -> None:
     """Note the address of the computer asking for a page (call from the prelaunch hook).
 
@@ -72,12 +99,8 @@ def remember_page_client(handler: web.RequestHandler) -> None:
     connection's address is not a loopback one. A request from this machine without that
     header (the teacher's browser on the server, tests, benchmarks) is not limited.
     """
-    address = handler.request.remote_ip or ""
-    if _is_loopback(address):
-        header = getattr(handler.settings.get("kernel_manager"), "client_address_header", "")
-        forwarded = handler.request.headers.get(header, "") if header else ""
-        address = forwarded.split(",")[0].strip()
-    PAGE_CLIENT.set(address or None)
+    header = getattr(handler.settings.get("kernel_manager"), "client_address_header", "")
+    PAGE_CLIENT.set(client_address(handler.request, header))
 
 
 def _is_loopback(address: str) -> bool:
@@ -98,6 +121,73 @@ class RetryAfterTransform(web.OutputTransform):
         if status_code in (429, 503) and "Retry-After" not in headers:
             headers["Retry-After"] = str(self.seconds)
         return status_code, headers, chunk
+
+
+class PageRequestTransform(web.OutputTransform):
+    """Does what the prelaunch hook did, for every page however its kernel is found (Voila
+    refuses a prelaunch hook with preheated kernels). Tornado makes one per request, before the
+    request's handler runs:
+
+    - it notes the requesting computer (`client_address`) in `PAGE_CLIENT`, read by the kernel
+      manager where a kernel is started for a page or a preheated one is handed to it;
+    - an HTML page answer to a browser without an `_xsrf` cookie gets one (Tornado's own
+      `xsrf_token`, with the application's `xsrf_cookie_kwargs`), so that closing the tab can
+      POST the kernel shutdown (voila-dashboards/voila#1458).
+    """
+
+    application: web.Application | None = None
+    header = "X-Real-IP"
+
+    def __init__(self, request: HTTPServerRequest) -> None:
+        super().__init__(request)
+        self.request = request
+        PAGE_CLIENT.set(client_address(request, self.header))
+
+    def transform_first_chunk(
+        self, status_code: int, headers: HTTPHeaders, chunk: bytes, finishing: bool
+    ) -> tuple[int, HTTPHeaders, bytes]:
+        if (self.application is not None and self.request.method == "GET"
+                and status_code == 200
+                and headers.get("Content-Type", "").startswith("text/html")
+                and "_xsrf" not in self.request.cookies
+                and not any(c.startswith("_xsrf=") for c in headers.get_list("Set-Cookie"))):
+            headers.add("Set-Cookie", new_xsrf_cookie(self.application.settings))
+        return status_code, headers, chunk
+
+
+def new_xsrf_cookie(settings: dict) -> str:
+    """A Set-Cookie value for a new `_xsrf` token in Tornado's own format (version 2: a
+    random token under a random mask, and the time), with the application's
+    `xsrf_cookie_kwargs` (SameSite=Strict here), as `RequestHandler.xsrf_token` sets it."""
+    token, mask = os.urandom(16), os.urandom(4)
+    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(token))
+    value = "|".join(["2", binascii.b2a_hex(mask).decode(), binascii.b2a_hex(masked).decode(),
+                      str(int(time.time()))])
+    cookie = http.cookies.SimpleCookie()
+    cookie["_xsrf"] = value
+    morsel = cookie["_xsrf"]
+    kwargs = {"path": "/", **dict(settings.get("xsrf_cookie_kwargs") or {})}
+    expires_days = kwargs.pop("expires_days", None)
+    if expires_days is not None:
+        morsel["expires"] = email.utils.formatdate(time.time() + 86400 * expires_days,
+                                                   usegmt=True)
+    for key, val in kwargs.items():
+        if key == "max_age":
+            key = "max-age"
+        if val is True:
+            morsel[key] = True
+        elif val:
+            morsel[key] = str(val)
+    return morsel.OutputString(None)
+
+
+def install_page_transform(app: web.Application, header: str = "X-Real-IP") -> bool:
+    """Add `PageRequestTransform` to a tornado application once; True if it was added now."""
+    if any(isinstance(t, type) and issubclass(t, PageRequestTransform) for t in app.transforms):
+        return False
+    app.add_transform(type("PageRequest", (PageRequestTransform,),
+                           {"application": app, "header": header}))
+    return True
 
 
 class ClassroomKernelManager(AsyncMappingKernelManager):
@@ -161,6 +251,30 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
 
     retry_after = Integer(60, config=True, help="Retry-After (seconds) sent with a 503.")
 
+    pool_fill_concurrency = Integer(
+        2,
+        config=True,
+        help="""Most preheated kernels starting at once (0: no limit). A class taking 30
+        pooled pages at once triggers 30 refills; started two at a time they leave the CPU to
+        the students' pages instead of all competing with them.""",
+    )
+
+    pool_lesson = Unicode(
+        "",
+        config=True,
+        help="""With Voila's preheat_kernel: the notebook a class is about to open (its path
+        under the served folder, e.g. 03_hit_me.ipynb; the .ipynb may be left out). Its pool
+        of preheated kernels gets pool_lesson_size kernels (about 54 MiB each); the other
+        notebooks keep kernel_pools_config's sizes. `make serve POOL_LESSON=03_hit_me POOL=30`.""",
+    )
+
+    pool_lesson_size = Integer(
+        30,
+        config=True,
+        help="Size of pool_lesson's pool of preheated kernels (one per student who opens it "
+        "at once).",
+    )
+
     class_full_message = Unicode(CLASS_FULL_MESSAGE, config=True,
                                  help="What a page says when the class is full.")
 
@@ -174,6 +288,42 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         self._connected_once: set[str] = set()
         self._first_connection_checks: dict[str, object] = {}
         self._transform_installed = False
+        self._page_transform_installed = False
+        self._restarted: set[str] = set()
+        self._closing = False
+        self._pool_starts: asyncio.Semaphore | None = None
+        self._use_pool_lesson()
+        try:
+            IOLoop.current().add_callback(self._install_page_transform)
+        except RuntimeError:  # no event loop (a unit test constructing the class)
+            pass
+
+    def _use_pool_lesson(self) -> None:
+        """Give `pool_lesson` its pool size (before Voila's manager fills the pools)."""
+        if not self.pool_lesson or not hasattr(self, "kernel_pools_config"):
+            return
+        name = self.pool_lesson if self.pool_lesson.endswith(".ipynb") else (
+            self.pool_lesson + ".ipynb")
+        pools = dict(self.kernel_pools_config)
+        pools[name] = {**pools.get(name, {}), "pool_size": max(self.pool_lesson_size, 0)}
+        self.kernel_pools_config = pools
+        if hasattr(self, "preheat_denylist"):
+            self.preheat_denylist = [p for p in self.preheat_denylist
+                                     if p not in (name, self.pool_lesson)]
+        self.log.info("Pool of preheated kernels for %s: %d (about %d MiB)", name,
+                      self.pool_lesson_size, 54 * self.pool_lesson_size)
+
+    def _install_page_transform(self) -> None:
+        """Once the tornado application exists: the page transform (client address, _xsrf
+        cookie) on every request."""
+        if self._page_transform_installed:
+            return
+        app = getattr(self.parent, "app", None) or getattr(self.parent, "web_app", None)
+        if not isinstance(app, web.Application):
+            IOLoop.current().call_later(0.2, self._install_page_transform)
+            return
+        self._page_transform_installed = True
+        install_page_transform(app, self.client_address_header)
 
     # --- starting ----------------------------------------------------------------------------
 
@@ -207,17 +357,18 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
             raise web.HTTPError(503, self.class_full_message, reason="Class Full")
         client = PAGE_CLIENT.get()
         PAGE_CLIENT.set(None)  # one kernel per page request
-        limit = self.max_unconnected_per_client
-        if client and limit > 0 and self.unconnected_count(client) >= limit:
-            self.log.warning("Too many pages starting from %s: %d kernels without a connected "
-                             "page (max_unconnected_per_client = %d); a kernel start was "
-                             "refused.", client, self.unconnected_count(client), limit)
-            raise web.HTTPError(429, TOO_MANY_MESSAGE, reason="Too Many Pages Starting")
+        self._refuse_if_too_many(client)
         self._starting += 1
         if client:
             self._starting_by_client[client] += 1
         try:
-            kernel_id = await super().start_kernel(*args, **kwargs)
+            if self._is_pool_start(kwargs) and self.pool_fill_concurrency > 0:
+                if self._pool_starts is None:
+                    self._pool_starts = asyncio.Semaphore(self.pool_fill_concurrency)
+                async with self._pool_starts:
+                    kernel_id = await super().start_kernel(*args, **kwargs)
+            else:
+                kernel_id = await super().start_kernel(*args, **kwargs)
         finally:
             self._starting -= 1
             if client:
@@ -227,9 +378,29 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         if client:
             self._client_of[kernel_id] = client
         self._limit_kernel(kernel_id)
+        try:
+            self.add_restart_callback(
+                kernel_id, functools.partial(self._kernel_restarted, kernel_id), "restart")
+        except Exception as e:  # noqa: BLE001 - a kernel without a restarter
+            self.log.debug("No restart callback for kernel %s: %s", kernel_id, e)
         if self.cull_unconnected_after > 0:
             self._schedule_first_connection_check(kernel_id, self.cull_unconnected_after)
         return kernel_id
+
+    @staticmethod
+    def _is_pool_start(kwargs: dict) -> bool:
+        """A start for Voila's pool (it sets VOILA_PREHEAT=True in the kernel's environment)."""
+        return (kwargs.get("env") or {}).get("VOILA_PREHEAT") == "True"
+
+    def _refuse_if_too_many(self, client: str | None) -> None:
+        """HTTP 429 when `client` already has `max_unconnected_per_client` pages whose kernel
+        started (or was handed over) and whose page has not connected."""
+        limit = self.max_unconnected_per_client
+        if client and limit > 0 and self.unconnected_count(client) >= limit:
+            self.log.warning("Too many pages starting from %s: %d kernels without a connected "
+                             "page (max_unconnected_per_client = %d); a page was refused.",
+                             client, self.unconnected_count(client), limit)
+            raise web.HTTPError(429, TOO_MANY_MESSAGE, reason="Too Many Pages Starting")
 
     def _install_retry_after(self) -> None:
         """Give the server's 429 and 503 responses a Retry-After header (once the tornado
@@ -304,10 +475,6 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
             self._pooled.add(kernel_id)
             self._schedule_first_connection_check(kernel_id, self.cull_unconnected_after)
             return
-        if kernel_id in self._pooled:
-            self._pooled.discard(kernel_id)
-            self._schedule_first_connection_check(kernel_id, self.cull_unconnected_after)
-            return
         kernel = self._kernels[kernel_id]
         last = getattr(kernel, "last_activity", None)
         idle = (datetime.now(timezone.utc) - last).total_seconds() if last else float("inf")
@@ -327,6 +494,168 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         except (KeyError, web.HTTPError):
             pass  # already gone
 
+    # --- preheated kernels (Voila's preheat_kernel) ---------------------------------------------
+
+    def __init_subclass__(cls, **kwargs):
+        """Voila's factory subclasses this class to add its pools (`VoilaKernelManager`); its
+        `get_rendered_notebook` hands a pooled kernel to a page. Wrap it: the per-computer
+        limit, a check that the kernel is alive, and the short cull's clock start there."""
+        super().__init_subclass__(**kwargs)
+        take = cls.__dict__.get("get_rendered_notebook")
+        if take is None:
+            return
+
+        @functools.wraps(take)
+        async def get_rendered_notebook(self, notebook_name=None, **kw):
+            client = PAGE_CLIENT.get()
+            PAGE_CLIENT.set(None)  # the refills started below belong to no page
+            self._refuse_if_too_many(client)
+            await self._prepare_pool(notebook_name)
+            render_task, rendered, kernel_id = await take(self, notebook_name=notebook_name,
+                                                          **kw)
+            self._hand_out(kernel_id, client)
+            return render_task, rendered, kernel_id
+
+        cls.get_rendered_notebook = get_rendered_notebook
+
+    def _pool_size(self, notebook_name: str) -> int:
+        """The configured size of a notebook's pool (as Voila's fill_if_needed reads it)."""
+        pools = getattr(self, "kernel_pools_config", {}) or {}
+        default = pools.get("default", {})
+        return int(pools.get(notebook_name, default).get("pool_size",
+                                                         default.get("pool_size", 1)))
+
+    async def _kernel_usable(self, kernel_id: str) -> bool:
+        if kernel_id not in self or kernel_id in self._restarted:
+            return False
+        return await self._alive(kernel_id)
+
+    async def _prepare_pool(self, notebook_name: str) -> None:
+        """Before a page takes a kernel from a pool: drop the failed starts and the kernels
+        that died or were restarted (empty) while waiting, replacing them, and put the kernels
+        whose notebook has finished running first."""
+        pool = getattr(self, "_pools", {}).get(notebook_name)
+        if pool is None:
+            return
+        ready, running, waiting = [], [], []
+        for item in list(pool):
+            if not item.done():
+                waiting.append(item)
+                continue
+            try:
+                content = item.result()
+                kernel_id = content["kernel_id"]
+            except Exception as e:  # noqa: BLE001 - a start refused (cap) or failed
+                self.log.warning("Dropping a failed preheated kernel start for %s: %s",
+                                 notebook_name, e)
+                continue
+            if not await self._kernel_usable(kernel_id):
+                self.log.warning("Preheated kernel %s for %s is dead or was restarted: "
+                                 "replacing it.", kernel_id, notebook_name)
+                if item in pool:
+                    pool.remove(item)
+                asyncio.ensure_future(self._discard(kernel_id,
+                                                    after_restart=kernel_id in self._restarted))
+                continue
+            (ready if content["task"].done() else running).append(item)
+        pool[:] = ready + running + waiting
+        if not pool and hasattr(self, "fill_if_needed"):
+            # Nothing usable left: start one now (the page waits for it, as without a pool).
+            self.fill_if_needed(delay=0, notebook_name=notebook_name)
+
+    def _hand_out(self, kernel_id: str, client: str | None) -> None:
+        """A page took this preheated kernel: it counts for its computer, and the idle cull's
+        and the short cull's clocks start now."""
+        self._pooled.discard(kernel_id)
+        if client:
+            self._client_of[kernel_id] = client
+        # Its idle time starts now: a kernel that waited in the pool longer than the idle cull
+        # would otherwise be culled by the next cull pass, before its page has connected.
+        kernel = self._kernels.get(kernel_id)
+        if kernel is not None:
+            kernel.last_activity = datetime.now(timezone.utc)
+        handle = self._first_connection_checks.pop(kernel_id, None)
+        if handle is not None:
+            IOLoop.current().remove_timeout(handle)
+        if self.cull_unconnected_after > 0 and kernel_id not in self._connected_once:
+            self._schedule_first_connection_check(kernel_id, self.cull_unconnected_after)
+
+    def _pool_of(self, kernel_id: str) -> str | None:
+        for name, pool in getattr(self, "_pools", {}).items():
+            for item in pool:
+                try:
+                    if item.done() and item.result().get("kernel_id") == kernel_id:
+                        return name
+                except Exception:  # noqa: BLE001 - a failed start holds no kernel
+                    continue
+        return None
+
+    def _kernel_restarted(self, kernel_id: str) -> None:
+        """jupyter_server restarts a dead kernel: it will no longer hold its notebook's
+        widgets. A page's kernel is left to the page (its template shows the kernel-death
+        message); a pooled one leaves the pool now, is replaced, and is shut down once the
+        restart is over (a shutdown during the restart leaves the new process running)."""
+        self._restarted.add(kernel_id)
+        name = self._pool_of(kernel_id)
+        if name is None:
+            return
+        self.log.warning("Preheated kernel %s for %s died while waiting: replacing it.",
+                         kernel_id, name)
+        pool = self._pools[name]
+        for item in list(pool):
+            try:
+                if item.done() and item.result().get("kernel_id") == kernel_id:
+                    pool.remove(item)
+            except Exception:  # noqa: BLE001 - a failed start holds no kernel
+                continue
+        self._refill_pools()
+        asyncio.ensure_future(self._discard(kernel_id, after_restart=True))
+
+    async def _discard(self, kernel_id: str, after_restart: bool = False) -> None:
+        if after_restart:
+            for _ in range(60):  # the restart's new process, then shut it down
+                await asyncio.sleep(0.5)
+                if kernel_id not in self or await self._alive(kernel_id):
+                    break
+        try:
+            await self.shutdown_kernel(kernel_id, now=True)
+        except Exception as e:  # noqa: BLE001 - already gone
+            self.log.debug("Kernel %s already gone: %s", kernel_id, e)
+
+    async def _alive(self, kernel_id: str) -> bool:
+        try:
+            return bool(await ensure_async(self.get_kernel(kernel_id).is_alive()))
+        except Exception:  # noqa: BLE001 - a kernel we cannot ask is not alive
+            return False
+
+    def _refill_pools(self) -> None:
+        """Bring every pool back to its size (a kernel left a pool, or room under max_kernels
+        came free after a refill was refused)."""
+        if self._closing or not hasattr(self, "fill_if_needed"):
+            return
+        for name, pool in list(getattr(self, "_pools", {}).items()):
+            for item in list(pool):  # starts refused by max_kernels (or failed) hold no kernel
+                if item.done() and (item.cancelled() or item.exception() is not None):
+                    pool.remove(item)
+            if len(pool) < self._pool_size(name):
+                self.fill_if_needed(notebook_name=name)
+
+    async def cull_kernel_if_idle(self, kernel_id: str):
+        """The idle cull, skipping a kernel still starting (jupyter_server's check fails on
+        its empty `last_activity`; with a pool starting many kernels the log filled with it)."""
+        try:
+            started = self._kernels[kernel_id].last_activity is not None
+        except Exception:  # noqa: BLE001 - KeyError, or traitlets' error for an unset value
+            started = False
+        if not started:
+            return None
+        return await super().cull_kernel_if_idle(kernel_id)
+
+    async def shutdown_all(self, *args, **kwargs):
+        """Shut every kernel down, refilling no pool."""
+        self._closing = True
+        return await super().shutdown_all(*args, **kwargs)
+
     def _forget(self, kernel_id: str) -> None:
         handle = self._first_connection_checks.pop(kernel_id, None)
         if handle is not None:
@@ -334,11 +663,15 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         self._connected_once.discard(kernel_id)
         self._client_of.pop(kernel_id, None)
         self._pooled.discard(kernel_id)
+        self._restarted.discard(kernel_id)
 
     async def shutdown_kernel(self, kernel_id: str, *args, **kwargs):
         """Shut a kernel down and forget its connection bookkeeping."""
         self._forget(kernel_id)
-        return await super().shutdown_kernel(kernel_id, *args, **kwargs)
+        try:
+            return await super().shutdown_kernel(kernel_id, *args, **kwargs)
+        finally:
+            self._refill_pools()
 
     def remove_kernel(self, kernel_id: str):
         """A kernel died (or was removed): forget its connection bookkeeping."""

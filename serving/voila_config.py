@@ -12,11 +12,13 @@ Freeing a kernel when its tab closes: on `beforeunload` the page posts
 Voila's notebook page never sets that cookie itself, so a student who opens a
 lesson directly (bookmark, JupyterHub default URL, Binder link) sends an empty
 token, the server answers 403 "'_xsrf' argument missing from POST" and the
-kernel lives on until it is culled (voila-dashboards/voila#1458). The hook
-below reads the request handler's `xsrf_token`, which makes Tornado set the
-cookie on the page's response. XSRF checks stay on for every request; the page
-can now pass them. Voila refuses a prelaunch_hook together with preheat_kernel,
-so this setup does not preheat kernels.
+kernel lives on until it is culled (voila-dashboards/voila#1458). The kernel
+manager (serving.kernels.PageRequestTransform, a tornado output transform)
+gives every HTML page answer Tornado's own `_xsrf` cookie when the browser has
+none. XSRF checks stay on for every request; the page can now pass them. This
+used to be a prelaunch hook, but Voila refuses a prelaunch_hook together with
+preheat_kernel, and lesson pages are served from preheated kernels
+(voila.json: preheat_kernel, kernel_pools_config; docs/deploy.md).
 
 MathJax from the server: as a Jupyter server extension (JupyterLab, JupyterHub,
 Binder) Voila writes a CDN MathJax URL into the page config, and its front end
@@ -37,18 +39,9 @@ jupyter_server_config.d) sets the same guard there.
 
 Kernels: voila.json sets `serving.kernels.ClassroomKernelManager` (a cap on kernels, a
 short cull of kernels whose page never connected, a limit on pages starting from one
-computer); the prelaunch hook tells it the address of the computer asking for each page.
+computer, pools of preheated kernels that stay alive); the same transform tells it the
+address of the computer asking for each page.
 """
-
-from serving.kernels import remember_page_client
-
-
-def set_xsrf_cookie(req, notebook, cwd):
-    """Voila prelaunch hook: make the page's response carry the `_xsrf` cookie, and note
-    which computer asked for the page (for the kernel manager's per-computer limit)."""
-    req.xsrf_token  # noqa: B018 - Tornado sets the cookie when the token is first read
-    remember_page_client(req)
-    return None  # keep the notebook as it is
 
 
 def bundled_mathjax(page_config, **kwargs):
@@ -57,6 +50,5 @@ def bundled_mathjax(page_config, **kwargs):
 
 
 c = get_config()  # noqa: F821 - provided by traitlets when it loads this file
-c.VoilaConfiguration.prelaunch_hook = set_xsrf_cookie
 c.VoilaConfiguration.page_config_hook = bundled_mathjax
 c.Voila.kernel_websocket_connection_class = "serving.kernel_guard.VoilaPageConnection"

@@ -101,8 +101,10 @@ def test_voila_json_settings() -> None:
     assert voila["show_tracebacks"] is False
     assert voila["template"] == "classroom"
     assert voila["allow_template_override"] == "NO"
-    # Voila refuses preheat_kernel together with voila.py's prelaunch_hook.
-    assert not voila.get("preheat_kernel", False)
+    # Lesson pages come from preheated kernels; Voila refuses that with a prelaunch_hook, so
+    # voila.py sets none (the kernel manager's page transform does the hook's old jobs).
+    assert voila["preheat_kernel"] is True
+    assert "prelaunch_hook" not in voila
     notebook = "lessons/03_hit_me.ipynb"
     assert any(re.fullmatch(pattern, notebook) for pattern in voila["file_denylist"])
     culling = config["MappingKernelManager"]
@@ -423,7 +425,7 @@ def test_closing_a_tab_frees_its_kernel(served: Served) -> None:
     response = session.get(urljoin(served.url, "voila/render/one_button.ipynb"), timeout=60)
     kernel_id = KERNEL_ID.search(response.text).group(1)
     assert served.kernel_exists(kernel_id)
-    # voila.py's prelaunch hook makes the page set the cookie, readable by the page's script.
+    # The kernel manager's page transform sets the cookie, readable by the page's script.
     set_cookie = response.headers.get("Set-Cookie", "")
     xsrf = session.cookies.get("_xsrf")
     assert xsrf, "the notebook page did not set the _xsrf cookie"

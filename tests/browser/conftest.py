@@ -85,9 +85,9 @@ def _voila_server() -> Any:
     return voila_server
 
 
-def _start(root: Path) -> tuple[str, subprocess.Popen]:
+def _start(root: Path, extra_args: list[str] | None = None) -> tuple[str, subprocess.Popen]:
     try:
-        return _voila_server().start_voila(root)
+        return _voila_server().start_voila(root, extra_args=extra_args or [])
     except RuntimeError as e:
         if IN_CI:
             raise
@@ -131,7 +131,8 @@ def fixtures_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaS
     root = tmp_path_factory.mktemp("voila-fixtures")
     for nb in FIXTURES_DIR.glob("*.ipynb"):
         shutil.copy(nb, root / nb.name)
-    url, proc = _start(root)
+    # The slow-start page must start its kernel when asked (the watchdog test): not preheated.
+    url, proc = _start(root, ["--ClassroomKernelManager.preheat_denylist=['slow_start']"])
     yield VoilaServer(url, proc, root)
     _stop(proc)
 
