@@ -163,9 +163,10 @@ def card_view(card: Card, value: int | None, **extra: Any) -> dict[str, Any]:
     t = card.views.get(value)
     if t is None:
         t = card.views[value] = _card_view(card, value)
+    if not extra:
+        return t.copy()
     d = t.copy()
-    if extra:
-        d.update(extra)
+    d.update(extra)
     return d
 
 

@@ -495,6 +495,14 @@ class HitMeRound:
         up = self.face_up[p]
         up_vals = [c.hit_me_black * factor for c in up]
         count = len(up) + (down is not None)
+        if mine and not ace_eleven and down is not None:  # the common case, written out
+            own = [down.hit_me_black * factor, *up_vals]
+            views = [card_view(c, v) for c, v in zip(self.cards(p), own, strict=True)]
+            s = sum(own)
+            return {"seat": p, "face_down": views[0], "face_up": views[1:],
+                    "held": self.held[p], "hits": len(up) - 1, "cards": count,
+                    "in": not over and not self.held[p] and count < MAX_CARDS,
+                    "face_up_sum": s - own[0], "sum": s, "abs": abs(s), "values": own}
         seat: dict[str, Any] = {"seat": p}
         if mine:
             own = self.card_values(p)  # face-down first, aces as chosen
