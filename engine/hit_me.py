@@ -157,6 +157,7 @@ class Reveal:
 
 
 HitMeAction = Hit | Hold | ChooseAce | Reveal
+_HIT, _HOLD = Hit(), Hold()  # (immutable: every legal_actions() list shares them)
 
 
 @dataclass(frozen=True)
@@ -325,9 +326,11 @@ class HitMeRound:
             player = self.current
         if not is_seat(player, self.players):
             return []
+        if not self.config.ace_eleven:
+            return [_HIT, _HOLD] if player == self.current else []
         actions: list[HitMeAction] = []
         if player == self.current:
-            actions += [Hit(), Hold()]
+            actions += [_HIT, _HOLD]
         if self.config.ace_eleven:
             chosen = self.ace_high[player]
             for c in self.cards(player):
@@ -377,7 +380,11 @@ class HitMeRound:
             factor = self.config.colors.factor
             up = self.face_up[player]
             before_up = sum([c.hit_me_black for c in up]) * factor
-            before = self.sum(player)
+            down = self.face_down[player]
+            if self.config.ace_eleven or down is None:
+                before = self.sum(player)
+            else:
+                before = before_up + down.hit_me_black * factor
             card = self.deck.pop(0)
             up.append(card)
             shown = card.hit_me_black * factor

@@ -30,7 +30,7 @@ class Observation(Mapping[str, Any]):
         self.reveal = reveal
         self.events = events
         self._stamp = state._version()
-        self._cache: dict[str, Any] = {}
+        self._cache: dict[str, Any] = {"viewer": viewer}
         self._seats: dict[int, dict[str, Any]] = {}
 
     def _check(self) -> None:
