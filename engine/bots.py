@@ -145,7 +145,9 @@ def own_hit_me_state(observation: dict[str, Any]) -> tuple[int, int, int]:
     me = observation["viewer"]
     if me is None:
         raise ConfigError("a bot needs the observation of its own seat (viewer is None)")
-    seat = observation["seats"][me]
+    # a lazy observation (engine.observation) builds the one seat read, not all of them
+    one_seat = getattr(observation, "seat", None)
+    seat = one_seat(me) if one_seat is not None else observation["seats"][me]
     ace_eleven = bool(observation["config"].get("ace_eleven"))
     s = p = n = 0
     for card in [seat["face_down"], *seat["face_up"]]:
@@ -187,8 +189,12 @@ def hit_me_unseen(observation: dict[str, Any]) -> Counter[int]:
 
 
 def _hit_me_turn_actions(legal: Sequence[Any]) -> tuple[Any, Any]:
-    hit = next((a for a in legal if isinstance(a, Hit)), None)
-    hold = next((a for a in legal if isinstance(a, Hold)), None)
+    hit = hold = None
+    for a in legal:
+        if hit is None and isinstance(a, Hit):
+            hit = a
+        elif hold is None and isinstance(a, Hold):
+            hold = a
     if hit is None or hold is None:
         raise ConfigError("a Hit Me bot is asked only on its own turn (hit and hold legal)")
     return hit, hold

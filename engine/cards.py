@@ -86,6 +86,11 @@ class Convention(Enum):
         """+1 or -1 for this card (the fast path of `sign`, used at every step of a game)."""
         return card.black_sign if self is Convention.BLACK_POSITIVE else -card.black_sign
 
+    @functools.cached_property
+    def factor(self) -> int:
+        """+1 if black counts positive, else -1: a card's sign is `card.black_sign * factor`."""
+        return 1 if self is Convention.BLACK_POSITIVE else -1
+
 
 RANK_LABELS = {1: "A", 11: "J", 12: "Q", 13: "K"}
 _LABEL_TO_RANK = {"A": 1, "J": 11, "Q": 12, "K": 13, "1": 1}
@@ -139,6 +144,22 @@ class Card:
         return 1 if self.color is Color.BLACK else -1
 
     @functools.cached_property
+    def hit_me_black(self) -> int:
+        """The Hit Me value when black counts positive: A = 1, 2-10, J Q K = 10, signed."""
+        return min(self.rank, 10) * self.black_sign
+
+    @functools.cached_property
+    def signed_black(self) -> int:
+        """The rank signed by colour when black counts positive (Flapjack's value)."""
+        return self.rank * self.black_sign
+
+    @functools.cached_property
+    def views(self) -> dict[int | None, dict[str, object]]:
+        """Card views (see `engine.events.card_view`) by value, made once and copied: every
+        observation of every simulated game shows these cards."""
+        return {}
+
+    @functools.cached_property
     def key(self) -> str:
         """A unique id among the cards of one game: 'KS' or 'KS#1' for a second deck's copy."""
         return self.code if self.copy == 0 else f"{self.code}#{self.copy}"
@@ -181,8 +202,14 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
 
 
 def make_deck(decks: int = 1, ranks: Sequence[int] = tuple(range(1, 14))) -> list[Card]:
-    """All cards of `decks` standard decks (optionally only some ranks), in a fixed order."""
-    return [Card(r, s, d) for d in range(decks) for s in Suit for r in ranks]
+    """All cards of `decks` standard decks (optionally only some ranks), in a fixed order.
+    The cards are made once per (decks, ranks) and shared (a card is immutable)."""
+    return list(_deck(decks, tuple(ranks)))
+
+
+@functools.lru_cache(maxsize=64)
+def _deck(decks: int, ranks: tuple[int, ...]) -> tuple[Card, ...]:
+    return tuple(Card(r, s, d) for d in range(decks) for s in Suit for r in ranks)
 
 
 def check_order(order: Sequence[Card], full_deck: Sequence[Card], what: str) -> None:

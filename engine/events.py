@@ -1,13 +1,12 @@
 """The event log: one entry a step, as data (numbers, cards, seats), never as sentences.
 
 Sentences are made from events by `widgets.words`, the one phrasing module, which knows the
-viewer ("You hit" / "Ana hits") and the language. An event is cheap to build: a frozen slotted
+viewer ("You hit" / "Ana hits") and the language. An event is cheap to build: a frozen
 dataclass holding only what happened; its views are made when a viewer asks.
 """
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -37,7 +36,7 @@ _FIELDS = ("card", "value", "before", "delta", "after", "score", "count", "value
            "winners", "reason", "lead")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Event:
     """One step, as data. Fields left as None (or empty) do not apply to its kind:
 
@@ -65,6 +64,43 @@ class Event:
     reason: str | None = None
     lead: bool = False
     private: Event | None = None
+
+    def __init__(self, kind: EventKind, seat: int | None, card: Card | None = None,
+                 value: int | None = None, before: int | None = None, delta: int | None = None,
+                 after: int | None = None, score: int | None = None, count: int | None = None,
+                 values: tuple[int, ...] = (), winners: tuple[int, ...] = (),
+                 reason: str | None = None, lead: bool = False, private: Event | None = None,
+                 ) -> None:
+        # Written out (not the dataclass's frozen __init__, which sets each field through
+        # object.__setattr__): events are made at every step of every simulated game. A field
+        # left at its default is not stored; the class attribute answers for it.
+        d = self.__dict__
+        d["kind"] = kind
+        d["seat"] = seat
+        if card is not None:
+            d["card"] = card
+        if value is not None:
+            d["value"] = value
+        if before is not None:
+            d["before"] = before
+        if delta is not None:
+            d["delta"] = delta
+        if after is not None:
+            d["after"] = after
+        if score is not None:
+            d["score"] = score
+        if count is not None:
+            d["count"] = count
+        if values != ():
+            d["values"] = values
+        if winners != ():
+            d["winners"] = winners
+        if reason is not None:
+            d["reason"] = reason
+        if lead is not False:
+            d["lead"] = lead
+        if private is not None:
+            d["private"] = private
 
     @property
     def player(self) -> int | None:
@@ -122,15 +158,19 @@ class Event:
 def card_view(card: Card, value: int | None, **extra: Any) -> dict[str, Any]:
     """A face-up card as a viewer sees it: rank, suit and signed value (data; no words).
     Its name and screen-reader label are made by `widgets.words`."""
-    d = dict(_card_view(card, value))
+    # Observations are built at every step of every simulated game: the view of each
+    # (card, value) pair is made once, kept on the card, and copied.
+    t = card.views.get(value)
+    if t is None:
+        t = card.views[value] = _card_view(card, value)
+    if not extra:
+        return t.copy()
+    d = t.copy()
     d.update(extra)
     return d
 
 
-@functools.lru_cache(maxsize=4096)
-def _card_view(card: Card, value: int | None) -> tuple[tuple[str, Any], ...]:
-    # Observations are built at every step of every simulated game: the views of the few
-    # hundred (card, value) pairs are made once and copied.
+def _card_view(card: Card, value: int | None) -> dict[str, Any]:
     d = {
         "key": card.key,
         "code": card.code,
@@ -143,7 +183,7 @@ def _card_view(card: Card, value: int | None) -> tuple[tuple[str, Any], ...]:
     if value is not None:
         d["value"] = value
         d["value_text"] = signed(value)
-    return tuple(d.items())
+    return d
 
 
 HIDDEN_CARD: dict[str, Any] = {"hidden": True}

@@ -121,7 +121,7 @@ class FlapjackConfig:
         """A card's Flapjack value: A = 1 .. K = 13; signed by colour unless adding/subtracting."""
         if self.add_or_subtract:
             return card.rank
-        return card.rank * self.colors.card_sign(card)
+        return card.signed_black * self.colors.factor
 
     @property
     def title(self) -> str:

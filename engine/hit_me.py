@@ -33,6 +33,7 @@ from engine.errors import (
     parse_enum,
 )
 from engine.events import HIDDEN_CARD, Event, EventKind, card_view
+from engine.observation import Observation
 from engine.validate import MAX_DECKS, MAX_PLAYERS
 
 MAX_CARDS = 7
@@ -49,7 +50,7 @@ class TurnOrder(Enum):
 
 def hit_me_value(card: Card, colors: Convention) -> int:
     """A card's Hit Me value: A = 1, 2-10 face value, J Q K = 10, signed by colour."""
-    return min(card.rank, 10) * colors.card_sign(card)
+    return card.hit_me_black * colors.factor
 
 
 @dataclass(frozen=True)
@@ -84,9 +85,16 @@ class HitMeConfig:
         return math.ceil(MAX_CARDS * players / CARDS_PER_DECK)
 
     def value(self, card: Card) -> int:
-        return hit_me_value(card, self.colors)
+        return card.hit_me_black * self.colors.factor
 
     def to_json(self) -> dict[str, Any]:
+        d = self.__dict__.get("_json")  # made once (every observation shows it), copied
+        if d is None:
+            d = self._make_json()
+            object.__setattr__(self, "_json", d)
+        return dict(d)
+
+    def _make_json(self) -> dict[str, Any]:
         return {
             "players": self.players,
             "decks": self.decks,
@@ -149,6 +157,7 @@ class Reveal:
 
 
 HitMeAction = Hit | Hold | ChooseAce | Reveal
+_HIT, _HOLD = Hit(), Hold()  # (immutable: every legal_actions() list shares them)
 
 
 @dataclass(frozen=True)
@@ -254,24 +263,28 @@ class HitMeRound:
     def cards(self, player: int) -> list[Card]:
         """All of a player's cards: the face-down one first."""
         down = self.face_down[player]
-        return ([down] if down is not None else []) + list(self.face_up[player])
+        return [down, *self.face_up[player]] if down is not None else list(self.face_up[player])
 
     def hits(self, player: int) -> int:
         return len(self.face_up[player]) - 1
 
     def is_in(self, player: int) -> bool:
         """Still to be asked: has not held and has fewer than 7 cards."""
-        return not self.held[player] and len(self.cards(player)) < MAX_CARDS
+        return not self.held[player] and \
+            len(self.face_up[player]) + (self.face_down[player] is not None) < MAX_CARDS
 
     def card_value(self, player: int, card: Card) -> int:
         """A card's value in this player's hand, counting an ace as chosen."""
-        v = self.config.value(card)
-        if self.config.ace_eleven and card.rank == 1 and self.ace_high[player].get(card.key):
+        v = card.hit_me_black * self.config.colors.factor
+        if card.rank == 1 and self.config.ace_eleven and self.ace_high[player].get(card.key):
             v *= 11
         return v
 
     def card_values(self, player: int) -> list[int]:
-        return [self.card_value(player, c) for c in self.cards(player)]
+        if self.config.ace_eleven:
+            return [self.card_value(player, c) for c in self.cards(player)]
+        f = self.config.colors.factor
+        return [c.hit_me_black * f for c in self.cards(player)]
 
     def sum(self, player: int) -> int:
         """The player's sum with their ace choices so far."""
@@ -313,9 +326,11 @@ class HitMeRound:
             player = self.current
         if not is_seat(player, self.players):
             return []
+        if not self.config.ace_eleven:
+            return [_HIT, _HOLD] if player == self.current else []
         actions: list[HitMeAction] = []
         if player == self.current:
-            actions += [Hit(), Hold()]
+            actions += [_HIT, _HOLD]
         if self.config.ace_eleven:
             chosen = self.ace_high[player]
             for c in self.cards(player):
@@ -331,6 +346,11 @@ class HitMeRound:
         """Make one move; an illegal one raises IllegalActionError and changes nothing."""
         if self.revealed:
             raise IllegalActionError(Reason.GAME_OVER)
+        kind = type(action)
+        if (kind is Hit or kind is Hold) and player is not None and player == self.current \
+                and type(player) is int:
+            self._turn(kind is Hit, player)  # the common case, checked: it is player's turn
+            return
         if isinstance(action, Reveal):
             if player is not None and not is_seat(player, self.players):
                 raise IllegalActionError(Reason.NO_SUCH_PLAYER, seat=player)
@@ -352,19 +372,29 @@ class HitMeRound:
             raise IllegalActionError(Reason.NOT_AN_ACTION, game="hit-me", action=repr(action))
         if player != self.current:
             raise IllegalActionError(Reason.NOT_YOUR_TURN, current=self.current, seat=player)
-        if isinstance(action, Hit):
-            before_up = sum(self.config.value(c) for c in self.face_up[player])
-            before = self.sum(player)
+        self._turn(isinstance(action, Hit), player)
+
+    def _turn(self, hit: bool, player: int) -> None:
+        """A hit or a hold by the seat to play (already checked)."""
+        if hit:
+            factor = self.config.colors.factor
+            up = self.face_up[player]
+            before_up = sum([c.hit_me_black for c in up]) * factor
+            down = self.face_down[player]
+            if self.config.ace_eleven or down is None:
+                before = self.sum(player)
+            else:
+                before = before_up + down.hit_me_black * factor
             card = self.deck.pop(0)
-            self.face_up[player].append(card)
-            v = self.card_value(player, card)
-            shown = self.config.value(card)
+            up.append(card)
+            shown = card.hit_me_black * factor
+            v = self.card_value(player, card) if card.rank == 1 else shown
             self.events.append(Event(
                 EventKind.HIT, player, card=card, value=shown,
                 before=before_up, delta=shown, after=before_up + shown,
                 private=Event(EventKind.HIT, player, before=before, delta=v, after=before + v),
             ))
-            if len(self.cards(player)) == MAX_CARDS:
+            if len(up) + (self.face_down[player] is not None) == MAX_CARDS:
                 self.events.append(Event(EventKind.FULL, player))
         else:
             self.held[player] = True
@@ -395,10 +425,12 @@ class HitMeRound:
             value=self.card_value(player, action.card), after=s)))
 
     def _next_in(self, after: int) -> int | None:
-        for i in range(1, self.players + 1):
-            seat = (after + i) % self.players
-            if self.is_in(seat):
-                return seat
+        n = self.players
+        held, up, down = self.held, self.face_up, self.face_down
+        for i in range(1, n + 1):
+            seat = (after + i) % n
+            if not held[seat] and len(up[seat]) + (down[seat] is not None) < MAX_CARDS:
+                return seat  # is_in(seat)
         return None
 
     def _reveal(self) -> None:
@@ -446,69 +478,69 @@ class HitMeRound:
         self, viewer: int | None, reveal: bool = False, events: bool = True
     ) -> dict[str, Any]:
         """The round as `viewer` sees it (None: a spectator). `reveal` shows everything;
-        `events=False` leaves out the event log (computer players do not read it)."""
+        `events=False` leaves out the event log (computer players do not read it) and returns
+        a lazy `HitMeObservation`: the same keys and values, each part built when first read
+        (`dict(obs)` or `obs.to_dict()` gives the plain dict)."""
         if viewer is not None and not is_seat(viewer, self.players):
             raise IllegalActionError(Reason.NO_SUCH_PLAYER, seat=viewer)
-        show_all = reveal or self.revealed
-        seats = []
-        for p in range(self.players):
-            mine = viewer == p or show_all
-            own_values = viewer == p or show_all  # ace choices are private until the end
-            down = self.face_down[p]
+        obs = HitMeObservation(self, viewer, reveal, events)
+        return obs if not events else obs.to_dict()
 
-            def view(c: Card, p: int = p, own_values: bool = own_values) -> dict[str, Any]:
-                v = self.card_value(p, c) if own_values else self.config.value(c)
-                extra = {}
-                if self.config.ace_eleven and c.rank == 1 and own_values:
-                    extra["ace_high"] = self.ace_high[p].get(c.key)
-                return card_view(c, v, **extra)
+    def _version(self) -> int:
+        """Changes with every move (each move, the reveal too, logs an event): a lazy
+        observation's check."""
+        return len(self.events)
 
-            up_vals = [self.config.value(c) for c in self.face_up[p]]
-            seat: dict[str, Any] = {
-                "seat": p,
-                "face_down": view(down) if mine else dict(HIDDEN_CARD),
-                "face_up": [view(c) for c in self.face_up[p]],
-                "held": self.held[p],
-                "hits": self.hits(p),
-                "cards": len(self.cards(p)),
-                "in": self.is_in(p) and not self.over,
-                "face_up_sum": sum(up_vals),
-                "sum": None,
-                "abs": None,
-            }
-            seat["values"] = None
-            if mine:
-                s = self.final_sum(p) if self.over else self.sum(p)
-                seat["sum"], seat["abs"] = s, abs(s)
+    def _seat_view(self, viewer: int | None, p: int, show_all: bool) -> dict[str, Any]:
+        """Seat `p` as `viewer` sees it (one entry of the observation's 'seats')."""
+        cfg = self.config
+        factor = cfg.colors.factor
+        ace_eleven = cfg.ace_eleven
+        over = self.current is None
+        mine = viewer == p or show_all  # ace choices are private until the end
+        down = self.face_down[p]
+        up = self.face_up[p]
+        up_vals = [c.hit_me_black * factor for c in up]
+        count = len(up) + (down is not None)
+        if mine and not ace_eleven and down is not None:  # the common case, written out
+            own = [down.hit_me_black * factor, *up_vals]
+            views = [card_view(c, v) for c, v in zip(self.cards(p), own, strict=True)]
+            s = sum(own)
+            return {"seat": p, "face_down": views[0], "face_up": views[1:],
+                    "held": self.held[p], "hits": len(up) - 1, "cards": count,
+                    "in": not over and not self.held[p] and count < MAX_CARDS,
+                    "face_up_sum": s - own[0], "sum": s, "abs": abs(s), "values": own}
+        seat: dict[str, Any] = {"seat": p}
+        if mine:
+            own = self.card_values(p)  # face-down first, aces as chosen
+            if ace_eleven:
+                chosen = self.ace_high[p]
+                views = [card_view(c, v, ace_high=chosen.get(c.key)) if c.rank == 1
+                         else card_view(c, v) for c, v in zip(self.cards(p), own, strict=True)]
+            else:
+                views = [card_view(c, v) for c, v in zip(self.cards(p), own, strict=True)]
+            seat["face_down"] = views.pop(0) if down is not None else card_view(down, None)
+            seat["face_up"] = views
+        else:
+            seat["face_down"] = dict(HIDDEN_CARD)
+            seat["face_up"] = [card_view(c, v) for c, v in zip(up, up_vals, strict=True)]
+        seat["held"] = self.held[p]
+        seat["hits"] = len(up) - 1
+        seat["cards"] = count
+        seat["in"] = not over and not self.held[p] and count < MAX_CARDS
+        seat["face_up_sum"] = sum(up_vals)
+        if mine:
+            if ace_eleven:
+                s = self.final_sum(p) if over else sum(own)
                 # each card's value as it counts now (face-down first); once every player is
                 # done, an ace never chosen counts the way that brings the sum closest to 0
-                seat["values"] = self._final_values(p) if self.over and self.config.ace_eleven \
-                    else self.card_values(p)
-            seats.append(seat)
-        legal = [] if viewer is None else [a.to_json() for a in self.legal_actions(viewer)]
-        res = self.result() if show_all else None
-        return {
-            "game": "hit-me",
-            "viewer": viewer,
-            "reveal": show_all,
-            "config": self.config.to_json(),
-            "players": self.players,
-            "dealer": self.dealer,
-            "current_player": self.current,
-            "pass_number": self.pass_number(),
-            "over": self.over,
-            "phase": self.phase,
-            "revealed": self.revealed,
-            "draw_pile": len(self.deck),  # the face-down pile: its count is public
-            "seats": seats,
-            "legal_actions": legal,
-            # An ace choice is a private thought: telling others of it would reveal that a
-            # face-down card is an ace, so others see it only once the round is over.
-            "events": [e.view(viewer, reveal) for e in self.events
-                       if e.kind is not EventKind.ACE or show_all or e.player == viewer]
-            if events else [],
-            "result": res.to_json() if res else None,
-        }
+                values = self._final_values(p) if over else own
+            else:
+                s, values = sum(own), own
+            seat["sum"], seat["abs"], seat["values"] = s, abs(s), values
+        else:
+            seat["sum"] = seat["abs"] = seat["values"] = None
+        return seat
 
     # ----- saving ---------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -671,3 +703,48 @@ class HitMeGame:
         """Round wins and ties per seat."""
         return [{"seat": p, "wins": self.wins[p], "ties": self.ties[p]}
                 for p in range(self.config.players)]
+
+
+class HitMeObservation(Observation):
+    """A Hit Me observation, each part built when first read (see engine.observation)."""
+
+    __slots__ = ()
+
+    def _build_seat(self, p: int) -> dict[str, Any]:
+        st = self._state
+        return st._seat_view(self.viewer, p, self.reveal or st.revealed)
+
+    def _events(self) -> list[dict[str, Any]]:
+        if not self.events:
+            return []
+        st, viewer, reveal = self._state, self.viewer, self.reveal
+        show_all = reveal or st.revealed
+        # An ace choice is a private thought: telling others of it would reveal that a
+        # face-down card is an ace, so others see it only once the round is over.
+        return [e.view(viewer, reveal) for e in st.events
+                if e.kind is not EventKind.ACE or show_all or e.player == viewer]
+
+    def _result(self) -> dict[str, Any] | None:
+        st = self._state
+        res = st.result() if self.reveal or st.revealed else None
+        return res.to_json() if res else None
+
+    _PARTS = {
+        "game": lambda o: "hit-me",
+        "viewer": lambda o: o.viewer,
+        "reveal": lambda o: o.reveal or o._state.revealed,
+        "config": lambda o: o._state.config.to_json(),
+        "players": lambda o: o._state.players,
+        "dealer": lambda o: o._state.dealer,
+        "current_player": lambda o: o._state.current,
+        "pass_number": lambda o: o._state.pass_number(),
+        "over": lambda o: o._state.over,
+        "phase": lambda o: o._state.phase,
+        "revealed": lambda o: o._state.revealed,
+        "draw_pile": lambda o: len(o._state.deck),  # the face-down pile: its count is public
+        "seats": lambda o: [o.seat(p) for p in range(o._state.players)],
+        "legal_actions": lambda o: [] if o.viewer is None
+        else [a.to_json() for a in o._state.legal_actions(o.viewer)],
+        "events": _events,
+        "result": _result,
+    }
