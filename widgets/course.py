@@ -222,6 +222,11 @@ def _name(lesson: Lesson) -> str:
     return f"{lesson.number}. {lesson.title}" if lesson.role == "lesson" else lesson.title
 
 
+def display_name(lesson: Lesson) -> str:
+    """'2. Absolute value' for a lesson; 'Start here', 'Teacher guide' for the other pages."""
+    return _name(lesson)
+
+
 # ----- the answer key of the whole unit (for the teacher guide) -------------------------------
 QA = re.compile(r"^\s*(\d+)\. (.+?)\n\s*\n\s*<details><summary>Answer</summary>\s*\n(.+?)"
                 r"</details>", re.DOTALL | re.MULTILINE)
@@ -264,4 +269,9 @@ def full_answer_key(folder: Path | None = None) -> object:
         out.append(f"<h4>{html.escape(_name(lesson))}</h4><table class='icg-answer-key'>"
                    "<thead><tr><th>Section</th><th>Question</th><th>Answer</th></tr></thead>"
                    f"<tbody>{rows}</tbody></table>")
-    return HTML("".join(out))
+    # the three columns share the page's width (a phone too): long words wrap; the answers'
+    # dollar signs ("$6 ... $8") are money, not math for MathJax (mathjax_ignore)
+    css = ("<style>.icg-answer-key { width: 100%; table-layout: fixed; }"
+           " .icg-answer-key td, .icg-answer-key th { overflow-wrap: anywhere;"
+           " text-align: left; vertical-align: top; }</style>")
+    return HTML(f"{css}<div class='mathjax_ignore'>{''.join(out)}</div>")
