@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_teacher_key import KEY, keyed_server  # noqa: F401 - the fixture of a keyed server
 
 LESSONS = sorted((Path(__file__).resolve().parents[2] / "lessons").glob("*.ipynb"))
 DEVICES = {  # name: (width, height, device scale)
@@ -45,7 +46,8 @@ AUDIT_JS = """() => {
     const root = el.closest && el.closest('.icg-root');
     if (!root) return 'page';
     if (root.classList.contains('icg-flapjack')) return 'flapjack';
-    if (root.querySelector('.icg-seats')) return 'hitme';
+    if (root.classList.contains('widget-box') && root.querySelector('.icg-seats'))
+      return 'hitme';
     return 'page';
   };
   const name = el => {
@@ -333,4 +335,87 @@ def test_number_line_readable_with_forced_colors(scheme: str, lessons_server: An
     assert len(found) >= 5, found
     low = [(text, c) for text, c in found if c < MIN_CONTRAST]
     assert not low, f"labels under {MIN_CONTRAST}:1 with forced colours: {low}"
+    assert vp.problems() == []
+
+
+# ----- the first screen of a table ------------------------------------------------------------
+ROOT_JS = {"hitme": "() => [...document.querySelectorAll('.icg-root')].find(r =>"
+                    " r.classList.contains('widget-box') && r.querySelector('.icg-seats')"
+                    " && !r.classList.contains('icg-flapjack'))",
+           "flapjack": "() => document.querySelector('.icg-root.icg-flapjack')"}
+# What a student needs without scrolling: their hand and the buttons they press.
+NEEDED_JS = {
+    "hitme": """root => {
+      const mine = [...root.querySelectorAll('.icg-seat')].find(s =>
+        (s.querySelector('.icg-seat-name') || {}).textContent.trim().startsWith('You'));
+      const buttons = [...root.querySelectorAll('button')].filter(b =>
+        ['Hit me!', 'Hold'].includes(b.innerText.trim()) && b.offsetParent !== null);
+      return [mine && mine.querySelector('.icg-hand'), ...buttons].filter(Boolean); }""",
+    "flapjack": """root => [...root.querySelectorAll('.icg-card-btn')].filter(b =>
+      b.offsetParent !== null)""",
+}
+FIRST_SCREEN_JS = """([rootJs, neededJs]) => {
+  const root = eval(rootJs)();
+  root.scrollIntoView({block: 'start'});
+  const needed = eval(neededJs)(root);
+  const top = root.getBoundingClientRect().top;
+  return {top, height: innerHeight, found: needed.map(e => {
+    const r = e.getBoundingClientRect();
+    return {what: (e.innerText || e.getAttribute('aria-label') || '').trim().slice(0, 30),
+            top: Math.round(r.top - top), bottom: Math.round(r.bottom - top)}; })};
+}"""
+
+
+@pytest.mark.parametrize("table", [
+    "hitme",
+    pytest.param("flapjack", marks=pytest.mark.xfail(
+        strict=True, reason="issue 14 item 3: Flapjack's hand starts below the fold")),
+])
+def test_table_hand_and_buttons_on_the_first_screen(table: str, lessons_server: Any,
+                                                    device_page: Any) -> None:
+    """On a Chromebook (1366x657), with the table's top at the top of the window, the
+    student's hand and the buttons to press are all on screen."""
+    vp = device_page(f"first-screen-{table}")
+    vp.open(lessons_server.page_url(TABLES[table]))
+    vp.page.wait_for_timeout(SETTLE_MS)
+    seen = vp.page.evaluate(FIRST_SCREEN_JS, [ROOT_JS[table], NEEDED_JS[table]])
+    vp.page.screenshot(path=str(_artifact(f"devices-first-screen-{table}")))
+    assert seen["found"], "no hand or button found"
+    below = [f for f in seen["found"] if f["bottom"] > seen["height"] - max(seen["top"], 0)]
+    assert not below, f"below the first screen ({seen['height']} px): {below}"
+
+
+@pytest.mark.xfail(strict=True, reason="issue 14 item 2: the teacher's controls are about "
+                   "1,080 px below the table's top on a projector")
+def test_walkthrough_controls_stay_in_view_on_a_projector(keyed_server: Any,  # noqa: F811
+                                                          open_page: Any) -> None:
+    """The teacher guide's walkthrough at 1280x720: with the table's top at the top of the
+    screen, "Next move" and "Show every hand" are on screen, and stay there (no scrolling)
+    while the teacher steps through three moves."""
+    w, h, _ = DEVICES["projector"]
+    vp = open_page("walkthrough-projector", viewport={"width": w, "height": h})
+    vp.open(keyed_server.page_url("06_teacher_guide.ipynb"))
+    page = vp.page
+    box = page.locator("input[type=password]")
+    box.fill(KEY)
+    box.press("Tab")
+    vp.wait_synced()
+    page.get_by_role("button", name="Unlock the teacher's controls").click()
+    step = page.get_by_role("button", name="Next move")
+    step.wait_for(timeout=30_000)
+    page.evaluate(f"() => ({ROOT_JS['hitme']})().scrollIntoView({{block: 'start'}})")
+    page.wait_for_timeout(SETTLE_MS)
+    page.screenshot(path=str(_artifact("devices-walkthrough-projector")))
+
+    def on_screen(name: str) -> bool:
+        r = page.get_by_role("button", name=name).bounding_box()
+        return r is not None and 0 <= r["y"] and r["y"] + r["height"] <= h
+
+    for _ in range(3):
+        assert on_screen("Next move") and on_screen("Show every hand"), \
+            page.get_by_role("button", name="Next move").bounding_box()
+        if step.is_disabled():
+            break
+        step.click(no_wait_after=True)  # a click, not a scroll: Playwright would scroll
+        vp.wait_synced()
     assert vp.problems() == []
