@@ -140,9 +140,11 @@ def course_plan() -> str:
 
 # Links a student taps: large, underlined, at least 24 px tall (the page's own stylesheet,
 # since these outputs are not widgets and get no widgets/style.css).
-NAV_CSS = ("<style>.icg-lesson-list a, .icg-nav a { font-size: 1.25em; text-decoration: underline;"
+NAV_CSS = ("<style>.icg-lesson-list a, .icg-nav a { font-size: 1.25em;"
+           " text-decoration: underline !important;"
            " display: inline-block; min-height: 24px; padding: 4px 0; }"
-           " .icg-lesson-list td { padding: 4px 8px; vertical-align: top; }"
+           " .icg-lesson-list td, .icg-lesson-list th { padding: 4px 8px; vertical-align: top;"
+           " text-align: left; }"
            " .icg-nav { display: flex; flex-wrap: wrap; gap: 0.5em 2em; margin: 0.5em 0; }</style>")
 
 

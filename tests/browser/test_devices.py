@@ -17,6 +17,7 @@ emulated `forced-colors: active`: a contrast of at least 4.5:1, measured in pixe
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,9 @@ MIN_CONTRAST = 4.5
 # Everything a page shows, sorted by where it is: 'page' (the lesson's own text and widgets),
 # 'hitme' or 'flapjack' (inside a card table). Each problem: where, kind, what, number.
 AUDIT_JS = """() => {
+  // a layout is measured at rest: a "Flapjack!" banner flips in (scaled up to 1.08 for part of
+  // a second), and the computer players keep playing while the page is measured
+  for (const a of document.getAnimations()) a.finish();
   const W = document.documentElement.clientWidth;
   const out = [];
   const where = el => {
@@ -418,4 +422,77 @@ def test_walkthrough_controls_stay_in_view_on_a_projector(keyed_server: Any,  # 
             break
         step.click(no_wait_after=True)  # a click, not a scroll: Playwright would scroll
         vp.wait_synced()
+    assert vp.problems() == []
+
+
+# ----- Hit Me's end-of-round check (items 1 and 6, inside the table) -------------------------
+def _play_hit_me_to_the_check(vp: Any, server: Any, bt: Any) -> Any:
+    """tests/browser/fixtures/hit_me_table.ipynb: peek, hold, and the round ends at the check
+    (My sum and |sum| to type). Returns the engine's replica of the round."""
+    from engine import Hold
+
+    replica = bt.HitMeReplica()
+    vp.open(server.page_url("hit_me_table.ipynb"))
+    page = vp.page
+
+    def button(name: str) -> Any:
+        b = page.locator(".widget-button:visible", has_text=re.compile(f"^{re.escape(name)}$"))
+        b.wait_for(state="visible", timeout=30_000)
+        page.wait_for_function("el => !el.disabled", arg=b.element_handle(), timeout=30_000)
+        return b
+
+    button("Peek at my face-down card").click()
+    page.locator(f'.icg-card[aria-label^="{replica.round.face_down[0].name},"]').first.wait_for(
+        timeout=30_000)
+    button("Hold").click()
+    replica.act(Hold())
+    assert replica.round.over
+    page.locator(".icg-answer input").first.wait_for(state="visible", timeout=30_000)
+    vp.wait_synced()
+    return replica
+
+
+def _sum_statements(total: int) -> list[str]:
+    """The ways the table states the student's sum or |sum| (issue 14 item 1)."""
+    from engine.cards import signed
+
+    s = signed(total)
+    return [f"sum {s}", f"|{s}| = {abs(total)}", f"You {s}", f"You at {s}"]
+
+
+@pytest.mark.xfail(strict=True, reason="issue 14 item 1: the seat, the number line and the "
+                   "move log state the sum the check asks for")
+def test_hit_me_check_does_not_give_its_answer_away(fixtures_server: Any, open_page: Any,
+                                                    bt: Any) -> None:
+    """At the check, nothing in the page (DOM, widget state, frames received) states the
+    student's sum or |sum|; after they answer, it is there (the positive control)."""
+    vp = open_page("hit-me-check")
+    replica = _play_hit_me_to_the_check(vp, fixtures_server, bt)
+    total = replica.my_sum()
+    everything = vp.everything_received()
+    shown = [s for s in _sum_statements(total) if s in everything]
+    placeholder = vp.page.locator(".icg-answer input").nth(1).get_attribute("placeholder")
+    assert not shown and "-" not in (placeholder or ""), (shown, placeholder)
+    boxes = vp.page.locator(".icg-answer input")
+    boxes.nth(0).fill(str(total))
+    boxes.nth(1).fill(str(abs(total)))
+    boxes.nth(1).press("Tab")
+    vp.wait_synced()
+    vp.page.get_by_role("button", name="Check my sum").click()
+    vp.page.locator(".icg-answer .icg-msg-ok").first.wait_for(timeout=30_000)
+    assert any(s in vp.everything_received() for s in _sum_statements(total))
+
+
+@pytest.mark.xfail(strict=True, reason="issue 14 item 6: the keypad types into the box of "
+                   "its 'Keypad types into' toggle, not the one the student tapped")
+def test_keypad_types_where_the_student_tapped(fixtures_server: Any, open_page: Any,
+                                               bt: Any) -> None:
+    vp = open_page("hit-me-keypad")
+    _play_hit_me_to_the_check(vp, fixtures_server, bt)
+    boxes = vp.page.locator(".icg-answer input")
+    boxes.nth(1).click()  # the |sum| box
+    vp.page.locator(".icg-keypad .widget-button", has_text=re.compile("^3$")).click()
+    vp.wait_synced()
+    vp.page.wait_for_timeout(SETTLE_MS)
+    assert boxes.nth(1).input_value() == "3" and boxes.nth(0).input_value() == ""
     assert vp.problems() == []
