@@ -45,8 +45,23 @@ address of the computer asking for each page.
 
 
 def bundled_mathjax(page_config, **kwargs):
-    """Voila page-config hook: use the MathJax bundled with Voila, never a CDN."""
-    return {**page_config, "fullMathjaxUrl": None, "mathjaxConfig": None}
+    """Voila page-config hook: use the MathJax bundled with Voila, never a CDN; on the tree
+    page, the list of lessons (titles, order, times) for the classroom template's landing
+    page (tree-lab.html), from widgets/course.py. The tree handler ignores the returned
+    dict, so the config is changed in place too."""
+    page_config.update(fullMathjaxUrl=None, mathjaxConfig=None)
+    if not str(kwargs.get("notebook_path") or "").endswith(".ipynb"):
+        page_config["classroomLessons"] = lesson_list()
+    return page_config
+
+
+def lesson_list():
+    """The lessons of widgets/course.py as plain dicts (file, name, summary, minutes, role)."""
+    from widgets import course
+
+    return [{"file": lesson.file, "name": course.display_name(lesson),
+             "summary": lesson.summary, "minutes": lesson.minutes, "role": lesson.role}
+            for lesson in course.LESSONS]
 
 
 c = get_config()  # noqa: F821 - provided by traitlets when it loads this file

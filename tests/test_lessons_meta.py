@@ -45,6 +45,15 @@ def markdown(nb: nbformat.NotebookNode) -> str:
     return "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
 
 
+def lesson_cells(nb: nbformat.NotebookNode) -> list:
+    """The cells of the lesson proper: without the closing "Next lesson / Back to start" cell
+    (test_every_page_ends_with_its_links checks that one)."""
+    cells = list(nb.cells)
+    if cells and cells[-1].cell_type == "code" and "lesson_nav(" in cells[-1].source:
+        return cells[:-1]
+    return cells
+
+
 def is_checked(cell: nbformat.NotebookNode) -> bool:
     return cell.cell_type == "code" and cell.source.lstrip().startswith(CHECK_MARK)
 
@@ -71,10 +80,11 @@ def test_objectives_open_and_check_closes(name: str | Path) -> None:
     assert first.source.count("\n- ") >= 2, "list at least two objectives"
     if course.by_file(Path(name).name).role == "kit":
         return  # sheets to print: no check of its own (the exit tickets are in it)
-    headings = [i for i, c in enumerate(nb.cells)
+    cells = lesson_cells(nb)
+    headings = [i for i, c in enumerate(cells)
                 if c.cell_type == "markdown" and "## Check" in c.source]
     assert headings, "no '## Check' section"
-    closing = nb.cells[headings[-1]:]
+    closing = cells[headings[-1]:]
     assert len(closing) <= 6, "the check must come at the end"
     text = "".join(c.source for c in closing)
     assert "<details>" in text or "AbsoluteValuePractice" in text
@@ -86,7 +96,7 @@ def test_objectives_open_and_check_closes(name: str | Path) -> None:
 
 def _ends_with_an_exit_ticket(nb: nbformat.NotebookNode, number: int) -> None:
     """A lesson's last cells: the '## Exit ticket' heading, then the ticket of that lesson."""
-    heading, ticket = nb.cells[-2], nb.cells[-1]
+    heading, ticket = lesson_cells(nb)[-2:]
     assert heading.cell_type == "markdown" and heading.source.startswith("## Exit ticket")
     assert ticket.cell_type == "code"
     assert f"ExitTicket(lesson={number})" in ticket.source, ticket.source
@@ -105,7 +115,7 @@ def test_lesson_opens_with_a_warm_up_and_closes_with_key_ideas(name: str | Path)
     assert any(c in warm.source for c in CONTEXTS), "a real context (temperature, money...)"
     assert warm.source.count("<details>") >= 1
     assert len(re.findall(r"[A-Za-z0-9']+", warm.source)) <= 150, "keep the warm-up short"
-    close = nb.cells[-3]
+    close = lesson_cells(nb)[-3]
     assert close.cell_type == "markdown" and close.source.startswith("## Key ideas")
     ideas = close.source.split("## Talk about it")[0]
     assert ideas.count("\n- ") >= 3, "at least three key ideas"
@@ -183,6 +193,33 @@ def test_no_external_urls_except_credited_references(name: str) -> None:
                 assert host in ALLOWED_HOSTS, f"external URL: {url}"
                 if host == "denisegaskins.com":
                     assert "Let's Play Math" in line, "a reference link must carry its credit"
+
+
+@pytest.mark.parametrize("name", [f for f in NAMES if f != "00_start_here.ipynb"])
+def test_every_page_ends_with_its_links(name: str) -> None:
+    """Every page but the start page ends with 'Next lesson' (in the order of the unit) and
+    'Back to start', made from widgets/course.py, so that the links cannot drift."""
+    nb = load(name)
+    last = nb.cells[-1]
+    assert last.cell_type == "code" and f'lesson_nav("{name}")' in last.source, last.source
+    assert len(lesson_cells(nb)) == len(nb.cells) - 1
+    links = re.findall(r"href='([^']+)'>([^<]+)<", course.lesson_nav_html(name))
+    assert links[-1] == ("00_start_here.ipynb", "Back to start")
+    order = [lesson.file for lesson in course.student_lessons()]
+    if name in order[:-1]:
+        nxt = course.by_file(order[order.index(name) + 1])
+        assert links[0] == (nxt.file, f"Next lesson: {nxt.number}. {nxt.title}")
+        assert (LESSONS_DIR / nxt.file).exists()
+    else:
+        assert len(links) == 1
+
+
+def test_start_page_puts_the_lessons_first() -> None:
+    """The lesson links come right after the objectives; the teacher guide is a link."""
+    nb = load("00_start_here.ipynb")
+    assert nb.cells[1].source.startswith("## The lessons")
+    assert "[Teacher guide](06_teacher_guide.ipynb)" in nb.cells[1].source
+    assert "lesson_links()" in nb.cells[2].source
 
 
 def test_start_page_links_every_lesson_relatively() -> None:

@@ -11,6 +11,7 @@ from engine.events import HIDDEN_CARD, card_view
 from engine.hit_me import HitMeConfig
 from widgets.components import parse_deal_code, parse_int_answer, parse_int_setting
 from widgets.render import (
+    CHAR,
     Arrow,
     Point,
     Span,
@@ -23,6 +24,7 @@ from widgets.render import (
     move_log_html,
     number_line_svg,
     score_table_html,
+    signed,
 )
 
 BLACK = HitMeConfig(players=2)
@@ -90,10 +92,15 @@ def test_number_line_points_arrow_span_in_svg_and_caption():
     html = number_line_svg([Point(-3, "Ben"), Point(5, "Ann", "me")],
                            Arrow(-8, -3, "Ben: last card +5"), [Span(-3)])
     assert html.startswith('<figure class="icg-numberline"><svg')
-    assert html.count("<circle") == 2
-    assert "icg-nl-me" in html
-    assert 'marker-end="url(#icg-arrowhead)"' in html
-    assert ">|-3| = 3</text>" in html
+    wide, narrow = re.findall(r"<svg .*?</svg>", html)
+    assert 'class="icg-nl icg-nl-wide" viewBox="0 0 640 ' in wide
+    assert 'class="icg-nl icg-nl-narrow" viewBox="0 0 300 ' in narrow
+    assert 'aria-hidden="true"' in narrow and "role=" not in narrow  # a copy, read out once
+    for svg in (wide, narrow):
+        assert svg.count("<circle") == 2
+        assert "icg-nl-me" in svg
+        assert svg.count('class="icg-nl-head"') == 1 and "marker" not in svg
+        assert ">|-3| = 3</text>" in svg
     items = re.findall(r"<li>(.*?)</li>", html)
     assert items == ["Ben at -3", "Ann at +5", "Ben: last card +5: from -8 to -3",
                      "distance from zero |-3| = 3"]
@@ -110,7 +117,7 @@ def test_number_line_span_goes_from_zero_to_the_value():
 def test_number_line_marks_limits_and_range():
     html = number_line_svg([Point(4, "total", "total")], marks=[-13, 0, 13], limits=(-13, 13),
                            lo=-13, hi=13)
-    assert html.count('class="icg-nl-mark"') == 3
+    assert html.count('class="icg-nl-mark"') == 3 * 2  # in the wide and the narrow drawing
     assert "<li>targets -13, 0, +13</li>" in html
     assert "<li>limits -13 to +13</li>" in html
     nums = re.findall(r'class="icg-nl-num"[^>]*>([^<]+)<', html)
@@ -211,13 +218,27 @@ def test_span_labels_stay_inside_the_drawing():
     svg = number_line_svg(points=[Point(-26, "Computer 2")],
                           spans=[Span(-26, "Computer 2: |-26| = 26"),
                                  Span(6, "Computer 1: |+6| = 6")], lo=-10, hi=10)
-    labels = _re.findall(r'<text class="icg-nl-spanlabel" x="([\d.]+)" y="[\d.]+" '
-                         r'text-anchor="(\w+)">([^<]*)<', svg)
-    assert len(labels) == 2
-    for x, anchor, text in labels:
-        w = 7 * len(text)
-        left = float(x) - (w if anchor == "end" else 0)
-        assert 0 <= left and left + w <= 640, (x, anchor, text)
+    for drawing, width in zip(_re.findall(r"<svg .*?</svg>", svg), (640, 300), strict=True):
+        labels = _re.findall(r'<text class="icg-nl-spanlabel" x="([\d.]+)" y="[\d.]+" '
+                             r'text-anchor="(\w+)">([^<]*)<', drawing)
+        assert len(labels) == 2
+        for x, anchor, text in labels:
+            w = CHAR * len(text)
+            left = float(x) - (w if anchor == "end" else 0)
+            assert 0 <= left and left + w <= width, (x, anchor, text)
+
+
+@pytest.mark.parametrize("lo,hi", [(-10, 10), (-13, 13), (-30, 30), (-50, 50), (-100, 100)])
+def test_narrow_drawing_spaces_its_numbers(lo, hi):
+    """The phone drawing (300 units) writes fewer numbers, never closer than 4 characters,
+    and keeps every target's number (Flapjack's -13 and +13)."""
+    html = number_line_svg(marks=[lo, 0, hi], lo=lo, hi=hi)
+    for drawing in re.findall(r"<svg .*?</svg>", html):
+        xs = sorted(float(x) for x in re.findall(r'class="icg-nl-num" x="([\d.]+)"', drawing))
+        assert len(xs) >= 3
+        assert all(b - a >= 3.5 * CHAR for a, b in zip(xs, xs[1:], strict=False)), xs
+        nums = re.findall(r'class="icg-nl-num"[^>]*>([^<]+)<', drawing)
+        assert signed(lo) in nums and signed(hi) in nums and "0" in nums
 
 
 def test_update_card_button_in_place():

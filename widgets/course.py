@@ -138,6 +138,16 @@ def course_plan() -> str:
     return "\n".join(lines)
 
 
+# Links a student taps: large, underlined, at least 24 px tall (the page's own stylesheet,
+# since these outputs are not widgets and get no widgets/style.css).
+NAV_CSS = ("<style>.icg-lesson-list a, .icg-nav a { font-size: 1.25em;"
+           " text-decoration: underline !important;"
+           " display: inline-block; min-height: 24px; padding: 4px 0; }"
+           " .icg-lesson-list td, .icg-lesson-list th { padding: 4px 8px; vertical-align: top;"
+           " text-align: left; }"
+           " .icg-nav { display: flex; flex-wrap: wrap; gap: 0.5em 2em; margin: 0.5em 0; }</style>")
+
+
 def lesson_links() -> object:
     """The lessons as a table of relative links (for the landing page)."""
     from IPython.display import HTML
@@ -147,8 +157,41 @@ def lesson_links() -> object:
         f"{html.escape(_name(lesson))}</a></td><td>{html.escape(lesson.summary)}</td>"
         f"<td>{lesson.minutes} min</td></tr>"
         for lesson in LESSONS if lesson.role != "start")
-    return HTML("<table class='icg-lesson-list'><thead><tr><th>Lesson</th><th>What you do</th>"
-                f"<th>Time</th></tr></thead><tbody>{rows}</tbody></table>")
+    return HTML(f"{NAV_CSS}<table class='icg-lesson-list'><thead><tr><th>Lesson</th>"
+                f"<th>What you do</th><th>Time</th></tr></thead><tbody>{rows}</tbody></table>")
+
+
+def next_lesson(name: str) -> Lesson | None:
+    """The lesson after `name` in the order of the unit (None after the last one, and for the
+    start page, the guide and the kit, which are not in the order)."""
+    order = student_lessons()
+    files = [lesson.file for lesson in order]
+    if name not in files:
+        by_file(name)  # an unknown name is an error, not "no next lesson"
+        return None
+    i = files.index(name)
+    return order[i + 1] if i + 1 < len(order) else None
+
+
+def lesson_nav_html(name: str) -> str:
+    """'Next lesson: 2. Absolute value' and 'Back to start' as relative links."""
+    start = next(lesson for lesson in LESSONS if lesson.role == "start")
+    nxt = next_lesson(name)
+    links = []
+    if nxt is not None:
+        links.append(f"<a href='{html.escape(nxt.file)}'>Next lesson: "
+                     f"{html.escape(_name(nxt))}</a>")
+    elif by_file(name).role == "lesson":
+        links.append("<span>That was the last lesson of the unit.</span>")
+    links.append(f"<a href='{html.escape(start.file)}'>Back to start</a>")
+    return f"{NAV_CSS}<nav class='icg-nav' aria-label='Lessons'>{''.join(links)}</nav>"
+
+
+def lesson_nav(name: str) -> object:
+    """The links at the end of a lesson (made from LESSONS, so they follow its order)."""
+    from IPython.display import HTML
+
+    return HTML(lesson_nav_html(name))
 
 
 # How a 45-minute period runs, the same for every lesson (minutes).
@@ -179,6 +222,11 @@ def lesson_plan_text() -> str:
 
 def _name(lesson: Lesson) -> str:
     return f"{lesson.number}. {lesson.title}" if lesson.role == "lesson" else lesson.title
+
+
+def display_name(lesson: Lesson) -> str:
+    """'2. Absolute value' for a lesson; 'Start here', 'Teacher guide' for the other pages."""
+    return _name(lesson)
 
 
 # ----- the answer key of the whole unit (for the teacher guide) -------------------------------
@@ -223,4 +271,9 @@ def full_answer_key(folder: Path | None = None) -> object:
         out.append(f"<h4>{html.escape(_name(lesson))}</h4><table class='icg-answer-key'>"
                    "<thead><tr><th>Section</th><th>Question</th><th>Answer</th></tr></thead>"
                    f"<tbody>{rows}</tbody></table>")
-    return HTML("".join(out))
+    # the three columns share the page's width (a phone too): long words wrap; the answers'
+    # dollar signs ("$6 ... $8") are money, not math for MathJax (mathjax_ignore)
+    css = ("<style>.icg-answer-key { width: 100%; table-layout: fixed; }"
+           " .icg-answer-key td, .icg-answer-key th { overflow-wrap: anywhere;"
+           " text-align: left; vertical-align: top; }</style>")
+    return HTML(f"{css}<div class='mathjax_ignore'>{''.join(out)}</div>")

@@ -18,7 +18,6 @@ from widgets import lesson_tools
 from widgets.components import (
     GuardedButton,
     guarded,
-    hbox,
     html_widget,
     make_button,
     shared_button_style,
@@ -94,13 +93,15 @@ class CardExplorer(w.VBox):
             row = []
             for rank in range(1, 14):
                 # made as it looks, with a shared layout and style: 26 buttons, 26 models
-                b = GuardedButton(layout=shared_layout(width="5.8em", height="3.2em"),
+                # 13 of them fit one row of a table (980 px) on a Chromebook: no king alone
+                b = GuardedButton(layout=shared_layout(width="5em", height="3.2em"),
                                   style=shared_button_style(), **self._rank_state(rank, color),
                                   _dom_classes=("icg-card-btn", f"icg-{color.value}"))
                 b.on_click(lambda _, r=rank, c=color: guarded(self.click, r, c))
                 self.rank_buttons[(rank, color)] = b
                 row.append(b)
-            rows.append(w.HBox(row, layout=shared_layout(flex_flow="row wrap")))
+            rows.append(w.HBox(row, layout=shared_layout(flex_flow="row wrap"),
+                               _dom_classes=("icg-rank-row",)))
         self.opposite_button = make_button("Add the opposite", self.add_opposite,
                                            tooltip="add the opposite of the last card",
                                            disabled=True)
@@ -121,8 +122,9 @@ class CardExplorer(w.VBox):
             *([self.mode_toggle] if self.mode_toggle is not None else
               [html_widget("<b>Click a card to add it:</b>")]),
             *rows,
-            hbox([self.opposite_button, self.cancel_button, self.undo_button,
-                  self.clear_button]),
+            # wraps on a phone instead of cutting the labels ("Add the oppo...")
+            w.HBox([self.opposite_button, self.cancel_button, self.undo_button,
+                    self.clear_button], layout=shared_layout(flex_flow="row wrap")),
             self.hand, self.equation, self.pairs, self.line,
         ], _dom_classes=("icg-root", "icg-explorer"))
         self._refresh()

@@ -28,6 +28,10 @@ KIT_CSS = """
 .icg-kit .icg-kit-sheet, .icg-kit table, .icg-kit .icg-kit-card { break-inside: avoid; }
 .icg-kit .icg-kit-card { border: 2px solid #000; border-radius: 8px; padding: 0.5em 0.8em;
                          margin: 0.5em 0; }
+@media screen and (max-width: 600px) {  /* a phone: columns share the width, words wrap */
+  .icg-kit table { table-layout: fixed; }
+  .icg-kit th, .icg-kit td, .icg-kit p { overflow-wrap: anywhere; }
+}
 @media print {
   @page { size: A4; margin: 12mm; }
   /* Voila's page scrolls inside fixed-height panels; in print every panel grows with its

@@ -115,6 +115,18 @@ def _nice_range(values: Sequence[int], minimum: int) -> tuple[int, int]:
     return -r, r
 
 
+#: The number line is drawn twice: for the width asked (640 units; 440 for large print) and
+#: narrow (NARROW_WIDTH units, fewer numbers) for a phone. style.css shows one of the two by the
+#: width of the figure (a container query: no script, Chromium 105+, Safari 16+; a browser
+#: without container queries shows the wide one). Both are scaled to the figure's width, so a
+#: label's size on screen is FONT * figure width / drawing width: 13 units stay at least 12 px
+#: while the wide drawing is shown at 600 px or more (style.css switches below that), and the
+#: narrow one at 277 px or more (a 320 px phone leaves the figure about 290 px).
+NARROW_WIDTH = 300
+FONT = 13  # px of every label in SVG units (style.css sets the same size)
+CHAR = 0.6 * FONT  # estimated width of a character of a label
+
+
 def number_line_svg(
     points: Sequence[Point] = (),
     arrow: Arrow | None = None,
@@ -131,6 +143,8 @@ def number_line_svg(
     Points are stacked when they share a value. `marks` are targets drawn as diamonds (Flapjack:
     -13, 0, 13); `limits` shade everything outside lo..hi. The caption lists every point, the
     arrow and every span as text ("|-3| = 3"), so nothing is said by the picture alone.
+    The drawing comes twice, `width` units wide and NARROW_WIDTH wide for small screens (the
+    page shows one of them); only the caption is read out.
     """
     values = [p.value for p in points] + [s.value for s in spans] + list(marks)
     if arrow is not None:
@@ -142,6 +156,21 @@ def number_line_svg(
     hi = auto_hi if hi is None else max(hi, max(values, default=hi))
     if hi <= lo:
         hi = lo + 1
+    caption = _number_line_caption(points, arrow, spans, marks, limits)
+    wide = _drawing(points, arrow, spans, marks, limits, lo, hi, width, "icg-nl-wide",
+                    title, caption)
+    narrow = _drawing(points, arrow, spans, marks, limits, lo, hi, NARROW_WIDTH,
+                      "icg-nl-narrow", "", "")
+    items = "".join(f"<li>{esc(t)}</li>" for t in caption.split("; ") if t)
+    return (f'<figure class="icg-numberline">{wide}{narrow}'
+            f'<figcaption><ul class="icg-nl-text">{items}</ul></figcaption></figure>')
+
+
+def _drawing(points: Sequence[Point], arrow: Arrow | None, spans: Sequence[Span],
+             marks: Sequence[int], limits: tuple[int, int] | None, lo: int, hi: int,
+             width: int, kind: str, title: str, caption: str) -> str:
+    """One SVG of the line, `width` units wide, named `title: caption` (no title: hidden from
+    screen readers, being a copy of the other drawing)."""
     pad = 24
 
     def x(v: float) -> float:
@@ -150,10 +179,15 @@ def number_line_svg(
     rows, n_rows = _label_rows(points, x, width)
     top = 22 if arrow is not None and arrow.label else 8
     arrow_y = top + (8 if arrow is not None else 0)
-    axis_y = arrow_y + 34 + 16 * (n_rows - 1)  # the top label row clears the arrowhead
-    height = axis_y + 34 + 16 * len(spans)
+    axis_y = arrow_y + 36 + 18 * (n_rows - 1)  # the top label row clears the arrowhead
+    height = axis_y + 36 + 18 * len(spans)
 
-    parts: list[str] = []
+    # A white ground under the drawing: Chromium's forced dark mode darkens the page but
+    # leaves an SVG with a light ground as it is (dark text on white), where it would
+    # otherwise leave dark text on a darkened page. style.css paints it Canvas under
+    # forced colours.
+    parts: list[str] = [f'<rect class="icg-nl-bg" x="0" y="0" width="{width}" '
+                        f'height="{height}"/>']
     if limits is not None:
         a, b = limits
         if a > lo:
@@ -165,8 +199,14 @@ def number_line_svg(
     parts.append(f'<line class="icg-nl-axis" x1="{x(lo)}" y1="{axis_y}" '
                  f'x2="{x(hi)}" y2="{axis_y}"/>')
     span_len = hi - lo
-    step = 1 if span_len <= 30 else (5 if span_len <= 100 else 10)
-    label_step = 5 if span_len <= 60 else 10
+    unit = (width - 2 * pad) / span_len  # SVG units per step of 1
+    step = next(s for s in (1, 5, 10, 20, 50, 100, 1000) if s * unit >= 5 or s == 1000)
+    step = max(step, 1 if span_len <= 30 else (5 if span_len <= 100 else 10))
+    # numbers at least 4 characters apart ("-10" and a gap)
+    label_step = next(s for s in (5, 10, 20, 50, 100, 1000) if s * unit >= 4.5 * CHAR
+                      or s == 1000)
+    label_step = max(label_step, 5 if span_len <= 60 else 10)
+    special = sorted({*marks, *(limits or ())})
     for v in range(lo - lo % step, hi + 1, step):
         if v < lo:
             continue
@@ -174,17 +214,21 @@ def number_line_svg(
         h = 8 if big else 4
         parts.append(f'<line class="icg-nl-tick" x1="{x(v)}" y1="{axis_y - h}" '
                      f'x2="{x(v)}" y2="{axis_y + h}"/>')
-        if big or (limits is not None and v in limits) or v in marks:
-            parts.append(f'<text class="icg-nl-num" x="{x(v)}" y="{axis_y + 22}" '
+        crowded = any(v != m and abs(x(v) - x(m)) < 4 * CHAR for m in special)
+        if v in special or (big and not crowded):
+            parts.append(f'<text class="icg-nl-num" x="{x(v)}" y="{axis_y + 24}" '
                          f'text-anchor="middle">{esc(signed(v))}</text>')
     for m in marks:
+        if m % step:  # a target between ticks still gets its number
+            parts.append(f'<text class="icg-nl-num" x="{x(m)}" y="{axis_y + 24}" '
+                         f'text-anchor="middle">{esc(signed(m))}</text>')
         parts.append(f'<path class="icg-nl-mark" d="M{x(m)} {axis_y - 9} l6 9 l-6 9 l-6 -9 z"/>')
     for i, s in enumerate(spans):
-        y = axis_y + 34 + 16 * i
-        label = s.label or abs_text(s.value)
+        y = axis_y + 38 + 18 * i
+        text = s.label or abs_text(s.value)
         x0, x1 = x(0), x(s.value)
         lx, anchor = (x1 + 6, "start") if s.value >= 0 else (x1 - 6, "end")
-        w = 7 * len(label)
+        w = CHAR * len(text)
         if anchor == "start" and lx + w > width:  # no room right of the bracket
             lx, anchor = (x0 - 6, "end") if x0 - 6 - w >= 0 else (width - 2, "end")
         elif anchor == "end" and lx - w < 0:  # no room left of it
@@ -192,32 +236,34 @@ def number_line_svg(
         parts.append(f'<line class="icg-nl-span" x1="{x0}" y1="{y}" x2="{x1}" y2="{y}"/>'
                      f'<line class="icg-nl-span" x1="{x0}" y1="{y - 4}" x2="{x0}" y2="{y + 4}"/>'
                      f'<line class="icg-nl-span" x1="{x1}" y1="{y - 4}" x2="{x1}" y2="{y + 4}"/>'
-                     f'<text class="icg-nl-spanlabel" x="{lx}" y="{y + 4}" '
-                     f'text-anchor="{anchor}">{esc(label)}</text>')
+                     f'<text class="icg-nl-spanlabel" x="{lx}" y="{y + 5}" '
+                     f'text-anchor="{anchor}">{esc(text)}</text>')
     if arrow is not None:
         y = arrow_y
-        parts.append(f'<line class="icg-nl-arrow" x1="{x(arrow.start)}" y1="{y}" '
-                     f'x2="{x(arrow.end)}" y2="{y}" marker-end="url(#icg-arrowhead)"/>')
+        x0, x1 = x(arrow.start), x(arrow.end)
+        d = 1 if x1 >= x0 else -1
+        # the head is a path of its own (not a <marker>: a marker is found by its id, and the
+        # first drawing with that id may be the one the page hides)
+        parts.append(f'<line class="icg-nl-arrow" x1="{x0}" y1="{y}" '
+                     f'x2="{round(x1 - d * 10, 1)}" y2="{y}"/>'
+                     f'<path class="icg-nl-head" d="M{x1} {y} l{-12 * d} -6 l0 12 z"/>')
         if arrow.label:
-            mid = (x(arrow.start) + x(arrow.end)) / 2
-            parts.append(f'<text class="icg-nl-arrowlabel" x="{mid}" '
-                         f'y="{y - 6}" text-anchor="middle">{esc(arrow.label)}</text>')
+            mid = (x0 + x1) / 2
+            w = CHAR * len(arrow.label) / 2
+            mid = min(max(mid, w + 2), width - w - 2)
+            parts.append(f'<text class="icg-nl-arrowlabel" x="{round(mid, 1)}" '
+                         f'y="{y - 8}" text-anchor="middle">{esc(arrow.label)}</text>')
     for p, (k, anchor) in zip(points, rows, strict=True):
         px = x(p.value)
         parts.append(f'<circle class="icg-nl-pt icg-nl-{esc(p.kind)}" cx="{px}" '
                      f'cy="{axis_y}" r="6"/>')
-        parts.append(f'<text class="icg-nl-ptlabel" x="{px}" y="{axis_y - 14 - 16 * k}" '
+        parts.append(f'<text class="icg-nl-ptlabel" x="{px}" y="{axis_y - 15 - 18 * k}" '
                      f'text-anchor="{anchor}">{esc(_point_text(p))}</text>')
-    caption = _number_line_caption(points, arrow, spans, marks, limits)
-    defs = ('<defs><marker id="icg-arrowhead" markerUnits="userSpaceOnUse" markerWidth="12" '
-            'markerHeight="12" refX="11" refY="6" orient="auto">'
-            '<path d="M0,0 L12,6 L0,12 z" class="icg-nl-head"/></marker></defs>')
-    svg = (f'<svg class="icg-nl" viewBox="0 0 {width} {height}" role="img" '
-           f'aria-label="{esc(title)}: {esc(caption)}" preserveAspectRatio="xMidYMid meet">'
-           f"<title>{esc(title)}</title>{defs}{''.join(parts)}</svg>")
-    items = "".join(f"<li>{esc(t)}</li>" for t in caption.split("; ") if t)
-    return (f'<figure class="icg-numberline">{svg}'
-            f'<figcaption><ul class="icg-nl-text">{items}</ul></figcaption></figure>')
+    a11y = (f'role="img" aria-label="{esc(title)}: {esc(caption)}"' if title
+            else 'aria-hidden="true"')
+    name = f"<title>{esc(title)}</title>" if title else ""
+    return (f'<svg class="icg-nl {kind}" viewBox="0 0 {width} {height}" {a11y} '
+            f'preserveAspectRatio="xMidYMid meet">{name}{"".join(parts)}</svg>')
 
 
 def _point_text(p: Point) -> str:
@@ -227,15 +273,15 @@ def _point_text(p: Point) -> str:
 def _label_rows(points: Sequence[Point], x: Any, width: int
                 ) -> tuple[list[tuple[int, str]], int]:
     """For each point, a label row (0 = nearest the axis) and text-anchor, so that labels on
-    the same row do not overlap (widths estimated at 7 px a character)."""
+    the same row do not overlap (widths estimated at CHAR units a character)."""
     out: list[tuple[int, str]] = [(0, "middle")] * len(points)
     row_ends: list[float] = []
     for i in sorted(range(len(points)), key=lambda i: (x(points[i].value), i)):
         px = x(points[i].value)
-        w = 7 * len(_point_text(points[i])) + 8
-        if px < width * 0.2:
+        w = CHAR * len(_point_text(points[i])) + 8
+        if px - w / 2 < 2:
             anchor, left = "start", px - 4
-        elif px > width * 0.8:
+        elif px + w / 2 > width - 2:
             anchor, left = "end", px - w + 4
         else:
             anchor, left = "middle", px - w / 2

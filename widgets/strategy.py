@@ -672,7 +672,7 @@ class ChartByPlayers(w.VBox):
 
     def __init__(self, chart: str = "threshold", players: Sequence[int] = (2, 3, 4, 5, 6),
                  value: int = 4, **settings: Any) -> None:
-        from widgets.components import hbox, html_widget, make_button
+        from widgets.components import html_widget, make_button, shared_layout
 
         if chart not in ("hold", "threshold"):
             raise ValueError(f"chart must be 'hold' or 'threshold'; got {chart!r}")
@@ -692,8 +692,11 @@ class ChartByPlayers(w.VBox):
                         for p in self.choices}
         self.status = html_widget()
         self.picture = html_widget()
-        super().__init__([hbox([html_widget("<b>Number of players:</b>"),
-                                *self.buttons.values()]), self.status, self.picture])
+        # the row wraps on a phone instead of cutting the buttons' labels
+        super().__init__([w.HBox([html_widget("<b>Number of players:</b>"),
+                                  *self.buttons.values()],
+                                 layout=shared_layout(flex_flow="row wrap")),
+                          self.status, self.picture])
         self.choose(value)
 
     def choose(self, players: Any) -> Chart | None:

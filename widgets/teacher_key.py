@@ -39,7 +39,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from widgets.components import MessageArea, hbox, html_widget, make_button
+from widgets.components import MessageArea, html_widget, make_button, shared_layout
 from widgets.deal_codes import ALPHABET
 
 log = logging.getLogger(__name__)
@@ -149,7 +149,9 @@ class TeacherGate(widgets.VBox):
         self.message = MessageArea()
         if teacher_key() is None:
             self.message.show(NO_KEY, "info")
-        super().__init__([self.note, hbox([self.password, self.unlock_button]), self.message],
+        row = widgets.HBox([self.password, self.unlock_button],  # wraps on a phone
+                           layout=shared_layout(flex_flow="row wrap"))
+        super().__init__([self.note, row, self.message],
                          _dom_classes=("icg-root", "icg-teacher-gate"))
 
     def unlock(self) -> bool:

@@ -14,16 +14,54 @@ SETTLE_MS = 1500
 
 
 def test_tree_page_lists_every_lesson(lessons_server: Any, open_page: Any) -> None:
-    """The landing tree page links to every lesson, cleanly."""
+    """The landing page (/) lists every lesson by its title from widgets/course.py, in the
+    unit's order, as plain links (no script-drawn file browser, no kernel, no console noise)."""
+    from widgets import course
+
     vp = open_page("tree")
-    vp.allow_tree_page_noise()
     vp.open(lessons_server.url, expect_widgets=False)
-    # The lab template's tree page is a file browser drawn by script, not a list of <a> links.
-    for nb in LESSONS:
-        vp.page.get_by_text(nb.name, exact=True).first.wait_for(state="visible", timeout=30_000)
+    links = vp.page.locator(".classroom-lessons a")
+    shown = [(a.inner_text().strip(), a.get_attribute("href")) for a in links.all()]
+    assert shown == [(course.display_name(lesson), f"/voila/render/{lesson.file}")
+                     for lesson in course.LESSONS]
+    assert {p.name for p in LESSONS} == {href.rsplit("/", 1)[1] for _, href in shown}
+    assert links.first.inner_text() == "Start here"
+    for a in links.all():  # large, underlined, in the same tab
+        assert a.evaluate("e => getComputedStyle(e).textDecorationLine") == "underline"
+        assert a.get_attribute("target") is None
+        assert a.bounding_box()["height"] >= 24
     vp.page.wait_for_timeout(SETTLE_MS)
     vp.screenshot("tree")
     assert vp.problems() == []
+
+
+def test_double_click_opens_a_lesson_once(lessons_server: Any, open_page: Any) -> None:
+    """A double click on a lesson link, on the landing page or in a lesson (where JupyterLab
+    gives every link target=_blank), asks the server for the page once (one kernel), in the
+    same tab; a single click later goes through (static/link-guard.js)."""
+    vp = open_page("tree-dblclick")
+    vp.open(lessons_server.url, expect_widgets=False)
+    renders: list[str] = []
+    vp.context.on("request", lambda r: renders.append(r.url) if "/voila/render/" in r.url
+                  and r.resource_type == "document" else None)
+    vp.page.get_by_role("link", name="Start here").dblclick()
+    vp.page.wait_for_url("**/voila/render/00_start_here.ipynb", timeout=60_000)
+    link = vp.page.locator(".icg-lesson-list a").first
+    link.wait_for(timeout=120_000)
+    assert renders == [lessons_server.page_url("00_start_here.ipynb")]
+    assert link.inner_text() == "1. Integers with cards"
+    vp.page.wait_for_timeout(SETTLE_MS)
+    link.dblclick()
+    vp.page.wait_for_url("**/voila/render/01_integers_with_cards.ipynb", timeout=60_000)
+    vp.page.locator(".icg-explorer").first.wait_for(timeout=120_000)
+    vp.page.wait_for_timeout(SETTLE_MS)
+    assert renders[1:] == [lessons_server.page_url("01_integers_with_cards.ipynb")]
+    assert len(vp.context.pages) == 1, [p.url for p in vp.context.pages]
+    vp.page.wait_for_timeout(3000)  # the guard's 3 seconds are over: a click goes through
+    vp.page.get_by_role("link", name="Back to start").click()
+    vp.page.wait_for_url("**/voila/render/00_start_here.ipynb", timeout=60_000)
+    assert renders[-1] == lessons_server.page_url("00_start_here.ipynb")
+    assert len(vp.context.pages) == 1
 
 
 @pytest.mark.parametrize("notebook", LESSONS, ids=[p.stem for p in LESSONS])
