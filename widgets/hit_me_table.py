@@ -8,8 +8,16 @@ from widgets.hit_me.render import (
     seat_html,
     seats_html,
 )
-from widgets.hit_me.session import LEVELS, MAX_PLAYERS, MODES, HitMeSession, Phase
-from widgets.hit_me.table import COLOR_OPTIONS, TURN_OPTIONS, HitMeTable
+from widgets.hit_me.session import (
+    COLOR_OPTIONS,
+    LEVELS,
+    MAX_PLAYERS,
+    MODES,
+    TURN_OPTIONS,
+    HitMeSession,
+    Phase,
+)
+from widgets.hit_me.table import HitMeTable
 from widgets.shell import MAX_NAME
 
 __all__ = ["COLOR_OPTIONS", "LEVELS", "MAX_NAME", "MAX_PLAYERS", "MODES", "TURN_OPTIONS",

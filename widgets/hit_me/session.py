@@ -18,7 +18,7 @@ from engine.cards import card_from_json
 from engine.errors import ConfigError, check_int
 from engine.hit_me import ChooseAce, Hit, HitMeConfig, HitMeGame, Hold
 from widgets.controller import TableController, make_bots
-from widgets.deal_codes import new_secret_seed, parse_deal_code
+from widgets.deal_codes import format_code, new_secret_seed, parse_deal_code
 from widgets.hit_me.render import announce_feedback, own_values
 from widgets.shell import check_opponent_specs, seat_names
 from widgets.words import abs_math, hit_me_hint, sum_math
@@ -26,6 +26,10 @@ from widgets.words import abs_math, hit_me_hint, sum_math
 MODES = ("solo", "pass-device")
 LEVELS = ("easy", "medium", "hard")
 MAX_PLAYERS = 8
+COLOR_OPTIONS = [("black positive, red negative", "black-positive"),
+                 ("red positive, black negative", "red-positive")]
+TURN_OPTIONS = [("round robin (one hit a pass)", "round-robin"),
+                ("all at once (all your hits in a row)", "all-at-once")]
 
 
 class Phase(Enum):
@@ -346,3 +350,27 @@ class HitMeSession:
             "students": len(self.students) if self.mode == "pass-device" else None,
             "code_typed": self.code_typed,
         }
+
+    def settings_values(self) -> dict[str, Any]:
+        """This game's settings, as the Settings panel shows them."""
+        cfg = self.config
+        return {"players": cfg.players, "colors": cfg.colors.value,
+                "turn_order": cfg.turn_order.value, "ace_eleven": cfg.ace_eleven,
+                "opponents": self.opponents if self.opponents in LEVELS else "medium",
+                "mode": self.mode, "seed": format_code(self.deal_code) if self.code_open else "",
+                "students": len(self.students)}
+
+    def settings_from(self, values: dict[str, Any]) -> dict[str, Any]:
+        """`new_game` arguments from the Settings panel's parsed values (ValueError: refused)."""
+        students = None
+        if values["mode"] == "pass-device":
+            students = values["students"]
+            if students > values["players"]:
+                raise ValueError(f"Students at this screen: at most the number of players "
+                                 f"({values['players']}); got {students}")
+        if values["players"] != self.config.players:
+            self.names_arg = None  # given names fit the old number of players
+        return {"players": values["players"], "colors": values["colors"],
+                "turn_order": values["turn_order"], "ace_eleven": values["ace_eleven"],
+                "opponents": values["opponents"], "mode": values["mode"], "seed": values["seed"],
+                "students": students, "code_typed": values["seed"] is not None}

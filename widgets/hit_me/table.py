@@ -1,12 +1,7 @@
-"""The Hit Me card table widget: builds its widgets once, routes clicks to a `HitMeSession`
-(widgets/hit_me/session.py) and copies `table_view(session)` (widgets/hit_me/view.py) to them.
-
-`HitMeTable(players=3, opponents='medium', seed=None, mode='solo', walkthrough=False, ...)` is an
-ipywidgets VBox. Every view comes from the viewer's observation, so a card that the person at the
-screen may not see is never in any widget value. Phases: PLAY, ANNOUNCE (each student types their
-sum and |sum| before the cards turn up), REVEAL. In pass-the-device mode a "pass the device to X"
-screen hides everything private until X says they hold the device.
-"""
+"""The Hit Me table widget (`HitMeTable`, an ipywidgets VBox): builds its widgets once, routes
+clicks to a `HitMeSession` (session.py) and copies `table_view(session)` (view.py) to the widgets.
+Every view comes from the viewer's observation: a card the person at the screen may not see is
+never in any widget value. Phases: PLAY, ANNOUNCE (sum and |sum| typed first), REVEAL."""
 
 from __future__ import annotations
 
@@ -15,7 +10,6 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from engine.cards import signed
 from engine.errors import ConfigError
 from widgets.components import (
     AnswerEntry,
@@ -35,16 +29,12 @@ from widgets.components import (
     shared_layout,
     style_widget,
 )
+from widgets.hit_me import session as hs
 from widgets.hit_me.render import announce_prompt_html, score_table_html
-from widgets.hit_me.session import LEVELS, MAX_PLAYERS, MODES, HitMeSession, Phase
+from widgets.hit_me.session import HitMeSession, Phase
 from widgets.hit_me.view import table_view
-from widgets.shell import format_code, set_large_print
-from widgets.words import card_name
+from widgets.shell import TableShell, format_code, parse_bool
 
-COLOR_OPTIONS = [("black positive, red negative", "black-positive"),
-                 ("red positive, black negative", "red-positive")]
-TURN_OPTIONS = [("round robin (one hit a pass)", "round-robin"),
-                ("all at once (all your hits in a row)", "all-at-once")]
 # what the tests and lessons read on the table; they live in the session
 _FROM_SESSION = ("game", "phase", "peeked", "holder", "names", "config", "mode", "students",
                  "deal_code", "code_typed", "round_number", "announce_queue", "announced",
@@ -52,18 +42,14 @@ _FROM_SESSION = ("game", "phase", "peeked", "holder", "names", "config", "mode",
                  "code_open", "ctl", "needed", "observation")
 
 
-def _parse_bool(value: Any) -> bool:
-    if value is True or value is False:
-        return value
-    raise ValueError("must be on or off")
-
-
-class HitMeTable(widgets.VBox):
+class HitMeTable(TableShell, widgets.VBox):
     """A Hit Me table. Keyword settings: players 2-8; opponents 'easy' | 'medium' | 'hard' | a
     bot spec | a list of those, one per computer seat; seed: the deal code (None makes one up);
     mode 'solo' | 'pass-device'; students (pass-device: how many seats are people); walkthrough;
     large_print; names; colors; turn_order; ace_eleven; bot_delay (0: at once, for tests);
     deck: a stacked card order for the first round, top first ('KS,7H,...')."""
+
+    _FROM_SESSION = _FROM_SESSION
 
     def __init__(self, players: int = 3, opponents: Any = "medium", seed: int | str | None = None,
                  mode: str = "solo", walkthrough: bool = False, large_print: bool = False,
@@ -71,8 +57,8 @@ class HitMeTable(widgets.VBox):
                  turn_order: str = "round-robin", ace_eleven: bool = False,
                  bot_delay: float = 0.8, students: int | None = None,
                  deck: str | None = None) -> None:
-        if mode not in MODES:
-            raise ConfigError(f"mode must be one of {', '.join(MODES)}; got {mode!r}")
+        if mode not in hs.MODES:
+            raise ConfigError(f"mode must be one of {', '.join(hs.MODES)}; got {mode!r}")
         self.session = HitMeSession(walkthrough=walkthrough, bot_delay=bot_delay, names=names,
                                     notify=self._notify)
         self._build_widgets()
@@ -90,17 +76,6 @@ class HitMeTable(widgets.VBox):
         self.session.on_change = self.refresh
         self._game_made()
         self.refresh()
-
-    def __getattr__(self, name: str) -> Any:
-        if name in _FROM_SESSION and "session" in self.__dict__:
-            return getattr(self.__dict__["session"], name)
-        raise AttributeError(name)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in _FROM_SESSION:
-            setattr(self.session, name, value)
-        else:
-            super().__setattr__(name, value)
 
     def _show_me(self) -> None:
         self.session.show_me()
@@ -145,14 +120,6 @@ class HitMeTable(widgets.VBox):
     (reveal_toggle, next_move_button, code_text, replay_button, restart_button,
      large_print_toggle, reasons_html, walk_box) = LazyPart.group("_build_walkthrough", 8)
 
-    def _build_pass(self) -> None:
-        self.pass_html = html_widget("")
-        self.pass_button = make_button("I have the device", self._take_device,
-                                       button_style="primary")
-        self.pass_box = widgets.VBox([self.pass_html, hbox([self.pass_button])])
-        self.pass_box.add_class("icg-passbox")
-        self.pass_box.layout.display = "none"
-
     def _build_announce(self) -> None:
         self.announce = AnswerEntry(
             [("sum", "My sum"), ("abs", "Its absolute value |sum|")],
@@ -164,73 +131,28 @@ class HitMeTable(widgets.VBox):
         self.announce_box = widgets.VBox([self.announce, hbox([self.announce_done_button])])
         self.announce_box.layout.display = "none"
 
-    def _build_walkthrough(self) -> None:
-        self.reveal_toggle = make_toggle(
-            "Show every hand",
-            "teacher: turn every face-down card up and show the computer players' reasons")
-        self.reveal_toggle.observe(self._reveal_changed, names="value")
-        self.next_move_button = make_button("Next move", self.session.next_move,
-                                            tooltip="the next computer player makes one move")
-        self.code_text = widgets.Text(description="Deal code", continuous_update=False,
-                                      style={"description_width": "initial"})
-        self.replay_button = make_button("Deal this code", self._replay_code,
-                                         tooltip="start a new game from the deal code in the box")
-        self.restart_button = make_button("Restart this deal", self._restart_deal,
-                                          tooltip="deal this round again, the same cards, "
-                                          "to try other choices")
-        self.large_print_toggle = make_toggle("Large print", "bigger text for a projector",
-                                              self.large_print)
-        self.large_print_toggle.observe(
-            lambda ch: self._set_large_print(self.large_print_toggle.value is True), names="value")
-        self.reasons_html = html_widget("")
-        self.walk_box = widgets.VBox([
-            html_widget('<div class="icg-title">Teacher walkthrough</div>'),
-            hbox([self.reveal_toggle, self.next_move_button, self.restart_button,
-                  self.large_print_toggle]),
-            hbox([self.code_text, self.replay_button]), self.reasons_html])
-        self.walk_box.add_class("icg-walkthrough")
-        if self.session.walkthrough and hasattr(self.session, "deal_code"):
-            self.code_text.value = format_code(self.session.deal_code)
-        if not self.session.walkthrough:
-            self.walk_box.layout.display = "none"
-
-    @property
-    def settings(self) -> SettingsPanel:
-        """The settings panel, built on first use (its ~30 widget models are sent otherwise)."""
-        if self._settings is None:
-            self._settings = self._build_settings()
-            self._settings.set_values(self._settings_values)
-            self._settings.layout.display = None if self.settings_toggle.value is True \
-                else "none"
-            self._layout_children()
-        return self._settings
-
     def _build_settings(self) -> SettingsPanel:
         p = SettingsPanel("Settings", "Apply and deal", on_apply=self._apply_settings)
         p.add_field("players", "Players (2 to 8)", widgets.IntText(value=3),
-                    lambda v: parse_int_setting(v, "players", 2, MAX_PLAYERS))
-        p.add_field("colors", "Colours", widgets.Dropdown(options=COLOR_OPTIONS),
-                    lambda v: parse_choice(v, [c for _, c in COLOR_OPTIONS], "colours"))
-        p.add_field("turn_order", "Turn order", widgets.Dropdown(options=TURN_OPTIONS),
-                    lambda v: parse_choice(v, [t for _, t in TURN_OPTIONS], "turn order"))
-        p.add_field("ace_eleven", "Aces count 1 or 11", widgets.Checkbox(), _parse_bool)
+                    lambda v: parse_int_setting(v, "players", 2, hs.MAX_PLAYERS))
+        p.add_field("colors", "Colours", widgets.Dropdown(options=hs.COLOR_OPTIONS),
+                    lambda v: parse_choice(v, [c for _, c in hs.COLOR_OPTIONS], "colours"))
+        p.add_field("turn_order", "Turn order", widgets.Dropdown(options=hs.TURN_OPTIONS),
+                    lambda v: parse_choice(v, [t for _, t in hs.TURN_OPTIONS], "turn order"))
+        p.add_field("ace_eleven", "Aces count 1 or 11", widgets.Checkbox(), parse_bool)
         p.add_field("opponents", "Computer players",
-                    widgets.Dropdown(options=[(f"{lv}", lv) for lv in LEVELS]),
-                    lambda v: parse_choice(v, LEVELS, "computer players"))
+                    widgets.Dropdown(options=[(f"{lv}", lv) for lv in hs.LEVELS]),
+                    lambda v: parse_choice(v, hs.LEVELS, "computer players"))
         p.add_field("mode", "Who plays",
                     widgets.Dropdown(options=[("one student (solo)", "solo"),
                                               ("students pass the device", "pass-device")]),
-                    lambda v: parse_choice(v, MODES, "who plays"))
+                    lambda v: parse_choice(v, hs.MODES, "who plays"))
         p.add_field("students", "Students at this screen (pass the device)",
                     widgets.IntText(value=1),
-                    lambda v: parse_int_setting(v, "students", 1, MAX_PLAYERS))
+                    lambda v: parse_int_setting(v, "students", 1, hs.MAX_PLAYERS))
         p.add_field("seed", "Deal code (empty: new shuffle)",
                     widgets.Text(placeholder="e.g. 42 or class-5b"), parse_deal_code)
         return p
-
-    def _layout_children(self) -> None:
-        # the teacher controls exist only in walkthrough mode (a hidden widget still syncs)
-        self.children = self._children()
 
     def _children(self) -> list[widgets.Widget]:
         part = self.__dict__.get
@@ -243,20 +165,7 @@ class HitMeTable(widgets.VBox):
             *([self._settings] if self._settings is not None else []),
         ] if w is not None]
 
-    def _show_settings(self) -> None:
-        self.settings.layout.display = None if self.settings_toggle.value is True else "none"
-
-    def _set_large_print(self, on: bool) -> None:
-        self.large_print = on
-        set_large_print(self, on, self.number_line, self.__dict__.get("large_print_toggle"))
-
     # ----- session hooks ----------------------------------------------------------------
-    def _notify(self, text: str | None, kind: str) -> None:
-        if text is None:
-            self.message.clear()
-        else:
-            self.message.show(text, kind)
-
     def _round_started(self) -> None:
         self.hint.clear()
         self.result_html.value = ""
@@ -266,13 +175,7 @@ class HitMeTable(widgets.VBox):
 
     def _game_made(self) -> None:
         s = self.session
-        cfg = s.config
-        self._settings_values = {
-            "players": cfg.players, "colors": cfg.colors.value,
-            "turn_order": cfg.turn_order.value, "ace_eleven": cfg.ace_eleven,
-            "opponents": s.opponents if s.opponents in LEVELS else "medium", "mode": s.mode,
-            "seed": format_code(s.deal_code) if s.code_open else "",
-            "students": len(s.students)}
+        self._settings_values = s.settings_values()
         # the teacher's box exists only in walkthrough mode (a synced value is readable)
         if LazyPart.built(self, "code_text") or s.walkthrough:
             self.code_text.value = format_code(s.deal_code) if s.walkthrough else ""
@@ -289,28 +192,10 @@ class HitMeTable(widgets.VBox):
         self.hint.clear()
         self.session.take_device()
 
-    def _reveal_changed(self, change: Any = None) -> None:
-        self.session.teacher_reveal = self.reveal_toggle.value is True
-        self.refresh()
-
     def _click_ace(self, i: int) -> None:
         if 0 <= i < len(self._ace_cards):
             c = self._ace_cards[i]
             self.session.choose_ace(c, abs(c["value"]) != 11)
-
-    def _replay_code(self) -> None:
-        if not self.session.walkthrough:
-            return
-        try:
-            code = parse_deal_code(self.code_text.value)
-        except ValueError as e:
-            self.message.show(f"Deal code: {e}", "error")
-            return
-        if code is None:
-            self.message.show("Deal code: type a number or a word first.", "error")
-            return
-        self._rebuild(seed=code, code_typed=True)
-        self.message.show(f"New game from deal code {format_code(code)}.", "ok")
 
     def _restart_deal(self) -> None:
         if self.session.restart_deal():
@@ -327,18 +212,11 @@ class HitMeTable(widgets.VBox):
         self.refresh()
 
     def _apply_settings(self, values: dict[str, Any]) -> str | None:
-        if values["players"] != self.session.config.players:
-            self.session.names_arg = None  # given names fit the old number of players
-        students = None
-        if values["mode"] == "pass-device":
-            students = values["students"]
-            if students > values["players"]:
-                return (f"Students at this screen: at most the number of players "
-                        f"({values['players']}); got {students}")
-        self._rebuild(players=values["players"], colors=values["colors"],
-                      turn_order=values["turn_order"], ace_eleven=values["ace_eleven"],
-                      opponents=values["opponents"], mode=values["mode"], seed=values["seed"],
-                      students=students, code_typed=values["seed"] is not None)
+        try:
+            args = self.session.settings_from(values)
+        except ValueError as e:
+            return str(e)
+        self._rebuild(**args)
         return None
 
     # ----- applying the view --------------------------------------------------------------
@@ -372,7 +250,7 @@ class HitMeTable(widgets.VBox):
         self.actions_box.layout.display = None if v.show_actions else "none"
         self.hit_button.layout.display = self.hold_button.layout.display = \
             None if v.show_hit_hold else "none"
-        self._render_aces(v.aces_active)
+        self._render_aces(v.aces, v.aces_active)
         self.status_html.value = v.status_html
         if v.announcing or LazyPart.built(self, "announce_box"):
             self._apply_announce(v)
@@ -405,27 +283,11 @@ class HitMeTable(widgets.VBox):
         self.announce_done_button.disabled = not v.can_finish
         self.announce_done_button.description = v.finish_label
 
-    def _render_aces(self, active: bool) -> None:
-        s = self.session
-        viewer = s.viewer
-        if not s.config.ace_eleven or viewer is None:
-            self._ace_cards = []
-            self.ace_box.children = ()
-            return
-        seat = s.observation()["seats"][viewer]
-        cards = list(seat["face_up"])
-        if s.peeked and not seat["face_down"].get("hidden"):
-            cards.insert(0, seat["face_down"])
-        aces = [c for c in cards if c.get("rank") == 1]
+    def _render_aces(self, aces: tuple[Any, ...], active: bool) -> None:
         while len(self._ace_buttons) < len(aces):  # kept and relabelled in place
             i = len(self._ace_buttons)
             self._ace_buttons.append(make_button("ace", lambda i=i: self._click_ace(i)))
-        self._ace_cards = aces
-        for c, b in zip(aces, self._ace_buttons, strict=False):
-            now, sign = abs(c["value"]), (1 if c["value"] > 0 else -1)
-            other = 1 if now == 11 else 11
-            b.description = (f"{c['label']}{c['symbol']} counts {signed(sign * now)}: "
-                             f"make it {signed(sign * other)}")
-            b.tooltip = f"{card_name(c)}: count it as {signed(sign * other)} instead"
-            b.disabled = not active
+        self._ace_cards = [a.card for a in aces]
+        for a, b in zip(aces, self._ace_buttons, strict=False):
+            b.description, b.tooltip, b.disabled = a.description, a.tooltip, not active
         self.ace_box.children = tuple(self._ace_buttons[:len(aces)])

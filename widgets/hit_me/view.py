@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.cards import signed
 from widgets.hit_me.render import (
     Arrow,
     Point,
@@ -22,7 +23,7 @@ from widgets.hit_me.render import (
 )
 from widgets.hit_me.session import HitMeSession, Phase
 from widgets.shell import bot_name, format_code
-from widgets.words import hit_me_story_line
+from widgets.words import card_name, hit_me_story_line
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,7 @@ class HitMeView:
     show_hint: bool
     show_actions: bool
     show_hit_hold: bool
+    aces: tuple[AceChoice, ...]
     aces_active: bool
     status_html: str
     announcing: bool
@@ -60,6 +62,27 @@ class HitMeView:
     result_html: str
     can_next_move: bool
     reasons_html: str
+
+
+def ace_choices(s: HitMeSession, obs: dict[str, Any]) -> tuple[AceChoice, ...]:
+    """The viewer's aces (the face-down one once peeked), each a button to count it 1 or 11."""
+    viewer = obs["viewer"]
+    if not s.config.ace_eleven or viewer is None:
+        return ()
+    seat = obs["seats"][viewer]
+    cards = list(seat["face_up"])
+    if s.peeked and not seat["face_down"].get("hidden"):
+        cards.insert(0, seat["face_down"])
+    out = []
+    for c in cards:
+        if c.get("rank") != 1:
+            continue
+        now, sign = abs(c["value"]), (1 if c["value"] > 0 else -1)
+        other = 1 if now == 11 else 11
+        out.append(AceChoice(c, f"{c['label']}{c['symbol']} counts {signed(sign * now)}: "
+                                f"make it {signed(sign * other)}",
+                             f"{card_name(c)}: count it as {signed(sign * other)} instead"))
+    return tuple(out)
 
 
 def status_text(s: HitMeSession, obs: dict[str, Any]) -> tuple[str, list[str]]:
@@ -128,6 +151,7 @@ def table_view(s: HitMeSession) -> HitMeView:
         show_hint=s.phase is Phase.PLAY and not pass_up,
         show_actions=not round_over and not pass_up,
         show_hit_hold=s.phase is Phase.PLAY,
+        aces=ace_choices(s, obs),
         aces_active=s.phase is Phase.PLAY and not pass_up and viewer is not None,
         status_html=status_html(text, info),
         announcing=announcing,
