@@ -527,6 +527,7 @@ class AnswerEntry(widgets.VBox):
         on_show_me: Callable[[], Any] | None = None,
         prompt: str = "",
         check_label: str = "Check my answer",
+        placeholders: dict[str, str] | None = None,
     ) -> None:
         self.on_check = on_check
         self.on_show_me = on_show_me
@@ -538,7 +539,8 @@ class AnswerEntry(widgets.VBox):
             # focus (a click on Check) or on Enter, not one message per keystroke; ipywidgets
             # holds keystroke updates back while one is in flight, and under load a Check
             # click overtook the last digits ("-" checked instead of "-12").
-            t = widgets.Text(value="", description=label, placeholder="e.g. -7",
+            t = widgets.Text(value="", description=label,
+                             placeholder=(placeholders or {}).get(name, "e.g. -7"),
                              style={"description_width": "initial"},
                              layout=widgets.Layout(width="16em"), continuous_update=False)
             self.boxes[name] = t

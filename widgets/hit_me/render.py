@@ -38,7 +38,7 @@ def _ace_note(card: dict[str, Any], value: int | None = None) -> str:
 
 
 def seat_html(obs: dict[str, Any], seat: dict[str, Any], name: str, *, show_down: bool,
-              winner: bool = False) -> str:
+              winner: bool = False, show_sum: bool = True) -> str:
     """One player's place at the table: name, role, cards, and the sums that are known."""
     p = seat["seat"]
     classes = ["icg-seat"]
@@ -71,7 +71,7 @@ def seat_html(obs: dict[str, Any], seat: dict[str, Any], name: str, *, show_down
         v = vals[i + 1] if vals else None
         cards_html.append(card_face_html(_with_value(c, v), note=_ace_note(c, v)))
     lines = [_("face-up cards: {sum}").format(sum=signed(seat["face_up_sum"]))]
-    if show_down and seat["sum"] is not None:
+    if show_down and show_sum and seat["sum"] is not None:
         lines.append(_("sum {sum}, {abs}").format(sum=signed(seat["sum"]),
                                                   abs=abs_math(seat["sum"])))
     hits = seat["hits"]
@@ -91,15 +91,18 @@ def _with_value(card: dict[str, Any], value: int | None) -> dict[str, Any]:
     return c
 
 
-def seats_html(obs: dict[str, Any], names: Sequence[str], *, peeked: bool) -> str:
-    """Every seat. The viewer's face-down card shows only after a peek (or at the reveal)."""
+def seats_html(obs: dict[str, Any], names: Sequence[str], *, peeked: bool,
+               hide_sum: int | None = None) -> str:
+    """Every seat. The viewer's face-down card shows only after a peek (or at the reveal);
+    `hide_sum`: a seat whose sum is not written (its student is being asked for it)."""
     res = obs.get("result") or {}
     winners = set(res.get("winners", []))
     parts = []
     for seat in obs["seats"]:
         p = seat["seat"]
         show = obs["reveal"] or (obs["viewer"] == p and peeked)
-        parts.append(seat_html(obs, seat, names[p], show_down=show, winner=p in winners))
+        parts.append(seat_html(obs, seat, names[p], show_down=show, winner=p in winners,
+                               show_sum=p != hide_sum))
     return f'<div class="icg-seats">{"".join(parts)}</div>'
 
 

@@ -124,7 +124,7 @@ class HitMeTable(TableShell, widgets.VBox):
         self.announce = AnswerEntry(
             [("sum", "My sum"), ("abs", "Its absolute value |sum|")],
             on_check=self.session.check_announce, on_show_me=self.session.show_me,
-            check_label="Check my sum")
+            check_label="Check my sum", placeholders={"abs": "a whole number"})
         self.announce_done_button = make_button(
             "Turn up all the cards", self.session.finish_announce, button_style="primary",
             tooltip="turn every card face up and see who wins")

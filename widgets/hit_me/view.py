@@ -124,9 +124,11 @@ def table_view(s: HitMeSession) -> HitMeView:
     need = s.needed()
     who = names[need] if pass_up and need is not None else None
     peeked = s.peeked and viewer is not None
-    points, arrow, spans = number_line_parts(obs, names, peeked=peeked)
+    # during the announce check nothing states the student's sum until they answer (issue 14)
+    asking = s.phase is Phase.ANNOUNCE and viewer is not None and viewer not in s.announced
+    points, arrow, spans = number_line_parts(obs, names, peeked=peeked and not asking)
     events = obs["events"]
-    if not peeked and not obs["reveal"]:
+    if (not peeked or asking) and not obs["reveal"]:
         events = [{k: v for k, v in e.items() if k != "private"} for e in events]
     teacher_reveal = s.walkthrough and s.teacher_reveal
     lines = tuple(hit_me_story_line(e, names, viewer, teacher=teacher_reveal) for e in events)
@@ -140,7 +142,7 @@ def table_view(s: HitMeSession) -> HitMeView:
         viewer=viewer,
         pass_to=who,
         pass_html=pass_html(who, s.phase is Phase.PLAY) if who is not None else "",
-        seats_html=seats_html(obs, names, peeked=peeked),
+        seats_html=seats_html(obs, names, peeked=peeked, hide_sum=viewer if asking else None),
         points=tuple(points), arrow=arrow, spans=tuple(spans),
         log_lines=lines,
         can_hit=playing and "hit" in legal,
