@@ -544,6 +544,9 @@ class AnswerEntry(widgets.VBox):
                              style={"description_width": "initial"},
                              layout=widgets.Layout(width="16em"), continuous_update=False)
             self.boxes[name] = t
+            # Text has no focus event: the keypad follows the box whose value last reached
+            # the kernel (a box sends it when it loses focus, as on a tap on the keypad)
+            t.observe(lambda ch, name=name: self._follow(name), names="value")
             rows.append(t)
         self.names = [n for n, _ in fields]
         self.labels = dict(fields)
@@ -591,6 +594,10 @@ class AnswerEntry(widgets.VBox):
         elif key.isdigit() and len(text) < 6:
             text += key
         box.value = text
+
+    def _follow(self, name: str) -> None:
+        if len(self.boxes) > 1 and self.boxes[name].value and self.target.value != name:
+            self.target.value = name
 
     def answers(self) -> dict[str, int | None]:
         return {n: parse_int_answer(b.value) for n, b in self.boxes.items()}
