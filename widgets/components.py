@@ -527,6 +527,7 @@ class AnswerEntry(widgets.VBox):
         on_show_me: Callable[[], Any] | None = None,
         prompt: str = "",
         check_label: str = "Check my answer",
+        placeholders: dict[str, str] | None = None,
     ) -> None:
         self.on_check = on_check
         self.on_show_me = on_show_me
@@ -538,10 +539,14 @@ class AnswerEntry(widgets.VBox):
             # focus (a click on Check) or on Enter, not one message per keystroke; ipywidgets
             # holds keystroke updates back while one is in flight, and under load a Check
             # click overtook the last digits ("-" checked instead of "-12").
-            t = widgets.Text(value="", description=label, placeholder="e.g. -7",
+            t = widgets.Text(value="", description=label,
+                             placeholder=(placeholders or {}).get(name, "e.g. -7"),
                              style={"description_width": "initial"},
                              layout=widgets.Layout(width="16em"), continuous_update=False)
             self.boxes[name] = t
+            # Text has no focus event: the keypad follows the box whose value last reached
+            # the kernel (a box sends it when it loses focus, as on a tap on the keypad)
+            t.observe(lambda ch, name=name: self._follow(name), names="value")
             rows.append(t)
         self.names = [n for n, _ in fields]
         self.labels = dict(fields)
@@ -589,6 +594,10 @@ class AnswerEntry(widgets.VBox):
         elif key.isdigit() and len(text) < 6:
             text += key
         box.value = text
+
+    def _follow(self, name: str) -> None:
+        if len(self.boxes) > 1 and self.boxes[name].value and self.target.value != name:
+            self.target.value = name
 
     def answers(self) -> dict[str, int | None]:
         return {n: parse_int_answer(b.value) for n, b in self.boxes.items()}

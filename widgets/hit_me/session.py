@@ -1,0 +1,376 @@
+"""A Hit Me session: one game at one screen, without ipywidgets.
+
+The session holds the engine game, the phase of the round as the table shows it, who holds the
+device, the peek, the announce queue and check, the deal code and the computer players (paced by
+`widgets.controller.TableController`). One method per click; each checks the click is allowed now
+and otherwise changes nothing. The widget (widgets/hit_me/table.py) passes `on_change` (re-render)
+and `notify(text, kind)` (a message; text None clears it); tests pass nothing and read the state.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from enum import Enum
+from typing import Any
+
+from engine.cards import card_from_json
+from engine.errors import ConfigError, check_int
+from engine.hit_me import ChooseAce, Hit, HitMeConfig, HitMeGame, Hold
+from widgets.controller import TableController, make_bots
+from widgets.deal_codes import format_code, new_secret_seed, parse_deal_code
+from widgets.hit_me.render import announce_feedback, own_values
+from widgets.shell import check_opponent_specs, seat_names
+from widgets.words import abs_math, hit_me_hint, sum_math
+
+MODES = ("solo", "pass-device")
+LEVELS = ("easy", "medium", "hard")
+MAX_PLAYERS = 8
+COLOR_OPTIONS = [("black positive, red negative", "black-positive"),
+                 ("red positive, black negative", "red-positive")]
+TURN_OPTIONS = [("round robin (one hit a pass)", "round-robin"),
+                ("all at once (all your hits in a row)", "all-at-once")]
+
+
+class Phase(Enum):
+    """Where a round is, as the table shows it."""
+
+    PLAY = "play"
+    ANNOUNCE = "announce"
+    REVEAL = "reveal"
+
+
+class _Controller(TableController):
+    def __init__(self, session: HitMeSession, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.session = session
+
+    @property
+    def state(self) -> Any:
+        return self.session.game.round
+
+    def refresh(self) -> None:
+        self.session.changed()
+
+    def on_error(self, message: str) -> None:
+        self.session.notify(message, "error")
+
+    def bot_legal(self, seat: int) -> list[Any]:
+        return [a for a in self.state.legal_actions(seat) if isinstance(a, Hit | Hold)]
+
+    def after_move(self) -> None:
+        self.session._after_move()
+
+
+def _quiet(text: str | None, kind: str = "info") -> None:
+    """The default `notify`: a session without a screen keeps the last message."""
+
+
+class HitMeSession:
+    """See the module docstring. `new_game(...)` takes the table's settings."""
+
+    def __init__(self, *, walkthrough: bool = False, bot_delay: float = 0.8,
+                 names: Sequence[str] | None = None,
+                 on_change: Callable[[], None] | None = None,
+                 notify: Callable[[str | None, str], None] | None = None) -> None:
+        self.ctl = _Controller(self, bot_delay=bot_delay, walkthrough=walkthrough)
+        self.on_change = on_change
+        self._notify = notify or _quiet
+        self.last_message: tuple[str | None, str] = (None, "info")
+        self.names_arg = list(names) if names is not None else None
+        self.teacher_reveal = False
+        self.announce_round = 0  # goes up each time a student's announce check starts afresh
+        self.announce_feedback: tuple[str, str] | None = None
+        self.on_round_start: Callable[[], None] | None = None
+
+    # ----- plumbing --------------------------------------------------------------------
+    @property
+    def lock(self) -> Any:
+        return self.ctl.lock
+
+    @property
+    def walkthrough(self) -> bool:
+        return self.ctl.walkthrough
+
+    def changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change()
+
+    def notify(self, text: str | None, kind: str = "info") -> None:
+        self.last_message = (text, kind)
+        self._notify(text, kind)
+
+    # ----- game set-up -----------------------------------------------------------------
+    def new_game(self, *, players: int, opponents: Any, seed: Any, mode: str, colors: str,
+                 turn_order: str, ace_eleven: bool, students: int | None,
+                 deck: str | None = None, code_typed: bool = False) -> None:
+        """Make a new game (raises ConfigError on a bad setting; nothing changes then).
+
+        `code_typed`: the person at the screen typed the deal code, so it is theirs to see
+        during play; otherwise (outside walkthrough) it shows only once the round is over.
+        """
+        with self.lock:
+            check_int(players, "players", 2, MAX_PLAYERS)
+            config = HitMeConfig(players=players, colors=colors, turn_order=turn_order,
+                                 ace_eleven=ace_eleven)
+            if mode not in MODES:
+                raise ConfigError(f"mode must be one of {', '.join(MODES)}; got {mode!r}")
+            if mode == "solo":
+                n_students = 1
+            else:
+                n_students = players if students is None else check_int(
+                    students, "students", 1, players)
+            specs = check_opponent_specs(opponents, players - n_students, "hit-me")
+            names = seat_names(self.names_arg, players, n_students, solo=mode == "solo")
+            # a deal nobody chose comes from 128 secret bits (a short code could be searched)
+            code = seed if seed is not None else new_secret_seed()
+            if isinstance(code, str):
+                code = parse_deal_code(code)
+                if code is None:
+                    code = new_secret_seed()
+            game = HitMeGame(config, seed=code, deck=deck)
+            # everything checked: replace the game
+            self.ctl.new_generation()
+            self.config = config
+            self.mode = mode
+            self.students = list(range(n_students))
+            self.names = names
+            self.opponent_specs = specs
+            self.opponents = opponents
+            self.deal_code = code
+            self.bot_seed: int | str = code
+            self.code_typed = bool(code_typed) and seed is not None
+            self.game = game
+            self.round_number = 1
+            self.start_round()
+
+    def start_round(self) -> None:
+        """Set up the game's current round (just dealt) and let the computer players move."""
+        with self.lock:
+            self.ctl.new_generation()
+            bot_seats = [p for p in range(self.config.players) if p not in self.students]
+            self.ctl.bots = make_bots(dict(zip(bot_seats, self.opponent_specs, strict=True)),
+                                      "hit-me", f"{self.bot_seed}/round{self.round_number}")
+            self.snapshot = self.game.to_json()
+            self.phase = Phase.PLAY
+            self.peeked = False
+            self.holder: int | None = 0 if self.mode == "solo" else None
+            self.announce_queue: list[int] = []
+            self.announce_misses = 0
+            self.announced: dict[int, str] = {}
+            self.announce_feedback = None
+            self.announce_round += 1
+            if self.on_round_start is not None:
+                self.on_round_start()
+            self.notify(None)
+            self.changed()
+            self.ctl.run_bots()
+        self.changed()
+
+    def _after_move(self) -> None:
+        """Called after every move: start the announce step when the round is over."""
+        if self.phase is Phase.PLAY and self.game.round.over:
+            self.phase = Phase.ANNOUNCE
+            self.announce_queue = list(self.students)
+            self._fresh_announce()
+
+    def _fresh_announce(self) -> None:
+        self.announce_misses = 0
+        self.announce_feedback = None
+        self.announce_round += 1
+
+    # ----- who is looking --------------------------------------------------------------
+    def needed(self) -> int | None:
+        """The student who must act now (turn or announce), if any."""
+        if self.phase is Phase.PLAY:
+            cur = self.game.round.current
+            return cur if cur in self.students else None
+        if self.phase is Phase.ANNOUNCE and self.announce_queue:
+            return self.announce_queue[0]
+        return None
+
+    @property
+    def pass_screen(self) -> bool:
+        """True while the 'pass the device' screen is up (pass-device mode only)."""
+        need = self.needed()
+        return self.mode == "pass-device" and need is not None and need != self.holder
+
+    @property
+    def viewer(self) -> int | None:
+        """Whose eyes the table shows: None (a spectator) behind the pass screen."""
+        if self.pass_screen:
+            return None
+        return self.holder
+
+    @property
+    def code_open(self) -> bool:
+        """May the deal code show during play? In walkthrough, or when the user typed it."""
+        return self.walkthrough or self.code_typed
+
+    def observation(self) -> dict[str, Any]:
+        """What the screen may show now: the viewer's observation."""
+        reveal = self.walkthrough and self.teacher_reveal
+        return self.game.round.observation(self.viewer, reveal=reveal)
+
+    def announce_values(self) -> list[int] | None:
+        """The viewer's card values during the announce check (None when not checking)."""
+        v = self.viewer
+        if self.phase is not Phase.ANNOUNCE or v is None:
+            return None
+        return own_values(self.game.round.observation(v)["seats"][v])
+
+    # ----- clicks ------------------------------------------------------------------------
+    def take_device(self) -> None:
+        with self.lock:
+            if not self.pass_screen:
+                return
+            self.holder = self.needed()
+            self.peeked = False
+            if self.phase is Phase.ANNOUNCE:
+                self._fresh_announce()
+        self.changed()
+
+    def toggle_peek(self) -> None:
+        with self.lock:
+            if self.viewer is None or self.phase is Phase.REVEAL:
+                return
+            self.peeked = not self.peeked
+        self.changed()
+
+    def hit(self) -> None:
+        self._human(Hit())
+
+    def hold(self) -> None:
+        self._human(Hold())
+
+    def _human(self, action: Any) -> None:
+        v = self.viewer
+        if v is None or self.phase is not Phase.PLAY or self.game.round.current != v:
+            self.notify("It is not your turn.", "error")
+            return
+        self.notify(None)
+        self.ctl.human_move(action, v)
+
+    def choose_ace(self, card: dict[str, Any], high: bool) -> None:
+        v = self.viewer
+        if v is None or self.phase is Phase.REVEAL:
+            return
+        if self.game.round.over:  # the round ended: choices are fixed now
+            self.notify("The round is over: aces stay as they are.", "error")
+            return
+        self.ctl.human_move(ChooseAce(card_from_json(card["key"]), high), v)
+
+    def hint_text(self) -> str:
+        if self.viewer is None or self.phase is not Phase.PLAY:
+            return "Hints are for your own turn."
+        if not self.peeked:
+            return "Peek at your face-down card first: the hint works with your whole sum."
+        return hit_me_hint(self.game.round.observation(self.viewer), self.names)
+
+    def next_move(self) -> None:
+        if self.walkthrough and self.phase is Phase.PLAY:
+            self.ctl.step()
+
+    def check_announce(self, answers: dict[str, int | None]) -> bool | None:
+        """Check the viewer's typed sum and |sum|; True right, False wrong, None refused."""
+        with self.lock:
+            v = self.viewer
+            if self.phase is not Phase.ANNOUNCE or v is None or v in self.announced:
+                return None
+            values = self.announce_values() or []
+            ok, text = announce_feedback(values, answers.get("sum"), answers.get("abs"))
+            if ok:
+                self.announced[v] = "right"
+                self.announce_feedback = (text, "ok")
+            else:
+                if answers.get("sum") is not None and answers.get("abs") is not None:
+                    self.announce_misses += 1
+                self.announce_feedback = (text, "error")
+        self.changed()
+        return ok
+
+    @property
+    def show_me_offered(self) -> bool:
+        return self.phase is Phase.ANNOUNCE and self.announce_misses >= 2
+
+    def show_me(self) -> None:
+        with self.lock:
+            v = self.viewer
+            if not self.show_me_offered or v is None or v in self.announced:
+                return
+            values = self.announce_values() or []
+            self.announced[v] = "shown"
+            self.announce_feedback = (
+                f"Here it is: {sum_math(values)}, and {abs_math(sum(values))}.", "info")
+        self.changed()
+
+    def finish_announce(self) -> None:
+        with self.lock:
+            v = self.viewer
+            if self.phase is not Phase.ANNOUNCE or v is None or v not in self.announced:
+                return
+            if self.announce_queue and self.announce_queue[0] == v:
+                self.announce_queue.pop(0)
+            if self.announce_queue:
+                self._fresh_announce()
+            else:
+                self.game.finish_round()  # the engine's Reveal step turns every card up
+                self.phase = Phase.REVEAL
+        self.changed()
+
+    def next_round(self) -> None:
+        with self.lock:
+            if self.phase is not Phase.REVEAL:
+                return
+            if not self.code_open:
+                # The code was shown at the end of this round; it must not predict the next
+                # one, so later rounds of a self-study game come from a fresh, unshown shuffle
+                # (128 secret bits, as a first deal; the computer players' choices too).
+                self.game.rng = random.Random(new_secret_seed())
+                self.bot_seed = new_secret_seed()
+            self.game.next_round()
+            self.round_number += 1
+            self.start_round()
+
+    def restart_deal(self) -> bool:
+        with self.lock:
+            if not self.walkthrough:
+                return False
+            self.game = HitMeGame.from_json(self.snapshot)
+            self.start_round()
+        return True
+
+    def settings_args(self) -> dict[str, Any]:
+        """This game's settings, as `new_game` takes them."""
+        cfg = self.config
+        return {
+            "players": cfg.players, "opponents": self.opponents, "seed": self.deal_code,
+            "mode": self.mode, "colors": cfg.colors.value, "turn_order": cfg.turn_order.value,
+            "ace_eleven": cfg.ace_eleven,
+            "students": len(self.students) if self.mode == "pass-device" else None,
+            "code_typed": self.code_typed,
+        }
+
+    def settings_values(self) -> dict[str, Any]:
+        """This game's settings, as the Settings panel shows them."""
+        cfg = self.config
+        return {"players": cfg.players, "colors": cfg.colors.value,
+                "turn_order": cfg.turn_order.value, "ace_eleven": cfg.ace_eleven,
+                "opponents": self.opponents if self.opponents in LEVELS else "medium",
+                "mode": self.mode, "seed": format_code(self.deal_code) if self.code_open else "",
+                "students": len(self.students)}
+
+    def settings_from(self, values: dict[str, Any]) -> dict[str, Any]:
+        """`new_game` arguments from the Settings panel's parsed values (ValueError: refused)."""
+        students = None
+        if values["mode"] == "pass-device":
+            students = values["students"]
+            if students > values["players"]:
+                raise ValueError(f"Students at this screen: at most the number of players "
+                                 f"({values['players']}); got {students}")
+        if values["players"] != self.config.players:
+            self.names_arg = None  # given names fit the old number of players
+        return {"players": values["players"], "colors": values["colors"],
+                "turn_order": values["turn_order"], "ace_eleven": values["ace_eleven"],
+                "opponents": values["opponents"], "mode": values["mode"], "seed": values["seed"],
+                "students": students, "code_typed": values["seed"] is not None}

@@ -1,0 +1,293 @@
+"""The Hit Me table widget (`HitMeTable`, an ipywidgets VBox): builds its widgets once, routes
+clicks to a `HitMeSession` (session.py) and copies `table_view(session)` (view.py) to the widgets.
+Every view comes from the viewer's observation: a card the person at the screen may not see is
+never in any widget value. Phases: PLAY, ANNOUNCE (sum and |sum| typed first), REVEAL."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import ipywidgets as widgets
+
+from engine.errors import ConfigError
+from widgets.components import (
+    AnswerEntry,
+    HintBox,
+    LazyPart,
+    MessageArea,
+    MoveLog,
+    NumberLine,
+    SettingsPanel,
+    hbox,
+    html_widget,
+    make_button,
+    make_toggle,
+    parse_choice,
+    parse_deal_code,
+    parse_int_setting,
+    shared_layout,
+    style_widget,
+)
+from widgets.hit_me import session as hs
+from widgets.hit_me.render import announce_prompt_html, score_table_html
+from widgets.hit_me.session import HitMeSession, Phase
+from widgets.hit_me.view import table_view
+from widgets.shell import TableShell, format_code, parse_bool
+
+# what the tests and lessons read on the table; they live in the session
+_FROM_SESSION = ("game", "phase", "peeked", "holder", "names", "config", "mode", "students",
+                 "deal_code", "code_typed", "round_number", "announce_queue", "announced",
+                 "announce_misses", "opponents", "snapshot", "viewer", "pass_screen",
+                 "code_open", "ctl", "needed", "observation")
+
+
+class HitMeTable(TableShell, widgets.VBox):
+    """A Hit Me table. Keyword settings: players 2-8; opponents 'easy' | 'medium' | 'hard' | a
+    bot spec | a list of those, one per computer seat; seed: the deal code (None makes one up);
+    mode 'solo' | 'pass-device'; students (pass-device: how many seats are people); walkthrough;
+    large_print; names; colors; turn_order; ace_eleven; bot_delay (0: at once, for tests);
+    deck: a stacked card order for the first round, top first ('KS,7H,...')."""
+
+    _FROM_SESSION = _FROM_SESSION
+
+    def __init__(self, players: int = 3, opponents: Any = "medium", seed: int | str | None = None,
+                 mode: str = "solo", walkthrough: bool = False, large_print: bool = False,
+                 names: Sequence[str] | None = None, colors: str = "black-positive",
+                 turn_order: str = "round-robin", ace_eleven: bool = False,
+                 bot_delay: float = 0.8, students: int | None = None,
+                 deck: str | None = None) -> None:
+        if mode not in hs.MODES:
+            raise ConfigError(f"mode must be one of {', '.join(hs.MODES)}; got {mode!r}")
+        self.session = HitMeSession(walkthrough=walkthrough, bot_delay=bot_delay, names=names,
+                                    notify=self._notify)
+        self._build_widgets()
+        self.message = MessageArea()
+        self.large_print = False
+        if walkthrough:
+            self._build_walkthrough()
+        super().__init__(self._children(), _dom_classes=("icg-root",))
+        self._set_large_print(bool(large_print))
+        self._announce_round = -1
+        self.session.on_round_start = self._round_started
+        self.session.new_game(players=players, opponents=opponents, seed=seed, mode=mode,
+                              colors=colors, turn_order=turn_order, ace_eleven=ace_eleven,
+                              students=students, deck=deck)
+        self.session.on_change = self.refresh
+        self._game_made()
+        self.refresh()
+
+    def _show_me(self) -> None:
+        self.session.show_me()
+
+    # ----- building ------------------------------------------------------------------------
+    def _build_widgets(self) -> None:
+        s = self.session
+        self.css = style_widget()
+        self.title_html = html_widget('<div class="icg-title">Hit Me</div>')
+        self.status_html = html_widget("", ["icg-status"])
+        self.seats_html = html_widget("")
+        self.number_line = NumberLine("Number line: sums and distances from zero")
+        self.peek_button = make_button("Peek at my face-down card", s.toggle_peek,
+                                       tooltip="show or hide your own face-down card")
+        self.hit_button = make_button("Hit me!", lambda: self._human(s.hit),
+                                      button_style="success",
+                                      tooltip="take one more card, face up", own_layout=True)
+        self.hold_button = make_button("Hold", lambda: self._human(s.hold),
+                                       button_style="warning",
+                                       tooltip="stop taking cards for this round (final)",
+                                       own_layout=True)
+        self.ace_box = widgets.HBox([], layout=shared_layout(), _dom_classes=("icg-aces",))
+        self._ace_buttons: list[widgets.Button] = []
+        self._ace_cards: list[dict[str, Any]] = []
+        self.hint = HintBox(s.hint_text)
+        self.actions_box = widgets.HBox([self.peek_button, self.hit_button, self.hold_button])
+        self.result_html = html_widget("")
+        self.scores_html = html_widget("")
+        self.next_round_button = make_button("Next round", s.next_round, button_style="primary",
+                                             tooltip="the next dealer deals a new round",
+                                             own_layout=True)
+        self.next_round_row = hbox([self.next_round_button])
+        self.move_log = MoveLog("Move log")
+        self._settings: SettingsPanel | None = None
+        self._settings_values: dict[str, Any] = {}
+        self.settings_toggle = make_toggle("Settings", "show or hide the settings")
+        self.settings_toggle.observe(lambda ch: self._show_settings(), names="value")
+
+    # Parts made on first use (LazyPart): each widget made is a model sent to the page.
+    pass_html, pass_button, pass_box = LazyPart.group("_build_pass", 3)
+    announce, announce_done_button, announce_box = LazyPart.group("_build_announce", 3)
+    (reveal_toggle, next_move_button, code_text, replay_button, restart_button,
+     large_print_toggle, reasons_html, walk_box) = LazyPart.group("_build_walkthrough", 8)
+
+    def _build_announce(self) -> None:
+        self.announce = AnswerEntry(
+            [("sum", "My sum"), ("abs", "Its absolute value |sum|")],
+            on_check=self.session.check_announce, on_show_me=self.session.show_me,
+            check_label="Check my sum", placeholders={"abs": "a whole number"})
+        self.announce_done_button = make_button(
+            "Turn up all the cards", self.session.finish_announce, button_style="primary",
+            tooltip="turn every card face up and see who wins")
+        self.announce_box = widgets.VBox([self.announce, hbox([self.announce_done_button])])
+        self.announce_box.layout.display = "none"
+
+    def _build_settings(self) -> SettingsPanel:
+        p = SettingsPanel("Settings", "Apply and deal", on_apply=self._apply_settings)
+        p.add_field("players", "Players (2 to 8)", widgets.IntText(value=3),
+                    lambda v: parse_int_setting(v, "players", 2, hs.MAX_PLAYERS))
+        p.add_field("colors", "Colours", widgets.Dropdown(options=hs.COLOR_OPTIONS),
+                    lambda v: parse_choice(v, [c for _, c in hs.COLOR_OPTIONS], "colours"))
+        p.add_field("turn_order", "Turn order", widgets.Dropdown(options=hs.TURN_OPTIONS),
+                    lambda v: parse_choice(v, [t for _, t in hs.TURN_OPTIONS], "turn order"))
+        p.add_field("ace_eleven", "Aces count 1 or 11", widgets.Checkbox(), parse_bool)
+        p.add_field("opponents", "Computer players",
+                    widgets.Dropdown(options=[(f"{lv}", lv) for lv in hs.LEVELS]),
+                    lambda v: parse_choice(v, hs.LEVELS, "computer players"))
+        p.add_field("mode", "Who plays",
+                    widgets.Dropdown(options=[("one student (solo)", "solo"),
+                                              ("students pass the device", "pass-device")]),
+                    lambda v: parse_choice(v, hs.MODES, "who plays"))
+        p.add_field("students", "Students at this screen (pass the device)",
+                    widgets.IntText(value=1),
+                    lambda v: parse_int_setting(v, "students", 1, hs.MAX_PLAYERS))
+        p.add_field("seed", "Deal code (empty: new shuffle)",
+                    widgets.Text(placeholder="e.g. 42 or class-5b"), parse_deal_code)
+        return p
+
+    def _children(self) -> list[widgets.Widget]:
+        part = self.__dict__.get
+        teacher = [part("walk_box")] if self.session.walkthrough else []
+        return [w for w in [
+            self.css, self.title_html, self.message, self.status_html, part("pass_box"),
+            self.seats_html, self.actions_box, self.ace_box, self.hint, part("announce_box"),
+            self.result_html, self.next_round_row, self.number_line,
+            self.scores_html, self.move_log, *teacher, self.settings_toggle,
+            *([self._settings] if self._settings is not None else []),
+        ] if w is not None]
+
+    # ----- session hooks ----------------------------------------------------------------
+    def _round_started(self) -> None:
+        self.hint.clear()
+        self.result_html.value = ""
+        if LazyPart.built(self, "announce"):
+            self.announce.reset()
+        self._announce_round = self.session.announce_round
+
+    def _game_made(self) -> None:
+        s = self.session
+        self._settings_values = s.settings_values()
+        # the teacher's box exists only in walkthrough mode (a synced value is readable)
+        if LazyPart.built(self, "code_text") or s.walkthrough:
+            self.code_text.value = format_code(s.deal_code) if s.walkthrough else ""
+        if self._settings is not None:
+            self._settings.set_values(self._settings_values)
+            self._settings.message.clear()
+
+    # ----- clicks -------------------------------------------------------------------------
+    def _human(self, move: Any) -> None:
+        self.hint.clear()
+        move()
+
+    def _take_device(self) -> None:
+        self.hint.clear()
+        self.session.take_device()
+
+    def _click_ace(self, i: int) -> None:
+        if 0 <= i < len(self._ace_cards):
+            c = self._ace_cards[i]
+            self.session.choose_ace(c, abs(c["value"]) != 11)
+
+    def _restart_deal(self) -> None:
+        if self.session.restart_deal():
+            self.message.show("The same deal again: try other choices.", "ok")
+
+    def _next_move(self) -> None:
+        self.session.next_move()
+
+    def _rebuild(self, **changes: Any) -> None:
+        args = self.session.settings_args()
+        args.update(changes)
+        self.session.new_game(**args)
+        self._game_made()
+        self.refresh()
+
+    def _apply_settings(self, values: dict[str, Any]) -> str | None:
+        try:
+            args = self.session.settings_from(values)
+        except ValueError as e:
+            return str(e)
+        self._rebuild(**args)
+        return None
+
+    # ----- applying the view --------------------------------------------------------------
+    def refresh(self) -> None:
+        """Render every part from `table_view(session)`."""
+        with self.session.lock:
+            self._refresh()
+
+    def _refresh(self) -> None:
+        s = self.session
+        v = table_view(s)
+        if v.pass_to is not None:
+            self.pass_html.value = v.pass_html
+            self.pass_button.description = f"I am {v.pass_to}: show my cards"
+            self.pass_button.tooltip = f"{v.pass_to} has the device now"
+            self.pass_box.layout.display = None
+            self.pass_button.disabled = False
+        elif LazyPart.built(self, "pass_box"):
+            self.pass_html.value = ""
+            self.pass_box.layout.display = "none"
+            self.pass_button.disabled = True
+        self.seats_html.value = v.seats_html
+        self.number_line.show(list(v.points), v.arrow, list(v.spans))
+        self.move_log.set_lines(list(v.log_lines))
+        self.hit_button.disabled = not v.can_hit
+        self.hold_button.disabled = not v.can_hold
+        self.peek_button.disabled = not v.can_peek
+        self.peek_button.description = v.peek_label
+        self.hint.button.disabled = not v.hint_enabled
+        self.hint.layout.display = None if v.show_hint else "none"
+        self.actions_box.layout.display = None if v.show_actions else "none"
+        self.hit_button.layout.display = self.hold_button.layout.display = \
+            None if v.show_hit_hold else "none"
+        self._render_aces(v.aces, v.aces_active)
+        self.status_html.value = v.status_html
+        if v.announcing or LazyPart.built(self, "announce_box"):
+            self._apply_announce(v)
+        self.next_round_button.disabled = not v.round_over
+        self.next_round_button.layout.display = None if v.round_over else "none"
+        self.result_html.value = v.result_html
+        self.scores_html.value = score_table_html(s.names, s.game.wins, s.game.ties)
+        if s.walkthrough or LazyPart.built(self, "walk_box"):
+            self.walk_box.layout.display = None if s.walkthrough else "none"
+            self.next_move_button.disabled = not v.can_next_move
+            self.reasons_html.value = v.reasons_html
+
+    def _apply_announce(self, v: Any) -> None:
+        s = self.session
+        if s.phase is Phase.ANNOUNCE and self._announce_round != s.announce_round:
+            self._announce_round = s.announce_round
+            need = s.needed()
+            self.announce.reset(announce_prompt_html(s.names[need] if need is not None else ""))
+            self._feedback_shown = None
+        fb = s.announce_feedback
+        if fb is not None and fb != getattr(self, "_feedback_shown", None):
+            self._feedback_shown = fb
+            self.announce.feedback(*fb)
+            if v.viewer in s.announced:
+                self.announce.lock()
+        if s.show_me_offered and v.viewer not in s.announced:
+            self.announce.offer_show_me(True)
+        self.announce_box.layout.display = None if v.announcing else "none"
+        self.announce.check_button.disabled = not v.can_check
+        self.announce_done_button.disabled = not v.can_finish
+        self.announce_done_button.description = v.finish_label
+
+    def _render_aces(self, aces: tuple[Any, ...], active: bool) -> None:
+        while len(self._ace_buttons) < len(aces):  # kept and relabelled in place
+            i = len(self._ace_buttons)
+            self._ace_buttons.append(make_button("ace", lambda i=i: self._click_ace(i)))
+        self._ace_cards = [a.card for a in aces]
+        for a, b in zip(aces, self._ace_buttons, strict=False):
+            b.description, b.tooltip, b.disabled = a.description, a.tooltip, not active
+        self.ace_box.children = tuple(self._ace_buttons[:len(aces)])

@@ -1,0 +1,171 @@
+"""What the Hit Me table shows now, as data: `table_view(session)` -> `HitMeView`.
+
+Computed only from the viewer's observation (`session.observation()`) and the session's UI state
+(phase, holder, peek, announce queue); no ipywidgets. The widget copies these values to traits.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.cards import signed
+from widgets.hit_me.render import (
+    Arrow,
+    Point,
+    Span,
+    number_line_parts,
+    pass_html,
+    reasons_html,
+    result_html,
+    seats_html,
+    status_html,
+)
+from widgets.hit_me.session import HitMeSession, Phase
+from widgets.shell import bot_name, format_code
+from widgets.words import card_name, hit_me_story_line
+
+
+@dataclass(frozen=True)
+class AceChoice:
+    card: dict[str, Any]
+    description: str
+    tooltip: str
+
+
+@dataclass(frozen=True)
+class HitMeView:
+    viewer: int | None
+    pass_to: str | None  # the name the device goes to, while the pass screen is up
+    pass_html: str
+    seats_html: str
+    points: tuple[Point, ...]
+    arrow: Arrow | None
+    spans: tuple[Span, ...]
+    log_lines: tuple[str, ...]
+    can_hit: bool
+    can_hold: bool
+    can_peek: bool
+    peek_label: str
+    hint_enabled: bool
+    show_hint: bool
+    show_actions: bool
+    show_hit_hold: bool
+    aces: tuple[AceChoice, ...]
+    aces_active: bool
+    status_html: str
+    announcing: bool
+    can_check: bool
+    can_finish: bool
+    finish_label: str
+    round_over: bool
+    result_html: str
+    can_next_move: bool
+    reasons_html: str
+
+
+def ace_choices(s: HitMeSession, obs: dict[str, Any]) -> tuple[AceChoice, ...]:
+    """The viewer's aces (the face-down one once peeked), each a button to count it 1 or 11."""
+    viewer = obs["viewer"]
+    if not s.config.ace_eleven or viewer is None:
+        return ()
+    seat = obs["seats"][viewer]
+    cards = list(seat["face_up"])
+    if s.peeked and not seat["face_down"].get("hidden"):
+        cards.insert(0, seat["face_down"])
+    out = []
+    for c in cards:
+        if c.get("rank") != 1:
+            continue
+        now, sign = abs(c["value"]), (1 if c["value"] > 0 else -1)
+        other = 1 if now == 11 else 11
+        out.append(AceChoice(c, f"{c['label']}{c['symbol']} counts {signed(sign * now)}: "
+                                f"make it {signed(sign * other)}",
+                             f"{card_name(c)}: count it as {signed(sign * other)} instead"))
+    return tuple(out)
+
+
+def status_text(s: HitMeSession, obs: dict[str, Any]) -> tuple[str, list[str]]:
+    names = s.names
+    if s.phase is Phase.REVEAL:
+        text = "The round is over: every card is face up."
+    elif s.phase is Phase.ANNOUNCE:
+        text = "Every player has held or has 7 cards. Before the cards turn up, " \
+               "announce your sum."
+    else:
+        cur = obs["current_player"]
+        if cur is None:
+            text = ""
+        elif cur == obs["viewer"]:
+            who = f", {names[cur]}" if s.mode == "pass-device" else ""
+            text = f"Your turn{who}: hit or hold?"
+            if not s.peeked:
+                text += " (Peek at your face-down card first.)"
+        elif cur in s.students:
+            text = f"{names[cur]}'s turn."
+        elif s.walkthrough:
+            text = f"{bot_name(names[cur])} is next: press Next move."
+        else:
+            text = f"{bot_name(names[cur])} is thinking\u2026"
+    info = [f"Round {s.round_number}", f"dealer {names[obs['dealer']]}"]
+    if s.phase is Phase.PLAY and obs["current_player"] is not None:
+        info.append(f"pass {obs['pass_number']} of 5 round the table")
+    if s.code_open:
+        info.append(f"deal code {format_code(s.deal_code)}")
+    return text, info
+
+
+def table_view(s: HitMeSession) -> HitMeView:
+    """Everything the screen shows, for the session's current viewer."""
+    obs = s.observation()
+    viewer = obs["viewer"]
+    names = s.names
+    pass_up = s.pass_screen
+    need = s.needed()
+    who = names[need] if pass_up and need is not None else None
+    peeked = s.peeked and viewer is not None
+    # during the announce check nothing states the student's sum until they answer (issue 14)
+    asking = s.phase is Phase.ANNOUNCE and viewer is not None and viewer not in s.announced
+    points, arrow, spans = number_line_parts(obs, names, peeked=peeked and not asking)
+    events = obs["events"]
+    if (not peeked or asking) and not obs["reveal"]:
+        events = [{k: v for k, v in e.items() if k != "private"} for e in events]
+    teacher_reveal = s.walkthrough and s.teacher_reveal
+    lines = tuple(hit_me_story_line(e, names, viewer, teacher=teacher_reveal) for e in events)
+    legal = {a["kind"] for a in obs["legal_actions"]} if viewer is not None else set()
+    playing = s.phase is Phase.PLAY and not pass_up and viewer is not None
+    announcing = s.phase is Phase.ANNOUNCE and not pass_up and viewer is not None
+    round_over = s.phase is Phase.REVEAL
+    replay = None if s.code_open else format_code(s.deal_code)
+    text, info = status_text(s, obs)
+    return HitMeView(
+        viewer=viewer,
+        pass_to=who,
+        pass_html=pass_html(who, s.phase is Phase.PLAY) if who is not None else "",
+        seats_html=seats_html(obs, names, peeked=peeked, hide_sum=viewer if asking else None),
+        points=tuple(points), arrow=arrow, spans=tuple(spans),
+        log_lines=lines,
+        can_hit=playing and "hit" in legal,
+        can_hold=playing and "hold" in legal,
+        can_peek=viewer is not None and not round_over and not obs["reveal"],
+        peek_label="Hide my face-down card" if s.peeked else "Peek at my face-down card",
+        hint_enabled=playing,
+        show_hint=s.phase is Phase.PLAY and not pass_up,
+        show_actions=not round_over and not pass_up,
+        show_hit_hold=s.phase is Phase.PLAY,
+        aces=ace_choices(s, obs),
+        aces_active=s.phase is Phase.PLAY and not pass_up and viewer is not None,
+        status_html=status_html(text, info),
+        announcing=announcing,
+        can_check=announcing and viewer not in s.announced,
+        can_finish=announcing and viewer in s.announced,
+        finish_label=("Done: pass to the next student" if len(s.announce_queue) > 1
+                      else "Turn up all the cards"),
+        round_over=round_over,
+        result_html=(result_html(obs["result"], names, s.game.next_dealer(), replay,
+                                 s.round_number == 1) if round_over else ""),
+        can_next_move=(s.walkthrough and s.phase is Phase.PLAY
+                       and s.ctl.bot_to_move() is not None),
+        reasons_html=(reasons_html(names, s.ctl.bot_moves, obs["reveal"])
+                      if s.walkthrough else ""),
+    )
