@@ -24,6 +24,8 @@ from typing import Any
 import pytest
 from test_teacher_key import KEY, keyed_server  # noqa: F401 - the fixture of a keyed server
 
+from widgets.words import card_name
+
 LESSONS = sorted((Path(__file__).resolve().parents[2] / "lessons").glob("*.ipynb"))
 DEVICES = {  # name: (width, height, device scale)
     "chromebook": (1366, 657, 1),
@@ -442,7 +444,7 @@ def _play_hit_me_to_the_check(vp: Any, server: Any, bt: Any) -> Any:
         return b
 
     button("Peek at my face-down card").click()
-    page.locator(f'.icg-card[aria-label^="{replica.round.face_down[0].name},"]').first.wait_for(
+    page.locator(f'.icg-card[aria-label^="{card_name(replica.round.face_down[0])},"]').first.wait_for(
         timeout=30_000)
     button("Hold").click()
     replica.act(Hold())
@@ -460,8 +462,9 @@ def _sum_statements(total: int) -> list[str]:
     return [f"sum {s}", f"|{s}| = {abs(total)}", f"You {s}", f"You at {s}"]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 14 item 1: the seat, the number line and the "
-                   "move log state the sum the check asks for")
+@pytest.mark.xfail(strict=True, reason="issue 14 item 1, in part: at the check the view now "
+                   "leaves the sum out (tests/test_hit_me_check_secret.py), but the frames the "
+                   "page received since it loaded still state it (sent while playing)")
 def test_hit_me_check_does_not_give_its_answer_away(fixtures_server: Any, open_page: Any,
                                                     bt: Any) -> None:
     """At the check, nothing in the page (DOM, widget state, frames received) states the
