@@ -24,8 +24,6 @@ import json
 import re
 import shutil
 import struct
-import subprocess
-import sys
 import threading
 import time
 import uuid
@@ -47,11 +45,10 @@ from jupyter_server.services.kernels.connection.base import (
 )
 from voila_server import (
     REPO_ROOT,
-    _port_open,
-    free_port,
     kernel_processes,
     read_log,
     running_voila,
+    start_jupyter_server,
     stop_voila,
 )
 
@@ -575,24 +572,8 @@ def test_server_extension_mode_checks_frames_and_page_rules(tmp_path: Path) -> N
     root = tmp_path / "notebooks"
     root.mkdir()
     shutil.copy(FIXTURES / "one_button.ipynb", root / "one_button.ipynb")
-    port = free_port()
-    log = tmp_path / "jupyter_server.log"
-    with log.open("w") as out:
-        process = subprocess.Popen(
-            [str(Path(sys.executable).with_name("jupyter")), "server", "--no-browser",
-             "--allow-root", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
-             "--ServerApp.port_retries=0", "--ServerApp.token=class-token",
-             f"--ServerApp.root_dir={root}"],
-            cwd=REPO_ROOT, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-            start_new_session=True,
-        )
-    process.log_path = str(log)  # type: ignore[attr-defined]
-    url = f"http://127.0.0.1:{port}/"
+    url, process = start_jupyter_server(root, tmp_path / "jupyter_server.log")
     try:
-        deadline = time.monotonic() + 90
-        while "is running at" not in read_log(process) or not _port_open(port):
-            assert process.poll() is None and time.monotonic() < deadline, read_log(process)
-            time.sleep(0.25)
         assert "kernel websocket frames are checked" in read_log(process)
         page = Page(url, "one_button.ipynb", query="?token=class-token")
         try:

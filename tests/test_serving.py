@@ -27,12 +27,11 @@ import requests
 import websocket
 from voila_server import (
     REPO_ROOT,
-    _port_open,
     find_external_urls,
-    free_port,
     kernel_processes,
     read_log,
     running_voila,
+    start_jupyter_server,
     stop_voila,
 )
 
@@ -501,26 +500,8 @@ def test_idle_kernels_are_culled(tmp_path: Path) -> None:
 def test_server_extension_uses_the_project_config(tmp_path: Path) -> None:
     """`jupyter server` from the root: Voila pages get the same template, hooks and settings."""
     root, _ = _make_tree(tmp_path)
-    port = free_port()
-    log = tmp_path / "jupyter_server.log"
-    with log.open("w") as out:
-        process = subprocess.Popen(
-            [str(Path(sys.executable).with_name("jupyter")), "server", "--no-browser",
-             "--allow-root", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
-             "--ServerApp.port_retries=0", "--ServerApp.token=class-token",
-             f"--ServerApp.root_dir={root}"],
-            cwd=REPO_ROOT, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-            start_new_session=True,
-        )
-    process.log_path = str(log)  # type: ignore[attr-defined]
-    url = f"http://127.0.0.1:{port}/"
+    url, process = start_jupyter_server(root, tmp_path / "jupyter_server.log")
     try:
-        deadline = time.monotonic() + 90
-        # "is running at" in the log, and the port answering (a clean-clone CI run once got
-        # "connection refused" right after the log line; the log is shown if it happens again)
-        while "is running at" not in read_log(process) or not _port_open(port):
-            assert process.poll() is None and time.monotonic() < deadline, read_log(process)
-            time.sleep(0.25)
         session = requests.Session()
         try:
             page = session.get(url + "voila/render/one_button.ipynb?token=class-token",

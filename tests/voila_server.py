@@ -129,6 +129,32 @@ def start_voila(
     raise RuntimeError(f"Voila did not start on {notebook_dir}:\n{last_error}")
 
 
+def start_jupyter_server(root: Path, log: Path, token: str = "class-token",
+                         timeout: float = 90.0) -> tuple[str, subprocess.Popen]:
+    """`jupyter server` (Voila as a server extension, as in JupyterLab or on a hub) on
+    `root`, from the repository root so it loads the project's configuration. Returns its
+    base URL and process once the log says it runs and the port answers (a clean-clone CI run
+    once got "connection refused" right after the log line). Stop it with `stop_voila`."""
+    port = free_port()
+    with log.open("w") as out:
+        process = subprocess.Popen(
+            [str(Path(sys.executable).with_name("jupyter")), "server", "--no-browser",
+             "--allow-root", f"--ServerApp.ip={HOST}", f"--ServerApp.port={port}",
+             "--ServerApp.port_retries=0", f"--ServerApp.token={token}",
+             f"--ServerApp.root_dir={root}"],
+            cwd=REPO_ROOT, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    process.log_path = str(log)  # type: ignore[attr-defined]
+    deadline = time.monotonic() + timeout
+    while "is running at" not in read_log(process) or not _port_open(port):
+        if process.poll() is not None or time.monotonic() > deadline:
+            stop_voila(process)
+            raise RuntimeError(f"jupyter server did not start:\n{read_log(process)[-3000:]}")
+        time.sleep(0.25)
+    return f"http://{HOST}:{port}/", process
+
+
 def kernel_processes(pid: int) -> list:
     """psutil processes of the kernels started by the server with this pid."""
     import psutil
