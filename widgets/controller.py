@@ -75,6 +75,9 @@ class TableController:
         self.lock = threading.RLock()
         self.bot_delay = float(bot_delay) if isinstance(bot_delay, int | float) else 0.8
         self.walkthrough = bool(walkthrough)
+        # How a paced computer move is put off: the kernel's timer here; a session may set its
+        # own (schedule(delay, fn)), e.g. a synchronous one in tests.
+        self.schedule: Callable[[float, Callable[[], None]], None] = call_later
         self.bots: dict[int, Any] = {}
         self.reasons: dict[int, str] = {}
         self.bot_moves: list[BotMove] = []
@@ -174,7 +177,7 @@ class TableController:
                 return
             self._pending = True
             gen = self._generation
-        call_later(self.bot_delay, lambda: self._tick(gen))
+        self.schedule(self.bot_delay, lambda: self._tick(gen))
 
     def _tick(self, gen: int) -> None:
         with self.lock:

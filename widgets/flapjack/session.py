@@ -113,18 +113,6 @@ class _Controller(TableController):
     def on_error(self, message: str) -> None:
         self.session.note = (message, "error")
 
-    def run_bots(self) -> None:
-        """As TableController.run_bots, the pause through the session's `schedule`."""
-        if self.walkthrough or self.bot_delay <= 0:
-            super().run_bots()
-            return
-        with self.lock:
-            if self._pending or self.bot_to_move() is None:
-                return
-            self._pending = True
-            gen = self._generation
-        self.schedule(self.bot_delay, lambda: self._tick(gen))
-
 
 class FlapjackSession:
     """One student's Flapjack table without widgets (see the module docstring). Keywords:
