@@ -19,11 +19,15 @@ ALLOW_NO_TESTS ?= 1
 PYTEST_ARGS ?=
 NBVAL_ARGS  ?= --nbval-lax --nbval-current-env --nbval-cell-timeout=600
 
-LESSONS    := $(wildcard lessons/*.ipynb)
+# Every language: lessons/*.ipynb (English) and lessons/<code>/*.ipynb (lessons/es/ ...);
+# nbval collects the subfolders too.
+LESSONS    := $(wildcard lessons/*.ipynb lessons/*/*.ipynb)
 BENCHMARKS := $(wildcard benchmarks/*.py)
 
 .DEFAULT_GOAL := help
-.PHONY: help venv test lint unit browser nbval serve lab outputs browsers hub-proxy bench clean distclean
+LOCALE := widgets/locale
+
+.PHONY: help venv i18n test lint unit browser nbval serve lab outputs browsers hub-proxy bench clean distclean
 
 help:
 	@echo "make serve     serve lessons/ with Voila on http://127.0.0.1:$(PORT)/ (PORT=... to change)"
@@ -31,7 +35,8 @@ help:
 	@echo "make test      ruff, unit and browser tests, then every lesson with nbval"
 	@echo "make lab       JupyterLab on lessons/ (127.0.0.1:$(LAB_PORT))"
 	@echo "make outputs   after editing a lesson: refresh its checked outputs, drop the others"
-	@echo "make venv      create/update .venv from pyproject.toml"
+	@echo "make venv      create/update .venv from pyproject.toml (compiles the catalogues)"
+	@echo "make i18n      extract the widgets' strings, update widgets/locale/*/icg.po, compile"
 	@echo "make browsers  install Debian's chromium for the browser tests (root)"
 	@echo "make hub-proxy install configurable-http-proxy (npm) into .hub-node/ for the hub test"
 	@echo "make bench     run benchmarks/*.py"
@@ -43,6 +48,18 @@ help:
 # page load (about 0.03 s CPU each, times 30 students).
 venv: $(STAMP)
 	@$(PY) -m compileall -q engine widgets
+	@$(BIN)/pybabel -q compile -d $(LOCALE) -D icg
+
+# Translations (docs/translating.md): the template icg.pot from the sources (babel.cfg), every
+# catalogue updated from it (new msgids empty, none fuzzy-matched), then compiled to .mo
+# (git-ignored). Sorted by msgid, no line numbers: two branches' catalogues merge by union.
+i18n: $(STAMP)
+	$(BIN)/pybabel -q extract -F babel.cfg --no-location --sort-output --no-wrap \
+	  --project=integer-card-games --copyright-holder="Integer Card Games contributors" \
+	  -o $(LOCALE)/icg.pot .
+	$(BIN)/pybabel -q update -i $(LOCALE)/icg.pot -d $(LOCALE) -D icg --no-fuzzy-matching \
+	  --ignore-obsolete --no-wrap
+	$(BIN)/pybabel compile -d $(LOCALE) -D icg --statistics
 
 # Re-installs when pyproject.toml or the Voila settings change.
 $(STAMP): pyproject.toml voila.json serving/install.py serving/voila_config.py \

@@ -11,13 +11,21 @@ Playwright) plays --students students at once for --minutes; each student again 
 * closes the tab (its kernel must be freed).
 
 Every --kill-every seconds one running kernel is killed on purpose (SIGKILL): its page must
-show the "reload the page" alert; the student reloads, as told. That page is not a failure.
+show the "reload the page" alert (also while it is loading); the student reloads, as told. That
+page is not a failure.
 
 A failure is a page that does not become usable within --timeout, shows an error, or fetches
-anything from off the machine. The server's own RSS (not its kernels') is sampled every 5 s;
-growth compares the mean of the last quarter of the run with the mean of the first quarter.
+anything from off the machine. Each failure is printed with its lesson, its minute of the run,
+the load average then, how far the page got (widget views shown of those served, spinner) and
+what the server log says of its kernel (taken from the pool, culled, connected too late). The
+server's own RSS (not its kernels') is sampled every 5 s; growth compares the mean of the last
+quarter of the run with the mean of the first quarter.
 After the last tab closes, the run waits for culling (at most --cull-wait seconds) and counts
-the kernels still alive. Bounded in time, loopback only; it stops by itself. The last line:
+the kernels still alive that are not waiting in a pool: with voila.json's preheated kernels
+each lesson keeps its pool (one kernel each, by design), and an orphan is a kernel that a page
+took (or that was started for a page) still alive after its tab closed and culling, or a pool
+holding more kernels than its size. Bounded in time, loopback only; it stops by itself. The
+last line:
 
     soak: <pages> pages, failures 0, orphan kernels 0, server RSS growth <percent>%
 
@@ -55,6 +63,21 @@ USABLE_JS = (
     " return done && views >= n"
     " && !!document.querySelector('.widget-button:not([disabled])'); }"
 )
+# Usable, or the kernel-death alert is up (a kernel killed while its page was loading).
+USABLE_OR_DEAD_JS = (
+    "n => (" + USABLE_JS + ")(n) || [...document.querySelectorAll('[role=alert]')].some("
+    "e => e.offsetParent !== null && /reload|refresh/i.test(e.textContent))"
+)
+# How far a page got: spinner, top-level widget views shown, an enabled button.
+PROGRESS_JS = (
+    "() => { const l = document.getElementById('loading');"
+    " const spinner = !!l && l.style.display !== 'none' && l.offsetParent !== null;"
+    " const views = [...document.querySelectorAll('.jupyter-widgets')].filter(e =>"
+    " !e.parentElement.closest('.jupyter-widgets') && e.offsetParent !== null).length;"
+    " return {spinner, views,"
+    " button: !!document.querySelector('.widget-button:not([disabled])')}; }"
+)
+KERNEL_ID = re.compile(r'"kernelId": "([0-9a-f-]{36})"')
 
 
 @dataclass
@@ -69,6 +92,9 @@ class Soak:
     killed: int = 0
     kill_alerts: int = 0
     failures: list[str] = field(default_factory=list)
+    failed_kernels: list[str | None] = field(default_factory=list)
+    killed_ids: set[str] = field(default_factory=set)
+    t0: float = field(default_factory=time.monotonic)
     load_times: list[float] = field(default_factory=list)
     server_rss: list[tuple[float, int]] = field(default_factory=list)
     kernels_seen: list[tuple[float, int]] = field(default_factory=list)
@@ -85,9 +111,12 @@ class Student:
         self.page: Any = None
         self.errors: list[str] = []
         self.wanted = 1
+        self.lesson = ""
+        self.kernel_id: str | None = None
 
     async def open(self, lesson: str) -> bool:
         """A fresh context on `lesson`; True once the page is usable."""
+        self.lesson = lesson
         self.ctx = await self.browser.new_context(viewport={"width": 1366, "height": 657})
         self.page = await self.ctx.new_page()
         self.errors = []
@@ -111,7 +140,9 @@ class Student:
         return await self._load(lambda: self.page.reload(
             wait_until="commit", timeout=self.timeout_s * 1000))
 
-    async def _load(self, navigate: Any) -> bool:
+    async def _load(self, navigate: Any, again: bool = True) -> bool:
+        """Navigate and wait until the page is usable. A page whose kernel was killed on
+        purpose while it loaded shows the kernel-death alert: the student reloads (once)."""
         self.soak.pages += 1
         docs: list[Any] = []
 
@@ -130,18 +161,41 @@ class Student:
                 await asyncio.sleep(0.1)
             html = await docs[-1].text() if docs else ""
             self.wanted = max(1, html.count('"application/vnd.jupyter.widget-view+json"'))
+            found = KERNEL_ID.search(html)
+            self.kernel_id = found.group(1) if found else None
             left = max(1.0, self.timeout_s - (time.perf_counter() - t0)) * 1000
-            await self.page.wait_for_function(USABLE_JS, arg=self.wanted, timeout=left,
+            await self.page.wait_for_function(USABLE_OR_DEAD_JS, arg=self.wanted, timeout=left,
                                               polling=100)
+            if not await self.page.evaluate(USABLE_JS, self.wanted):
+                if self.kernel_id in self.soak.killed_ids and again:
+                    self.soak.kill_alerts += 1
+                    self.page.remove_listener("response", on_response)
+                    self.soak.reloads += 1
+                    self.errors = []
+                    return await self._load(lambda: self.page.reload(
+                        wait_until="commit", timeout=self.timeout_s * 1000), again=False)
+                self.errors.append("the kernel-death alert, for a kernel not killed on purpose")
             body = await self.page.inner_text("body")
             if "There was an error when executing cell" in body or "Traceback" in body:
                 self.errors.append("error text in the page")
         except Exception as e:  # noqa: BLE001 - a timeout or a crash is a failure to report
-            self.errors.append(f"{type(e).__name__}: {str(e).splitlines()[0][:160]}")
+            self.errors.append(f"{type(e).__name__}: {str(e).splitlines()[0][:120]}")
         finally:
             self.page.remove_listener("response", on_response)
         if self.errors:
-            self.soak.failures.append("; ".join(self.errors))
+            try:
+                got = await self.page.evaluate(PROGRESS_JS)
+                progress = (f"{got['views']}/{self.wanted} widget views, spinner "
+                            f"{'up' if got['spinner'] else 'gone'}, enabled button "
+                            f"{'yes' if got['button'] else 'no'}")
+            except Exception:  # noqa: BLE001 - a page that crashed or closed
+                progress = "page not readable"
+            self.soak.failures.append(
+                f"{self.lesson} at minute {(time.monotonic() - self.soak.t0) / 60:.1f} "
+                f"({time.strftime('%H:%M:%S', time.gmtime())} UTC), load "
+                f"{os.getloadavg()[0]:.1f}, after {time.perf_counter() - t0:.0f} s: "
+                f"{'; '.join(self.errors)} ({progress}; kernel {self.kernel_id})")
+            self.soak.failed_kernels.append(self.kernel_id)
             return False
         self.soak.usable += 1
         self.soak.load_times.append(time.perf_counter() - t0)
@@ -211,8 +265,11 @@ async def killer(server: Any, kernels: Any, soak: Soak, until: float, every: flo
         if procs:
             victim = rng.choice(procs)
             try:
+                found = re.search(r"kernel-([0-9a-f-]{36})", " ".join(victim.cmdline()))
                 victim.kill()
                 soak.killed += 1
+                if found:
+                    soak.killed_ids.add(found.group(1))
             except psutil.Error:
                 pass
         await asyncio.sleep(every)
@@ -240,6 +297,52 @@ def rss_growth(samples: list[tuple[float, int]]) -> float:
     return 100.0 * (last - first) / first
 
 
+def kernel_note(log: str, kernel_id: str | None) -> str:
+    """What the server log says of a failed page's kernel."""
+    if not kernel_id:
+        return "no kernel id in the page"
+    notes = []
+    for line in log.splitlines():
+        if "Culling" not in line or kernel_id not in line:
+            continue
+        when = re.search(r"\d\d:\d\d:\d\d", line)
+        kind = ("its page disconnected" if "closed its connection" in line
+                else "no page connected" if "no page connected" in line
+                else "dead" if "dead kernel" in line
+                else "idle" if "inactivity" in line else "")
+        notes.append(f"culled ({kind}) at {when.group(0) if when else '?'}")
+    if re.search(rf"404 GET /api/kernels/{kernel_id}/channels", log):
+        notes.append("its page connected only after that (404)")
+    if f"Using pre-heated kernel: {kernel_id}" in log:
+        notes.append("taken from the pool")
+    return ", ".join(notes) or "nothing logged"
+
+
+def orphans_of(kernel_ids: dict[str, psutil.Process], log: str, pools: dict[str, int]
+               ) -> tuple[list[str], int]:
+    """(orphan kernel ids, kernels waiting in pools) among the kernels still alive.
+
+    A kernel is waiting in a pool when it was started for a pool (VOILA_PREHEAT in its
+    environment) and no page took it ("Using pre-heated kernel: <id>" never logged); each
+    notebook's pool may hold at most its size. Every other kernel alive is an orphan."""
+    waiting_by_nb: dict[str, list[str]] = {}
+    orphans = []
+    for kid, proc in kernel_ids.items():
+        try:
+            preheat = proc.environ().get("VOILA_PREHEAT") == "True"
+        except psutil.Error:
+            continue
+        if not preheat or f"Using pre-heated kernel: {kid}" in log:
+            orphans.append(kid)
+            continue
+        # which notebook's pool: the log line of the pool fill does not name kernels, so
+        # count them together against the pools' total
+        waiting_by_nb.setdefault("*", []).append(kid)
+    waiting = waiting_by_nb.get("*", [])
+    extra = max(0, len(waiting) - sum(pools.values()))
+    return orphans + waiting[:extra], len(waiting) - extra
+
+
 async def main_async(args: argparse.Namespace) -> tuple[Soak, int]:
     from playwright.async_api import async_playwright
 
@@ -265,13 +368,54 @@ async def main_async(args: argparse.Namespace) -> tuple[Soak, int]:
             await asyncio.wait_for(asyncio.gather(*tasks),
                                    timeout=args.minutes * 60 + args.timeout * 3 + 120)
             await browser.close()
+        pools = pool_sizes(ROOT / "lessons")
+
+        def alive() -> dict[str, psutil.Process]:
+            found = {}
+            for proc in kernels(server):
+                try:
+                    m = re.search(r"kernel-([0-9a-f-]{36})", " ".join(proc.cmdline()))
+                except psutil.Error:
+                    continue
+                if m:
+                    found[m.group(1)] = proc
+            return found
+
         deadline = time.monotonic() + args.cull_wait
-        while kernels(server) and time.monotonic() < deadline:
+        while time.monotonic() < deadline:
+            orphan_ids, waiting = orphans_of(alive(), vs.read_log(server), pools)
+            if not orphan_ids:
+                break
             await asyncio.sleep(2)
-        orphans = len(kernels(server))
+        log = vs.read_log(server)
+        orphan_ids, waiting = orphans_of(alive(), log, pools)
+        print(f"after the last tab closed and culling: {waiting} kernels waiting in the pools "
+              f"(sizes: {sum(pools.values())} kernels for {len(pools)} notebooks), "
+              f"{len(orphan_ids)} orphans {orphan_ids}")
+        soak.failures = [f"{f} [server log: {kernel_note(log, k)}]"
+                         for f, k in zip(soak.failures, soak.failed_kernels, strict=True)]
     finally:
         vs.stop_voila(server)
-    return soak, orphans
+    return soak, len(orphan_ids)
+
+
+def pool_sizes(folder: Path) -> dict[str, int]:
+    """Each notebook's pool size as voila.json configures it (no pool_lesson here), by its
+    path under `folder` (Voila's pool names: es/03_hit_me.ipynb)."""
+    import json
+
+    conf = json.loads((ROOT / "voila.json").read_text())
+    if not conf.get("VoilaConfiguration", {}).get("preheat_kernel"):
+        return {}
+    pools = conf.get("VoilaKernelManager", {}).get("kernel_pools_config", {})
+    default = pools.get("default", {}).get(
+        "pool_size", conf["VoilaConfiguration"].get("default_pool_size", 1))
+    # Every notebook under the folder, the translated lessons (lessons/es/) included: Voila
+    # preheats them all (the soak counted only the top folder's 11 and reported the 11
+    # Spanish pool kernels as orphans).
+    names = [nb.relative_to(folder).as_posix() for nb in sorted(folder.rglob("*.ipynb"))
+             if not any(part.startswith(".") for part in nb.relative_to(folder).parts)]
+    return {name: pools.get(name, {}).get("pool_size", default) for name in names}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -311,7 +455,7 @@ def main(argv: list[str] | None = None) -> int:
         quarters = [rss[i * q:(i + 1) * q] for i in range(4)]
         print("server RSS by quarter of the run (mean MiB): " + ", ".join(
             f"{sum(part) / len(part) / MiB:.0f}" for part in quarters if part))
-    for f in soak.failures[:10]:
+    for f in soak.failures[:20]:
         print(f"failure: {f}")
     print(f"run took {time.monotonic() - started:.0f} s")
     print(f"soak: {soak.pages} pages, failures {len(soak.failures)}, orphan kernels {orphans}, "

@@ -18,6 +18,7 @@ already seen to estimate the chance that the next player can finish, keeps its h
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections import Counter
@@ -31,13 +32,14 @@ if TYPE_CHECKING:  # numpy is imported where the expert uses it: a page with eas
 
 from engine.cards import RANK_LABELS, make_rng, signed
 from engine.errors import ConfigError
-from engine.hit_me import MAX_CARDS, MAX_HITS, Hit, Hold
+from engine.hit_me import HIT_ME_OBSERVATIONS, MAX_CARDS, MAX_HITS, Hit, Hold, seat_ace_state
 
 GAMES = ("hit-me", "flapjack")
 BOT_LEVELS: dict[str, dict[str, str]] = {
     "hit-me": {"easy": "threshold:8", "medium": "threshold:4", "hard": "expert"},
     "flapjack": {"easy": "random", "medium": "greedy", "hard": "expert"},
 }
+_NOT_LAZY = object()
 SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 
 
@@ -49,6 +51,14 @@ class Decision:
     action: Any
     code: str
     data: dict[str, Any] = field(default_factory=dict)
+
+    def __init__(self, action: Any, code: str, data: dict[str, Any] | None = None) -> None:
+        # Written out (the frozen dataclass __init__ is slow; bots decide at every step of
+        # every simulated game).
+        d = self.__dict__
+        d["action"] = action
+        d["code"] = code
+        d["data"] = {} if data is None else data
 
 
 class Bot:
@@ -142,26 +152,25 @@ def _add_card(state: tuple[int, int, int], value: int, ace_eleven: bool) -> tupl
 
 def own_hit_me_state(observation: dict[str, Any]) -> tuple[int, int, int]:
     """(sum with free aces as 1, free positive aces, free negative aces) of the viewer."""
-    me = observation["viewer"]
+    if type(observation) in HIT_ME_OBSERVATIONS:
+        return observation.own_state()  # the same numbers, from the viewer's own seat
+    me = getattr(observation, "viewer", _NOT_LAZY)  # a lazy Observation has it as a slot
+    lazy = me is not _NOT_LAZY
+    if not lazy:
+        me = observation["viewer"]
     if me is None:
         raise ConfigError("a bot needs the observation of its own seat (viewer is None)")
     # a lazy observation (engine.observation) builds the one seat read, not all of them
-    one_seat = getattr(observation, "seat", None)
-    seat = one_seat(me) if one_seat is not None else observation["seats"][me]
-    ace_eleven = bool(observation["config"].get("ace_eleven"))
-    s = p = n = 0
-    for card in [seat["face_down"], *seat["face_up"]]:
-        v = card["value"]
-        s += v
-        if ace_eleven and card.get("rank") == 1 and card.get("ace_high") is None:
-            p += v > 0
-            n += v < 0
-    return (s, p, n)
+    seat = observation.seat(me) if lazy else observation["seats"][me]
+    if not observation["config"].get("ace_eleven"):
+        return (seat["sum"], 0, 0)  # (a lazy seat works it out without any card view)
+    return seat_ace_state(seat)
 
 
 def own_hit_me_sum(observation: dict[str, Any]) -> int:
     """The viewer's sum, counting every free ace the way that brings it closest to zero."""
-    return best_sum(*own_hit_me_state(observation))
+    s, p, n = own_hit_me_state(observation)
+    return best_sum(s, p, n) if p or n else s
 
 
 def hit_me_unseen(observation: dict[str, Any]) -> Counter[int]:
@@ -189,6 +198,8 @@ def hit_me_unseen(observation: dict[str, Any]) -> Counter[int]:
 
 
 def _hit_me_turn_actions(legal: Sequence[Any]) -> tuple[Any, Any]:
+    if len(legal) == 2 and type(legal[0]) is Hit and type(legal[1]) is Hold:
+        return legal[0], legal[1]  # the common case (the engine lists hit, hold)
     hit = hold = None
     for a in legal:
         if hit is None and isinstance(a, Hit):
@@ -224,16 +235,34 @@ class HitMeThreshold(Bot):
     def __init__(self, spec: str, rng: random.Random, threshold: int) -> None:
         super().__init__(spec, rng)
         self.threshold = threshold
+        self._decisions: dict[int, tuple[int, Decision]] = {}
         self.description = (f"Takes a hit while its sum is {threshold} or more away from zero, "
                             f"and holds once it is closer to zero than that.")
 
     def choose(self, observation: dict[str, Any], legal: Sequence[Any]) -> Decision:
-        hit, hold = _hit_me_turn_actions(legal)
-        s = own_hit_me_sum(observation)
+        if type(observation) in HIT_ME_OBSERVATIONS:
+            s, p, n = observation.own_state()  # (own_hit_me_sum, inlined: every step)
+            if p or n:
+                s = best_sum(s, p, n)
+        else:
+            s = own_hit_me_sum(observation)
+        # A decision depends only on the sum: each is made once and reused (it is frozen;
+        # its data is read, never changed) while the legal actions are the same two, in the
+        # same order: (index of its action in `legal`, decision).
+        known = self._decisions.get(s)
+        if known is not None and len(legal) == 2 and legal[known[0]] is known[1].action:
+            return known[1]
+        if len(legal) == 2 and type(legal[0]) is Hit and type(legal[1]) is Hold:
+            hit, hold = legal  # the common case (_hit_me_turn_actions, inlined)
+        else:
+            hit, hold = _hit_me_turn_actions(legal)
         t = self.threshold
-        if abs(s) >= t:
-            return Decision(hit, "threshold-hit", {"sum": s, "threshold": t})
-        return Decision(hold, "threshold-hold", {"sum": s, "threshold": t})
+        action = hit if abs(s) >= t else hold
+        code = "threshold-hit" if action is hit else "threshold-hold"
+        decision = Decision(action, code, {"sum": s, "threshold": t})
+        if len(legal) == 2:
+            self._decisions[s] = (0 if action is legal[0] else 1, decision)
+        return decision
 
 
 # Prior over the threshold an opponent plays (hit while |sum| >= T), and the chance that a
@@ -489,6 +518,20 @@ def play_key(action: Any) -> tuple[str, int]:
     return action.card.key, action.sign
 
 
+@lru_cache(maxsize=16)
+def _deck_codes(face_cards: bool, colors: str, add_or_subtract: bool
+                ) -> tuple[tuple[tuple[str, int], ...], frozenset[int]]:
+    """(code, value) of each card of one deck, in suit then rank order, and the values."""
+    ranks = range(1, 14) if face_cards else range(1, 11)
+    positive = ("C", "S") if colors == "black-positive" else ("D", "H")
+    codes = []
+    for suit in "CDHS":
+        sign = 1 if (add_or_subtract or suit in positive) else -1
+        for rank in ranks:
+            codes.append((f"{RANK_LABELS.get(rank, str(rank))}{suit}", rank * sign))
+    return tuple(codes), frozenset(v for _, v in codes)
+
+
 @dataclass(frozen=True)
 class FlapjackView:
     """What a Flapjack bot needs from an observation (all of it public to the viewer)."""
@@ -502,38 +545,58 @@ class FlapjackView:
     add_or_subtract: bool
     table_size: int
     hand: dict[str, dict[str, Any]]  # key -> card view
-    unseen: Counter[int]  # value (as the card counts when added) -> cards not seen
-    hand_counts: tuple[int, ...]
     deck_values: frozenset[int]
+    # read through `unseen` and `hand_counts`, each worked out when first read (a random
+    # player reads neither): the observation, its hand's card codes, the config
+    _obs: Any = field(repr=False, compare=False)
+    _hand_codes: tuple[str, ...] = field(repr=False, compare=False)
+
+    @functools.cached_property
+    def unseen(self) -> Counter[int]:
+        """value (as the card counts when added) -> cards not seen (not in my hand, not
+        played)."""
+        obs = self._obs
+        cfg = obs["config"]
+        seen: Counter[str] = Counter(self._hand_codes)
+        seen.update(obs["played"])
+        codes, _ = _deck_codes(bool(cfg["face_cards"]), cfg["colors"],
+                               bool(cfg["add_or_subtract"]))
+        decks = cfg["decks"]
+        unseen: Counter[int] = Counter()
+        for code, value in codes:
+            left = decks - seen[code]
+            if left > 0:
+                unseen[value] += left
+        return unseen
+
+    @functools.cached_property
+    def hand_counts(self) -> tuple[int, ...]:
+        """How many cards each seat holds."""
+        obs = self._obs
+        one_seat = getattr(obs, "seat", None)
+        if one_seat is None:
+            return tuple(s["hand_count"] for s in obs["seats"])
+        return tuple(one_seat(p)["hand_count"] for p in range(self.players))
 
     @classmethod
     def from_observation(cls, obs: dict[str, Any]) -> FlapjackView:
+        """The view of an observation (read at once; `unseen` and `hand_counts` when first
+        read, so read them before the state moves on, as a bot's choose does)."""
         me = obs["viewer"]
         if me is None:
             raise ConfigError("a bot needs the observation of its own seat (viewer is None)")
         cfg = obs["config"]
-        hand_cards = obs["seats"][me]["hand"] or []
-        seen: Counter[str] = Counter(c["code"] for c in hand_cards)
-        seen.update(obs["played"])
-        ranks = range(1, 14) if cfg["face_cards"] else range(1, 11)
-        positive = ("C", "S") if cfg["colors"] == "black-positive" else ("D", "H")
-        unseen: Counter[int] = Counter()
-        values = set()
-        for suit in "CDHS":
-            sign = 1 if (cfg["add_or_subtract"] or suit in positive) else -1
-            for rank in ranks:
-                code = f"{RANK_LABELS.get(rank, str(rank))}{suit}"
-                values.add(rank * sign)
-                left = cfg["decks"] - seen[code]
-                if left > 0:
-                    unseen[rank * sign] += left
+        # a lazy observation (engine.observation) builds the one seat read, not all of them
+        one_seat = getattr(obs, "seat", None)
+        hand_cards = (obs["seats"][me] if one_seat is None else one_seat(me))["hand"] or []
+        add_or_subtract = bool(cfg["add_or_subtract"])
         return cls(
             me=me, players=obs["players"], total=obs["total"], low=obs["low"],
             high=obs["high"], targets=tuple(obs["targets"]),
-            add_or_subtract=bool(cfg["add_or_subtract"]), table_size=len(obs["table"]),
-            hand={c["key"]: c for c in hand_cards}, unseen=unseen,
-            hand_counts=tuple(s["hand_count"] for s in obs["seats"]),
-            deck_values=frozenset(values),
+            add_or_subtract=add_or_subtract, table_size=len(obs["table"]),
+            hand={c["key"]: c for c in hand_cards},
+            deck_values=_deck_codes(bool(cfg["face_cards"]), cfg["colors"], add_or_subtract)[1],
+            _obs=obs, _hand_codes=tuple([c["code"] for c in hand_cards]),
         )
 
     # ----- arithmetic of one play -------------------------------------------------------------

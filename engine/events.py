@@ -12,6 +12,10 @@ from enum import Enum
 from typing import Any
 
 from engine.cards import Card, card_from_json, card_to_json, signed
+from engine.observation import FrozenDict
+
+_new = object.__new__
+_set = object.__setattr__
 
 
 class EventKind(Enum):
@@ -102,6 +106,16 @@ class Event:
         if private is not None:
             d["private"] = private
 
+    @classmethod
+    def make(cls, kind: EventKind, seat: int | None, **fields: Any) -> Event:
+        """The same event as `Event(kind, seat, **fields)`, built faster (at every step of
+        every simulated game): give only the fields that apply, none of them None or empty."""
+        e = _new(cls)
+        fields["kind"] = kind
+        fields["seat"] = seat
+        _set(e, "__dict__", fields)
+        return e
+
     @property
     def player(self) -> int | None:
         """The seat (the older name)."""
@@ -159,15 +173,27 @@ def card_view(card: Card, value: int | None, **extra: Any) -> dict[str, Any]:
     """A face-up card as a viewer sees it: rank, suit and signed value (data; no words).
     Its name and screen-reader label are made by `widgets.words`."""
     # Observations are built at every step of every simulated game: the view of each
-    # (card, value) pair is made once, kept on the card, and copied.
+    # (card, value) pair is made once, kept on the card (frozen), and copied.
     t = card.views.get(value)
     if t is None:
-        t = card.views[value] = _card_view(card, value)
-    if not extra:
-        return t.copy()
-    d = t.copy()
-    d.update(extra)
+        t = card.views[value] = FrozenDict(_card_view(card, value))
+    d = dict(t)
+    if extra:
+        d.update(extra)
     return d
+
+
+def frozen_card_view(card: Card, value: int | None, **extra: Any) -> FrozenDict:
+    """`card_view` read-only (a FrozenDict), as observations show it: without `extra` the
+    same object every time (made once per card and value, never copied)."""
+    t = card.views.get(value)
+    if t is None:
+        t = card.views[value] = FrozenDict(_card_view(card, value))
+    if not extra:
+        return t
+    d = dict(t)
+    d.update(extra)
+    return FrozenDict(d)
 
 
 def _card_view(card: Card, value: int | None) -> dict[str, Any]:
@@ -186,4 +212,4 @@ def _card_view(card: Card, value: int | None) -> dict[str, Any]:
     return d
 
 
-HIDDEN_CARD: dict[str, Any] = {"hidden": True}
+HIDDEN_CARD: dict[str, Any] = FrozenDict({"hidden": True})  # (read-only: copy it to edit)

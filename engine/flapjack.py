@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -16,14 +15,22 @@ from typing import Any
 from engine.cards import (
     Card,
     Convention,
-    card_from_json,
-    card_to_json,
     make_deck,
     make_rng,
     stacked_order,
 )
-from engine.errors import ConfigError, IllegalActionError, Reason, Why, check_int, is_seat
-from engine.events import Event, EventKind, card_view
+from engine.errors import ConfigError, IllegalActionError, Reason, Why, check_int
+from engine.events import Event, EventKind, frozen_card_view
+from engine.observation import FrozenDict, FrozenList, Observation, freeze, observation_parts
+from engine.save_shape import (
+    CARD_AMOUNTS,
+    CARD_LISTS,
+    CARDS,
+    LIST,
+    PLAIN,
+    StateShape,
+    enum_or_none,
+)
 from engine.validate import MAX_DECKS, MAX_PLAYERS, check_targets
 
 HAND_SIZE = 7
@@ -178,9 +185,26 @@ class FlapjackResult:
                 "tie": self.tie, "reason": self.reason.value}
 
 
+# A game's saved fields, in order (engine.save_shape writes and reads them).
+FLAPJACK_SAVE = (("dealer", PLAIN), ("draw_pile", CARDS), ("hands", CARD_LISTS),
+                 ("table", CARD_AMOUNTS), ("tricks", CARD_LISTS), ("current", PLAIN),
+                 ("end_reason", enum_or_none(EndReason)), ("flapjacks", LIST),
+                 ("plays", PLAIN), ("passes", PLAIN))
+
+
+def _index_of(cards: list[Card], card: Card) -> int:
+    """`cards.index(card)`: the first equal card, looked for as the same object first (a
+    play's card is the hand's own; comparing cards field by field is slower)."""
+    for i, c in enumerate(cards):
+        if c is card:
+            return i
+    return cards.index(card)
+
+
 @dataclass
-class FlapjackState:
-    """One game of Flapjack. Change it only through `apply_action`."""
+class FlapjackState(StateShape):
+    """One game of Flapjack, from the deal to the end; change it only through
+    `apply_action` (observation, save and clone: engine.save_shape.StateShape)."""
 
     config: FlapjackConfig
     dealer: int
@@ -194,6 +218,13 @@ class FlapjackState:
     plays: int = 0
     passes: int = 0
     events: list[Event] = field(default_factory=list)
+
+    GAME, SAVE, CHECK = "flapjack", FLAPJACK_SAVE, "check_flapjack_state"
+
+    @property
+    def _log(self) -> list[Event]:
+        """The event log as kept (engine.save_shape.StateShape): here the Events themselves."""
+        return self.events
 
     @classmethod
     def deal(
@@ -237,13 +268,9 @@ class FlapjackState:
 
     # ----- reading ----------------------------------------------------------------------
     @property
-    def players(self) -> int:
-        return self.config.players
-
-    @property
     def total(self) -> int:
         """The running total of the cards in play."""
-        return sum(v for _, v in self.table)
+        return sum([v for _, v in self.table])
 
     @property
     def over(self) -> bool:
@@ -259,7 +286,7 @@ class FlapjackState:
 
     def _moves(self, player: int) -> list[Play]:
         cfg = self.config
-        total = self.total
+        total = sum([v for _, v in self.table])  # (self.total)
         signs = (1, -1) if cfg.add_or_subtract and self.table else (1,)
         out = []
         for card in self.hands[player]:
@@ -267,6 +294,18 @@ class FlapjackState:
                 if cfg.low <= total + s * cfg.value(card) <= cfg.high:
                     out.append(Play(card, s))
         return out
+
+    def _can_move(self, player: int, total: int) -> bool:
+        """Has `player` a legal play (`bool(self._moves(player))`, stopping at the first)?
+        `total` is self.total."""
+        cfg = self.config
+        low, high, value = cfg.low, cfg.high, cfg.value
+        both = cfg.add_or_subtract and self.table
+        for card in self.hands[player]:
+            v = value(card)
+            if low <= total + v <= high or (both and low <= total - v <= high):
+                return True
+        return False
 
     def legal_actions(self, player: int | None = None) -> list[Play]:
         """Every play `player` (default: whoever is to act) may make now."""
@@ -289,7 +328,8 @@ class FlapjackState:
             return Why(Reason.NO_SUCH_PLAYER, {"seat": player})
         if player != self.current:
             return Why(Reason.NOT_YOUR_TURN, {"current": self.current, "seat": player})
-        if card not in self.hands[player]:
+        hand = self.hands[player]
+        if not any(c is card for c in hand) and card not in hand:  # (the same card, or equal)
             return Why(Reason.NOT_IN_HAND, {"card": str(getattr(card, "code", card)),
                                             "seat": player})
         if isinstance(sign, bool) or not isinstance(sign, int) or sign not in (1, -1):
@@ -320,13 +360,15 @@ class FlapjackState:
             raise why.error()
         cfg = self.config
         before = self.total
-        delta = action.sign * cfg.value(action.card)
-        self.hands[player].remove(action.card)
+        value = cfg.value(action.card)
+        delta = action.sign * value
+        hand = self.hands[player]
+        del hand[_index_of(hand, action.card)]  # (hand.remove, the same card found sooner)
         self.table.append((action.card, delta))
         self.plays += 1
-        after = self.total
+        after = before + delta
         self.events.append(Event(
-            EventKind.PLAY, player, card=action.card, value=cfg.value(action.card),
+            EventKind.PLAY, player, card=action.card, value=value,
             before=before, delta=delta, after=after, lead=len(self.table) == 1,
         ))
         if after in cfg.targets:
@@ -347,10 +389,11 @@ class FlapjackState:
         if not self.draw_pile and not any(self.hands):
             self._end(EndReason.ALL_PLAYED)
             return
-        if not any(self._moves(p) for p in range(self.players)):
+        can_move, total = self._can_move, self.total
+        if not any(can_move(p, total) for p in range(self.players)):
             self._end(EndReason.BLOCKED)
             return
-        while not self._moves(seat):
+        while not can_move(seat, total):
             self.passes += 1
             why = PassReason.NO_CARDS if not self.hands[seat] else PassReason.NO_LEGAL_CARD
             self.events.append(Event(EventKind.PASS, seat, reason=why.value))
@@ -373,101 +416,10 @@ class FlapjackState:
         return FlapjackResult(won, tuple(p for p in range(self.players) if won[p] == best),
                               self.end_reason)
 
-    # ----- what one player may see --------------------------------------------------------
-    def observation(
-        self, viewer: int | None, reveal: bool = False, events: bool = True
-    ) -> dict[str, Any]:
-        """The game as `viewer` sees it (None: a spectator). Every hand is shown with `reveal`
-        (a teacher's walkthrough) and once the game is over. `events=False` leaves out the
-        event log (computer players do not read it)."""
-        if viewer is not None and not is_seat(viewer, self.players):
-            raise IllegalActionError(Reason.NO_SUCH_PLAYER, seat=viewer)
-        cfg = self.config
-        seats = []
-        for p in range(self.players):
-            show = reveal or self.over or viewer == p  # leftover hands are shown at the end
-            seat: dict[str, Any] = {
-                "seat": p,
-                "hand": [card_view(c, cfg.value(c)) for c in self.hands[p]] if show else None,
-                "hand_count": len(self.hands[p]),
-                "trick_count": len(self.tricks[p]),
-                "flapjacks": self.flapjacks[p],
-            }
-            seats.append(seat)
-        legal = []
-        if viewer is not None:
-            legal = [a.to_json() for a in self.legal_actions(viewer)]
-        res = self.result()
-        return {
-            "game": "flapjack",
-            "viewer": viewer,
-            "reveal": reveal or self.over,
-            "config": cfg.to_json(),
-            "low": cfg.low,
-            "high": cfg.high,
-            "targets": list(cfg.targets),
-            "players": self.players,
-            "dealer": self.dealer,
-            "current_player": self.current,
-            "over": self.over,
-            "end_reason": self.end_reason.value if self.end_reason else None,
-            "total": self.total,
-            "table": [card_view(c, cfg.value(c), added=v) for c, v in self.table],
-            "draw_pile": len(self.draw_pile),
-            "played": [c.code for c in self.played_cards()],
-            "seats": seats,
-            "legal_actions": legal,
-            "plays": self.plays,
-            "passes": self.passes,
-            "events": [e.view(viewer, reveal) for e in self.events] if events else [],
-            "result": res.to_json() if res else None,
-        }
-
-    # ----- saving ------------------------------------------------------------------------
-    def to_json(self) -> dict[str, Any]:
-        """The whole state (hidden cards included) as JSON-ready data, for saving."""
-        return {
-            "game": "flapjack",
-            "config": self.config.to_json(),
-            "dealer": self.dealer,
-            "draw_pile": [card_to_json(c) for c in self.draw_pile],
-            "hands": [[card_to_json(c) for c in h] for h in self.hands],
-            "table": [[card_to_json(c), v] for c, v in self.table],
-            "tricks": [[card_to_json(c) for c in t] for t in self.tricks],
-            "current": self.current,
-            "end_reason": self.end_reason.value if self.end_reason else None,
-            "flapjacks": list(self.flapjacks),
-            "plays": self.plays,
-            "passes": self.passes,
-            "events": [e.to_json() for e in self.events],
-        }
-
-    @classmethod
-    def from_json(cls, d: dict[str, Any]) -> FlapjackState:
-        from engine.saves import check_flapjack_state  # refuses a forged save, builds nothing
-        check_flapjack_state(d)
-        return cls(
-            config=FlapjackConfig.from_json(d["config"]),
-            dealer=d["dealer"],
-            draw_pile=[card_from_json(c) for c in d["draw_pile"]],
-            hands=[[card_from_json(c) for c in h] for h in d["hands"]],
-            table=[(card_from_json(c), v) for c, v in d["table"]],
-            tricks=[[card_from_json(c) for c in t] for t in d["tricks"]],
-            current=d["current"],
-            end_reason=EndReason(d["end_reason"]) if d["end_reason"] else None,
-            flapjacks=list(d["flapjacks"]),
-            plays=d["plays"],
-            passes=d["passes"],
-            events=[Event.from_json(e) for e in d["events"]],
-        )
-
     def played_cards(self) -> list[Card]:
         """Every card played so far (in tricks or on the table): seen by everyone."""
         out = [c for t in self.tricks for c in t] + [c for c, _ in self.table]
         return out
-
-    def clone(self) -> FlapjackState:
-        return copy.deepcopy(self)
 
     def all_cards(self) -> list[Card]:
         """Every card of the game wherever it is (for checking nothing is lost)."""
@@ -475,3 +427,65 @@ class FlapjackState:
         for p in range(self.players):
             out += self.hands[p] + self.tricks[p]
         return out
+
+
+class FlapjackObservation(Observation):
+    """A Flapjack observation: the core fields of every game (engine.observation.CORE_FIELDS)
+    and Flapjack's own (low, high, targets, end_reason, total, table, played, plays, passes),
+    each built when first read. `seat(p)` builds one seat alone."""
+
+    __slots__ = ()
+
+    # its own fields (the core ones are typed in Observation)
+    low: int
+    high: int
+    targets: list[int]
+    end_reason: str | None
+    total: int
+    table: list[dict[str, Any]]
+    played: list[str]
+    plays: int
+    passes: int
+
+    def _build_seat(self, p: int) -> dict[str, Any]:
+        st = self._state
+        show = self._reveal or st.over or self.viewer == p  # leftover hands shown at the end
+        value = st.config.value
+        return FrozenDict({
+            "seat": p,
+            "hand": FrozenList([frozen_card_view(c, value(c)) for c in st.hands[p]])
+            if show else None,
+            "hand_count": len(st.hands[p]),
+            "trick_count": len(st.tricks[p]),
+            "flapjacks": st.flapjacks[p],
+        })
+
+    def _result(self) -> dict[str, Any] | None:
+        res = self._state.result()
+        return freeze(res.to_json()) if res else None
+
+    _PARTS = observation_parts(
+        "flapjack", "game viewer reveal config low high targets players dealer "
+        "current_player over end_reason total table draw_pile played seats legal_actions "
+        "plays passes events result", {
+            "reveal": lambda o: o._reveal or o._state.over,
+            "low": lambda o: o._state.config.low,
+            "high": lambda o: o._state.config.high,
+            "targets": lambda o: FrozenList(o._state.config.targets),
+            "end_reason": lambda o: o._state.end_reason.value if o._state.end_reason else None,
+            "total": lambda o: o._state.total,
+            "table": lambda o: FrozenList([frozen_card_view(c, o._state.config.value(c), added=v)
+                                           for c, v in o._state.table]),
+            "draw_pile": lambda o: len(o._state.draw_pile),
+            "played": lambda o: FrozenList([c.code for c in o._state.played_cards()]),
+            "plays": lambda o: o._state.plays,
+            "passes": lambda o: o._state.passes,
+            "events": lambda o: FrozenList([freeze(e.view(o.viewer, o._reveal))
+                                            for e in o._state.events])
+            if o._with_events else FrozenList(),
+            "result": _result,
+        })
+
+
+FlapjackState.CONFIG = FlapjackConfig
+FlapjackState.OBSERVATION = FlapjackObservation  # (defined after the state it reads)

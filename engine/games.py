@@ -26,7 +26,7 @@ from typing import Any
 from engine.cards import Card, Convention, make_deck
 from engine.errors import ConfigError
 from engine.flapjack import FlapjackConfig, FlapjackState, Play
-from engine.hit_me import ChooseAce, Hit, HitMeConfig, HitMeRound, Hold, Reveal
+from engine.hit_me import ChooseAce, Hit, HitMeConfig, HitMeGame, HitMeRound, Hold, Reveal
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,9 @@ class GameType:
     deal: Callable[..., Any]  # deal(config, rng, deck, dealer) -> state
     base_value: Callable[[Card], int]  # a card's size before its colour sign (A=1 ...)
     action_from_json: Callable[[dict[str, Any], Any], Any]
+    # series(config, seed, deck) -> a sequence of deals with a score table (Hit Me's
+    # HitMeGame: the winner deals next), for games played deal after deal; None otherwise
+    series: Callable[..., Any] | None = None
 
     def card_value(self, card: Card, colors: Convention | str = Convention.BLACK_POSITIVE
                    ) -> int:
@@ -61,6 +64,14 @@ class Game:
                   deck: Sequence[Card] | str | None = None, dealer: int = 0) -> Any:
         """A new deal: shuffled with `rng`, or with `deck` stacked on top (top first)."""
         return self.type.deal(self.config, rng, deck, dealer)
+
+    def new_series(self, seed: random.Random | int | str | None = None,
+                   deck: Sequence[Card] | str | None = None) -> Any:
+        """Deal after deal with a score table (Hit Me: a `HitMeGame`); `deck` stacks the
+        first deal. A game without series (Flapjack: one deal is one game) raises."""
+        if self.type.series is None:
+            raise ConfigError(f"{self.name} is played one deal at a time: use new_state()")
+        return self.type.series(self.config, seed, deck)
 
     def value(self, card: Card) -> int:
         return self.config.value(card)
@@ -110,7 +121,8 @@ GAMES: dict[str, GameType] = {
     "hit-me": GameType(
         "hit-me", HitMeConfig, HitMeRound,
         lambda config, rng, deck, dealer: HitMeRound.deal(config, dealer, rng, deck),
-        lambda card: min(card.rank, 10), _hit_me_action),
+        lambda card: min(card.rank, 10), _hit_me_action,
+        lambda config, seed, deck: HitMeGame(config, seed=seed, deck=deck)),
     "flapjack": GameType(
         "flapjack", FlapjackConfig, FlapjackState,
         lambda config, rng, deck, dealer: FlapjackState.deal(config, rng, deck, dealer=dealer),

@@ -6,11 +6,10 @@
 
 from __future__ import annotations
 
-import copy
 import itertools
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -18,10 +17,9 @@ from typing import Any
 from engine.cards import (
     Card,
     Convention,
-    card_from_json,
-    card_to_json,
     make_deck,
     make_rng,
+    shuffle,
     stacked_order,
 )
 from engine.errors import (
@@ -32,11 +30,31 @@ from engine.errors import (
     is_seat,
     parse_enum,
 )
-from engine.events import HIDDEN_CARD, Event, EventKind, card_view
-from engine.observation import Observation
+from engine.events import HIDDEN_CARD, Event, EventKind, frozen_card_view
+from engine.observation import (
+    FrozenList,
+    LazyView,
+    Observation,
+    freeze,
+    observation_parts,
+    set_cache,
+    set_stamp,
+    set_state,
+)
+from engine.save_shape import (
+    CARD_LISTS,
+    CARDS,
+    DICTS,
+    LIST,
+    MAYBE_CARDS,
+    PLAIN,
+    StateShape,
+)
 from engine.validate import MAX_DECKS, MAX_PLAYERS
 
 MAX_CARDS = 7
+_set = object.__setattr__
+_new = object.__new__
 MAX_HITS = MAX_CARDS - 2
 CARDS_PER_DECK = 52
 
@@ -67,6 +85,8 @@ class HitMeConfig:
         check_int(self.players, "players", 2, MAX_PLAYERS)
         object.__setattr__(self, "colors", Convention.parse(self.colors))
         object.__setattr__(self, "turn_order", parse_enum(TurnOrder, self.turn_order, "turn_order"))
+        object.__setattr__(self, "_factor", self.colors.factor)  # (read at every hit)
+        object.__setattr__(self, "_all_at_once", self.turn_order is TurnOrder.ALL_AT_ONCE)
         if not isinstance(self.ace_eleven, bool):
             raise ConfigError(f"ace_eleven must be true or false; got {self.ace_eleven!r}")
         need = self.min_decks(self.players)
@@ -79,6 +99,12 @@ class HitMeConfig:
                     f"decks must be {need} or more for {self.players} players "
                     f"(each player may need 7 cards); got {self.decks}"
                 )
+        object.__setattr__(self, "_cards", tuple(make_deck(self.decks)))  # (dealt each round)
+        # per seat p, the other seats in playing order after it, then p itself (read at every
+        # move to find the next seat still in)
+        n = self.players
+        object.__setattr__(self, "_after", tuple(
+            tuple((p + i) % n for i in range(1, n + 1)) for p in range(n)))
 
     @staticmethod
     def min_decks(players: int) -> int:
@@ -158,6 +184,8 @@ class Reveal:
 
 HitMeAction = Hit | Hold | ChooseAce | Reveal
 _HIT, _HOLD = Hit(), Hold()  # (immutable: every legal_actions() list shares them)
+_TURN = (_HIT, _HOLD)
+_REVEAL = Reveal()
 
 
 @dataclass(frozen=True)
@@ -168,6 +196,15 @@ class RoundResult:
     scores: tuple[int, ...]
     winners: tuple[int, ...]
 
+    def __init__(self, sums: tuple[int, ...], scores: tuple[int, ...],
+                 winners: tuple[int, ...]) -> None:
+        # Written out (the frozen dataclass __init__ sets each field through
+        # object.__setattr__): one is made at every round of every simulation.
+        d = self.__dict__
+        d["sums"] = sums
+        d["scores"] = scores
+        d["winners"] = winners
+
     @property
     def tie(self) -> bool:
         return len(self.winners) > 1
@@ -177,9 +214,82 @@ class RoundResult:
                 "winners": list(self.winners), "tie": self.tie}
 
 
+# A round's saved fields, in order (engine.save_shape writes and reads them).
+HIT_ME_SAVE = (("dealer", PLAIN), ("deck", CARDS), ("face_down", MAYBE_CARDS),
+               ("face_up", CARD_LISTS), ("held", LIST), ("ace_high", DICTS),
+               ("current", PLAIN), ("revealed", PLAIN))
+
+
+# The event log keeps each step as a compact record, a tuple (builder, *numbers), and makes
+# the Event (engine.events) only when someone reads `state.events`: a simulation never reads
+# most of them. The builders below give exactly the events the steps used to log directly.
+def _deal_event(seat: int, up: Card, up_value: int, down: Card, down_value: int) -> Event:
+    return Event(EventKind.DEAL, seat, card=up, value=up_value,
+                 private=Event(EventKind.DEAL, seat, card=down, value=down_value,
+                               values=(down_value, up_value), after=down_value + up_value))
+
+
+def _hit_event(seat: int, card: Card, shown: int, before_up: int, before: int, value: int,
+               ) -> Event:
+    return Event.make(EventKind.HIT, seat, card=card, value=shown, before=before_up,
+                      delta=shown, after=before_up + shown,
+                      private=Event.make(EventKind.HIT, seat, before=before, delta=value,
+                                         after=before + value))
+
+
+def _full_event(seat: int) -> Event:
+    return Event.make(EventKind.FULL, seat)
+
+
+def _hold_event(seat: int, total: int) -> Event:
+    return Event.make(EventKind.HOLD, seat, private=Event.make(
+        EventKind.HOLD, seat, after=total, score=abs(total)))
+
+
+def _reveal_event(seat: int, card: Card | None, values: tuple[int, ...], total: int,
+                  score: int) -> Event:
+    return Event(EventKind.REVEAL, seat, card=card, value=values[0], values=values,
+                 after=total, score=score)
+
+
+def _plain_reveal_event(seat: int, down: Card | None, up: list[Card], factor: int, total: int,
+                        score: int) -> Event:
+    """A reveal without the ace rule: each card's value is its shown value (the hand no
+    longer changes once revealed, so `up` is read when the Event is made)."""
+    values = tuple([c.hit_me_black * factor for c in ([down, *up] if down is not None else up)])
+    return _reveal_event(seat, down, values, total, score)
+
+
+def _result_event(winners: tuple[int, ...], score: int) -> Event:
+    return Event(EventKind.RESULT, None, winners=winners, score=score)
+
+
+def _events(self: HitMeRound) -> list[Event]:
+    """The event log (engine.events.Event), each step's Event made when first read."""
+    log = self._log
+    n = len(log)
+    if self._built != n:
+        for i in range(self._built, n):
+            rec = log[i]
+            if type(rec) is tuple:
+                log[i] = rec[0](*rec[1:])
+        self._built = n
+    return log
+
+
+def _set_events(self: HitMeRound, events: list[Event]) -> None:
+    self._log = events if type(events) is list else list(events)
+    self._built = 0
+
+
 @dataclass
-class HitMeRound:
-    """One round of Hit Me. Change it only through `apply_action`."""
+class HitMeRound(StateShape):
+    """One round of Hit Me. Change it only through `apply_action`. Its observation, save
+    and clone come from engine.save_shape.StateShape."""
+
+    GAME = "hit-me"
+    SAVE = HIT_ME_SAVE
+    CHECK = "check_hit_me_round"
 
     config: HitMeConfig
     dealer: int
@@ -191,6 +301,14 @@ class HitMeRound:
     current: int | None
     events: list[Event] = field(default_factory=list)
     revealed: bool = False  # the Reveal step, after every player is done
+    # Kept up to date by the moves (None: work them out again on first use): per seat, the
+    # face-up sum as shown and the own sum (aces as chosen); the result once over.
+    _up_sums: list[int] | None = field(default=None, init=False, repr=False, compare=False)
+    _sums: list[int] | None = field(default=None, init=False, repr=False, compare=False)
+    _result: tuple[int, RoundResult | None] | None = field(
+        default=None, init=False, repr=False, compare=False)
+    # per seat: no longer asked (held, or 7 cards), i.e. `not is_in(seat)`
+    _out: list[bool] | None = field(default=None, init=False, repr=False, compare=False)
 
     # ----- making a round -------------------------------------------------------------
     @classmethod
@@ -204,42 +322,42 @@ class HitMeRound:
         """Gather, shuffle and deal a new round. `deck` stacks the top of the deck (top first)."""
         if not isinstance(config, HitMeConfig):
             raise ConfigError("config must be a HitMeConfig")
-        check_int(dealer, "dealer", 0, config.players - 1)
-        rng = make_rng(rng)
-        order = stacked_order(make_deck(config.decks), deck, rng, f"{config.decks} deck(s)")
+        if type(dealer) is not int or not 0 <= dealer < config.players:
+            check_int(dealer, "dealer", 0, config.players - 1)
+        if type(rng) is not random.Random:
+            rng = make_rng(rng)
+        if deck is None:  # (stacked_order with nothing stacked: the same one shuffle)
+            order = list(config._cards)
+            shuffle(order, rng)
+        else:
+            order = stacked_order(make_deck(config.decks), deck, rng, f"{config.decks} deck(s)")
         n = config.players
-        seats = [(dealer + 1 + i) % n for i in range(n)]  # left of the dealer first, dealer last
-        state = cls(
-            config=config,
-            dealer=dealer,
-            deck=order,
-            face_down=[None] * n,
-            face_up=[[] for _ in range(n)],
-            held=[False] * n,
-            ace_high=[{} for _ in range(n)],
-            current=None,
-        )
-        for s in seats:
-            state.face_down[s] = state.deck.pop(0)
-        for s in seats:
-            state.face_up[s].append(state.deck.pop(0))
-        for s in seats:
-            up = state.face_up[s][0]
-            down = state.face_down[s]
-            vals = state.card_values(s)
-            state.events.append(Event(
-                EventKind.DEAL, s, card=up, value=config.value(up),
-                private=Event(EventKind.DEAL, s, card=down, value=vals[0], values=tuple(vals),
-                              after=sum(vals)),
-            ))
-        state.current = state._next_in(dealer)
+        face_down: list[Card | None] = [None] * n
+        face_up: list[list[Card]] = [[]] * n  # (each seat's list is put in below)
+        up_sums, sums = [0] * n, [0] * n
+        log: list[Any] = []
+        f = config._factor
+        seats = config._after[dealer]  # left of the dealer first, dealer last
+        for i, s in enumerate(seats):
+            down, up = order[i], order[n + i]  # one card face down to each, then one face up
+            face_down[s] = down
+            face_up[s] = [up]
+            down_value, up_value = down.hit_me_black * f, up.hit_me_black * f  # (no ace chosen)
+            up_sums[s] = up_value
+            sums[s] = down_value + up_value
+            log.append((_deal_event, s, up, up_value, down, down_value))
+        # cls(config=..., dealer=..., ...) with every other field at its default, written out
+        # (a round is dealt for every round of every simulation); everyone is in, so the seat
+        # left of the dealer plays first
+        state = _new(cls)
+        state.__dict__.update({
+            "config": config, "dealer": dealer, "deck": order[2 * n:], "face_down": face_down,
+            "face_up": face_up, "held": [False] * n, "ace_high": [{} for _ in seats],
+            "current": seats[0], "revealed": False, "_log": log, "_built": 0,
+            "_up_sums": up_sums, "_sums": sums, "_result": None, "_out": [False] * n})
         return state
 
     # ----- reading the state ------------------------------------------------------------
-    @property
-    def players(self) -> int:
-        return self.config.players
-
     @property
     def over(self) -> bool:
         """Every player is done: no more hits, holds or ace choices. The round then waits in
@@ -288,7 +406,17 @@ class HitMeRound:
 
     def sum(self, player: int) -> int:
         """The player's sum with their ace choices so far."""
-        return sum(self.card_values(player))
+        sums = self._sums
+        if sums is None:
+            sums = self._count_sums()
+        return sums[player]
+
+    def _count_sums(self) -> list[int]:
+        """Work out every seat's running sums from its cards (after a deal or a load)."""
+        f = self.config.colors.factor
+        self._up_sums = [sum([c.hit_me_black for c in up]) * f for up in self.face_up]
+        sums = self._sums = [sum(self.card_values(p)) for p in range(self.players)]
+        return sums
 
     def final_sum(self, player: int) -> int:
         """The sum that scores: chosen aces as chosen, unchosen aces as brings it closest to 0."""
@@ -318,10 +446,12 @@ class HitMeRound:
         phase the one move is Reveal (for anyone). An ace never chosen may be set to 1 or 11;
         a chosen one only to the other value (keeping its value is not a move). Aces may be
         chosen at any time until every player is done (RULES.md), not only on one's turn."""
+        if player == self.current and type(player) is int and not self.config.ace_eleven:
+            return [_HIT, _HOLD]  # the common case: the seat to play (so not over), no aces
         if self.revealed:
             return []
         if self.over:
-            return [Reveal()] if player is None or is_seat(player, self.players) else []
+            return [_REVEAL] if player is None or is_seat(player, self.players) else []
         if player is None:
             player = self.current
         if not is_seat(player, self.players):
@@ -341,16 +471,97 @@ class HitMeRound:
                         actions += [ChooseAce(c, False), ChooseAce(c, True)]
         return actions
 
+    def turn_actions(self) -> tuple[HitMeAction, ...] | None:
+        """The legal actions of the seat to play at each of its turns in this round, if they
+        never change: (Hit, Hold) without the ace rule, so `legal_actions(current)` lists
+        exactly these. None with the ace rule (ace choices come and go)."""
+        return None if self.config.ace_eleven else _TURN
+
     # ----- changing the state -------------------------------------------------------------
     def apply_action(self, action: HitMeAction, player: int | None = None) -> None:
         """Make one move; an illegal one raises IllegalActionError and changes nothing."""
+        kind = type(action)
+        if (kind is not Hit and kind is not Hold) or player != self.current \
+                or type(player) is not int or self.revealed:
+            self._check_and_apply(action, player)  # every other case, checked there
+            return
+        # The common case, checked: a hit or a hold by the seat to play (an int equal to
+        # `current`, so the round is in play).
+        self._turn(kind is Hit, player)
+
+    def _turn(self, hit: bool, player: int) -> None:
+        """A hit (or a hold) by `player`, the seat to play, as checked by apply_action or
+        play_turns. It runs at every step of every simulation."""
+        sums = self._sums
+        if sums is None:
+            sums = self._count_sums()
+        out = self._out
+        if out is None:  # (after a load: worked out from the cards)
+            out = self._out = [not self.is_in(p) for p in range(len(self.held))]
+        config = self.config
+        if hit:
+            up = self.face_up[player]
+            card = self.deck.pop(0)
+            up.append(card)
+            shown = card.hit_me_black * config._factor
+            # (card_value, inlined: without the ace rule a card counts as shown)
+            v = shown if card.rank != 1 or not config.ace_eleven \
+                else self.card_value(player, card)
+            up_sums = self._up_sums
+            before_up = up_sums[player]
+            before = sums[player]
+            up_sums[player] = before_up + shown
+            sums[player] = before + v
+            log = self._log
+            log.append((_hit_event, player, card, shown, before_up, before, v))
+            if len(up) >= MAX_CARDS - 1 and \
+                    len(up) + (self.face_down[player] is not None) == MAX_CARDS:
+                log.append((_full_event, player))
+                out[player] = True
+            elif config._all_at_once:
+                return  # (the same seat hits again)
+        else:
+            self.held[player] = True
+            self._log.append((_hold_event, player, sums[player]))
+            out[player] = True
+        # the next seat still in after `player` (_next_in, inlined)
+        for seat in config._after[player]:
+            if not out[seat]:
+                self.current = seat
+                return
+        self.current = None
+
+    def play_turns(self, choose: Sequence[Callable[[Any, list[HitMeAction]], Any]]) -> None:
+        """Ask the seat to play for its move until everyone is done (the announce step is not
+        made): `choose[seat](observation, legal)` returns a decision (its `.action` is made
+        through `apply_action`, so checked). Each seat gets only its own observation, the
+        one `observation(seat, False, False)` gives (made as `HitMeObservation.for_seat_to_play`
+        makes it, written out here: a simulation makes one at every step), and its legal
+        actions as a fresh list (`turn_actions()` when they never change in the round:
+        `legal_actions(seat)` lists the same)."""
+        apply = self.apply_action
+        fixed = self.turn_actions()
+        if fixed is not None:
+            new, classes, turn = _new, _SeatToPlay.of_seat, self._turn
+            while (seat := self.current) is not None:  # (an int: the seat to play)
+                o = new(classes[seat])  # (its viewer is `seat`)
+                set_state(o, self)
+                set_stamp(o, len(self._log))
+                action = choose[seat](o, [*fixed]).action
+                kind = type(action)
+                if kind is Hit or kind is Hold:  # (apply_action's checks, all met here)
+                    turn(kind is Hit, seat)
+                else:
+                    apply(action, seat)  # (checked there)
+        legal, seat_view = self.legal_actions, HitMeObservation.for_seat_to_play
+        while (seat := self.current) is not None:
+            apply(choose[seat](seat_view(self, seat), legal(seat)).action, seat)
+
+    def _check_and_apply(self, action: HitMeAction, player: int | None) -> None:
+        """apply_action's checks and its moves other than a hit or hold by the seat to play
+        (given as an int): raises IllegalActionError, changing nothing, for an illegal one."""
         if self.revealed:
             raise IllegalActionError(Reason.GAME_OVER)
-        kind = type(action)
-        if (kind is Hit or kind is Hold) and player is not None and player == self.current \
-                and type(player) is int:
-            self._turn(kind is Hit, player)  # the common case, checked: it is player's turn
-            return
         if isinstance(action, Reveal):
             if player is not None and not is_seat(player, self.players):
                 raise IllegalActionError(Reason.NO_SUCH_PLAYER, seat=player)
@@ -372,38 +583,9 @@ class HitMeRound:
             raise IllegalActionError(Reason.NOT_AN_ACTION, game="hit-me", action=repr(action))
         if player != self.current:
             raise IllegalActionError(Reason.NOT_YOUR_TURN, current=self.current, seat=player)
-        self._turn(isinstance(action, Hit), player)
-
-    def _turn(self, hit: bool, player: int) -> None:
-        """A hit or a hold by the seat to play (already checked)."""
-        if hit:
-            factor = self.config.colors.factor
-            up = self.face_up[player]
-            before_up = sum([c.hit_me_black for c in up]) * factor
-            down = self.face_down[player]
-            if self.config.ace_eleven or down is None:
-                before = self.sum(player)
-            else:
-                before = before_up + down.hit_me_black * factor
-            card = self.deck.pop(0)
-            up.append(card)
-            shown = card.hit_me_black * factor
-            v = self.card_value(player, card) if card.rank == 1 else shown
-            self.events.append(Event(
-                EventKind.HIT, player, card=card, value=shown,
-                before=before_up, delta=shown, after=before_up + shown,
-                private=Event(EventKind.HIT, player, before=before, delta=v, after=before + v),
-            ))
-            if len(up) + (self.face_down[player] is not None) == MAX_CARDS:
-                self.events.append(Event(EventKind.FULL, player))
-        else:
-            self.held[player] = True
-            s = self.sum(player)
-            self.events.append(Event(EventKind.HOLD, player,
-                                     private=Event(EventKind.HOLD, player, after=s, score=abs(s))))
-        if self.config.turn_order is TurnOrder.ALL_AT_ONCE and self.is_in(player):
-            return
-        self.current = self._next_in(player)
+        # a hit or a hold by the seat to play, now checked (an int subclass or None as the
+        # seat, or a subclass of Hit or Hold as the move): made by the common case
+        self.apply_action(_HIT if isinstance(action, Hit) else _HOLD, int(player))
 
     def _choose_ace(self, action: ChooseAce, player: int) -> None:
         if not self.config.ace_eleven:
@@ -419,6 +601,7 @@ class HitMeRound:
             raise IllegalActionError(Reason.ACE_UNCHANGED, card=action.card.code,
                                      value=self.card_value(player, action.card))
         self.ace_high[player][action.card.key] = action.high
+        self._sums = None  # worked out again from the cards
         s = self.sum(player)
         self.events.append(Event(EventKind.ACE, player, private=Event(
             EventKind.ACE, player, card=action.card,
@@ -436,16 +619,17 @@ class HitMeRound:
     def _reveal(self) -> None:
         self.revealed = True
         res = self.result()
-        for s in self._seat_order():
-            vals = self.card_values(s)
-            if self.config.ace_eleven:
-                vals = self._final_values(s)
-            self.events.append(Event(
-                EventKind.REVEAL, s, card=self.face_down[s], value=vals[0], values=tuple(vals),
-                after=res.sums[s], score=res.scores[s],
-            ))
-        self.events.append(Event(EventKind.RESULT, None, winners=res.winners,
-                                 score=res.scores[res.winners[0]]))
+        log, sums, scores = self._log, res.sums, res.scores
+        if not self.config.ace_eleven:
+            f, down, up = self.config._factor, self.face_down, self.face_up
+            for s in self.config._after[self.dealer]:  # left of the dealer first
+                log.append((_plain_reveal_event, s, down[s], up[s], f, sums[s], scores[s]))
+        else:
+            for s in self._seat_order():
+                log.append((_reveal_event, s, self.face_down[s], tuple(self._final_values(s)),
+                            sums[s], scores[s]))
+        log.append((_result_event, res.winners, res.scores[res.winners[0]]))
+        self._result = (len(log), res)  # (no move changes a result once everyone is done)
 
     def _final_values(self, player: int) -> list[int]:
         """Card values as scored (unchosen aces set to the best choice)."""
@@ -465,119 +649,27 @@ class HitMeRound:
         return [(self.dealer + 1 + i) % self.players for i in range(self.players)]
 
     def result(self) -> RoundResult | None:
-        """Sums, scores (|sum|) and winners once the round is over."""
-        if not self.over:
+        """Sums, scores (|sum|) and winners once the round is over (worked out once a move)."""
+        if self.current is not None:
             return None
-        sums = tuple(self.final_sum(p) for p in range(self.players))
-        scores = tuple(abs(s) for s in sums)
+        cached = self._result
+        version = len(self._log)
+        if cached is not None and cached[0] == version:
+            return cached[1]
+        if self.config.ace_eleven:
+            sums = tuple(self.final_sum(p) for p in range(self.players))
+        else:
+            sums = tuple(self._sums if self._sums is not None else self._count_sums())
+        scores = tuple(map(abs, sums))
         best = min(scores)
-        return RoundResult(sums, scores, tuple(p for p in range(self.players) if scores[p] == best))
-
-    # ----- what one player may see ----------------------------------------------------------
-    def observation(
-        self, viewer: int | None, reveal: bool = False, events: bool = True
-    ) -> dict[str, Any]:
-        """The round as `viewer` sees it (None: a spectator). `reveal` shows everything;
-        `events=False` leaves out the event log (computer players do not read it) and returns
-        a lazy `HitMeObservation`: the same keys and values, each part built when first read
-        (`dict(obs)` or `obs.to_dict()` gives the plain dict)."""
-        if viewer is not None and not is_seat(viewer, self.players):
-            raise IllegalActionError(Reason.NO_SUCH_PLAYER, seat=viewer)
-        obs = HitMeObservation(self, viewer, reveal, events)
-        return obs if not events else obs.to_dict()
-
-    def _version(self) -> int:
-        """Changes with every move (each move, the reveal too, logs an event): a lazy
-        observation's check."""
-        return len(self.events)
-
-    def _seat_view(self, viewer: int | None, p: int, show_all: bool) -> dict[str, Any]:
-        """Seat `p` as `viewer` sees it (one entry of the observation's 'seats')."""
-        cfg = self.config
-        factor = cfg.colors.factor
-        ace_eleven = cfg.ace_eleven
-        over = self.current is None
-        mine = viewer == p or show_all  # ace choices are private until the end
-        down = self.face_down[p]
-        up = self.face_up[p]
-        up_vals = [c.hit_me_black * factor for c in up]
-        count = len(up) + (down is not None)
-        if mine and not ace_eleven and down is not None:  # the common case, written out
-            own = [down.hit_me_black * factor, *up_vals]
-            views = [card_view(c, v) for c, v in zip(self.cards(p), own, strict=True)]
-            s = sum(own)
-            return {"seat": p, "face_down": views[0], "face_up": views[1:],
-                    "held": self.held[p], "hits": len(up) - 1, "cards": count,
-                    "in": not over and not self.held[p] and count < MAX_CARDS,
-                    "face_up_sum": s - own[0], "sum": s, "abs": abs(s), "values": own}
-        seat: dict[str, Any] = {"seat": p}
-        if mine:
-            own = self.card_values(p)  # face-down first, aces as chosen
-            if ace_eleven:
-                chosen = self.ace_high[p]
-                views = [card_view(c, v, ace_high=chosen.get(c.key)) if c.rank == 1
-                         else card_view(c, v) for c, v in zip(self.cards(p), own, strict=True)]
-            else:
-                views = [card_view(c, v) for c, v in zip(self.cards(p), own, strict=True)]
-            seat["face_down"] = views.pop(0) if down is not None else card_view(down, None)
-            seat["face_up"] = views
+        if scores.count(best) == 1:
+            winners: tuple[int, ...] = (scores.index(best),)
         else:
-            seat["face_down"] = dict(HIDDEN_CARD)
-            seat["face_up"] = [card_view(c, v) for c, v in zip(up, up_vals, strict=True)]
-        seat["held"] = self.held[p]
-        seat["hits"] = len(up) - 1
-        seat["cards"] = count
-        seat["in"] = not over and not self.held[p] and count < MAX_CARDS
-        seat["face_up_sum"] = sum(up_vals)
-        if mine:
-            if ace_eleven:
-                s = self.final_sum(p) if over else sum(own)
-                # each card's value as it counts now (face-down first); once every player is
-                # done, an ace never chosen counts the way that brings the sum closest to 0
-                values = self._final_values(p) if over else own
-            else:
-                s, values = sum(own), own
-            seat["sum"], seat["abs"], seat["values"] = s, abs(s), values
-        else:
-            seat["sum"] = seat["abs"] = seat["values"] = None
-        return seat
-
-    # ----- saving ---------------------------------------------------------------------------
-    def to_json(self) -> dict[str, Any]:
-        """The whole state (hidden cards included) as JSON-ready data, for saving."""
-        return {
-            "game": "hit-me",
-            "config": self.config.to_json(),
-            "dealer": self.dealer,
-            "deck": [card_to_json(c) for c in self.deck],
-            "face_down": [card_to_json(c) if c else None for c in self.face_down],
-            "face_up": [[card_to_json(c) for c in cs] for cs in self.face_up],
-            "held": list(self.held),
-            "ace_high": [dict(a) for a in self.ace_high],
-            "current": self.current,
-            "revealed": self.revealed,
-            "events": [e.to_json() for e in self.events],
-        }
-
-    @classmethod
-    def from_json(cls, d: dict[str, Any]) -> HitMeRound:
-        from engine.saves import check_hit_me_round  # refuses a forged save, builds nothing
-        check_hit_me_round(d)
-        return cls(
-            config=HitMeConfig.from_json(d["config"]),
-            dealer=d["dealer"],
-            deck=[card_from_json(c) for c in d["deck"]],
-            face_down=[card_from_json(c) if c else None for c in d["face_down"]],
-            face_up=[[card_from_json(c) for c in cs] for cs in d["face_up"]],
-            held=list(d["held"]),
-            ace_high=[dict(a) for a in d["ace_high"]],
-            current=d["current"],
-            events=[Event.from_json(e) for e in d["events"]],
-            revealed=d["revealed"],
-        )
-
-    def clone(self) -> HitMeRound:
-        return copy.deepcopy(self)
+            winners = tuple([p for p, sc in enumerate(scores) if sc == best])
+        res = _new(RoundResult)  # RoundResult(sums, scores, winners), written out
+        _set(res, "__dict__", {"sums": sums, "scores": scores, "winners": winners})
+        self._result = (version, res)
+        return res
 
     def all_cards(self) -> list[Card]:
         """Every card of the round wherever it is (for checking nothing is lost)."""
@@ -618,7 +710,7 @@ class HitMeGame:
         if not self.round.over:
             raise IllegalActionError(Reason.ROUND_NOT_OVER)
         if not self.round.revealed:
-            self.round.apply_action(Reveal())
+            self.round.apply_action(_REVEAL)
         res = self.round.result()
         if not self._recorded:
             self._record(res)
@@ -654,7 +746,7 @@ class HitMeGame:
         if not self.round.over:
             raise IllegalActionError(Reason.FINISH_ROUND_FIRST)
         if not self.round.revealed:
-            self.round.apply_action(Reveal())
+            self.round.apply_action(_REVEAL)
         if not self._recorded:
             self._record(self.round.result())
         self.dealer = self.next_dealer()
@@ -705,46 +797,215 @@ class HitMeGame:
                 for p in range(self.config.players)]
 
 
+class HitMeSeat(LazyView):
+    """One seat as one viewer sees it (an entry of the observation's `seats`), each field
+    built when first read: `sum` and `values` need no card view. Keys: seat, face_down,
+    face_up, held, hits, cards, in, face_up_sum, sum, abs, values (sum, abs and values are
+    None for a seat whose face-down card the viewer may not see)."""
+
+    __slots__ = ("_p", "_mine")
+
+    def __init__(self, state: HitMeRound, p: int, mine: bool, stamp: int) -> None:
+        _set(self, "_state", state)
+        _set(self, "_stamp", stamp)
+        _set(self, "_cache", {"seat": p})
+        _set(self, "_p", p)
+        _set(self, "_mine", mine)
+
+    def _own_views(self) -> list[dict[str, Any]]:
+        st, p = self._state, self._p
+        own = st.card_values(p)  # face-down first, aces as chosen
+        if st.config.ace_eleven:
+            chosen = st.ace_high[p]
+            return [frozen_card_view(c, v, ace_high=chosen.get(c.key)) if c.rank == 1
+                    else frozen_card_view(c, v)
+                    for c, v in zip(st.cards(p), own, strict=True)]
+        return [frozen_card_view(c, v) for c, v in zip(st.cards(p), own, strict=True)]
+
+    def _face_down(self) -> dict[str, Any]:
+        st, p = self._state, self._p
+        if not self._mine:
+            return HIDDEN_CARD
+        if st.face_down[p] is None:
+            return frozen_card_view(st.face_down[p], None)
+        return self._own_views()[0]
+
+    def _face_up(self) -> list[dict[str, Any]]:
+        st, p = self._state, self._p
+        if self._mine:
+            views = self._own_views()
+            return FrozenList(views[1:] if st.face_down[p] is not None else views)
+        f = st.config.colors.factor
+        return FrozenList([frozen_card_view(c, c.hit_me_black * f) for c in st.face_up[p]])
+
+    def _count(self) -> int:
+        st, p = self._state, self._p
+        return len(st.face_up[p]) + (st.face_down[p] is not None)
+
+    def _sum(self) -> int | None:
+        if not self._mine:
+            return None
+        st = self._state
+        if st.config.ace_eleven and st.current is None:
+            return st.final_sum(self._p)
+        sums = st._sums
+        return (sums if sums is not None else st._count_sums())[self._p]
+
+    def _values(self) -> list[int] | None:
+        if not self._mine:
+            return None
+        st, p = self._state, self._p
+        if st.config.ace_eleven and st.current is None:
+            # once every player is done, an ace never chosen counts the way that brings the
+            # sum closest to 0
+            return FrozenList(st._final_values(p))
+        return FrozenList(st.card_values(p))
+
+    def _face_up_sum(self) -> int:
+        st, p = self._state, self._p
+        if st._up_sums is None:
+            st._count_sums()
+        return st._up_sums[p]
+
+    _PARTS = {
+        "seat": lambda o: o._p,
+        "face_down": _face_down,
+        "face_up": _face_up,
+        "held": lambda o: o._state.held[o._p],
+        "hits": lambda o: len(o._state.face_up[o._p]) - 1,
+        "cards": _count,
+        "in": lambda o: o._state.current is not None and not o._state.held[o._p]
+        and o["cards"] < MAX_CARDS,
+        "face_up_sum": _face_up_sum,
+        "sum": _sum,
+        "abs": lambda o: None if o["sum"] is None else abs(o["sum"]),
+        "values": _values,
+    }
+
+
+def seat_ace_state(seat: Any) -> tuple[int, int, int]:
+    """(sum with free aces as 1, free positive aces, free negative aces) of a seat as its own
+    player sees it (aces-eleven games: a free ace is one whose value is not chosen yet)."""
+    s = p = n = 0
+    for card in [seat["face_down"], *seat["face_up"]]:
+        v = card["value"]
+        s += v
+        if card.get("rank") == 1 and card.get("ace_high") is None:
+            p += v > 0
+            n += v < 0
+    return (s, p, n)
+
+
 class HitMeObservation(Observation):
-    """A Hit Me observation, each part built when first read (see engine.observation)."""
+    """A Hit Me observation: the core fields of every game (engine.observation.CORE_FIELDS),
+    then Hit Me's own (pass_number, phase, revealed); each built when first read."""
 
     __slots__ = ()
 
-    def _build_seat(self, p: int) -> dict[str, Any]:
+    # its own fields (the core ones are typed in Observation)
+    pass_number: int
+    phase: str
+    revealed: bool
+
+    @staticmethod
+    def for_seat_to_play(state: HitMeRound, seat: int) -> HitMeObservation:
+        """`state.observation(seat, False, False)` for the seat to play (`state.current`,
+        so a real seat): what a computer player gets, made without checking the seat again
+        (a simulation makes one at every step)."""
+        o = _new(_SeatToPlay.of_seat[seat])  # (its viewer is `seat`)
+        set_state(o, state)
+        set_stamp(o, len(state._log))
+        return o  # (its cache of built parts is made at the first read of one)
+
+    def own_state(self) -> tuple[int, int, int]:
+        """The viewer's (sum with free aces as 1, free positive aces, free negative aces):
+        what a computer player reads (engine.bots.own_hit_me_state), worked out from the
+        viewer's own seat only."""
+        st, me = self._state, self.viewer
+        if len(st._log) != self._stamp:
+            self._check()
+        if me is None:
+            raise ConfigError("a bot needs the observation of its own seat (viewer is None)")
+        if not st.config.ace_eleven:
+            sums = st._sums
+            return ((sums if sums is not None else st._count_sums())[me], 0, 0)
+        return seat_ace_state(self.seat(me))
+
+    def _build_seat(self, p: int) -> HitMeSeat:
         st = self._state
-        return st._seat_view(self.viewer, p, self.reveal or st.revealed)
+        return HitMeSeat(st, p, p == self.viewer or self._reveal or st.revealed, self._stamp)
 
     def _events(self) -> list[dict[str, Any]]:
-        if not self.events:
-            return []
-        st, viewer, reveal = self._state, self.viewer, self.reveal
+        if not self._with_events:
+            return FrozenList()
+        st, viewer, reveal = self._state, self.viewer, self._reveal
         show_all = reveal or st.revealed
         # An ace choice is a private thought: telling others of it would reveal that a
         # face-down card is an ace, so others see it only once the round is over.
-        return [e.view(viewer, reveal) for e in st.events
-                if e.kind is not EventKind.ACE or show_all or e.player == viewer]
+        return FrozenList([freeze(e.view(viewer, reveal)) for e in st.events
+                           if e.kind is not EventKind.ACE or show_all or e.player == viewer])
 
     def _result(self) -> dict[str, Any] | None:
         st = self._state
-        res = st.result() if self.reveal or st.revealed else None
-        return res.to_json() if res else None
+        res = st.result() if self._reveal or st.revealed else None
+        return freeze(res.to_json()) if res else None
 
-    _PARTS = {
-        "game": lambda o: "hit-me",
-        "viewer": lambda o: o.viewer,
-        "reveal": lambda o: o.reveal or o._state.revealed,
-        "config": lambda o: o._state.config.to_json(),
-        "players": lambda o: o._state.players,
-        "dealer": lambda o: o._state.dealer,
-        "current_player": lambda o: o._state.current,
-        "pass_number": lambda o: o._state.pass_number(),
-        "over": lambda o: o._state.over,
-        "phase": lambda o: o._state.phase,
-        "revealed": lambda o: o._state.revealed,
-        "draw_pile": lambda o: len(o._state.deck),  # the face-down pile: its count is public
-        "seats": lambda o: [o.seat(p) for p in range(o._state.players)],
-        "legal_actions": lambda o: [] if o.viewer is None
-        else [a.to_json() for a in o._state.legal_actions(o.viewer)],
-        "events": _events,
-        "result": _result,
-    }
+    _PARTS = observation_parts(
+        "hit-me", "game viewer reveal config players dealer current_player pass_number over "
+        "phase revealed draw_pile seats legal_actions events result", {
+            "reveal": lambda o: o._reveal or o._state.revealed,
+            "pass_number": lambda o: o._state.pass_number(),
+            "phase": lambda o: o._state.phase,
+            "revealed": lambda o: o._state.revealed,
+            "draw_pile": lambda o: len(o._state.deck),  # the face-down pile's count
+            "events": _events,
+            "result": _result,
+        })
+
+
+class _SeatToPlay(HitMeObservation):
+    """A HitMeObservation made by `HitMeObservation.for_seat_to_play`: its two flags are
+    fixed (no reveal, no event log), so they are class attributes instead of slots to set, and
+    so is its viewer (`_SeatToPlay.of_seat[seat]` is the class of one seat's observations)."""
+
+    __slots__ = ()
+    _reveal = False
+    _with_events = False
+    of_seat: tuple[type[_SeatToPlay], ...] = ()  # (set below, one class a seat)
+
+    # Its cache of built parts is made when first needed (a threshold bot reads own_state()
+    # only): the two readers of the cache make sure it is there.
+    def __getitem__(self, key: str) -> Any:
+        try:
+            self._cache  # noqa: B018
+        except AttributeError:
+            set_cache(self, {})
+        return HitMeObservation.__getitem__(self, key)
+
+    def seat(self, p: int) -> Any:
+        try:
+            self._cache  # noqa: B018
+        except AttributeError:
+            set_cache(self, {})
+        return HitMeObservation.seat(self, p)
+
+
+def _seat_to_play_class(seat: int) -> type[_SeatToPlay]:
+    """The _SeatToPlay of one seat: its viewer is a class attribute too (one slot fewer to
+    set at every step of a simulation)."""
+    cls = type("_SeatToPlay", (_SeatToPlay,), {"__slots__": (), "viewer": seat,
+                                                "__module__": __name__})
+    cls.__qualname__ = f"_SeatToPlay.of_seat[{seat}]"
+    return cls
+
+
+# per seat: the class of its observations made by for_seat_to_play
+_SeatToPlay.of_seat = tuple(_seat_to_play_class(seat) for seat in range(MAX_PLAYERS))
+
+# The observation classes of Hit Me (a type test on this set is much cheaper than isinstance,
+# which goes through the Mapping ABC machinery).
+HIT_ME_OBSERVATIONS = frozenset({HitMeObservation, _SeatToPlay, *_SeatToPlay.of_seat})
+
+HitMeRound.events = property(_events, _set_events, doc=_events.__doc__)  # (a dataclass field)
+HitMeRound.CONFIG = HitMeConfig
+HitMeRound.OBSERVATION = HitMeObservation  # (defined after the state it reads)

@@ -6,6 +6,11 @@ Command line (``python -m engine.simulate --help``)::
     python -m engine.simulate flapjack --players 4 --bot random --games 20000 --variant classic \\
         --seed 1 --json
     python -m engine.simulate hitme --players 3 --deck KS,7H,10C,2D,AH,5S --log
+    python tools/simulate.py hitme --players 3 --deck KS,7H,10C,2D,AH,5S --log  # in words
+
+`--log` prints the event log as data (one JSON event a line): the engine makes no sentences
+and imports nothing from widgets. `tools/simulate.py` runs this same command line with
+widgets.words.format_log, so its log is in sentences.
 
 Library: `simulate_hit_me(...)` and `simulate_flapjack(...)` return the same dicts as
 ``--json``. Every bot sees only its own observation (``state.observation(seat)``) and its
@@ -27,7 +32,7 @@ from engine.cards import parse_cards
 from engine.errors import ConfigError
 from engine.events import Event
 from engine.flapjack import VARIANTS, EndReason, FlapjackConfig, FlapjackState
-from engine.hit_me import MAX_HITS, HitMeConfig, HitMeGame, HitMeRound
+from engine.hit_me import MAX_HITS, HitMeConfig, HitMeGame, HitMeRound, Reveal
 
 Progress = Callable[[int, int], None]
 HIT_ME_KEYS = ("rounds", "win_share", "mean_winning_abs", "share_won_at_zero",
@@ -54,6 +59,8 @@ def make_seat_bots(specs: Sequence[str], game: str, seed: Any) -> list[Bot]:
     return [make_bot(spec, game, random.Random(f"bot:{seed}:{seat}"))
             for seat, spec in enumerate(specs)]
 
+
+_REVEAL = Reveal()
 
 class _Ticker:
     """Calls a progress callback, or drives a tqdm bar on stderr, every `step` items."""
@@ -93,14 +100,20 @@ def _split_share(winners: Sequence[int], share: list[float]) -> None:
 def play_out(state: HitMeRound | FlapjackState, seat_bots: Sequence[Bot]) -> None:
     """Let the computer players move until the round or game is over. Each sees only its own
     observation (without the event log, which no bot reads) and its legal actions."""
+    observe, legal, apply = state.observation, state.legal_actions, state.apply_action
+    if type(state) is HitMeRound:
+        # The same steps, written for Hit Me (a simulation spends its time here; each seat
+        # still gets only its own observation and legal actions)
+        state.play_turns([bot.choose for bot in seat_bots])
+        if not state.revealed:  # the announce step: no one to wait for, the one move reveals
+            apply(_REVEAL)  # (legal(None) lists it alone)
+        return
     while not state.is_over:
         seat = state.current_player
         if seat is None:  # Hit Me's announce step: no one to wait for, the one move reveals
-            state.apply_action(state.legal_actions(None)[0])
+            apply(legal(None)[0])
             continue
-        decision = seat_bots[seat].choose(state.observation(seat, events=False),
-                                          state.legal_actions(seat))
-        state.apply_action(decision.action, seat)
+        apply(seat_bots[seat].choose(observe(seat, False, False), legal(seat)).action, seat)
 
 
 def simulate_hit_me(
@@ -132,6 +145,7 @@ def simulate_hit_me(
     share = [0.0] * players
     winning_abs = zero_wins = hits = took5 = 0
     ticker = _Ticker(progress, rounds, "Hit Me rounds")
+    ticking = ticker.callback is not None or ticker.bar is not None
     try:
         for r in range(rounds):
             if r:
@@ -139,16 +153,19 @@ def simulate_hit_me(
             rnd = game.round
             play_out(rnd, seat_bots)
             res = game.finish_round()
-            _split_share(res.winners, share)
-            best = res.scores[res.winners[0]]
+            winners = res.winners
+            for w in winners:  # (_split_share, inlined)
+                share[w] += 1 / len(winners)
+            best = res.scores[winners[0]]
             winning_abs += best
             zero_wins += best == 0
-            round_hits = [rnd.hits(p) for p in range(players)]
-            hits += sum(round_hits)
-            took5 += max(round_hits) >= MAX_HITS
+            cards_up = [*map(len, rnd.face_up)]  # rnd.hits(p) + 1 of every seat
+            hits += sum(cards_up) - players
+            took5 += max(cards_up) > MAX_HITS
             if on_round is not None:
                 on_round(rnd)
-            ticker(r + 1)
+            if ticking:
+                ticker(r + 1)
     finally:
         ticker.close()
     return {
@@ -218,12 +235,14 @@ def simulate_flapjack(
 # ----- command line --------------------------------------------------------------------------
 
 
-def format_log(events: Sequence[Event], add_or_subtract: bool = False) -> list[str]:
-    """One line per event, 'Seat 1: ...' first, with its arithmetic and private part.
-    (The sentences come from widgets.words, the one phrasing module; it imports no widgets.)"""
-    from widgets.words import format_log as words_log
+LogFormatter = Callable[[Sequence[Event], bool], list[str]]
 
-    return words_log(events, add_or_subtract)
+
+def event_lines(events: Sequence[Event], add_or_subtract: bool = False) -> list[str]:
+    """The event log as data: one JSON object a line (private parts included). The engine
+    makes no sentences; `python tools/simulate.py ... --log` passes widgets.words.format_log
+    to `main` and prints the same log in words."""
+    return [json.dumps(e.to_json(), ensure_ascii=False) for e in events]
 
 
 def _positive_int(text: str) -> int:
@@ -236,10 +255,10 @@ def _positive_int(text: str) -> int:
     return n
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(prog: str = "python -m engine.simulate") -> argparse.ArgumentParser:
     """The argparse parser of `python -m engine.simulate`."""
     parser = argparse.ArgumentParser(
-        prog="python -m engine.simulate",
+        prog=prog,
         description="Play many seeded games of Hit Me or Flapjack between computer players "
                     "and print a summary (seat 0 is the first dealer).",
     )
@@ -259,7 +278,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--deck", metavar="CARDS",
                        help="play one game from this card order, top first (e.g. KS,7H,10C)")
         p.add_argument("--log", action="store_true",
-                       help="print the event log of the game (with --deck or a single game)")
+                       help="print the event log of the game (with --deck or a single game): "
+                            "one JSON event a line here, sentences with tools/simulate.py")
         p.add_argument("--json", action="store_true", help="print the summary as JSON")
         p.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -299,9 +319,12 @@ def _print_summary(result: dict[str, Any], as_json: bool, specs: list[str], out:
         print(f"  Seat {seat} ({spec}): {share:.4f}", file=out)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (2 for bad arguments)."""
-    parser = build_parser()
+def main(argv: Sequence[str] | None = None, format_log: LogFormatter | None = None,
+         prog: str = "python -m engine.simulate") -> int:
+    """Run the command line; returns the exit status (2 for bad arguments). `format_log`
+    turns a game's events into the lines `--log` prints (default: `event_lines`, data)."""
+    parser = build_parser(prog)
+    log_lines = format_log or event_lines
     args = parser.parse_args(argv)
     game = "hitme" if args.game in ("hitme", "hit-me") else "flapjack"
     count = args.rounds if game == "hitme" else args.games
@@ -322,7 +345,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 players=args.players, bots=specs, rounds=count, seed=seed, decks=args.decks,
                 colors=args.colors, turn_order="all-at-once" if args.all_at_once else "round-robin",
                 ace_eleven=args.ace_eleven, deck=args.deck, progress=progress,
-                on_round=(lambda r: logs.append(format_log(r.events))) if args.log else None,
+                on_round=(lambda r: logs.append(log_lines(r.events, False))) if args.log else None,
             )
         else:
             specs = seat_specs(args.bot or ["random"], args.players)
@@ -330,7 +353,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 players=args.players, bots=specs, games=count, seed=seed,
                 variant=args.variant, decks=args.decks or 1, colors=args.colors,
                 deck=args.deck, progress=progress,
-                on_game=(lambda s: logs.append(format_log(s.events, s.config.add_or_subtract)))
+                on_game=(lambda s: logs.append(log_lines(s.events, s.config.add_or_subtract)))
                 if args.log else None,
             )
     except ConfigError as e:

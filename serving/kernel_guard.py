@@ -303,9 +303,14 @@ def _load_jupyter_server_extension(serverapp: Any) -> None:
     gets only the frame checks. A deployer's own connection class is left alone (logged).
     """
     from serving.kernels import install_page_transform
+    from widgets.page_words import TEMPLATE_FILTERS
 
     # Voila pages get the `_xsrf` cookie that lets a closing tab free its kernel.
     install_page_transform(serverapp.web_app)
+    # The classroom template's words in the page's language (widgets/page_words.py): Voila's
+    # exporter reads the server's config here, not voila.py.
+    filters = dict(serverapp.config.VoilaExporter.get("filters") or {})
+    serverapp.config.VoilaExporter.filters = {**TEMPLATE_FILTERS, **filters}
     settings = serverapp.web_app.settings
     current = settings.get("kernel_websocket_connection_class")
     if isinstance(current, type) and issubclass(current, GuardedKernelConnection):

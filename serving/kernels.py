@@ -23,8 +23,11 @@ slowed every other student's page from 3.1 s to 8.1 s.
   local requests without it (the teacher's browser on the server itself, tests, benchmarks)
   are not limited;
 - `cull_unconnected_after`: a kernel whose page never opened its websocket is shut down that
-  many seconds after its last activity (the end of the page's run); a kernel whose page did
-  connect is left to the ordinary idle culling (`MappingKernelManager.cull_idle_timeout`);
+  many seconds after its last activity (the end of the page's run);
+- `cull_disconnected_after`: a kernel whose page connected and whose last websocket closed is
+  shut down that many seconds later unless a page connects again (a tab closed without its
+  shutdown beacon); an open page is left to the ordinary idle culling
+  (`MappingKernelManager.cull_idle_timeout`);
 - `kernel_oom_score_adj`: written to each kernel's /proc/<pid>/oom_score_adj once it has
   started, so that under memory pressure the kernel of one page is killed, not the server;
 - `kernel_memory_limit`: an optional address-space limit (RLIMIT_AS) per kernel;
@@ -76,6 +79,34 @@ TOO_MANY_MESSAGE = (
 # The client address of the page request being served, set by `remember_page_client` in the
 # request's own task and read by `ClassroomKernelManager.start_kernel` in the same task.
 PAGE_CLIENT: ContextVar[str | None] = ContextVar("classroom_page_client", default=None)
+# The page request's path and Accept-Language header, set with PAGE_CLIENT: the language of
+# the 503 and 429 pages a refused page gets (`refusal`).
+PAGE_REQUEST: ContextVar[tuple[str, str]] = ContextVar("classroom_page_request",
+                                                       default=("", ""))
+
+
+class Refusal(web.HTTPError):
+    """A page refused before its lesson starts (503 the class is full, 429 too many pages
+    starting). `words` are the page's heading and sentences in the request's language
+    (widgets.page_words.refusal_words), which the template's 503.html and 429.html show."""
+
+    def __init__(self, status_code: int, log_message: str, reason: str,
+                 words: dict[str, str]) -> None:
+        super().__init__(status_code, log_message, reason=reason)
+        self.words = words
+
+
+def refusal(status_code: int, log_message: str, reason: str, message: str = "") -> Refusal:
+    """The refusal of the page being served, its words in the page's language: the lesson
+    folder it asked for (/voila/render/es/...) or its browser's Accept-Language."""
+    path, accept = PAGE_REQUEST.get()
+    try:
+        from widgets.page_words import refusal_words, request_language
+
+        words = refusal_words(status_code, request_language(path, accept), message)
+    except Exception:  # noqa: BLE001 - a refusal must never fail for want of words
+        words = {}
+    return Refusal(status_code, log_message, reason, words)
 
 
 def client_address(request: HTTPServerRequest, header: str = "X-Real-IP") -> str | None:
@@ -101,6 +132,25 @@ def remember_page_client(handler: web.RequestHandler) -> None:
     """
     header = getattr(handler.settings.get("kernel_manager"), "client_address_header", "")
     PAGE_CLIENT.set(client_address(handler.request, header))
+    PAGE_REQUEST.set((handler.request.path or "",
+                      handler.request.headers.get("Accept-Language", "")))
+
+
+def forget_page_request(kernel_id: str) -> None:
+    """Drop what Voila keeps of the page request that took a preheated kernel.
+
+    When a page takes a pooled kernel, Voila's handler stores the request (its URL's query,
+    host and port) in `RequestInfoSocketHandler._cache`, a class-level dict, until the kernel
+    asks for it over `voila/query/<kernel id>` (`get_query_string`, our `page_query`). Lesson
+    pages never ask, and Voila never removes an entry: without this, the server kept one entry
+    per pooled page for its whole life (a query string may be as long as the URL a student
+    types), and handed it to whoever opened that websocket after the tab had closed.
+    """
+    try:
+        from voila.request_info_handler import RequestInfoSocketHandler
+    except ImportError:  # Voila absent (a plain Jupyter server without the extension)
+        return
+    RequestInfoSocketHandler._cache.pop(kernel_id, None)
 
 
 def _is_loopback(address: str) -> bool:
@@ -142,6 +192,7 @@ class PageRequestTransform(web.OutputTransform):
         super().__init__(request)
         self.request = request
         PAGE_CLIENT.set(client_address(request, self.header))
+        PAGE_REQUEST.set((request.path or "", request.headers.get("Accept-Language", "")))
 
     def transform_first_chunk(
         self, status_code: int, headers: HTTPHeaders, chunk: bytes, finishing: bool
@@ -232,6 +283,18 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         connects within a few seconds of loading.""",
     )
 
+    cull_disconnected_after = Float(
+        120.0,
+        config=True,
+        help="""Seconds after its page's last websocket closed at which a kernel is shut down
+        if no page connected again (0: never; then only the idle cull frees it). A closed tab
+        usually frees its kernel at once (the page's beforeunload beacon); a tab that could not
+        send it (a crashed or killed browser, a tablet that dropped the page, a laptop put to
+        sleep) would otherwise hold its kernel for `cull_idle_timeout` (10 minutes) while the
+        class reloads pages, and fill `max_kernels`. A page whose connection drops for a moment
+        reconnects well within it.""",
+    )
+
     kernel_oom_score_adj = Integer(
         800,
         config=True,
@@ -287,6 +350,7 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         self._pooled: set[str] = set()
         self._connected_once: set[str] = set()
         self._first_connection_checks: dict[str, object] = {}
+        self._disconnect_checks: dict[str, object] = {}
         self._transform_installed = False
         self._page_transform_installed = False
         self._restarted: set[str] = set()
@@ -354,7 +418,8 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         if self.max_kernels > 0 and self.kernel_count() >= self.max_kernels:
             self.log.warning("Class full: %d kernels running or starting (max_kernels = %d); "
                              "a kernel start was refused.", self.kernel_count(), self.max_kernels)
-            raise web.HTTPError(503, self.class_full_message, reason="Class Full")
+            own = self.class_full_message if self.class_full_message != CLASS_FULL_MESSAGE else ""
+            raise refusal(503, self.class_full_message, "Class Full", own)
         client = PAGE_CLIENT.get()
         PAGE_CLIENT.set(None)  # one kernel per page request
         self._refuse_if_too_many(client)
@@ -400,7 +465,7 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
             self.log.warning("Too many pages starting from %s: %d kernels without a connected "
                              "page (max_unconnected_per_client = %d); a page was refused.",
                              client, self.unconnected_count(client), limit)
-            raise web.HTTPError(429, TOO_MANY_MESSAGE, reason="Too Many Pages Starting")
+            raise refusal(429, TOO_MANY_MESSAGE, "Too Many Pages Starting")
 
     def _install_retry_after(self) -> None:
         """Give the server's 429 and 503 responses a Retry-After header (once the tornado
@@ -446,6 +511,37 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         handle = self._first_connection_checks.pop(kernel_id, None)
         if handle is not None:
             IOLoop.current().remove_timeout(handle)
+        self._cancel_disconnect_check(kernel_id)
+
+    def notify_disconnect(self, kernel_id: str) -> None:
+        """A websocket to the kernel closed: if it was the last, the kernel goes
+        `cull_disconnected_after` seconds later unless a page connects again."""
+        super().notify_disconnect(kernel_id)
+        if self.cull_disconnected_after <= 0 or self._kernel_connections.get(kernel_id, 1) > 0:
+            return
+        self._cancel_disconnect_check(kernel_id)
+
+        def check() -> None:
+            self._disconnect_checks.pop(kernel_id, None)
+            asyncio.ensure_future(self._cull_if_still_disconnected(kernel_id))
+
+        self._disconnect_checks[kernel_id] = IOLoop.current().call_later(
+            max(self.cull_disconnected_after, 0.5), check)
+
+    def _cancel_disconnect_check(self, kernel_id: str) -> None:
+        handle = self._disconnect_checks.pop(kernel_id, None)
+        if handle is not None:
+            IOLoop.current().remove_timeout(handle)
+
+    async def _cull_if_still_disconnected(self, kernel_id: str) -> None:
+        if kernel_id not in self._kernels or self._kernel_connections.get(kernel_id, 0) > 0:
+            return
+        self.log.warning("Culling kernel %s: its page closed its connection %.0f s ago and "
+                         "did not come back.", kernel_id, self.cull_disconnected_after)
+        try:
+            await self.shutdown_kernel(kernel_id)
+        except (KeyError, web.HTTPError):
+            pass  # already gone
 
     def _schedule_first_connection_check(self, kernel_id: str, delay: float) -> None:
         def check() -> None:
@@ -660,10 +756,12 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         handle = self._first_connection_checks.pop(kernel_id, None)
         if handle is not None:
             IOLoop.current().remove_timeout(handle)
+        self._cancel_disconnect_check(kernel_id)
         self._connected_once.discard(kernel_id)
         self._client_of.pop(kernel_id, None)
         self._pooled.discard(kernel_id)
         self._restarted.discard(kernel_id)
+        forget_page_request(kernel_id)
 
     async def shutdown_kernel(self, kernel_id: str, *args, **kwargs):
         """Shut a kernel down and forget its connection bookkeeping."""

@@ -46,24 +46,24 @@ address of the computer asking for each page.
 
 def bundled_mathjax(page_config, **kwargs):
     """Voila page-config hook: use the MathJax bundled with Voila, never a CDN; on the tree
-    page, the list of lessons (titles, order, times) for the classroom template's landing
-    page (tree-lab.html), from widgets/course.py. The tree handler ignores the returned
-    dict, so the config is changed in place too."""
+    page, what the classroom template's landing page (tree-lab.html) shows, from
+    widgets/course.py: the folder's language (lessons/ English, lessons/es/ Spanish), its
+    lessons (titles, order, times), the languages to choose from and the page's sentences.
+    The tree handler ignores the returned dict, so the config is changed in place too."""
     page_config.update(fullMathjaxUrl=None, mathjaxConfig=None)
-    if not str(kwargs.get("notebook_path") or "").endswith(".ipynb"):
-        page_config["classroomLessons"] = lesson_list()
+    path = str(kwargs.get("notebook_path") or "")
+    if not path.endswith(".ipynb"):
+        from widgets import course
+
+        page_config.update(course.landing_page(path))
     return page_config
-
-
-def lesson_list():
-    """The lessons of widgets/course.py as plain dicts (file, name, summary, minutes, role)."""
-    from widgets import course
-
-    return [{"file": lesson.file, "name": course.display_name(lesson),
-             "summary": lesson.summary, "minutes": lesson.minutes, "role": lesson.role}
-            for lesson in course.LESSONS]
 
 
 c = get_config()  # noqa: F821 - provided by traitlets when it loads this file
 c.VoilaConfiguration.page_config_hook = bundled_mathjax
+# The classroom template's own words (kernel-watch.js's alerts, the loading note) in the
+# page's language: widgets/page_words.py, through the icg catalogue (index.html.j2).
+from widgets.page_words import TEMPLATE_FILTERS  # noqa: E402
+
+c.VoilaExporter.filters = dict(TEMPLATE_FILTERS)
 c.Voila.kernel_websocket_connection_class = "serving.kernel_guard.VoilaPageConnection"

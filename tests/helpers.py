@@ -238,7 +238,7 @@ def find_card_text(text: str, card: Card) -> list[str]:
 def hidden_cards_leaked(observation: dict[str, Any], hidden: Iterable[Card],
                         visible: Iterable[Card]) -> dict[str, list[str]]:
     """Hidden cards (other than copies of a visible card) that appear in the observation."""
-    tokens = card_tokens(json.dumps(observation, ensure_ascii=False))
+    tokens = card_tokens(json.dumps(dict(observation), ensure_ascii=False))
     seen = {(c.rank, c.suit) for c in visible}
     leaks = {}
     for card in hidden:
@@ -277,3 +277,22 @@ def flapjack_illegal_candidates(state: FlapjackState) -> list[tuple[Play, int | 
             for card in hand[:2] + state.hands[p][:2]:
                 out.append((Play(card), p))
     return out
+
+
+class Scripted:
+    """A Flapjack computer player that plays the given card codes in order (else its first
+    legal play): the table and session tests script a deal with it."""
+
+    def __init__(self, *codes: str, sign: int = 1) -> None:
+        self.codes = list(codes)
+        self.sign = sign
+
+    def choose(self, observation: Any, legal: list[Any]) -> Any:
+        from engine.bots import Decision
+
+        while self.codes:
+            code = self.codes.pop(0)
+            for a in legal:
+                if a.card.code == code and a.sign in (self.sign, 1):
+                    return Decision(a, f"I play {a.card.short} because it is next in my script.")
+        return Decision(legal[0], "I play my first legal card.")

@@ -75,7 +75,7 @@ class Cluster:
     def start_again(self) -> None:
         """Start the (stopped) cluster on its data folder."""
         opts = (f"-k {self.dir} -c listen_addresses='' -c fsync=off "
-                "-c synchronous_commit=off -c full_page_writes=off -c max_connections=60")
+                "-c synchronous_commit=off -c full_page_writes=off -c max_connections=120")
         self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", opts,
                   "-l", str(self.dir / "log"), "-w", "-t", "60", "start")
 

@@ -58,3 +58,52 @@ def test_a_part_read_after_a_move_is_refused() -> None:
         early["seats"]
     with pytest.raises(KeyError):
         rnd.observation(0, events=False)["no such part"]
+
+
+def test_observations_are_frozen_typed_and_share_the_core_fields() -> None:
+    """Both games' observations: read-only attributes with the same core field names (the
+    Mapping access the widgets use reads the same values), and the registry makes them."""
+    from engine.games import make_game
+    from engine.observation import CORE_FIELDS
+
+    states = [make_game("hit-me", players=3).new_state(rng=5),
+              make_game("flapjack", players=3).new_state(rng=5)]
+    for state in states:
+        seat = state.current_player
+        obs = state.observation(seat)
+        assert isinstance(obs, Observation)
+        assert list(obs)[:2] == ["game", "viewer"] and set(CORE_FIELDS) <= set(obs)
+        for name in CORE_FIELDS:
+            assert getattr(obs, name) == obs[name]
+        assert obs.draw_pile == len(state.to_json()["deck" if obs.game == "hit-me"
+                                                   else "draw_pile"])
+        assert obs.legal_actions == [a.to_json() for a in state.legal_actions(seat)]
+        assert obs.seat(seat) == obs.seats[seat] and obs.seats[seat] == obs["seats"][seat]
+        with pytest.raises(AttributeError, match="read-only"):
+            obs.draw_pile = 0  # type: ignore[misc]
+        with pytest.raises(AttributeError, match="read-only"):
+            obs.viewer = None  # type: ignore[misc]
+        with pytest.raises(TypeError):
+            obs["draw_pile"] = 0  # type: ignore[index]
+        assert obs.to_dict() == dict(obs) and json.dumps(obs.to_dict())
+    # the same names for the same things; each game adds its own after the core
+    hit_me, flapjack = (set(s.observation(None)) for s in states)
+    assert hit_me & flapjack == set(CORE_FIELDS)
+    assert {"phase", "pass_number"} <= hit_me - flapjack
+    assert {"total", "table", "targets"} <= flapjack - hit_me
+
+
+def test_flapjack_bot_observation_is_lazy() -> None:
+    """A Flapjack bot's observation builds only what it reads: its own hand, not the others'
+    seats views or the event log."""
+    from engine.bots import make_bot
+    from engine.flapjack import FlapjackConfig, FlapjackState
+
+    state = FlapjackState.deal(FlapjackConfig(players=4), rng=2)
+    seat = state.current_player
+    obs = state.observation(seat, events=False)
+    make_bot("greedy", "flapjack", 1).choose(obs, state.legal_actions(seat))
+    built = set(obs._cache)
+    assert seat in built and "events" not in built and "seats" not in built
+    assert obs["events"] == []
+    assert obs.seat(seat)["hand"] == state.observation(seat)["seats"][seat]["hand"]

@@ -1,6 +1,12 @@
 """The lesson notebooks keep their shape: objectives first, a check last, thin code cells,
 no stray outputs, credits, no external links except the credited reference, own words.
 
+Every language: the English lessons (lessons/*.ipynb) and the Spanish ones (lessons/es/, the
+same file names) pass the same checks, each in its own words (WORDS); a page is named by its
+path in lessons/ ("02_absolute_value.ipynb", "es/02_absolute_value.ipynb"). A Spanish notebook
+opens with the cell that sets the kernel's language and carries "icg": {"lang": "es"} in its
+metadata; `load` checks that cell and hands the checks the lesson without it.
+
 The notebooks are the lesson text (a teacher edits them in JupyterLab); the list of lessons
 (files, titles, minutes, order) is widgets/course.py. Each structure check is a function of a
 notebook path, so that a test can run them all on an edited copy."""
@@ -22,7 +28,10 @@ from widgets import course
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS_DIR = ROOT / "lessons"
 SEEDS_DIR = ROOT.parent / "shared" / "seeds"
-NAMES = list(course.FILES)
+NAMES = list(course.FILES)  # the English pages
+TRANSLATED = [code for code in course.LANGUAGES if code != "en"]
+# every page of every language, by its path in lessons/
+PAGES = NAMES + [f"{course.FOLDERS[code]}/{f}" for code in TRANSLATED for f in course.FILES]
 CHECK_MARK = "# NBVAL_CHECK_OUTPUT"
 MAX_CODE_LINES = 8
 LOGIC = re.compile(r"^\s*(def|class|for|while|if|elif|else|try|except|with|lambda)\b|\blambda\b")
@@ -37,8 +46,86 @@ CREDITS = {  # notebook -> names that must appear in it
 }
 
 
+# The words a lesson's structure is recognised by, in each language.
+WORDS: dict[str, dict] = {
+    "en": {
+        "objectives": "### Objectives", "time": r"\*\*Time:\*\* (\d+) minutes",
+        "time_mark": "**Time:**", "check": "## Check", "exit": "## Exit ticket",
+        "warm_up": "## Warm-up", "key_ideas": "## Key ideas", "talk": "## Talk about it",
+        "contexts": ("°C", "thermometer", "sea level", "golf", "$", "money", "forecast",
+                     "elevation"),
+        "unanswered": "think about it",
+        "needs_code": (),
+        "practice": ("practice code", "Start this code", "New set"),
+        "deal": ("deal code", "Settings", "Deal code"),
+        "imprecise": r"\S*\b(?:bigger|smaller)\b\S*",
+        "lessons_heading": "## The lessons",
+        "guide_link": "[Teacher guide](06_teacher_guide.ipynb)",
+        "grades": "grades", "next": "Next lesson: ", "back": "Back to start",
+        "guide_topics": (
+            "Running each lesson", "deal code", "Discussion questions", "Misconceptions",
+            "Variations", "make serve", "docs/deploy.md",
+            # a run-book (issue 10, section 6)
+            "Setting up, from a fresh machine", "school network", "Answer key",
+            "Answers to the activities and chart questions", "A class without devices",
+            "Standards", "6.NS.5", "6.NS.6", "6.NS.7", "7.NS.1", "Exit tickets",
+            "What to do with the results"),
+        "plan": ("45-minute period", "25-minute periods", "Support:", "Extension:",
+                 "Standards:"),
+    },
+    "es": {
+        "objectives": "### Objetivos", "time": r"\*\*Tiempo:\*\* (\d+) minutos",
+        "time_mark": "**Tiempo:**", "check": "## Comprobación", "exit": "## Ticket de salida",
+        "warm_up": "## Calentamiento", "key_ideas": "## Ideas clave", "talk": "## Hablemos",
+        "contexts": ("°C", "termómetro", "nivel del mar", "golf", "$", "dinero", "pronóstico",
+                     "altitud"),
+        "unanswered": "piensa en ello",
+        "needs_code": (r"ejecuta (la|esta|esa) celda|vuelve a ejecutar|cambia el código|"
+                       r"edita el código|en el código"),
+        "practice": ("código de práctica", "Empezar este código", "Nueva serie"),
+        "deal": ("código de reparto", "Ajustes", "Código de reparto"),
+        "imprecise": r"\S*\b(?:más grande|más pequeñ[oa]s?)\b\S*",
+        "lessons_heading": "## Las lecciones",
+        "guide_link": "[Guía docente](06_teacher_guide.ipynb)",
+        "grades": "grado", "next": "Siguiente lección: ", "back": "Volver al inicio",
+        "guide_topics": (
+            "Cómo dar cada lección", "código de reparto", "Preguntas para conversar",
+            "Ideas erróneas", "Variantes", "make serve", "docs/deploy.md",
+            "Instalación, desde una computadora nueva", "red de una escuela", "Clave de respuestas",
+            "Respuestas de las actividades y de las preguntas sobre los gráficos",
+            "Una clase sin dispositivos", "Estándares", "6.NS.5", "6.NS.6", "6.NS.7", "7.NS.1",
+            "Tickets de salida", "Qué hacer con los resultados"),
+        "plan": ("clase de 45 minutos", "clases de 25 minutos", "Apoyo:", "Ampliación:",
+                 "Estándares:"),
+    },
+}
+LANGUAGE_CELL = 'from widgets.words import set_language\n\nset_language("{code}")'
+
+
+def lang_of(nb: nbformat.NotebookNode) -> str:
+    return nb.metadata.get("icg", {}).get("lang", "en")
+
+
+def page_name(name: str | Path) -> str:
+    """The page's file name in widgets/course.py (the same in every language)."""
+    return Path(name).name
+
+
 def load(name: str | Path) -> nbformat.NotebookNode:
-    return nbformat.read(LESSONS_DIR / name, as_version=4)  # an absolute path stays as it is
+    """The notebook (an absolute path stays as it is); for a language other than English,
+    without its first cell, which sets the kernel's language (checked here)."""
+    nb = nbformat.read(LESSONS_DIR / name, as_version=4)
+    code = lang_of(nb)
+    if code != "en":
+        first = nb.cells[0]
+        assert first.cell_type == "code" and first.source == LANGUAGE_CELL.format(code=code), \
+            f"{name}: the first cell must set the language: {first.source!r}"
+        nb.cells = nb.cells[1:]
+    return nb
+
+
+def words(nb: nbformat.NotebookNode) -> dict:
+    return WORDS[lang_of(nb)]
 
 
 def markdown(nb: nbformat.NotebookNode) -> str:
@@ -60,29 +147,40 @@ def is_checked(cell: nbformat.NotebookNode) -> bool:
 
 def test_every_lesson_exists() -> None:
     assert sorted(p.name for p in LESSONS_DIR.glob("*.ipynb")) == sorted(NAMES)
+    for code in TRANSLATED:
+        there = sorted(p.name for p in (LESSONS_DIR / course.FOLDERS[code]).glob("*.ipynb"))
+        assert there == sorted(NAMES), f"lessons/{course.FOLDERS[code]}/ in {code}: {there}"
+    assert sorted(p.name for p in LESSONS_DIR.iterdir() if p.is_dir()
+                  and not p.name.startswith(".")) == sorted(course.FOLDERS[c] for c in TRANSLATED)
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", PAGES)
 def test_metadata(name: str) -> None:
     nb = load(name)
     nbformat.validate(nb)
     assert nb.metadata.get("title", "").strip(), "metadata.title is missing"
     assert nb.metadata["kernelspec"]["name"] == "python3"
+    path = LESSONS_DIR / name
+    if LESSONS_DIR in path.parents:  # an edited copy elsewhere keeps its own language
+        folder = path.parent.relative_to(LESSONS_DIR).as_posix().strip(".")
+        assert lang_of(nb) == course.language_of_folder(folder), \
+            f"{name}: metadata icg.lang must be its folder's language"
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", PAGES)
 def test_objectives_open_and_check_closes(name: str | Path) -> None:
     nb = load(name)
+    w = words(nb)
     first = nb.cells[0]
     assert first.cell_type == "markdown"
     assert first.source.startswith("# ")
-    assert "### Objectives" in first.source and "**Time:**" in first.source
+    assert w["objectives"] in first.source and w["time_mark"] in first.source
     assert first.source.count("\n- ") >= 2, "list at least two objectives"
     if course.by_file(Path(name).name).role == "kit":
         return  # sheets to print: no check of its own (the exit tickets are in it)
     cells = lesson_cells(nb)
     headings = [i for i, c in enumerate(cells)
-                if c.cell_type == "markdown" and "## Check" in c.source]
+                if c.cell_type == "markdown" and w["check"] in c.source]
     assert headings, "no '## Check' section"
     closing = cells[headings[-1]:]
     assert len(closing) <= 6, "the check must come at the end"
@@ -97,34 +195,35 @@ def test_objectives_open_and_check_closes(name: str | Path) -> None:
 def _ends_with_an_exit_ticket(nb: nbformat.NotebookNode, number: int) -> None:
     """A lesson's last cells: the '## Exit ticket' heading, then the ticket of that lesson."""
     heading, ticket = lesson_cells(nb)[-2:]
-    assert heading.cell_type == "markdown" and heading.source.startswith("## Exit ticket")
+    assert heading.cell_type == "markdown" and heading.source.startswith(words(nb)["exit"])
     assert ticket.cell_type == "code"
     assert f"ExitTicket(lesson={number})" in ticket.source, ticket.source
 
 
-CONTEXTS = ("°C", "thermometer", "sea level", "golf", "$", "money", "forecast", "elevation")
+STUDENT_PAGES = [p for p in PAGES if course.by_file(page_name(p)).role == "lesson"]
 
 
-@pytest.mark.parametrize("name", [lesson.file for lesson in course.student_lessons()])
+@pytest.mark.parametrize("name", STUDENT_PAGES)
 def test_lesson_opens_with_a_warm_up_and_closes_with_key_ideas(name: str | Path) -> None:
     """A short warm-up in a real context right after the objectives, with answers; before the
     exit ticket, the key ideas and debrief questions that all have answers."""
     nb = load(name)
+    w = words(nb)
     warm = nb.cells[1]
-    assert warm.cell_type == "markdown" and warm.source.startswith("## Warm-up"), warm.source
-    assert any(c in warm.source for c in CONTEXTS), "a real context (temperature, money...)"
+    assert warm.cell_type == "markdown" and warm.source.startswith(w["warm_up"]), warm.source
+    assert any(c in warm.source for c in w["contexts"]), "a real context (temperature, money...)"
     assert warm.source.count("<details>") >= 1
-    assert len(re.findall(r"[A-Za-z0-9']+", warm.source)) <= 150, "keep the warm-up short"
+    assert len(re.findall(r"\w+", warm.source)) <= 150, "keep the warm-up short"
     close = lesson_cells(nb)[-3]
-    assert close.cell_type == "markdown" and close.source.startswith("## Key ideas")
-    ideas = close.source.split("## Talk about it")[0]
+    assert close.cell_type == "markdown" and close.source.startswith(w["key_ideas"])
+    ideas = close.source.split(w["talk"])[0]
     assert ideas.count("\n- ") >= 3, "at least three key ideas"
-    assert "## Talk about it" in close.source
-    debrief = close.source.split("## Talk about it")[1]
+    assert w["talk"] in close.source
+    debrief = close.source.split(w["talk"])[1]
     questions = re.findall(r"^\d+\. ", debrief, flags=re.MULTILINE)
     assert len(questions) >= 2 and debrief.count("<details>") == len(questions), \
         "every debrief question has its answer"
-    assert "think about it" not in markdown(nb).lower(), "questions without answers"
+    assert w["unanswered"] not in markdown(nb).lower(), "questions without answers"
 
 
 # Instructions a student on a Voila page (no code shown, none to edit) cannot follow.
@@ -133,19 +232,25 @@ NEEDS_CODE = re.compile(
     r"\b[A-Za-z_]+\([^)]*=[^)]*\)|jupyterlab|shift\s*\+\s*enter", re.IGNORECASE)
 
 
-@pytest.mark.parametrize("name", [lesson.file for lesson in course.LESSONS
-                                  if lesson.role != "guide"])
+@pytest.mark.parametrize("name", [p for p in PAGES if course.by_file(page_name(p)).role != "guide"])
 def test_no_student_instruction_needs_code(name: str | Path) -> None:
-    text = markdown(load(name))
+    nb = load(name)
+    w = words(nb)
+    text = markdown(nb)
     found = NEEDS_CODE.findall(text)
     assert not NEEDS_CODE.search(text), f"{name}: an instruction needs code: {found}"
-    if "practice code" in text.lower():  # promised: a box to type it in
-        assert "Start this code" in text and "New set" in text
-    if "deal code" in text.lower():
-        assert "Settings" in text or "Deal code" in text
+    if w["needs_code"]:
+        found = re.findall(w["needs_code"], text, flags=re.IGNORECASE)
+        assert not found, f"{name}: an instruction needs code: {found}"
+    practice, start, new = w["practice"]
+    if practice in text.lower():  # promised: a box to type it in
+        assert start in text and new in text
+    deal, settings, box = w["deal"]
+    if deal in text.lower():
+        assert settings in text or box in text
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", PAGES)
 def test_code_cells_are_thin(name: str) -> None:
     for cell in load(name).cells:
         if cell.cell_type != "code":
@@ -158,7 +263,7 @@ def test_code_cells_are_thin(name: str) -> None:
         assert any(ln.startswith(("from widgets", "from engine")) for ln in lines), cell.source
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", PAGES)
 def test_only_checked_cells_keep_outputs(name: str) -> None:
     nb = load(name)
     checked = [c for c in nb.cells if is_checked(c)]
@@ -175,14 +280,14 @@ def test_only_checked_cells_keep_outputs(name: str) -> None:
     assert "widgets" not in nb.metadata, "widget state must not be committed"
 
 
-@pytest.mark.parametrize("name", sorted(CREDITS))
+@pytest.mark.parametrize("name", [p for p in PAGES if page_name(p) in CREDITS])
 def test_credits(name: str) -> None:
     text = markdown(load(name))
-    for who in CREDITS[name]:
+    for who in CREDITS[page_name(name)]:
         assert who in text, f"{name} must credit {who}"
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", PAGES)
 def test_no_external_urls_except_credited_references(name: str) -> None:
     nb = load(name)
     for cell in nb.cells:
@@ -195,44 +300,57 @@ def test_no_external_urls_except_credited_references(name: str) -> None:
                     assert "Let's Play Math" in line, "a reference link must carry its credit"
 
 
-@pytest.mark.parametrize("name", [f for f in NAMES if f != "00_start_here.ipynb"])
+@pytest.mark.parametrize("name", [p for p in PAGES if page_name(p) != "00_start_here.ipynb"])
 def test_every_page_ends_with_its_links(name: str) -> None:
     """Every page but the start page ends with 'Next lesson' (in the order of the unit) and
-    'Back to start', made from widgets/course.py, so that the links cannot drift."""
+    'Back to start', made from widgets/course.py, so that the links cannot drift. The links are
+    relative, so a Spanish page links Spanish pages (lessons/es/), with Spanish words."""
     nb = load(name)
+    w, code, file = words(nb), lang_of(nb), page_name(name)
     last = nb.cells[-1]
-    assert last.cell_type == "code" and f'lesson_nav("{name}")' in last.source, last.source
+    assert last.cell_type == "code" and f'lesson_nav("{file}")' in last.source, last.source
     assert len(lesson_cells(nb)) == len(nb.cells) - 1
-    links = re.findall(r"href='([^']+)'>([^<]+)<", course.lesson_nav_html(name))
-    assert links[-1] == ("00_start_here.ipynb", "Back to start")
-    order = [lesson.file for lesson in course.student_lessons()]
-    if name in order[:-1]:
-        nxt = course.by_file(order[order.index(name) + 1])
-        assert links[0] == (nxt.file, f"Next lesson: {nxt.number}. {nxt.title}")
-        assert (LESSONS_DIR / nxt.file).exists()
+    links = re.findall(r"href='([^']+)'>([^<]+)<", course.lesson_nav_html(file, code))
+    assert links[-1] == ("00_start_here.ipynb", w["back"])
+    order = [lesson.file for lesson in course.student_lessons(code)]
+    if file in order[:-1]:
+        nxt = course.by_file(order[order.index(file) + 1], code)
+        assert links[0] == (nxt.file, f"{w['next']}{nxt.number}. {nxt.title}")
+        assert (course.folder(code) / nxt.file).exists()
     else:
         assert len(links) == 1
 
 
-def test_start_page_puts_the_lessons_first() -> None:
+START_PAGES = [p for p in PAGES if page_name(p) == "00_start_here.ipynb"]
+
+
+@pytest.mark.parametrize("name", START_PAGES)
+def test_start_page_puts_the_lessons_first(name: str) -> None:
     """The lesson links come right after the objectives; the teacher guide is a link."""
-    nb = load("00_start_here.ipynb")
-    assert nb.cells[1].source.startswith("## The lessons")
-    assert "[Teacher guide](06_teacher_guide.ipynb)" in nb.cells[1].source
+    nb = load(name)
+    w = words(nb)
+    assert nb.cells[1].source.startswith(w["lessons_heading"])
+    assert w["guide_link"] in nb.cells[1].source
     assert "lesson_links()" in nb.cells[2].source
 
 
-def test_start_page_links_every_lesson_relatively() -> None:
-    nb = load("00_start_here.ipynb")
+@pytest.mark.parametrize("name", START_PAGES)
+def test_start_page_links_every_lesson_relatively(name: str) -> None:
+    nb = load(name)
+    code = lang_of(nb)
     sources = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
     assert "lesson_links()" in sources and "course_plan()" in sources, "read widgets/course.py"
-    links = re.findall(r"href='([^']+)'", course.lesson_links().data)
+    table = course.lesson_links(code).data
+    links = re.findall(r"href='([^']+)'", table)
     assert links == [f for f in NAMES if f != "00_start_here.ipynb"]
     for link in links:
         assert not link.startswith(("/", "http")), f"links must be relative: {link}"
-        assert (LESSONS_DIR / link).exists(), link
-    assert re.search(r"\d+ min", course.lesson_links().data), "say how long each lesson takes"
-    assert "grades" in markdown(nb).lower(), "say who the lessons are for"
+        assert (course.folder(code) / link).exists(), link
+    titles = re.findall(r"href='[^']+'>([^<]+)<", table)
+    assert titles == [course.display_name(lesson) for lesson in course.lessons(code)
+                      if lesson.role != "start"]
+    assert re.search(r"\d+ min", table), "say how long each lesson takes"
+    assert words(nb)["grades"] in markdown(nb).lower(), "say who the lessons are for"
 
 
 def test_the_plan_counts_real_periods() -> None:
@@ -244,13 +362,13 @@ def test_the_plan_counts_real_periods() -> None:
     assert f"{2 * len(lessons)} periods of {course.SHORT_PERIOD} minutes" in plan
 
 
-@pytest.mark.parametrize("name", [lesson.file for lesson in course.student_lessons()])
+@pytest.mark.parametrize("name", STUDENT_PAGES)
 def test_lesson_time_and_split_agree_with_the_list(name: str) -> None:
     """The time a lesson states is the one in widgets/course.py, and the heading where it
-    splits for 25-minute periods is in the lesson."""
-    lesson = course.by_file(Path(name).name)
+    splits for 25-minute periods is in the lesson (in the lesson's language)."""
     nb = load(name)
-    stated = re.search(r"\*\*Time:\*\* (\d+) minutes", nb.cells[0].source)
+    lesson = course.by_file(Path(name).name, lang_of(nb))
+    stated = re.search(words(nb)["time"], nb.cells[0].source)
     assert stated and int(stated.group(1)) == lesson.minutes, (
         f"{name}: the opening says {stated and stated.group(0)}, widgets/course.py says "
         f"{lesson.minutes} minutes")
@@ -258,29 +376,29 @@ def test_lesson_time_and_split_agree_with_the_list(name: str) -> None:
     assert lesson.split in [h.strip() for h in headings], f"{name}: no heading {lesson.split!r}"
 
 
-def test_teacher_guide_reads_the_lesson_list() -> None:
-    nb = load("06_teacher_guide.ipynb")
+GUIDES = [p for p in PAGES if page_name(p) == "06_teacher_guide.ipynb"]
+
+
+@pytest.mark.parametrize("name", GUIDES)
+def test_teacher_guide_reads_the_lesson_list(name: str) -> None:
+    nb = load(name)
     assert any("from widgets.course import" in c.source for c in nb.cells
                if c.cell_type == "code")
     assert "| 25 min |" not in markdown(nb), "lesson times belong in widgets/course.py"
     assert "](08_printable_kit.ipynb)" in markdown(nb), "the guide links the printable kit"
 
 
-def test_teacher_guide_covers_the_brief() -> None:
-    text = markdown(load("06_teacher_guide.ipynb"))
-    for topic in ("Running each lesson", "deal code", "Discussion questions", "Misconceptions",
-                  "Variations", "make serve", "docs/deploy.md",
-                  # a run-book (issue 10, section 6)
-                  "Setting up, from a fresh machine", "school network", "Answer key",
-                  "Answers to the activities and chart questions", "A class without devices",
-                  "Standards", "6.NS.5", "6.NS.6", "6.NS.7", "7.NS.1", "Exit tickets",
-                  "What to do with the results"):
+@pytest.mark.parametrize("name", GUIDES)
+def test_teacher_guide_covers_the_brief(name: str) -> None:
+    nb = load(name)
+    w, code = words(nb), lang_of(nb)
+    text = markdown(nb)
+    for topic in w["guide_topics"]:
         assert topic in text, topic
-    plan = course.lesson_plan_text()
-    for piece in ("45-minute period", "25-minute periods", "Support:", "Extension:",
-                  "Standards:"):
+    plan = course.lesson_plan_text(code)
+    for piece in w["plan"]:
         assert piece in plan, piece
-    for lesson in course.student_lessons():
+    for lesson in course.student_lessons(code):
         assert lesson.support and lesson.extension and lesson.standards, lesson.file
 
 
@@ -290,8 +408,9 @@ TEACHER_NEEDS_CODE = re.compile(
     r"\b[A-Za-z_]+\([^)]*=[^)]*\)", re.IGNORECASE)
 
 
-def test_teacher_guide_asks_for_no_code() -> None:
-    text = markdown(load("06_teacher_guide.ipynb"))
+@pytest.mark.parametrize("name", GUIDES)
+def test_teacher_guide_asks_for_no_code(name: str) -> None:
+    text = markdown(load(name))
     assert not TEACHER_NEEDS_CODE.search(text), TEACHER_NEEDS_CODE.findall(text)
 
 
@@ -315,11 +434,12 @@ def test_the_answer_key_has_every_answered_question(tmp_path: Path) -> None:
     assert "What is |-21|?" in edited and "What is |-13|?" not in edited
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", PAGES)
 def test_precise_language(name: str) -> None:
     """'greater', 'less', 'closer to zero'; 'bigger'/'smaller' only quoted as words to avoid."""
-    text = markdown(load(name))
-    for word in re.findall(r"\S*\b(?:bigger|smaller)\b\S*", text, flags=re.IGNORECASE):
+    nb = load(name)
+    text = markdown(nb)
+    for word in re.findall(words(nb)["imprecise"], text, flags=re.IGNORECASE):
         assert word.startswith('"'), f"imprecise word in {name}: {word}"
 
 
@@ -332,7 +452,7 @@ def _shingles(text: str, n: int = 8) -> set[tuple[str, ...]]:
     return {tuple(words[i:i + n]) for i in range(len(words) - n + 1)}
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", PAGES)
 def test_no_sentence_copied_from_the_seeds(name: str) -> None:
     # CI lays shared/ beside the clone; elsewhere (a fork without it) say so, but never on CI.
     if not SEEDS_DIR.is_dir():

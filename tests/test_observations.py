@@ -74,7 +74,7 @@ def check_hit_me_observations(state: HitMeRound) -> None:
     n = state.players
     for viewer in [None, *range(n)]:
         obs = state.observation(viewer)
-        json.dumps(obs)  # JSON-ready
+        json.dumps(obs.to_dict())  # JSON-ready
         check_card_views(obs)
         if state.revealed:
             for p in range(n):
@@ -153,7 +153,7 @@ def check_flapjack_observations(state: FlapjackState) -> None:
     played = state.played_cards()
     for viewer in [None, *range(n)]:
         obs = state.observation(viewer)
-        json.dumps(obs)
+        json.dumps(obs.to_dict())
         check_card_views(obs)
         visible = list(played)
         hidden = list(state.draw_pile)
@@ -203,10 +203,13 @@ def test_flapjack_draw_is_private() -> None:
     state.apply_action(state.legal_actions()[0])
     drawn = state.hands[1][-1]
     assert drawn.code == "10S"
-    assert find_card_text(json.dumps(state.observation(1), ensure_ascii=False), drawn)
-    assert not find_card_text(json.dumps(state.observation(0), ensure_ascii=False), drawn)
-    assert not find_card_text(json.dumps(state.observation(None), ensure_ascii=False), drawn)
-    assert "10H" not in json.dumps(state.observation(1))  # the next card of the pile
+    def text(viewer: int | None) -> str:
+        return json.dumps(state.observation(viewer).to_dict(), ensure_ascii=False)
+
+    assert find_card_text(text(1), drawn)
+    assert not find_card_text(text(0), drawn)
+    assert not find_card_text(text(None), drawn)
+    assert "10H" not in text(1)  # the next card of the pile
 
 
 def test_flapjack_observation_refuses_unknown_viewer() -> None:

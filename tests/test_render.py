@@ -262,15 +262,21 @@ def test_update_card_button_in_place():
 
 
 def test_hint_html_one_sentence_a_line_and_long_lists_as_lists():
+    """words.py gives a hint as lines (no text is split here: the lines are the same in every
+    language); a HintList of three or more items is shown as a list."""
     from widgets.components import hint_html
+    from widgets.words import HintList
 
-    assert "<li>" not in hint_html("Peek first.")
-    two = hint_html("It is your turn. If you hold, you keep -3.")
+    assert "<li>" not in hint_html(["Peek first."])
+    two = hint_html(["It is your turn.", "If you hold, you keep -3."])
     assert two.count("<li>") == 2 and "If you hold, you keep -3.</li>" in two
-    many = hint_html("The total is -4. Of the 43 cards: a leaves -9; b leaves +5; c leaves -1.")
+    many = hint_html(["The total is -4.",
+                      HintList("Of the 43 cards", ["a leaves -9", "b leaves +5", "c leaves -1"])])
     assert "Of the 43 cards: <ul><li>a leaves -9;</li> <li>b leaves +5;</li> " \
            "<li>c leaves -1.</li></ul>" in many
     assert re.sub(r"<[^>]+>", "", many) == \
         "The total is -4. Of the 43 cards: a leaves -9; b leaves +5; c leaves -1."
-    assert "<ul><li>a" not in hint_html("One. X: a; b")  # two items stay a sentence
-    assert "<li>X: a; b</li>" in hint_html("One. X: a; b")
+    assert "<ul><li>a" not in hint_html(["One.", HintList("X", ["a", "b"])])  # two items: text
+    assert "<li>X: a; b.</li>" in hint_html(["One.", HintList("X", ["a", "b"])])
+    # a sentence that looks like a list to a regular expression stays one sentence
+    assert "<li>" not in hint_html(["Sr. Ana: a; b; c. Then"])

@@ -402,6 +402,12 @@ def test_pause_resume_close(rooms_url: str) -> None:
         store.play(host.code, cur, seats[cur].secret, state.legal_actions(cur)[0])
     with pytest.raises(NotAllowed):
         store.resume(host.code, seats[0].secret)
+    # one transaction serves the host and the class view: no value a page sends is taken for
+    # the teacher (who needs no host secret)
+    for forged in (None, "", 0, object()):
+        with pytest.raises(NotAllowed, match="host"):
+            store.resume(host.code, forged)
+    assert store.room(host.code).status == "paused" and store.class_log(host.code) == []
     store.resume(host.code, host.secret)
     store.play(host.code, cur, seats[cur].secret, state.legal_actions(cur)[0])
     store.close_room(host.code, host.secret)

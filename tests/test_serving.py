@@ -494,6 +494,48 @@ def test_idle_kernels_are_culled(tmp_path: Path) -> None:
         assert "Culling kernel" in read_log(process) or "culling" in read_log(process).lower()
 
 
+def test_a_page_gone_without_its_beacon_frees_its_kernel(tmp_path: Path) -> None:
+    """A tab that closed without sending the shutdown beacon (a crashed browser, a dropped
+    tablet page) frees its kernel `cull_disconnected_after` seconds after its websocket closed,
+    not after the 10-minute idle cull; a page that reconnects within that time keeps it, and an
+    open page keeps its kernel however long."""
+    root, _ = _make_tree(tmp_path)
+    args = ["--ClassroomKernelManager.cull_disconnected_after=3",
+            "--MappingKernelManager.cull_idle_timeout=600"]
+    with running_voila(root, extra_args=args) as (url, process):
+        served = Served(url, process, root, root.parent)
+
+        def connect(kernel_id: str, session: requests.Session) -> websocket.WebSocket:
+            cookie = "; ".join(f"{c.name}={c.value}" for c in session.cookies)
+            return websocket.create_connection(
+                url.replace("http://", "ws://") + f"api/kernels/{kernel_id}/channels"
+                f"?session_id={uuid.uuid4().hex}", cookie=cookie, timeout=30)
+
+        gone_session, back_session, open_session = (requests.Session() for _ in range(3))
+        _, gone = served.render("one_button.ipynb", gone_session)
+        _, back = served.render("one_button.ipynb", back_session)
+        _, still_open = served.render("one_button.ipynb", open_session)
+        open_ws = connect(still_open, open_session)
+        try:
+            connect(gone, gone_session).close()
+            back_ws = connect(back, back_session)
+            back_ws.close()
+            time.sleep(1)
+            back_ws = connect(back, back_session)  # the connection came back within 3 s
+            try:
+                assert _wait_gone(served, gone, 30) < 30
+                time.sleep(4)
+                assert served.kernel_exists(back)
+                assert served.kernel_exists(still_open)
+            finally:
+                back_ws.close()
+            assert _wait_gone(served, back, 30) < 30
+            assert served.kernel_exists(still_open)
+        finally:
+            open_ws.close()
+        assert "did not come back" in read_log(process)
+
+
 # --- the same configuration as a Jupyter server extension (JupyterLab, JupyterHub, Binder) -----
 
 
@@ -511,6 +553,9 @@ def test_server_extension_uses_the_project_config(tmp_path: Path) -> None:
                                  f"{read_log(process)[-3000:]}") from e
         assert page.status_code == 200
         assert "/voila/templates/classroom/static/" in page.text
+        # the template's words (widgets/page_words.py): its filters are registered here too
+        assert '<script type="application/json" id="classroom-words">{' in page.text
+        assert '"reload": "Reload the page"' in page.text
         assert "application/vnd.jupyter.widget-view+json" in page.text
         assert SOURCE_MARKER not in page.text
         assert find_external_urls(page.text) == []  # includes the MathJax URL in the page config

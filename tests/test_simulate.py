@@ -15,18 +15,20 @@ from engine.errors import ConfigError
 from engine.simulate import (
     FLAPJACK_KEYS,
     HIT_ME_KEYS,
-    format_log,
     main,
     simulate_flapjack,
     simulate_hit_me,
 )
+from widgets.words import format_log
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run_main(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+def run_main(capsys: pytest.CaptureFixture[str], *argv: str,
+             words: bool = False) -> tuple[int, str, str]:
+    """`python -m engine.simulate` (or, with `words`, tools/simulate.py: the log in words)."""
     try:
-        code = main(list(argv))
+        code = main(list(argv), format_log=format_log if words else None)
     except SystemExit as e:
         code = e.code
     out, err = capsys.readouterr()
@@ -105,7 +107,7 @@ def test_cli_flapjack_json_and_options(capsys: pytest.CaptureFixture[str]) -> No
 def test_cli_deck_and_log_replay_a_deal(capsys: pytest.CaptureFixture[str]) -> None:
     deck = "KS,7H,10C,2D,AH,5S"
     code, out, _ = run_main(capsys, "hitme", "--players", "3", "--bot", "threshold:3",
-                            "--deck", deck, "--log", "--seed", "4")
+                            "--deck", deck, "--log", "--seed", "4", words=True)
     assert code == 0
     lines = out.splitlines()
     # seat 1 is dealt first: KS face down, then 2D face up; seat 0 (the dealer) gets 5S.
@@ -118,9 +120,9 @@ def test_cli_deck_and_log_replay_a_deal(capsys: pytest.CaptureFixture[str]) -> N
     game = HitMeGame(HitMeConfig(players=3), seed=None, deck=deck)
     assert format_log(game.round.events)[0] == lines[0]
     assert run_main(capsys, "hitme", "--players", "3", "--bot", "threshold:3", "--deck", deck,
-                    "--log", "--seed", "4")[1] == out
+                    "--log", "--seed", "4", words=True)[1] == out
     code, out, _ = run_main(capsys, "flapjack", "--players", "2", "--deck", "KS,7H,10C",
-                            "--log", "--json")
+                            "--log", "--json", words=True)
     assert code == 0
     assert out.splitlines()[0].startswith("Seat 0: deals 7 cards")
     assert json.loads(out.strip().splitlines()[-1])["games"] == 1
@@ -161,3 +163,33 @@ def test_python_dash_m_runs_and_fails_cleanly() -> None:
     bad = subprocess.run([sys.executable, "-m", "engine.simulate", "hitme", "--decks", "0"],
                          cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and "--decks" in bad.stderr
+
+
+def test_engine_log_is_data_and_the_words_come_from_tools(capsys: pytest.CaptureFixture[str]
+                                                          ) -> None:
+    """`python -m engine.simulate --log` prints the events as JSON data (the engine makes no
+    sentences); tools/simulate.py prints the same events in words."""
+    deck = "KS,7H,10C,2D,AH,5S"
+    argv = ("hitme", "--players", "3", "--bot", "threshold:3", "--deck", deck, "--log")
+    code, out, _ = run_main(capsys, *argv)
+    assert code == 0
+    game = HitMeGame(HitMeConfig(players=3), seed=None, deck=deck)
+    first = json.loads(out.splitlines()[0])
+    assert first == game.round.events[0].to_json()
+    assert first["kind"] == "deal" and first["seat"] == 1 and first["card"] == "2D"
+    tool = subprocess.run([sys.executable, "tools/simulate.py", *argv], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert tool.returncode == 0, tool.stderr
+    assert tool.stdout.splitlines()[0] == format_log(game.round.events)[0]
+    assert tool.stdout.startswith("Seat 1: is dealt a face-down card")
+
+
+def test_the_engine_imports_nothing_from_widgets() -> None:
+    import ast
+
+    for path in sorted((ROOT / "engine").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            assert not any(n == "widgets" or n.startswith("widgets.") for n in names), \
+                f"{path.name} imports {names}"

@@ -24,9 +24,13 @@ from widgets.components import (
     shared_button_style,
     shared_layout,
 )
+from widgets.practice import AbsoluteValuePractice
 
 HIT_ME_BUDGET = 40
 FLAPJACK_BUDGET = 48
+# lesson 02's two practices (2026-11-30): 29 models each with both answer rows made at load
+# (lesson 02: 71 models), 23 and 22 with each row made when a question first needs it (59)
+PRACTICE_BUDGET = 24
 
 
 def _new_models(make) -> list[widgets.Widget]:
@@ -143,3 +147,56 @@ def test_hit_me_settings_built_on_first_open_with_current_values() -> None:
     assert t.settings is panel  # built once
     t.settings_toggle.value = False
     assert panel.layout.display == "none" and t.children.count(panel) == 1
+
+
+def test_practice_model_count_within_budget() -> None:
+    """Lesson 02's two practices, as the lesson makes them (the page loads both at once)."""
+    AbsoluteValuePractice(kinds=["abs"], seed=1)  # the shared layouts and styles, made once
+    typed = _new_models(lambda: AbsoluteValuePractice(kinds=["abs", "sum-abs"], seed=2024))
+    closer = _new_models(lambda: AbsoluteValuePractice(kinds=["closer"], questions=5, seed=9))
+    assert 12 < len(typed) <= PRACTICE_BUDGET, len(typed)
+    assert 12 < len(closer) <= PRACTICE_BUDGET, len(closer)
+
+
+def test_practice_answer_rows_are_made_when_a_question_needs_them() -> None:
+    """A set of 'closer' questions never makes the typed row, an 'abs' set never the choice
+    buttons; a mixed set makes each row at its first question of that kind, and shows only
+    the row of the question asked."""
+    closer = AbsoluteValuePractice(kinds=["closer"], questions=5, seed=9)
+    assert LazyPart.built(closer, "choice_row") and not LazyPart.built(closer, "typed_row")
+    assert closer.choice_row in closer.children and closer.choice_row.layout.display is None
+    for _ in range(4):
+        closer.show_me()
+        closer.next_question()
+    assert not LazyPart.built(closer, "typed_row")
+    typed = AbsoluteValuePractice(kinds=["abs", "sum-abs"], seed=2024)
+    assert LazyPart.built(typed, "typed_row") and not LazyPart.built(typed, "choice_row")
+    assert typed.typed_row in typed.children and not typed.check_button.disabled
+
+    mixed = AbsoluteValuePractice(seed=5, questions=10)
+    kinds = []
+    while mixed.question is not None:
+        kind = mixed.question.kind
+        kinds.append(kind)
+        shown, hidden = (("choice_row", "typed_row") if kind == "closer" else
+                         ("typed_row", "choice_row"))
+        row = mixed.__dict__[shown]
+        assert row in mixed.children and row.layout.display is None
+        if LazyPart.built(mixed, hidden):
+            assert mixed.__dict__[hidden].layout.display == "none"
+        assert LazyPart.built(mixed, hidden) == any(
+            (k == "closer") == (hidden == "choice_row") for k in kinds)
+        if kind == "closer":
+            assert [b.description for b in mixed.choice_buttons] == list(mixed.question.choices)
+            assert not any(b.disabled for b in mixed.choice_buttons)
+        else:
+            assert not mixed.check_button.disabled and mixed.answer.value == ""
+        mixed.show_me()
+        mixed.next_question()
+    assert {"closer"} < set(kinds)  # the seed gives both kinds of question
+    assert "Set finished" in mixed.prompt.value
+    assert mixed.typed_row.layout.display == "none" == mixed.choice_row.layout.display
+    # a row read before its first question (a test, a forged message) is hidden and disabled
+    late = AbsoluteValuePractice(kinds=["abs"], seed=1)
+    assert late.choice_row.layout.display == "none"
+    assert all(b.disabled for b in late.choice_buttons) and late.choose(0) is None

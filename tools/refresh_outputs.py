@@ -2,6 +2,7 @@
 
     .venv/bin/python tools/refresh_outputs.py                      # every lesson
     .venv/bin/python tools/refresh_outputs.py 02_absolute_value.ipynb
+    .venv/bin/python tools/refresh_outputs.py es/02_absolute_value.ipynb   # a Spanish lesson
     .venv/bin/python tools/refresh_outputs.py --check              # exit 1 if one would change
 
 Edit a lesson in JupyterLab (`make lab`) and save it; then run this script. It executes each
@@ -71,10 +72,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true",
                         help="write nothing; exit 1 if a stored output is out of date")
-    parser.add_argument("names", nargs="*", help="notebooks in lessons/ (default: all)")
+    parser.add_argument("names", nargs="*",
+                        help="notebooks in lessons/, such as es/03_hit_me.ipynb (default: all, "
+                             "every language)")
     args = parser.parse_args(argv)
     paths = ([LESSONS_DIR / n for n in args.names] if args.names
-             else sorted(LESSONS_DIR.glob("*.ipynb")))
+             else sorted(LESSONS_DIR.glob("*.ipynb")) + sorted(LESSONS_DIR.glob("*/*.ipynb")))
     status = 0
     for path in paths:
         if not path.exists():
@@ -82,12 +85,12 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         new, errors = refresh(path)
         for e in errors:
-            print(f"{path.name}: {e}", file=sys.stderr)
+            print(f"{path.relative_to(LESSONS_DIR)}: {e}", file=sys.stderr)
             status = 1
         if args.check:
             old = nbformat.read(path, as_version=4)
             if stored(old) != stored(new):
-                print(f"{path.name}: a checked output is out of date")
+                print(f"{path.relative_to(LESSONS_DIR)}: a checked output is out of date")
                 status = 1
             continue
         nbformat.validate(new)

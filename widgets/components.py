@@ -21,7 +21,7 @@ from ipywidgets.widgets.widget_string import HTMLStyle
 
 from widgets import deal_codes
 from widgets.render import Arrow, Point, Span, esc, message_html, move_log_html, number_line_svg
-from widgets.words import card_aria
+from widgets.words import HintList, _, bound, card_aria, speaking
 
 log = logging.getLogger(__name__)
 
@@ -60,8 +60,9 @@ class LazyPart:
         if obj is None:
             return self
         if self.name not in obj.__dict__:
-            getattr(obj, self.builder)()
-            obj._layout_children()
+            with speaking(obj.__dict__.get("lang")):  # in the table's own language
+                getattr(obj, self.builder)()
+                obj._layout_children()
         return obj.__dict__[self.name]
 
     @staticmethod
@@ -219,7 +220,8 @@ def make_button(
                       button_style=button_style, layout=layout, style=shared_button_style(),
                       _dom_classes=tuple(classes))
     if on_click is not None:
-        b.on_click(lambda _b: guarded(on_click))
+        fn = bound(on_click)  # in the language of the widget that made it
+        b.on_click(lambda _b: guarded(fn))
     return b
 
 
@@ -262,7 +264,8 @@ def card_button(
     state["disabled"] = disabled or state["disabled"]
     b = GuardedButton(layout=shared_layout(width="auto"), style=shared_button_style(), **state)
     if on_click is not None:
-        b.on_click(lambda _b: guarded(on_click, card))
+        fn = bound(on_click)
+        b.on_click(lambda _b: guarded(fn, card))
     return b
 
 
@@ -270,8 +273,8 @@ COLOR_CLASSES = ("icg-red", "icg-black")
 
 
 def card_button_state(card: dict[str, Any], *, reason: str = "", detail: str = "",
-                      prefix: str = "", suffix: str = "", classes: Iterable[str] = ()
-                      ) -> dict[str, Any]:
+                      prefix: str = "", suffix: str = "", classes: Iterable[str] = (),
+                      disabled: bool = False) -> dict[str, Any]:
     """The traits of a button showing `card`: description 'J♠ +10' + suffix, then ' (reason)';
     tooltip the card's aria text, then ': detail' (or the reason); disabled when a reason is
     given; css classes icg-card-btn, the card's colour and `classes`. A new button is made with
@@ -281,20 +284,22 @@ def card_button_state(card: dict[str, Any], *, reason: str = "", detail: str = "
     if reason:
         text = f"{text} ({reason})"
         tip = f"{tip}: {detail or reason}"
+    elif detail:  # disabled for a reason of the moment: said in the tooltip, not the label
+        tip = f"{tip}: {detail}"
     color = f"icg-{card.get('color')}"
-    return {"description": text, "tooltip": tip, "disabled": bool(reason),
+    return {"description": text, "tooltip": tip, "disabled": bool(reason) or disabled,
             "_dom_classes": ("icg-card-btn", *([color] if color in COLOR_CLASSES else []),
                              *classes)}
 
 
 def update_card_button(button: widgets.Button, card: dict[str, Any], *, reason: str = "",
                        detail: str = "", prefix: str = "", suffix: str = "",
-                       classes: Iterable[str] = ()) -> None:
+                       classes: Iterable[str] = (), disabled: bool = False) -> None:
     """Show `card` on an existing card button, in place (a hand that changes every move keeps
     its buttons, so no new widget is sent to the page), as `card_button_state` describes; the
     changes go to the page as one message."""
     state = card_button_state(card, reason=reason, detail=detail, prefix=prefix, suffix=suffix,
-                              classes=classes)
+                              classes=classes, disabled=disabled)
     with button.hold_sync():  # unchanged traits send nothing
         for name, value in state.items():
             setattr(button, name, value)
@@ -323,8 +328,8 @@ class MessageArea(widgets.HTML):
 class MoveLog(widgets.VBox):
     """The move log: lines of equations, newest first, in a copyable <pre>."""
 
-    def __init__(self, title: str = "Move log", limit: int | None = None) -> None:
-        self.title = title
+    def __init__(self, title: str | None = None, limit: int | None = None) -> None:
+        self.title = title = title or _("Move log")
         self.limit = limit
         self.lines: list[str] = []
         self.html = html_widget(move_log_html([], title=title))
@@ -348,8 +353,8 @@ class NumberLine(widgets.VBox):
     #: larger labels on screen (large print), laid out without overlaps all the same
     WIDTH, LARGE_WIDTH = 640, 440
 
-    def __init__(self, title: str = "Number line") -> None:
-        self.title = title
+    def __init__(self, title: str | None = None) -> None:
+        self.title = title = title or _("Number line")
         self.large = False
         self._args: tuple[Any, ...] = ()
         self.html = html_widget(number_line_svg(title=title))
@@ -386,18 +391,21 @@ def parse_choice(value: Any, allowed: Sequence[Any], setting: str) -> Any:
     """Accept only one of `allowed` (what a Dropdown/ToggleButtons offers)."""
     if value in allowed:
         return value
-    raise SettingError(f"{setting} must be one of {', '.join(str(a) for a in allowed)}")
+    raise SettingError(_("{setting} must be one of {choices}").format(
+        setting=setting, choices=", ".join(str(a) for a in allowed)))
 
 
 def parse_int_setting(value: Any, setting: str, low: int, high: int) -> int:
     """A whole number low..high from a widget value (int, or digits as text)."""
     if isinstance(value, bool):
-        raise SettingError(f"{setting} must be a whole number from {low} to {high}")
+        raise SettingError(_("{setting} must be a whole number from {low} to {high}").format(
+            setting=setting, low=low, high=high))
     if isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d{1,6}\s*", value):
         value = int(value)
     if not isinstance(value, int) or not low <= value <= high:
         got = repr(value)[:40]
-        raise SettingError(f"{setting} must be a whole number from {low} to {high}; got {got}")
+        raise SettingError(_("{setting} must be a whole number from {low} to {high}; got {got}"
+                             ).format(setting=setting, low=low, high=high, got=got))
     return value
 
 
@@ -420,14 +428,17 @@ class SettingsPanel(widgets.VBox):
     A value that is invalid when it arrives (a forged one) gets a message at once too.
     """
 
-    def __init__(self, title: str = "Settings", apply_label: str = "Apply and deal",
+    def __init__(self, title: str | None = None, apply_label: str | None = None,
                  on_apply: Callable[[dict[str, Any]], str | None] | None = None) -> None:
+        title = title or _("Settings")
+        apply_label = apply_label or _("Apply and deal")
         self.fields: dict[str, tuple[widgets.Widget, Callable[[Any], Any]]] = {}
         self.on_apply = on_apply
         self.title_html = html_widget(f'<div class="icg-title">{title}</div>')
         self.rows = vbox([])
-        self.apply_button = make_button(apply_label, self.apply,
-                                        tooltip=f"{apply_label}: use these settings")
+        self.apply_button = make_button(
+            apply_label, self.apply,
+            tooltip=_("{label}: use these settings").format(label=apply_label))
         self.message = MessageArea()
         super().__init__([self.title_html, self.rows, self.apply_button, self.message],
                          _dom_classes=("icg-settings",))
@@ -444,7 +455,7 @@ class SettingsPanel(widgets.VBox):
         elif isinstance(widget, widgets.Checkbox):
             widget.description = label
             widget.indent = False
-        widget.observe(lambda ch, n=name: self._check_one(n), names="value")
+        widget.observe(bound(lambda ch, n=name: self._check_one(n)), names="value")
         self.rows.children = (*self.rows.children, widget)
         return widget
 
@@ -453,7 +464,8 @@ class SettingsPanel(widgets.VBox):
         try:
             parse(widget.value)
         except Exception as e:  # noqa: BLE001 - any bad value becomes a message
-            self.message.show(f"{_field_label(widget, name)}: {e}", "error")
+            self.message.show(_("{field}: {error}").format(field=_field_label(widget, name),
+                                                           error=e), "error")
         else:
             if "icg-msg-error" in self.message.value:
                 self.message.clear()
@@ -465,7 +477,8 @@ class SettingsPanel(widgets.VBox):
             try:
                 out[name] = parse(widget.value)
             except Exception as e:  # noqa: BLE001
-                raise SettingError(f"{_field_label(widget, name)}: {e}") from e
+                raise SettingError(_("{field}: {error}").format(
+                    field=_field_label(widget, name), error=e)) from e
         return out
 
     def set_values(self, values: dict[str, Any]) -> None:
@@ -483,12 +496,12 @@ class SettingsPanel(widgets.VBox):
             vals = self.values()
             err = self.on_apply(vals) if self.on_apply else None
         except Exception as e:  # noqa: BLE001 - never a traceback in the page
-            self.message.show(str(e)[:300] or "that setting was refused", "error")
+            self.message.show(str(e)[:300] or _("that setting was refused"), "error")
             return False
         if err:
             self.message.show(err, "error")
             return False
-        self.message.show("Settings applied: a new deal.", "ok")
+        self.message.show(_("Settings applied: a new deal."), "ok")
         return True
 
 
@@ -526,9 +539,10 @@ class AnswerEntry(widgets.VBox):
         on_check: Callable[[dict[str, int | None]], Any] | None = None,
         on_show_me: Callable[[], Any] | None = None,
         prompt: str = "",
-        check_label: str = "Check my answer",
+        check_label: str | None = None,
         placeholders: dict[str, str] | None = None,
     ) -> None:
+        check_label = check_label or _("Check my answer")
         self.on_check = on_check
         self.on_show_me = on_show_me
         self.prompt = html_widget(prompt)
@@ -540,29 +554,33 @@ class AnswerEntry(widgets.VBox):
             # holds keystroke updates back while one is in flight, and under load a Check
             # click overtook the last digits ("-" checked instead of "-12").
             t = widgets.Text(value="", description=label,
-                             placeholder=(placeholders or {}).get(name, "e.g. -7"),
+                             placeholder=(placeholders or {}).get(name, _("e.g. -7")),
                              style={"description_width": "initial"},
                              layout=widgets.Layout(width="16em"), continuous_update=False)
             self.boxes[name] = t
             # Text has no focus event: the keypad follows the box whose value last reached
             # the kernel (a box sends it when it loses focus, as on a tap on the keypad)
-            t.observe(lambda ch, name=name: self._follow(name), names="value")
+            t.observe(bound(lambda ch, name=name: self._follow(name)), names="value")
             rows.append(t)
-        self.names = [n for n, _ in fields]
+        self.names = [n for n, _l in fields]
         self.labels = dict(fields)
         self.target = widgets.ToggleButtons(
             options=[(label, name) for name, label in fields], value=self.names[0],
-            description="Keypad types into:",
+            description=_("Keypad types into:"),
             style={"description_width": "initial", "button_width": "auto"},
-            tooltips=[f"the keypad types into {label}" for _, label in fields])
+            tooltips=[_("the keypad types into {label}").format(label=label)
+                      for _n, label in fields])
         self.target.layout.display = None if len(fields) > 1 else "none"
-        keys = [make_button(str(d), lambda d=d: self.press(str(d)), tooltip=f"type {d}",
+        keys = [make_button(str(d), lambda d=d: self.press(str(d)),
+                            tooltip=_("type {digit}").format(digit=d),
                             width="3em") for d in range(10)]
-        self.minus_key = make_button(MINUS, lambda: self.press("-"), tooltip="minus sign: make "
-                                     "the number negative (or positive again)", width="3em")
-        self.delete_key = make_button("\u232b Delete", lambda: self.press("del"),
-                                      tooltip="delete the last character")
-        self.clear_key = make_button("Clear", lambda: self.press("clear"), tooltip="clear the box")
+        self.minus_key = make_button(
+            MINUS, lambda: self.press("-"),
+            tooltip=_("minus sign: make the number negative (or positive again)"), width="3em")
+        self.delete_key = make_button("\u232b " + _("Delete"), lambda: self.press("del"),
+                                      tooltip=_("delete the last character"))
+        self.clear_key = make_button(_("Clear"), lambda: self.press("clear"),
+                                     tooltip=_("clear the box"))
         self.keypad = widgets.VBox([
             hbox(keys[1:6]),
             hbox([*keys[6:], keys[0]]),
@@ -570,9 +588,9 @@ class AnswerEntry(widgets.VBox):
         ], layout=shared_layout())
         self.keypad.add_class("icg-keypad")
         self.check_button = make_button(check_label, self.check, button_style="primary",
-                                        tooltip="check what you typed")
-        self.show_me_button = make_button("Show me", self._show_me,
-                                          tooltip="show the answer with the arithmetic",
+                                        tooltip=_("check what you typed"))
+        self.show_me_button = make_button(_("Show me"), self._show_me,
+                                          tooltip=_("show the answer with the arithmetic"),
                                           own_layout=True)
         self.show_me_button.layout.display = "none"
         self.feedback_html = MessageArea()
@@ -635,36 +653,42 @@ class AnswerEntry(widgets.VBox):
 
 
 # ----- hint ---------------------------------------------------------------------------------
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
-
-
-def hint_html(text: str) -> str:
-    """A hint, one sentence a line (a paragraph of numbers is hard to read at 12)."""
-    parts = [p for p in _SENTENCE_END.split(text.strip()) if p]
-    if len(parts) <= 1 and _hint_list(text) == esc(text):
-        body = esc(text)
+def hint_html(lines: str | Sequence[Any]) -> str:
+    """A hint, one sentence a line (a paragraph of numbers is hard to read at 12). `lines` come
+    from widgets/words.py (a str, or a words.HintList shown as a list when it has three or more
+    items); no text is split here, so a hint reads the same in every language."""
+    if isinstance(lines, (str, HintList)):
+        lines = [lines]
+    lines = [x for x in lines if str(x)]
+    if len(lines) == 1 and not _is_list(lines[0]):
+        body = esc(str(lines[0]))
     else:
-        body = "<ul>" + " ".join(f"<li>{_hint_list(p)}</li>" for p in parts) + "</ul>"
+        body = "<ul>" + " ".join(f"<li>{_hint_line(x)}</li>" for x in lines) + "</ul>"
     return f'<div class="icg-msg icg-msg-info icg-hint" role="status">{body}</div>'
 
 
-def _hint_list(sentence: str) -> str:
-    """'Of the 43 cards ...: a; b; c.' as the head and a list of a, b, c (three or more)."""
-    head, sep, rest = sentence.partition(": ")
-    items = rest.split("; ")
-    if not sep or "; " in head or len(items) < 3:
-        return esc(sentence)
-    lis = " ".join(f"<li>{esc(x)}{';' if i < len(items) - 1 else ''}</li>"
-                   for i, x in enumerate(items))
-    return f"{esc(head)}: <ul>{lis}</ul>"
+def _is_list(line: Any) -> bool:
+    return isinstance(line, HintList) and len(line.items) >= 3
+
+
+def _hint_line(line: Any) -> str:
+    """A HintList of three or more items as its head and a list; anything else as text."""
+    if not _is_list(line):
+        return esc(str(line))
+    n = len(line.items)
+    lis = " ".join(f"<li>{esc(x)}{';' if i < n - 1 else esc(line.end)}</li>"
+                   for i, x in enumerate(line.items))
+    return f"{esc(line.head)}: <ul>{lis}</ul>"
 
 
 class HintBox(widgets.VBox):
     """A Hint button and the hint text. `provider()` returns the hint (from an observation)."""
 
-    def __init__(self, provider: Callable[[], str] | None = None, label: str = "Hint") -> None:
+    def __init__(self, provider: Callable[[], str | Sequence[Any]] | None = None,
+                 label: str | None = None) -> None:
         self.provider = provider
-        self.button = make_button(label, self.show, tooltip="explain what each choice does")
+        self.button = make_button(label or _("Hint"), self.show,
+                                  tooltip=_("explain what each choice does"))
         self.html = html_widget("")
         super().__init__([hbox([self.button]), self.html], _dom_classes=("icg-hintbox",))
 
@@ -673,8 +697,8 @@ class HintBox(widgets.VBox):
             text = self.provider() if self.provider else ""
         except Exception as e:  # noqa: BLE001 - a hint must never break the table
             log.warning("hint failed: %s", e)
-            text = "No hint is available right now."
-        self.html.value = hint_html(text or "No hint is available right now.")
+            text = _("No hint is available right now.")
+        self.html.value = hint_html(text or _("No hint is available right now."))
 
     def clear(self) -> None:
         self.html.value = ""

@@ -1,8 +1,11 @@
-"""The shared controller of a card table: owns one game, runs the computer players.
+"""The computer-player runner of a card table, one for every table's session.
 
-A table (Hit Me, Flapjack) subclasses `TableController` and provides `state` (the engine object
-with `current`, `over`, `legal_actions(p)`, `apply_action(a, p)`, `observation(p, reveal)`) and
-`refresh()` (re-render from observations). The controller
+A session (widgets/hit_me/session.py, widgets/flapjack/session.py) makes a `TableController`
+with callbacks: `state()` (the engine object being played, with `current`, `over`,
+`legal_actions(p)`, `apply_action(a, p)`, `observation(p)`), `on_change()` (the session
+changed: re-render), `on_error(message)`, and optionally `bot_legal(seat)` (the moves offered
+to a computer player), `after_move()` and `schedule(delay, fn)` (how a paced move waits:
+the kernel's loop by default; tests pass their own). The controller
 
 * applies a student's move (`human_move`), turning an illegal one into a message;
 * runs computer players one move at a time with a visible pause (`bot_delay` seconds, on the
@@ -37,7 +40,11 @@ class BotMove:
 
 
 def call_later(delay: float, fn: Callable[[], None]) -> None:
-    """Run `fn` after `delay` seconds on the running asyncio loop, else on a timer thread."""
+    """Run `fn` after `delay` seconds on the running asyncio loop, else on a timer thread; in
+    the language spoken now (a table's own `lang=`)."""
+    from widgets.words import bound
+
+    fn = bound(fn)
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:
@@ -69,37 +76,51 @@ def make_bots(specs: dict[int, Any], game: str, seed: Any) -> dict[int, Any]:
 
 
 class TableController:
-    """Base class: owns the game and paces the computer players. See the module docstring."""
+    """Paces the computer players of one session's game. See the module docstring."""
 
-    def __init__(self, *, bot_delay: float = 0.8, walkthrough: bool = False) -> None:
+    def __init__(self, *, state: Callable[[], Any], on_change: Callable[[], None],
+                 on_error: Callable[[str], None] | None = None,
+                 bot_legal: Callable[[int], list[Any]] | None = None,
+                 after_move: Callable[[], None] | None = None,
+                 schedule: Callable[[float, Callable[[], None]], None] | None = None,
+                 bot_delay: float = 0.8, walkthrough: bool = False) -> None:
         self.lock = threading.RLock()
         self.bot_delay = float(bot_delay) if isinstance(bot_delay, int | float) else 0.8
         self.walkthrough = bool(walkthrough)
-        # How a paced computer move is put off: the kernel's timer here; a session may set its
-        # own (schedule(delay, fn)), e.g. a synchronous one in tests.
-        self.schedule: Callable[[float, Callable[[], None]], None] = call_later
+        self._state_of = state
+        self._on_change = on_change
+        self._on_error = on_error
+        self._bot_legal = bot_legal
+        self._after_move = after_move
+        # How a paced computer move is put off: the kernel's timer unless the session says.
+        self.schedule: Callable[[float, Callable[[], None]], None] = schedule or call_later
         self.bots: dict[int, Any] = {}
         self.reasons: dict[int, str] = {}
         self.bot_moves: list[BotMove] = []
         self._generation = 0
         self._pending = False
 
-    # ----- to provide -----------------------------------------------------------------------
+    # ----- the session's callbacks ------------------------------------------------------------
     @property
     def state(self) -> Any:
-        """The engine state being played (a HitMeRound, a FlapjackState)."""
-        raise NotImplementedError
+        """The engine state being played (a HitMeRound, a FlapjackState), or None."""
+        return self._state_of()
 
     def refresh(self) -> None:
-        """Re-render every view from observations."""
-        raise NotImplementedError
+        """Tell the session something changed (it re-renders from observations)."""
+        self._on_change()
 
     def on_error(self, message: str) -> None:
         """Show a message (an illegal move, a failed bot)."""
-        log.warning("%s", message)
+        if self._on_error is not None:
+            self._on_error(message)
+        else:
+            log.warning("%s", message)
 
     def bot_legal(self, seat: int) -> list[Any]:
         """The moves offered to a computer player (default: every legal action)."""
+        if self._bot_legal is not None:
+            return self._bot_legal(seat)
         return self.state.legal_actions(seat)
 
     # ----- moves ----------------------------------------------------------------------------
@@ -130,7 +151,9 @@ class TableController:
         return None
 
     def after_move(self) -> None:
-        """Hook called (under the lock) after any move is applied."""
+        """Called (under the lock) after any move is applied."""
+        if self._after_move is not None:
+            self._after_move()
 
     def bot_move(self) -> BotMove | None:
         """Make one computer move now (the seat to move must be a computer player)."""
@@ -155,7 +178,9 @@ class TableController:
                 except Exception as e2:  # noqa: BLE001
                     log.warning("fallback move of computer player %s failed: %s", seat, e2)
                     return None
-                reason = "(made a fallback move)"
+                from widgets.words import _
+
+                reason = _("(made a fallback move)")
             move = BotMove(seat, action, reason)
             self.reasons[seat] = reason
             self.bot_moves.append(move)

@@ -1,8 +1,18 @@
-"""The one list of the lessons: file names, titles, minutes, order and the 25-minute split.
+"""The one list of the lessons: file names, titles, minutes, order and the 25-minute split,
+in every language the lessons are written in.
 
 The landing page (00_start_here) shows `lesson_links()` and `course_plan()`, the teacher guide
-shows `lesson_plan_table()`, and the tests read `LESSONS`; nothing else lists the lessons. To
-add, rename or re-time a lesson, change it here (the notebooks themselves are the lesson text).
+shows `lesson_plan_text()`, the Voila landing page (/) and the tests read `lessons(lang)`;
+nothing else lists the lessons. To add, rename or re-time a lesson, change it here (the
+notebooks themselves are the lesson text).
+
+Languages: English lessons are in lessons/, the lessons of another language in
+lessons/<code>/ under the same file names (lessons/es/03_hit_me.ipynb), so that relative links
+between lessons stay in one language. `LESSONS` is the English list; `TRANSLATED[code]` gives
+each lesson's title, summary and notes in that language (the order and the minutes are the
+same lessons'); `lessons(code)` is the list in that language. The phrases around the titles
+("Next lesson", "about 45 minutes") go through gettext (widgets.words), so they follow the
+kernel's language (`set_language`), or the `lang=` a function is given.
 """
 
 from __future__ import annotations
@@ -10,8 +20,12 @@ from __future__ import annotations
 import html
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+
+from widgets.page_lang import N_, language
+from widgets.page_lang import speaking as _speaking
+from widgets.words import PSEUDO, _, pseudo_text
 
 PERIOD = 45  # minutes in a class period
 SHORT_PERIOD = 25  # minutes in a short period (two of them per lesson)
@@ -19,7 +33,8 @@ SHORT_PERIOD = 25  # minutes in a short period (two of them per lesson)
 
 @dataclass(frozen=True)
 class Lesson:
-    """One notebook of lessons/. role: 'start' (landing page), 'lesson', 'guide' or 'kit'."""
+    """One notebook of lessons/. role: 'start' (landing page), 'lesson', 'play' (play together),
+    'guide', 'kit' or 'teacher' (a page for the teacher only, behind the teacher's key)."""
 
     file: str
     title: str
@@ -32,12 +47,13 @@ class Lesson:
     support: str = ""  # for a student who struggles
     extension: str = ""  # for a student who is done early
     standards: str = ""  # Common Core State Standards (grade 6-7 Number System)
+    lang: str = "en"  # the language of this entry's text (and of its notebook's folder)
 
     @property
     def number(self) -> int:
         """The lesson's number: its place among the student lessons (1 first), which is not
         always its file's prefix (a lesson added later keeps the next free file number)."""
-        order = [lesson.file for lesson in LESSONS if lesson.role == "lesson"]
+        order = [lesson.file for lesson in LESSONS if lesson.role == "lesson"]  # same in all
         return order.index(self.file) + 1 if self.file in order else 0
 
 
@@ -102,8 +118,13 @@ LESSONS: tuple[Lesson, ...] = (
            extension="Ask for two different subtractions with the answer -4, one subtracting a "
                      "negative; order six integers and give each distance to -2.",
            standards='7.NS.1c, 6.NS.7a-b, 6.NS.7c'),
+    Lesson("09_play_together.ipynb", "Play together", 30,
+           "Hit Me and Flapjack with classmates, each on their own device", role="play"),
     Lesson("06_teacher_guide.ipynb", "Teacher guide", 20,
            "running the lessons in class, answers, variations", role="guide"),
+    Lesson("10_class_view.ipynb", "Class view", 5,
+           "the teacher's view of a class playing together: every room, stuck rooms, "
+           "announce checks", role="teacher"),
     Lesson("08_printable_kit.ipynb", "Printable kit", 5,
            "rule cards, recording and score sheets, exit tickets, stacked deals: print and "
            "play with real decks", role="kit"),
@@ -111,30 +132,158 @@ LESSONS: tuple[Lesson, ...] = (
 
 FILES: tuple[str, ...] = tuple(lesson.file for lesson in LESSONS)
 
+# ----- languages ------------------------------------------------------------------------------
+# The languages the lessons are written in, by their own name (for the landing page), and
+# the folder of lessons/ that holds each language's notebooks.
+LANGUAGES: dict[str, str] = {"en": "English", "es": "Español"}
+FOLDERS: dict[str, str] = {"en": "", "es": "es"}
 
-def student_lessons() -> tuple[Lesson, ...]:
+# Each lesson's text in another language: the fields of `Lesson` that are words. `split` is the
+# heading of that language's notebook. Standards codes are the same in every language.
+TRANSLATED: dict[str, dict[str, dict[str, str]]] = {
+    "es": {
+        "00_start_here.ipynb": {
+            "title": "Empieza aquí",
+            "summary": "de qué trata cada lección y cuánto tiempo lleva"},
+        "01_integers_with_cards.ipynb": {
+            "title": "Enteros con cartas",
+            "summary": "el valor de las cartas, la recta numérica, los opuestos y los pares cero",
+            "split": "Opuestos y pares cero", "grouping": "toda la clase, después en parejas",
+            "notes": "Proyecta el explorador; deja que las parejas hagan las cuatro tareas; un "
+                  "mazo de verdad ayuda.",
+            "support": "Da una recta numérica impresa de -13 a +13 y cartas de verdad para "
+                    "moverlas por ella; empieza solo con cartas negras y después añade una "
+                    "roja.",
+            "extension": "Pide tres manos distintas de cuatro cartas que sumen -5, y una regla "
+                      "que prediga la suma cuando se cambian todos los colores."},
+        "02_absolute_value.ipynb": {
+            "title": "Valor absoluto",
+            "summary": "la distancia a cero; qué suma está más cerca de cero",
+            "split": "Errores frecuentes", "grouping": "trabajo individual",
+            "notes": "Cada serie de práctica tiene un código: da a toda la clase el mismo código "
+                  "para comparar respuestas.",
+            "support": 'Pregunta "¿cuántos pasos hay hasta cero?" y deja que el estudiante los '
+                    "cuente en una recta numérica antes de escribir |n|; practica las "
+                    'preguntas de "valor absoluto" antes que las de "más cerca".',
+            "extension": "Pide todos los pares de manos que empatan en distancia a cero, y un "
+                      "número menor que -3 pero más cerca de cero que -3 (no existe: ¿por "
+                      "qué?)."},
+        "03_hit_me.ipynb": {
+            "title": "Hit Me",
+            "summary": "juega para que tu suma quede lo más cerca posible de cero",
+            "split": "A jugar", "grouping": "parejas o grupos de tres",
+            "notes": "Proyecta primero el ejemplo resuelto; después, a jugar; y luego con cartas "
+                  "de verdad si las tienes.",
+            "support": "Juega primero con todas las cartas boca arriba (la mesa de demostración) "
+                    "y digan juntos en voz alta cada nueva suma.",
+            "extension": "Juega la variante en la que el as vale 1 u 11, o contra jugadores de la "
+                      'computadora "difíciles", y explica una decisión que tomó la '
+                      "computadora."},
+        "04_flapjack.ipynb": {
+            "title": "Flapjack",
+            "summary": "juega cartas para que el total sea exactamente -13, 0 o 13",
+            "split": "Después, el juego clásico", "grouping": "parejas",
+            "notes": "Empieza con diez simple; pasa al clásico cuando los totales salgan rápido.",
+            "support": "Quédate en diez simple y escribe el total acumulado en papel después de "
+                    "cada carta.",
+            "extension": 'Juega "sumar o restar" y haz la lista de todas las cartas que hacen un '
+                      "Flapjack desde un total que elijas."},
+        "05_strategy_lab.ipynb": {
+            "title": "Laboratorio de estrategia",
+            "summary": "simula miles de partidas para saber cuándo pedir carta",
+            "split": "Experimento 3: el número de jugadores", "grouping": "parejas",
+            "notes": "Cada pareja hace una predicción antes de ver un gráfico; comenten juntos el "
+                  "Experimento 4.",
+            "support": "Lean juntos un gráfico, barra por barra, antes de que las parejas trabajen "
+                    "solas; céntrate en los Experimentos 1 y 4.",
+            "extension": 'Usa "Tu propio experimento" para probar una regla con otros '
+                      "adversarios, y escribe una afirmación con sus pruebas."},
+        "07_taking_a_card_away.ipynb": {
+            "title": "Quitar una carta",
+            "summary": "la resta como suma del opuesto, la distancia como |p - q|, < y >",
+            "split": "Distancia entre dos números", "grouping": "parejas",
+            "notes": "Proyecta primero el explorador en el modo 'quitar una carta'; después las "
+                  "parejas hacen las tareas y comparan sus ecuaciones.",
+            "support": "Usa cartas de verdad: quita una y muévete por una recta numérica impresa; "
+                    'digan en voz alta "menos menos tres es más tres".',
+            "extension": "Pide dos restas distintas cuyo resultado sea -4, una de ellas restando "
+                      "un negativo; ordena seis enteros y da la distancia de cada uno a -2."},
+        "06_teacher_guide.ipynb": {
+            "title": "Guía docente",
+            "summary": "cómo dar las lecciones en clase, respuestas, variantes"},
+        "08_printable_kit.ipynb": {
+            "title": "Material para imprimir",
+            "summary": "tarjetas de reglas, hojas de registro y de puntuación, tickets de "
+                    "salida, repartos preparados: imprime y juega con mazos de verdad"},
+        "09_play_together.ipynb": {
+            "title": "Jugar juntos",
+            "summary": "Hit Me y Flapjack con compañeros, cada uno en su propio dispositivo"},
+        "10_class_view.ipynb": {
+            "title": "Vista de la clase",
+            "summary": "la vista docente de una clase que juega junta: cada sala, las salas "
+                    "atascadas, las comprobaciones del anuncio"},
+    },
+}
+
+
+# The fields of a Lesson that are words (TRANSLATED gives them in another language).
+TEXT_FIELDS = ("title", "summary", "split", "grouping", "notes", "support", "extension")
+
+
+def _language(lang: str | None) -> str:
+    """`lang`, or the kernel's language (widgets.words.set_language) when it is None."""
+    return lang if lang is not None else language()
+
+
+def lessons(lang: str | None = None) -> tuple[Lesson, ...]:
+    """Every page in the order of `LESSONS`, its text in `lang` (None: the kernel's language).
+    In the pseudo-language (qps) every text is marked; a language without lessons of its own
+    gets the English entries."""
+    code = _language(lang)
+    if code == PSEUDO:  # the tests' pseudo-language: every word visibly marked
+        return tuple(replace(lesson, lang=code, **{
+            field: pseudo_text(getattr(lesson, field)) for field in TEXT_FIELDS
+            if getattr(lesson, field)}) for lesson in LESSONS)
+    text = TRANSLATED.get(code)
+    if text is None:
+        return LESSONS
+    return tuple(replace(lesson, lang=code, **text[lesson.file]) for lesson in LESSONS)
+
+
+def folder(lang: str | None = None) -> Path:
+    """The folder of a language's notebooks: lessons/ for English, lessons/es/ for Spanish."""
+    code = _language(lang)
+    return LESSONS_DIR / FOLDERS.get(code, "")
+
+
+def student_lessons(lang: str | None = None) -> tuple[Lesson, ...]:
     """The lessons a class works through, in order (not the landing page or the guide)."""
-    return tuple(lesson for lesson in LESSONS if lesson.role == "lesson")
+    return tuple(lesson for lesson in lessons(lang) if lesson.role == "lesson")
 
 
-def by_file(name: str) -> Lesson:
-    for lesson in LESSONS:
+def by_file(name: str, lang: str | None = None) -> Lesson:
+    for lesson in lessons(lang):
         if lesson.file == name:
             return lesson
     raise KeyError(f"no lesson {name!r}; the lessons are {', '.join(FILES)}")
 
 
-def course_plan() -> str:
+def course_plan(lang: str | None = None) -> str:
     """The lessons for students, with the minutes each takes, and the real number of periods."""
-    rows = student_lessons()
-    lines = [f"{lesson.number}. {lesson.title:<22} about {lesson.minutes} minutes"
-             for lesson in rows]
-    total = sum(lesson.minutes for lesson in rows)
-    periods = sum(math.ceil(lesson.minutes / PERIOD) for lesson in rows)
-    short = sum(math.ceil(lesson.minutes / SHORT_PERIOD) for lesson in rows)
-    lines.append(f"In all: about {total} minutes. One lesson fits one {PERIOD}-minute period, "
-                 f"so the unit takes {periods} periods of {PERIOD} minutes, "
-                 f"or {short} periods of {SHORT_PERIOD} minutes (each lesson in two parts).")
+    rows = student_lessons(lang)
+    width = max([22] + [len(lesson.title) + 1 for lesson in rows])  # a column of times
+    with _speaking(lang):
+        lines = [f"{lesson.number}. {lesson.title:<{width}} "
+                 + _("about {minutes} minutes").format(minutes=lesson.minutes)
+                 for lesson in rows]
+        total = sum(lesson.minutes for lesson in rows)
+        periods = sum(math.ceil(lesson.minutes / PERIOD) for lesson in rows)
+        short = sum(math.ceil(lesson.minutes / SHORT_PERIOD) for lesson in rows)
+        lines.append(_("In all: about {total} minutes. One lesson fits one {period}-minute "
+                       "period, so the unit takes {periods} periods of {period} minutes, or "
+                       "{short} periods of {short_period} minutes (each lesson in two parts).")
+                     .format(total=total, period=PERIOD, periods=periods, short=short,
+                             short_period=SHORT_PERIOD))
     return "\n".join(lines)
 
 
@@ -148,23 +297,28 @@ NAV_CSS = ("<style>.icg-lesson-list a, .icg-nav a { font-size: 1.25em;"
            " .icg-nav { display: flex; flex-wrap: wrap; gap: 0.5em 2em; margin: 0.5em 0; }</style>")
 
 
-def lesson_links() -> object:
-    """The lessons as a table of relative links (for the landing page)."""
+def lesson_links(lang: str | None = None) -> object:
+    """The lessons as a table of relative links (for the landing page): the links stay in the
+    folder of the page that shows them, so a Spanish page links Spanish pages."""
     from IPython.display import HTML
 
-    rows = "".join(
-        f"<tr><td><a href='{html.escape(lesson.file)}'>"
-        f"{html.escape(_name(lesson))}</a></td><td>{html.escape(lesson.summary)}</td>"
-        f"<td>{lesson.minutes} min</td></tr>"
-        for lesson in LESSONS if lesson.role != "start")
-    return HTML(f"{NAV_CSS}<table class='icg-lesson-list'><thead><tr><th>Lesson</th>"
-                f"<th>What you do</th><th>Time</th></tr></thead><tbody>{rows}</tbody></table>")
+    with _speaking(lang):
+        minutes = _("{minutes} min")
+        rows = "".join(
+            f"<tr><td><a href='{html.escape(lesson.file)}'>"
+            f"{html.escape(_name(lesson))}</a></td><td>{html.escape(lesson.summary)}</td>"
+            f"<td>{html.escape(minutes.format(minutes=lesson.minutes))}</td></tr>"
+            for lesson in lessons(lang) if lesson.role != "start")
+        head = "".join(f"<th>{html.escape(word)}</th>"
+                       for word in (_("Lesson"), _("What you do"), _("Time")))
+    return HTML(f"{NAV_CSS}<table class='icg-lesson-list'><thead><tr>{head}</tr></thead>"
+                f"<tbody>{rows}</tbody></table>")
 
 
-def next_lesson(name: str) -> Lesson | None:
+def next_lesson(name: str, lang: str | None = None) -> Lesson | None:
     """The lesson after `name` in the order of the unit (None after the last one, and for the
     start page, the guide and the kit, which are not in the order)."""
-    order = student_lessons()
+    order = student_lessons(lang)
     files = [lesson.file for lesson in order]
     if name not in files:
         by_file(name)  # an unknown name is an error, not "no next lesson"
@@ -173,50 +327,60 @@ def next_lesson(name: str) -> Lesson | None:
     return order[i + 1] if i + 1 < len(order) else None
 
 
-def lesson_nav_html(name: str) -> str:
-    """'Next lesson: 2. Absolute value' and 'Back to start' as relative links."""
-    start = next(lesson for lesson in LESSONS if lesson.role == "start")
-    nxt = next_lesson(name)
+def lesson_nav_html(name: str, lang: str | None = None) -> str:
+    """'Next lesson: 2. Absolute value' and 'Back to start' as relative links (the same
+    folder, so the same language)."""
+    start = next(lesson for lesson in lessons(lang) if lesson.role == "start")
+    nxt = next_lesson(name, lang)
     links = []
-    if nxt is not None:
-        links.append(f"<a href='{html.escape(nxt.file)}'>Next lesson: "
-                     f"{html.escape(_name(nxt))}</a>")
-    elif by_file(name).role == "lesson":
-        links.append("<span>That was the last lesson of the unit.</span>")
-    links.append(f"<a href='{html.escape(start.file)}'>Back to start</a>")
-    return f"{NAV_CSS}<nav class='icg-nav' aria-label='Lessons'>{''.join(links)}</nav>"
+    with _speaking(lang):
+        if nxt is not None:
+            label = _("Next lesson: {title}").format(title=_name(nxt))
+            links.append(f"<a href='{html.escape(nxt.file)}'>{html.escape(label)}</a>")
+        elif by_file(name).role == "lesson":
+            last = _("That was the last lesson of the unit.")
+            links.append(f"<span>{html.escape(last)}</span>")
+        back = _("Back to start")
+        links.append(f"<a href='{html.escape(start.file)}'>{html.escape(back)}</a>")
+        aria = html.escape(_("Lessons"), quote=True)
+    return f"{NAV_CSS}<nav class='icg-nav' aria-label='{aria}'>{''.join(links)}</nav>"
 
 
-def lesson_nav(name: str) -> object:
+def lesson_nav(name: str, lang: str | None = None) -> object:
     """The links at the end of a lesson (made from LESSONS, so they follow its order)."""
     from IPython.display import HTML
 
-    return HTML(lesson_nav_html(name))
+    return HTML(lesson_nav_html(name, lang))
 
 
 # How a 45-minute period runs, the same for every lesson (minutes).
-PERIOD_PLAN = (("warm-up", 3), ("teach and try (the first part)", 12),
-               ("play or practise (the second part)", 18), ("check, key ideas, talk about it", 7),
-               ("exit ticket", 5))
+PERIOD_PLAN = ((N_("warm-up"), 3), (N_("teach and try (the first part)"), 12),
+               (N_("play or practise (the second part)"), 18),
+               (N_("check, key ideas, talk about it"), 7), (N_("exit ticket"), 5))
 
 
-def lesson_plan_text() -> str:
+def lesson_plan_text(lang: str | None = None) -> str:
     """For the teacher guide: the period plans, then for each lesson its time, grouping, notes,
     split for 25-minute periods, support, extension and standards."""
-    steps = ", ".join(f"{what} {m}" for what, m in PERIOD_PLAN)
-    lines = [f"A {PERIOD}-minute period, one lesson: {steps} (minutes).",
-             f"Two {SHORT_PERIOD}-minute periods per lesson: period 1 is the warm-up and the "
-             "lesson up to its split heading; period 2 starts with a 2-minute recap of the "
-             "key ideas so far, then the rest of the lesson, the check and the exit ticket.",
-             ""]
-    for lesson in student_lessons():
-        lines.append(f"{_name(lesson)} ({lesson.minutes} min, {lesson.grouping}; "
-                     f"{lesson.file})")
-        lines.append(f"  {lesson.notes}")
-        lines.append(f"  Two {SHORT_PERIOD}-minute periods: stop before \"{lesson.split}\".")
-        lines.append(f"  Support: {lesson.support}")
-        lines.append(f"  Extension: {lesson.extension}")
-        lines.append(f"  Standards: {lesson.standards}")
+    with _speaking(lang):
+        steps = ", ".join(f"{_(what)} {m}" for what, m in PERIOD_PLAN)
+        lines = [_("A {period}-minute period, one lesson: {steps} (minutes).").format(
+                     period=PERIOD, steps=steps),
+                 _("Two {short}-minute periods per lesson: period 1 is the warm-up and the "
+                   "lesson up to its split heading; period 2 starts with a 2-minute recap of "
+                   "the key ideas so far, then the rest of the lesson, the check and the exit "
+                   "ticket.").format(short=SHORT_PERIOD),
+                 ""]
+        for lesson in student_lessons(lang):
+            lines.append(_("{lesson} ({minutes} min, {grouping}; {file})").format(
+                lesson=_name(lesson), minutes=lesson.minutes, grouping=lesson.grouping,
+                file=lesson.file))
+            lines.append(f"  {lesson.notes}")
+            lines.append("  " + _('Two {short}-minute periods: stop before "{heading}".').format(
+                short=SHORT_PERIOD, heading=lesson.split))
+            lines.append("  " + _("Support: {text}").format(text=lesson.support))
+            lines.append("  " + _("Extension: {text}").format(text=lesson.extension))
+            lines.append("  " + _("Standards: {text}").format(text=lesson.standards))
     return "\n".join(lines)
 
 
@@ -230,24 +394,29 @@ def display_name(lesson: Lesson) -> str:
 
 
 # ----- the answer key of the whole unit (for the teacher guide) -------------------------------
-QA = re.compile(r"^\s*(\d+)\. (.+?)\n\s*\n\s*<details><summary>Answer</summary>\s*\n(.+?)"
+# (the summary is the word "Answer" in the notebook's language: "Respuesta" in Spanish)
+QA = re.compile(r"^\s*(\d+)\. (.+?)\n\s*\n\s*<details><summary>[^<]+</summary>\s*\n(.+?)"
                 r"</details>", re.DOTALL | re.MULTILINE)
 LESSONS_DIR = Path(__file__).resolve().parent.parent / "lessons"
 
 
 def lesson_questions(path: Path) -> list[tuple[str, str, str]]:
     """(section heading, question, answer) for every answered question of a lesson notebook,
-    read from the notebook itself, so that a teacher's edit shows in the key."""
-    import nbformat
+    read from the notebook itself, so that a teacher's edit shows in the key. Read as plain
+    JSON (the lessons are nbformat 4): importing nbformat (and jsonschema with it) cost each
+    teacher-guide kernel about 1 s of CPU, 30 times over when a class opens the page."""
+    import json
 
-    nb = nbformat.read(path, as_version=4)
+    nb = json.loads(Path(path).read_text(encoding="utf-8"))
     found = []
     heading = ""
-    for cell in nb.cells:
-        if cell.cell_type != "markdown":
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") != "markdown":
             continue
+        source = cell.get("source", "")
+        source = "".join(source) if isinstance(source, list) else str(source)
         # split the cell at its headings, so each question gets the heading above it
-        parts = re.split(r"^(##+ .+)$", cell.source, flags=re.MULTILINE)
+        parts = re.split(r"^(##+ .+)$", source, flags=re.MULTILINE)
         for part in parts:
             if re.match(r"^##+ ", part):
                 heading = part.lstrip("#").strip()
@@ -258,22 +427,63 @@ def lesson_questions(path: Path) -> list[tuple[str, str, str]]:
     return found
 
 
-def full_answer_key(folder: Path | None = None) -> object:
-    """Every answered question of every student lesson, with its answer, as HTML."""
+def full_answer_key(where: Path | None = None, lang: str | None = None) -> object:
+    """Every answered question of every student lesson, with its answer, as HTML: read from the
+    notebooks in `where` (default: the folder of the language, lessons/ or lessons/es/)."""
     from IPython.display import HTML
 
-    folder = folder or LESSONS_DIR
+    where = where or folder(lang)
     out = []
-    for lesson in student_lessons():
-        rows = "".join(
-            f"<tr><td>{html.escape(h)}</td><td>{html.escape(q)}</td><td>{html.escape(a)}</td>"
-            "</tr>" for h, q, a in lesson_questions(folder / lesson.file))
-        out.append(f"<h4>{html.escape(_name(lesson))}</h4><table class='icg-answer-key'>"
-                   "<thead><tr><th>Section</th><th>Question</th><th>Answer</th></tr></thead>"
-                   f"<tbody>{rows}</tbody></table>")
+    with _speaking(lang):
+        head = "".join(f"<th>{html.escape(_(word))}</th>"
+                       for word in (N_("Section"), N_("Question"), N_("Answer")))
+        for lesson in student_lessons(lang):
+            rows = "".join(
+                f"<tr><td>{html.escape(h)}</td><td>{html.escape(q)}</td>"
+                f"<td>{html.escape(a)}</td></tr>"
+                for h, q, a in lesson_questions(where / lesson.file))
+            out.append(f"<h4>{html.escape(_name(lesson))}</h4><table class='icg-answer-key'>"
+                       f"<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")
     # the three columns share the page's width (a phone too): long words wrap; the answers'
     # dollar signs ("$6 ... $8") are money, not math for MathJax (mathjax_ignore)
     css = ("<style>.icg-answer-key { width: 100%; table-layout: fixed; }"
            " .icg-answer-key td, .icg-answer-key th { overflow-wrap: anywhere;"
            " text-align: left; vertical-align: top; }</style>")
     return HTML(f"{css}<div class='mathjax_ignore'>{''.join(out)}</div>")
+
+
+# ----- the landing page (/) of the Voila server ------------------------------------------------
+def language_of_folder(path: str) -> str:
+    """The language whose lessons are in lessons/<path> ("" is English; another folder, such as
+    a test's fixtures, is English too)."""
+    path = path.strip("/")
+    return next((code for code, name in FOLDERS.items() if name == path), "en")
+
+
+def landing_page(path: str = "") -> dict:
+    """What the classroom template's landing page (tree-lab.html) shows for the folder `path`
+    of the served lessons: its language, the lessons in that language (titles, summaries, times,
+    in the unit's order), the languages to choose from, and the page's sentences."""
+    lang = language_of_folder(path)
+    with _speaking(lang):
+        start, guide = by_file("00_start_here.ipynb", lang), by_file("06_teacher_guide.ipynb", lang)
+        text = {
+            "title": _("Integer Card Games"),
+            "page_title": _("Integer Card Games: lessons"),
+            "opening": _("Choose a lesson. New here? Open {start} first. Teachers: the {guide} "
+                         "tells how to run the lessons.").format(start=start.title,
+                                                                 guide=guide.title),
+            "languages": _("Language"),
+            "lesson_list": _("Lessons"),
+            "folder_above": _(".. (the folder above)"),
+        }
+    return {
+        "classroomLang": lang,
+        "classroomText": text,
+        "classroomLanguages": [{"code": code, "name": name, "path": FOLDERS[code]}
+                               for code, name in LANGUAGES.items()],
+        "classroomLessons": [
+            {"file": lesson.file, "name": display_name(lesson), "summary": lesson.summary,
+             "minutes": lesson.minutes, "role": lesson.role}
+            for lesson in lessons(lang)],
+    }

@@ -21,6 +21,8 @@ import re
 import secrets
 from typing import Any
 
+from widgets.words import N_, _
+
 SECRET_BITS = 128
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base 32
 _DIGIT = {c: i for i, c in enumerate(ALPHABET)} | {"I": 1, "L": 1, "O": 0}
@@ -31,8 +33,8 @@ LONG_FROM = 10**18
 WORD_RE = re.compile(r"[A-Za-z0-9 _\-]{0,40}")
 NUMBER_RE = re.compile(r"[+-]?\d{1,18}")
 LONG_RE = re.compile(r"[0-9A-Za-z]{4}(?:[ -]?[0-9A-Za-z]{4}){6}")
-FORMAT_HELP = ("a number (up to 18 digits), a word of up to 40 letters, digits, - or _, "
-               "or a long code of 7 groups of 4 (e.g. 7K3M-Q9XD-...)")
+FORMAT_HELP = N_("a number (up to 18 digits), a word of up to 40 letters, digits, - or _, "
+                 "or a long code of 7 groups of 4 (e.g. 7K3M-Q9XD-...)")  # _() where shown
 
 
 class DealCodeError(ValueError):
@@ -60,7 +62,7 @@ def _check(value: int) -> int:
 
 def _digits(n: int, width: int) -> str:
     out = []
-    for _ in range(width):
+    for _i in range(width):
         n, d = divmod(n, 32)
         out.append(ALPHABET[d])
     return "".join(reversed(out))
@@ -79,16 +81,16 @@ def _parse_long(text: str) -> int:
     value = 0
     for c in raw[:DATA_DIGITS]:
         if c not in _DIGIT:
-            raise DealCodeError(f"a long deal code has no letter {c!r} (it uses 0-9 and A-Z "
-                                "without I, L, O, U)")
+            raise DealCodeError(_("a long deal code has no letter {c} (it uses 0-9 and A-Z "
+                                  "without I, L, O, U)").format(c=repr(c)))
         value = value * 32 + _DIGIT[c]
     check = 0
     for c in raw[DATA_DIGITS:]:
         if c not in _DIGIT:
-            raise DealCodeError(f"a long deal code has no letter {c!r}")
+            raise DealCodeError(_("a long deal code has no letter {c}").format(c=repr(c)))
         check = check * 32 + _DIGIT[c]
     if value >= 2**SECRET_BITS or check != _check(value):
-        raise DealCodeError("that long deal code has a typo: check each group of 4 again")
+        raise DealCodeError(_("that long deal code has a typo: check each group of 4 again"))
     return value
 
 
@@ -98,16 +100,16 @@ def parse_deal_code(value: Any) -> int | str | None:
     if value is None:
         return None
     if isinstance(value, bool):
-        raise DealCodeError(f"deal code must be {FORMAT_HELP}")
+        raise DealCodeError(_("deal code must be {forms}").format(forms=_(FORMAT_HELP)))
     if isinstance(value, int):
         return value
     if not isinstance(value, str) or len(value) > 80:
-        raise DealCodeError(f"deal code must be {FORMAT_HELP}")
+        raise DealCodeError(_("deal code must be {forms}").format(forms=_(FORMAT_HELP)))
     text = value.strip()
     if LONG_RE.fullmatch(text):
         return _parse_long(text)
     if not WORD_RE.fullmatch(text):
-        raise DealCodeError(f"deal code must be {FORMAT_HELP}")
+        raise DealCodeError(_("deal code must be {forms}").format(forms=_(FORMAT_HELP)))
     if not text:
         return None
     if NUMBER_RE.fullmatch(text):

@@ -24,8 +24,9 @@ from widgets.components import (
     shared_layout,
     style_widget,
 )
+from widgets.page_lang import check_lang, speaks
 from widgets.render import Arrow, Point, Span, esc, hand_html, number_line_svg
-from widgets.words import abs_math, card_name, sum_math
+from widgets.words import _, abs_math, card_name, ngettext, sum_math
 
 MAX_CARDS = 12
 GAMES = tuple(REGISTRY)
@@ -62,8 +63,10 @@ class CardExplorer(w.VBox):
     With `take_away=True` a second mode takes a card of the hand away: the sum moves as if the
     card's opposite were added (taking away -3 moves it 3 to the right, like adding +3)."""
 
+    @speaks
     def __init__(self, game: str = "hit-me", colors: str = "black-positive",
-                 take_away: bool = False) -> None:
+                 take_away: bool = False, *, lang: str | None = None) -> None:
+        self.lang = check_lang(lang)
         if game not in GAMES:
             raise ValueError(f"game must be one of {', '.join(GAMES)}; got {game!r}")
         self.game = game
@@ -75,17 +78,19 @@ class CardExplorer(w.VBox):
         self.mode_toggle: w.ToggleButtons | None = None
         if take_away:
             self.mode_toggle = w.ToggleButtons(
-                options=[("Add a card", "add"), ("Take a card away", "take")], value="add",
-                description="Click a card to:", style={"description_width": "initial"},
-                tooltips=["clicking a card adds it to the hand",
-                          "clicking a card takes it out of the hand"])
+                options=[(_("Add a card"), "add"), (_("Take a card away"), "take")],
+                value="add", description=_("Click a card to:"),
+                style={"description_width": "initial"},
+                tooltips=[_("clicking a card adds it to the hand"),
+                          _("clicking a card takes it out of the hand")])
             self.mode_toggle.observe(self._on_mode, names="value")
 
         self.color_toggle = w.ToggleButtons(
-            options=[("Black +, red \u2212", "black-positive"),
-                     ("Red +, black \u2212", "red-positive")],
-            value=self.colors.value, description="Colours:",
-            tooltips=["black cards positive, red negative", "red cards positive, black negative"])
+            options=[(_("Black +, red \u2212"), "black-positive"),
+                     (_("Red +, black \u2212"), "red-positive")],
+            value=self.colors.value, description=_("Colours:"),
+            tooltips=[_("black cards positive, red negative"),
+                      _("red cards positive, black negative")])
         self.color_toggle.observe(self._on_colors, names="value")
         self.rank_buttons: dict[tuple[int, Color], w.Button] = {}
         rows = []
@@ -97,21 +102,21 @@ class CardExplorer(w.VBox):
                 b = GuardedButton(layout=shared_layout(width="5em", height="3.2em"),
                                   style=shared_button_style(), **self._rank_state(rank, color),
                                   _dom_classes=("icg-card-btn", f"icg-{color.value}"))
-                b.on_click(lambda _, r=rank, c=color: guarded(self.click, r, c))
+                b.on_click(lambda _b, r=rank, c=color: guarded(self.click, r, c))
                 self.rank_buttons[(rank, color)] = b
                 row.append(b)
             rows.append(w.HBox(row, layout=shared_layout(flex_flow="row wrap"),
                                _dom_classes=("icg-rank-row",)))
-        self.opposite_button = make_button("Add the opposite", self.add_opposite,
-                                           tooltip="add the opposite of the last card",
+        self.opposite_button = make_button(_("Add the opposite"), self.add_opposite,
+                                           tooltip=_("add the opposite of the last card"),
                                            disabled=True)
-        self.cancel_button = make_button("Remove zero pairs", self.remove_zero_pairs,
-                                         tooltip="take away pairs of opposite cards",
+        self.cancel_button = make_button(_("Remove zero pairs"), self.remove_zero_pairs,
+                                         tooltip=_("take away pairs of opposite cards"),
                                          disabled=True)
-        self.undo_button = make_button("Undo", self.undo, tooltip="take back the last card",
-                                       disabled=True)
-        self.clear_button = make_button("Clear", self.clear,
-                                        tooltip="start again with no cards", disabled=True)
+        self.undo_button = make_button(_("Undo"), self.undo,
+                                       tooltip=_("take back the last card"), disabled=True)
+        self.clear_button = make_button(_("Clear"), self.clear,
+                                        tooltip=_("start again with no cards"), disabled=True)
         self.hand = html_widget()
         self.equation = html_widget()
         self.line = html_widget()
@@ -120,7 +125,7 @@ class CardExplorer(w.VBox):
             style_widget(),
             self.color_toggle,
             *([self.mode_toggle] if self.mode_toggle is not None else
-              [html_widget("<b>Click a card to add it:</b>")]),
+              [html_widget("<b>" + esc(_("Click a card to add it:")) + "</b>")]),
             *rows,
             # wraps on a phone instead of cutting the labels ("Add the oppo...")
             w.HBox([self.opposite_button, self.cancel_button, self.undo_button,
@@ -137,11 +142,14 @@ class CardExplorer(w.VBox):
         if self.mode == "take":
             held = any(c.rank == rank and c.color is color for c in self.cards)
             return {"description": f"{label} {signed(v)}",
-                    "tooltip": (f"take away the {card_name(card)}, value {signed(v)}" if held
-                                else f"no {card_name(card)} in the hand to take away"),
+                    "tooltip": (_("take away the {card}, value {value}").format(
+                                    card=card_name(card), value=signed(v)) if held
+                                else _("no {card} in the hand to take away").format(
+                                    card=card_name(card))),
                     "disabled": not held}
         return {"description": f"{label} {signed(v)}",
-                "tooltip": f"add the {card_name(card)}, value {signed(v)}",
+                "tooltip": _("add the {card}, value {value}").format(card=card_name(card),
+                                                                     value=signed(v)),
                 "disabled": len(self.cards) >= MAX_CARDS}
 
     # ----- reading -----------------------------------------------------------------------
@@ -155,10 +163,11 @@ class CardExplorer(w.VBox):
         return sum(self.values)
 
     # ----- actions -----------------------------------------------------------------------
+    @speaks
     def click(self, rank: Any, color: Any) -> None:
         """A card button: add the card, or take it away in 'take away' mode."""
         if rank not in range(1, 14) or not isinstance(color, Color):
-            self.message = "Choose one of the card buttons."
+            self.message = _("Choose one of the card buttons.")
             self._refresh()
             return
         if self.mode == "take":
@@ -166,16 +175,19 @@ class CardExplorer(w.VBox):
         else:
             self.add(rank, color)
 
+    @speaks
     def add(self, rank: int, color: Color) -> None:
         """Add one card of this rank and colour (at most 12 cards)."""
         self.last_take = None
         if len(self.cards) >= MAX_CARDS:
-            self.message = f"That is {MAX_CARDS} cards: press Clear or Undo to go on."
+            self.message = _("That is {n} cards: press Clear or Undo to go on.").format(
+                n=MAX_CARDS)
         else:
             self.cards.append(Card(rank, SUIT_FOR[color]))
             self.message = ""
         self._refresh()
 
+    @speaks
     def take_away(self, rank: int, color: Color) -> None:
         """Take one card of this rank and colour out of the hand: the sum changes by the
         opposite of its value (a card that is not in the hand gets a message)."""
@@ -183,7 +195,7 @@ class CardExplorer(w.VBox):
                       if self.cards[i].rank == rank and self.cards[i].color is color), None)
         if index is None:
             name = card_name(Card(rank, SUIT_FOR[color]))
-            self.message = f"There is no {name} in the hand to take away."
+            self.message = _("There is no {card} in the hand to take away.").format(card=name)
             self._refresh()
             return
         before = self.total
@@ -191,12 +203,14 @@ class CardExplorer(w.VBox):
         card = self.cards.pop(index)
         after = self.total
         self.last_take = (before, value, after)
-        self.message = (f"You took away {card.short} ({signed(value)}): "
-                        f"{signed(before)} \u2212 ({signed(value)}) = {signed(after)}, the same "
-                        f"as adding its opposite: {signed(before)} + ({signed(-value)}) = "
-                        f"{signed(after)}.")
+        self.message = _("You took away {card} ({value}): {subtraction}, the same as adding "
+                         "its opposite: {addition}.").format(
+            card=card.short, value=signed(value),
+            subtraction=f"{signed(before)} \u2212 ({signed(value)}) = {signed(after)}",
+            addition=f"{signed(before)} + ({signed(-value)}) = {signed(after)}")
         self._refresh()
 
+    @speaks
     def add_opposite(self) -> None:
         """Add the opposite of the last card: same rank, the other colour."""
         if not self.cards:
@@ -205,6 +219,7 @@ class CardExplorer(w.VBox):
         other = Color.RED if last.color is Color.BLACK else Color.BLACK
         self.add(last.rank, other)
 
+    @speaks
     def remove_zero_pairs(self) -> None:
         """Take away every pair of opposite cards; the sum does not change."""
         self.last_take = None
@@ -213,10 +228,12 @@ class CardExplorer(w.VBox):
         before = self.total
         self.cards = [c for i, c in enumerate(self.cards) if i not in gone]
         if pairs:
-            self.message = (f"Removed {len(pairs)} zero pair{'s' if len(pairs) > 1 else ''}. "
-                            f"The sum is still {signed(before)}.")
+            self.message = ngettext("Removed {n} zero pair. The sum is still {total}.",
+                                    "Removed {n} zero pairs. The sum is still {total}.",
+                                    len(pairs)).format(n=len(pairs), total=signed(before))
         self._refresh()
 
+    @speaks
     def undo(self) -> None:
         self.last_take = None
         if self.cards:
@@ -224,6 +241,7 @@ class CardExplorer(w.VBox):
         self.message = ""
         self._refresh()
 
+    @speaks
     def clear(self) -> None:
         self.last_take = None
         self.cards = []
@@ -231,16 +249,18 @@ class CardExplorer(w.VBox):
         self._refresh()
 
     # ----- drawing -----------------------------------------------------------------------
+    @speaks
     def _on_mode(self, change: dict) -> None:
         if change["new"] not in MODES:  # a forged value: back to the mode in use
             if self.mode_toggle is not None:
                 self.mode_toggle.value = self.mode
             return
         self.mode = change["new"]
-        self.message = ("Click a card of the hand to take it away." if self.mode == "take"
+        self.message = (_("Click a card of the hand to take it away.") if self.mode == "take"
                         else "")
         self._refresh()
 
+    @speaks
     def _on_colors(self, change: dict) -> None:
         self.last_take = None
         try:
@@ -250,6 +270,7 @@ class CardExplorer(w.VBox):
             return
         self._refresh()
 
+    @speaks
     def _refresh(self) -> None:
         for (rank, color), b in self.rank_buttons.items():
             with b.hold_sync():
@@ -262,26 +283,29 @@ class CardExplorer(w.VBox):
         pairs = zero_pairs(values)
         self.cancel_button.disabled = not pairs
         views = [card_view(c, v) for c, v in zip(self.cards, values, strict=True)]
-        self.hand.value = (hand_html(views, label="cards picked") if views
-                           else "<p>No cards yet: click a card above to start.</p>")
+        self.hand.value = (hand_html(views, label=_("cards picked")) if views
+                           else "<p>" + esc(_("No cards yet: click a card above to start."))
+                           + "</p>")
         if values:
-            eq = f"Sum: {sum_math(values)}. Distance from zero: {abs_math(self.total)}."
+            eq = _("Sum: {sum}. Distance from zero: {distance}.").format(
+                sum=sum_math(values), distance=abs_math(self.total))
         else:
-            eq = "Sum: 0"
+            eq = _("Sum: {sum}").format(sum=0)
         note = f"<p role='status'>{esc(self.message)}</p>" if self.message else ""
         self.equation.value = f"<p style='font-size:1.2em'><b>{esc(eq)}</b></p>{note}"
         if pairs:
             items = ", ".join(
-                f"{self.cards[i].short} and {self.cards[j].short} "
-                f"({signed(values[i])} + ({signed(values[j])}) = 0)" for i, j in pairs)
-            self.pairs.value = f"<p>Zero pairs: {esc(items)}.</p>"
+                _("{card} and {other} ({math})").format(
+                    card=self.cards[i].short, other=self.cards[j].short,
+                    math=f"{signed(values[i])} + ({signed(values[j])}) = 0") for i, j in pairs)
+            self.pairs.value = "<p>" + esc(_("Zero pairs: {pairs}.").format(pairs=items)) + "</p>"
         else:
             self.pairs.value = ""
         if self.last_take is not None:
             before, value, after = self.last_take
             self.line.value = number_line_svg(
-                points=[Point(before, "before"), Point(after, "after", "me")],
-                arrow=Arrow(before, after, f"take away {signed(value)}"), spans=[Span(after)],
-                title="Taking a card away on the number line")
+                points=[Point(before, _("before")), Point(after, _("after"), "me")],
+                arrow=Arrow(before, after, _("take away {value}").format(value=signed(value))),
+                spans=[Span(after)], title=_("Taking a card away on the number line"))
         else:
             self.line.value = lesson_tools.steps_line(values)

@@ -13,8 +13,10 @@ from engine.cards import Card, Suit, parse_cards, signed
 from engine.flapjack import FlapjackConfig
 from engine.hit_me import MAX_CARDS, HitMeConfig
 from widgets import lesson_tools as lt
-from widgets.exit_ticket import TICKETS
+from widgets.exit_ticket import TICKETS, shown
+from widgets.page_lang import speaking
 from widgets.render import esc
+from widgets.words import _
 
 KIT_CSS = """
 .icg-kit { font-family: "DejaVu Sans", Arial, sans-serif; color: #000; max-width: 48em; }
@@ -70,35 +72,44 @@ def rule_cards() -> str:
     fj_face = ", ".join(f"{c.label} {signed(fj.value(c))}" for c in face)
     targets = ", ".join(signed(t) for t in fj.targets)
     ten_targets = ", ".join(signed(t) for t in ten.targets)
+    hit_rules = [
+        _("Black cards count plus, red cards minus. Ace 1, number cards their number, face "
+          "cards {faces} (for black; red ones are negative).").format(faces=hit_face),
+        _("Each player gets one card face down (look at it, keep it hidden) and one card face "
+          "up."),
+        _("In turn, the dealer last, say \"Hit me!\" for one more face-up card, or hold. "
+          "Holding is final. At most {n} cards each.").format(n=MAX_CARDS),
+        _("Then every card is turned up. Your score is the distance of your sum from zero, "
+          "|sum|. The lowest score wins; equal scores tie and share the round."),
+    ]
     hit_card = (
-        "<div class='icg-kit-card'><h3>Hit Me: the rules</h3><ol>"
-        "<li>Black cards count plus, red cards minus. Ace 1, number cards their number, "
-        f"face cards {esc(hit_face)} (for black; red ones are negative).</li>"
-        "<li>Each player gets one card face down (look at it, keep it hidden) and one card "
-        "face up.</li>"
-        "<li>In turn, the dealer last, say \"Hit me!\" for one more face-up card, or hold. "
-        f"Holding is final. At most {MAX_CARDS} cards each.</li>"
-        "<li>Then every card is turned up. Your score is the distance of your sum from zero, "
-        "|sum|. The lowest score wins; equal scores tie and share the round.</li></ol>"
-        "<p>A game by Denise Gaskins, from <i>Prealgebra &amp; Geometry: Math Games for "
-        "Middle School</i> (Let's Play Math); told in our own words.</p></div>")
+        "<div class='icg-kit-card'><h3>" + esc(_("Hit Me: the rules")) + "</h3><ol>"
+        + "".join(f"<li>{esc(r)}</li>" for r in hit_rules) + "</ol>"
+        "<p>" + _("A game by Denise Gaskins, from {book} (Let's Play Math); told in our own "
+                  "words.").format(book="<i>Prealgebra &amp; Geometry: Math Games for Middle "
+                                        "School</i>") + "</p></div>")
+    fj_rules = [
+        _("Black cards count plus, red cards minus. Ace 1, number cards their number, {faces} "
+          "(for black).").format(faces=fj_face),
+        _("Deal 7 cards each; the rest is the draw pile. The player left of the dealer leads "
+          "any card."),
+        _("In turn, add one card to the table, say the new total aloud and draw a card. The "
+          "total must stay from {low} to {high}; with no card that keeps it there, "
+          "pass.").format(low=signed(fj.low), high=signed(fj.high)),
+        _("A total of exactly {targets} is a Flapjack: say so, take every card on the table "
+          "and lead next.").format(targets=targets),
+        _("When nobody can play, the player with the most cards won wins."),
+    ]
     fj_card = (
-        "<div class='icg-kit-card'><h3>Flapjack: the rules</h3><ol>"
-        "<li>Black cards count plus, red cards minus. Ace 1, number cards their number, "
-        f"{esc(fj_face)} (for black).</li>"
-        "<li>Deal 7 cards each; the rest is the draw pile. The player left of the dealer "
-        "leads any card.</li>"
-        "<li>In turn, add one card to the table, say the new total aloud and draw a card. The "
-        f"total must stay from {signed(fj.low)} to {signed(fj.high)}; with no card that "
-        "keeps it there, pass.</li>"
-        f"<li>A total of exactly {esc(targets)} is a Flapjack: say so, take every card on "
-        "the table and lead next.</li>"
-        "<li>When nobody can play, the player with the most cards won wins.</li></ol>"
-        f"<p><b>Simple ten:</b> no face cards, total from {signed(ten.low)} to "
-        f"{signed(ten.high)}, Flapjack at {esc(ten_targets)}.</p>"
-        "<p>Made up by \u201cLisa in AZ\u201d and shared on Denise Gaskins' blog "
-        "<i>Let's Play Math</i>; told in our own words.</p></div>")
-    return _sheet("Rule cards (cut along the borders)", hit_card + fj_card)
+        "<div class='icg-kit-card'><h3>" + esc(_("Flapjack: the rules")) + "</h3><ol>"
+        + "".join(f"<li>{esc(r)}</li>" for r in fj_rules) + "</ol>"
+        "<p><b>" + esc(_("Simple ten:")) + "</b> "
+        + esc(_("no face cards, total from {low} to {high}, Flapjack at {targets}.").format(
+            low=signed(ten.low), high=signed(ten.high), targets=ten_targets)) + "</p>"
+        "<p>" + _("Made up by \u201cLisa in AZ\u201d and shared on Denise Gaskins' blog {blog}; "
+                  "told in our own words.").format(blog="<i>Let's Play Math</i>")
+        + "</p></div>")
+    return _sheet(_("Rule cards (cut along the borders)"), hit_card + fj_card)
 
 
 def hit_me_sheet(rounds: int = 6) -> str:
@@ -114,15 +125,16 @@ def hit_me_sheet(rounds: int = 6) -> str:
             total += v
             running.append(signed(total))
         cards = " ".join(f"{c.short}({signed(cfg.value(c))})" for c in rnd.cards(seat))
-        example.append([f"Example: {lt.NAMES[seat]}", cards, ", ".join(running),
-                        str(abs(res.sums[seat])),
-                        "won" if seat in res.winners else ""])
-    head = ["Round / player", "Cards (value of each)", "Running sum after each card", "|sum|",
-            "Won?"]
-    return _sheet("Hit Me recording sheet",
-                  "<p>Write each card with its value, the sum after each card, and the "
-                  "distance of the final sum from zero.</p>"
-                  + _table(head, example, blank_rows=rounds * 3, label="Hit Me recording sheet"))
+        example.append([_("Example: {name}").format(name=lt.NAMES[seat]), cards,
+                        ", ".join(running), str(abs(res.sums[seat])),
+                        _("won") if seat in res.winners else ""])
+    head = [_("Round / player"), _("Cards (value of each)"), _("Running sum after each card"),
+            _("|sum|"), _("Won?")]
+    title = _("Hit Me recording sheet")
+    return _sheet(title,
+                  "<p>" + esc(_("Write each card with its value, the sum after each card, and "
+                                "the distance of the final sum from zero.")) + "</p>"
+                  + _table(head, example, blank_rows=rounds * 3, label=title))
 
 
 def flapjack_sheet(turns: int = 18) -> str:
@@ -135,23 +147,28 @@ def flapjack_sheet(turns: int = 18) -> str:
         v = cfg.value(card)
         new = total + v
         flap = new in cfg.targets
-        rows.append([f"Example: {lt.NAMES[seat]}", f"{card.short}", signed(v),
-                     f"{signed(total)} + ({signed(v)}) = {signed(new)}",
-                     "Flapjack!" if flap else ""])
+        rows.append([_("Example: {name}").format(name=lt.NAMES[seat]), f"{card.short}",
+                     signed(v), f"{signed(total)} + ({signed(v)}) = {signed(new)}",
+                     _("Flapjack!") if flap else ""])
         total = 0 if flap else new
-    head = ["Player", "Card", "Value", "Total before + value = new total", "Flapjack?"]
-    return _sheet("Flapjack running-total sheet",
-                  f"<p>The total must stay from {signed(cfg.low)} to {signed(cfg.high)}. A "
-                  "Flapjack clears the table: the next total starts from 0.</p>"
-                  + _table(head, rows, blank_rows=turns, label="Flapjack running-total sheet"))
+    head = [_("Player"), _("Card"), _("Value"), _("Total before + value = new total"),
+            _("Flapjack?")]
+    title = _("Flapjack running-total sheet")
+    return _sheet(title,
+                  "<p>" + esc(_("The total must stay from {low} to {high}. A Flapjack clears "
+                                "the table: the next total starts from 0.").format(
+                      low=signed(cfg.low), high=signed(cfg.high))) + "</p>"
+                  + _table(head, rows, blank_rows=turns, label=title))
 
 
 def score_sheet(players: int = 4, rounds: int = 8) -> str:
-    head = ["Player"] + [f"Round {r}" for r in range(1, rounds + 1)] + ["Total"]
-    return _sheet("Score sheet",
-                  "<p>Hit Me: write each round's score |sum| and circle the winner. Flapjack: "
-                  "write the number of cards each player won.</p>"
-                  + _table(head, [], blank_rows=players * 2, label="Score sheet"))
+    head = ([_("Player")] + [_("Round {n}").format(n=r) for r in range(1, rounds + 1)]
+            + [_("Total")])
+    title = _("Score sheet")
+    return _sheet(title,
+                  "<p>" + esc(_("Hit Me: write each round's score |sum| and circle the winner. "
+                                "Flapjack: write the number of cards each player won.")) + "</p>"
+                  + _table(head, [], blank_rows=players * 2, label=title))
 
 
 def exit_ticket_sheets() -> str:
@@ -163,14 +180,19 @@ def exit_ticket_sheets() -> str:
     for lesson, items in TICKETS.items():
         qs = []
         for item in items:
-            answer = ("circle one: " + " / ".join(esc(c) for c in item.choices)
-                      if item.choices else "answer: ______")
-            qs.append(f"<li>{esc(item.prompt)}<br>{answer}</li>")
-        parts.append(f"<div class='icg-kit-card'><h3>Exit ticket, lesson {lesson}: "
-                     f"{esc(titles.get(lesson, ''))}</h3><p>Name: ____________________</p>"
-                     f"<ol>{''.join(qs)}</ol><p>Code: L{lesson}-"
-                     + " ".join("__" for _ in items) + " (R right, X not right)</p></div>")
-    return _sheet("Exit tickets", "".join(parts))
+            answer = (esc(_("circle one: {choices}").format(
+                          choices=" / ".join(shown(c) for c in item.choices)))
+                      if item.choices else esc(_("answer: {blank}").format(blank="______")))
+            qs.append(f"<li>{esc(shown(item.prompt))}<br>{answer}</li>")
+        title = _("Exit ticket, lesson {lesson}: {title}").format(
+            lesson=lesson, title=shown(titles.get(lesson, "")))
+        parts.append(f"<div class='icg-kit-card'><h3>{esc(title)}</h3>"
+                     + "<p>" + esc(_("Name: {blank}").format(blank="_" * 20)) + "</p>"
+                     f"<ol>{''.join(qs)}</ol><p>"
+                     + esc(_("Code: {code} (R right, X not right)").format(
+                         code=f"L{lesson}-" + " ".join("__" for _item in items)))
+                     + "</p></div>")
+    return _sheet(_("Exit tickets"), "".join(parts))
 
 
 def stacked_deals() -> str:
@@ -182,47 +204,55 @@ def stacked_deals() -> str:
                                             lt.FLAPJACK_EXAMPLE_DRAW))
     hit_rows = [[str(i), c.short, signed(hit.value(c))] for i, c in enumerate(hit_cards, 1)]
     fj_rows = [[str(i), c.short, signed(fj.value(c))] for i, c in enumerate(fj_cards, 1)]
+    head = ["#", _("Card"), _("Value")]
     return _sheet(
-        "Stacked deals of the worked examples",
-        "<p><b>Hit Me</b> (lesson 3), 3 players, Ana deals: stack the deck in this order, top "
-        "card first. Deal face down to Ben, Cam, Ana; then face up to Ben, Cam, Ana; then hit "
-        "from the top.</p>" + _table(["#", "Card", "Value"], hit_rows, label="Hit Me deck")
-        + "<p><b>Flapjack</b> (lesson 4), 3 players, Ana deals: one card at a time, starting "
-        "with Ben; the last cards are the top of the draw pile.</p>"
-        + _table(["#", "Card", "Value"], fj_rows, label="Flapjack deck"))
+        _("Stacked deals of the worked examples"),
+        "<p>" + _("<b>Hit Me</b> (lesson 3), 3 players, Ana deals: stack the deck in this "
+                  "order, top card first. Deal face down to Ben, Cam, Ana; then face up to Ben, "
+                  "Cam, Ana; then hit from the top.") + "</p>"
+        + _table(head, hit_rows, label=_("Hit Me deck"))
+        + "<p>" + _("<b>Flapjack</b> (lesson 4), 3 players, Ana deals: one card at a time, "
+                    "starting with Ben; the last cards are the top of the draw pile.") + "</p>"
+        + _table(head, fj_rows, label=_("Flapjack deck")))
 
 
-def kit_html() -> str:
-    sheets = [rule_cards(), hit_me_sheet(), flapjack_sheet(), score_sheet(),
-              exit_ticket_sheets(), stacked_deals()]
+def kit_html(lang: str | None = None) -> str:
+    """The whole kit as HTML, in `lang` (None: the kernel's language)."""
+    with speaking(lang):
+        sheets = [rule_cards(), hit_me_sheet(), flapjack_sheet(), score_sheet(),
+                  exit_ticket_sheets(), stacked_deals()]
+        note = _("Print this page from the browser (Ctrl+P or \u2318P); each sheet starts on a "
+                 "new page.")
     return (f"<style>{KIT_CSS}</style><div class='icg-kit'>"
-            "<p class='icg-kit-noprint'>Print this page from the browser (Ctrl+P or "
-            "\u2318P); each sheet starts on a new page.</p>" + "".join(sheets) + "</div>")
+            f"<p class='icg-kit-noprint'>{esc(note)}</p>" + "".join(sheets) + "</div>")
 
 
-def printable_kit() -> object:
+def printable_kit(lang: str | None = None) -> object:
     """The kit as an HTML output (no widget: nothing to load but the page)."""
     from IPython.display import HTML
 
-    return HTML(kit_html())
+    return HTML(kit_html(lang))
 
 
-def kit_contents() -> str:
+def kit_contents(lang: str | None = None) -> str:
     """The sheets of the kit and the engine's figures they use, as text (checked by nbval)."""
     hit = HitMeConfig(players=3)
     fj = FlapjackConfig(players=3)
     res = lt.hit_me_example_round().result()
-    return "\n".join([
-        "1. Rule cards: Hit Me (face cards count "
-        f"{signed(hit.value(Card(12, Suit.SPADES)))}) and Flapjack (total from {signed(fj.low)} "
-        f"to {signed(fj.high)}, Flapjack at {', '.join(signed(t) for t in fj.targets)})",
-        "2. Hit Me recording sheet (example: final sums "
-        + ", ".join(f"{lt.NAMES[s]} {signed(res.sums[s])}" for s in (1, 2, 0)) + ")",
-        "3. Flapjack running-total sheet",
-        "4. Score sheet",
-        f"5. Exit tickets of lessons {', '.join(str(n) for n in TICKETS)}",
-        "6. Stacked deals: Hit Me "
-        f"{len(parse_cards(lt.HIT_ME_EXAMPLE_DECK))} cards, Flapjack "
-        f"{len(parse_cards(lt.flapjack_deck(lt.FLAPJACK_EXAMPLE_HANDS, lt.FLAPJACK_EXAMPLE_DRAW)))}"
-        " cards",
-    ])
+    fj_cards = len(parse_cards(lt.flapjack_deck(lt.FLAPJACK_EXAMPLE_HANDS,
+                                                lt.FLAPJACK_EXAMPLE_DRAW)))
+    with speaking(lang):
+        return "\n".join([
+            "1. " + _("Rule cards: Hit Me (face cards count {face}) and Flapjack (total from "
+                      "{low} to {high}, Flapjack at {targets})").format(
+                face=signed(hit.value(Card(12, Suit.SPADES))), low=signed(fj.low),
+                high=signed(fj.high), targets=", ".join(signed(t) for t in fj.targets)),
+            "2. " + _("Hit Me recording sheet (example: final sums {sums})").format(
+                sums=", ".join(f"{lt.NAMES[s]} {signed(res.sums[s])}" for s in (1, 2, 0))),
+            "3. " + _("Flapjack running-total sheet"),
+            "4. " + _("Score sheet"),
+            "5. " + _("Exit tickets of lessons {lessons}").format(
+                lessons=", ".join(str(n) for n in TICKETS)),
+            "6. " + _("Stacked deals: Hit Me {hit} cards, Flapjack {flapjack} cards").format(
+                hit=len(parse_cards(lt.HIT_ME_EXAMPLE_DECK)), flapjack=fj_cards),
+        ])

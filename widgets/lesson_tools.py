@@ -13,8 +13,17 @@ from engine.cards import Card, Convention, Suit, parse_cards, signed
 from engine.events import Event, EventKind, card_view
 from engine.flapjack import FlapjackConfig, FlapjackState, Play
 from engine.hit_me import Hit, HitMeConfig, HitMeRound, Hold
+from widgets.page_lang import speaking
 from widgets.render import Arrow, Point, Span, esc, hand_html, number_line_svg
-from widgets.words import abs_math, log_parts, named, private_for_onlooker, reason_text
+from widgets.words import (
+    _,
+    abs_math,
+    log_parts,
+    named,
+    ngettext,
+    private_for_onlooker,
+    reason_text,
+)
 
 NAMES = ("Ana", "Ben", "Cam", "Dee", "Eli", "Fay", "Gus", "Hal")
 
@@ -68,14 +77,14 @@ def hit_me_example_round() -> HitMeRound:
 def hit_me_example() -> str:
     """The Hit Me worked example as a move log, with every sum and the winner."""
     rnd = hit_me_example_round()
-    lines = ["Hit Me with 3 players; Ana deals. Black cards count +, red cards count -.", ""]
+    lines = [_("Hit Me with 3 players; Ana deals. Black cards count +, red cards count -."), ""]
     for e in rnd.events:
         if e.kind is EventKind.REVEAL:
             continue
         if e.kind is EventKind.RESULT:
             break
         lines.append(event_line(e, show_math=False))
-    lines += ["", "All cards turn face up:"]
+    lines += ["", _("All cards turn face up:")]
     res = rnd.result()
     for seat in (1, 2, 0):
         values = rnd.card_values(seat)
@@ -83,8 +92,8 @@ def hit_me_example() -> str:
         lines.append(f"  {NAMES[seat]}: {terms} = {signed(res.sums[seat])}, "
                      f"{abs_math(res.sums[seat])}")
     winner = NAMES[res.winners[0]]
-    lines.append(f"{winner} wins: a sum of {signed(res.sums[res.winners[0]])} is the closest "
-                 "to zero.")
+    lines.append(_("{name} wins: a sum of {sum} is the closest to zero.").format(
+        name=winner, sum=signed(res.sums[res.winners[0]])))
     return "\n".join(lines)
 
 
@@ -111,46 +120,49 @@ def flapjack_example_state(plays: int = len(FLAPJACK_EXAMPLE_PLAYS)) -> Flapjack
 def flapjack_example() -> str:
     """The Flapjack worked example as a move log (classic rules, limit 13)."""
     state = flapjack_example_state()
-    lines = ["Flapjack with 3 players; Ana deals, so Ben leads. Black +, red -.", ""]
+    lines = [_("Flapjack with 3 players; Ana deals, so Ben leads. Black +, red -."), ""]
     for e in state.events[1:]:
         if e.kind is EventKind.DRAW:
             continue
         lines.append(event_line(e, show_private=False))
-    lines += ["", "Cards won so far: "
-              + ", ".join(f"{NAMES[p]} {len(state.tricks[p])}" for p in range(3)) + "."]
+    lines += ["", _("Cards won so far: {counts}.").format(
+        counts=", ".join(f"{NAMES[p]} {len(state.tricks[p])}" for p in range(3)))]
     # What if Ben had played Q\u2660 (+12) on -5 instead? The engine says what Cam could not do.
     what_if = flapjack_example_state(len(FLAPJACK_EXAMPLE_PLAYS) - 1)
     what_if.apply_action(Play(parse_cards("QS")[0]), player=1)
     why = reason_text(what_if.why_illegal(2, parse_cards("JC")[0]))
-    lines.append("What if Ben had played Q\u2660 (+12) on -5 instead? "
-                 f"-5 + (+12) = +7, and then Cam could not play J\u2663 (+11): {why}.")
+    lines.append(_("What if Ben had played Q\u2660 (+12) on -5 instead? -5 + (+12) = +7, and "
+                   "then Cam could not play J\u2663 (+11): {why}.").format(why=why))
     return "\n".join(lines)
 
 
 # ----- number lines for the lessons (drawn by widgets.render) ---------------------------------
 def points_line(values: Sequence[int], labels: Sequence[str] | None = None,
-                title: str = "Number line") -> str:
+                title: str | None = None) -> str:
     """Each value as a point with its distance to zero drawn as a span (|v| = d)."""
+    title = title if title is not None else _("Number line")
     labels = list(labels) if labels is not None else [signed(v) for v in values]
     points = [Point(v, lab) for v, lab in zip(values, labels, strict=True)]
     spans = [Span(v) for v in values]
     return number_line_svg(points=points, spans=spans, title=title)
 
 
-def steps_line(values: Sequence[int], title: str = "Adding the cards on the number line") -> str:
+def steps_line(values: Sequence[int], title: str | None = None) -> str:
     """A sum built up card by card: a point after each card (labelled with the number of
     cards so far), an arrow for the last card, and the distance from the sum to zero."""
+    title = title if title is not None else _("Adding the cards on the number line")
     if not values:
-        return number_line_svg(points=[Point(0, "start")], title=title)
+        return number_line_svg(points=[Point(0, _("start"))], title=title)
     totals, total = [], 0
     for v in values:
         total += v
         totals.append(total)
     # Short labels (the step number; the line adds the value) so that near points stay legible.
-    points = [Point(0, "start")] + [Point(t, f"{i + 1}:", "me" if i == len(totals) - 1 else "sum")
+    points = [Point(0, _("start"))] + [Point(t, f"{i + 1}:",
+                                             "me" if i == len(totals) - 1 else "sum")
                                    for i, t in enumerate(totals)]
     before = totals[-2] if len(totals) > 1 else 0
-    arrow = Arrow(before, total, f"last card {signed(values[-1])}")
+    arrow = Arrow(before, total, _("last card {value}").format(value=signed(values[-1])))
     return number_line_svg(points=points, arrow=arrow, spans=[Span(total)], title=title)
 
 
@@ -160,8 +172,9 @@ def card_values_table(colors: str = "black-positive") -> str:
     conv = Convention.parse(colors)
     hit_me = HitMeConfig(players=2, colors=conv)
     flapjack = FlapjackConfig(players=2, colors=conv)
-    lines = [f"{'card':<6}{'Hit Me':>14}{'Flapjack':>16}",
-             f"{'':<6}{'black':>7}{'red':>7}{'black':>8}{'red':>8}"]
+    card, hit, flap, black, red = _("card"), _("Hit Me"), _("Flapjack"), _("black"), _("red")
+    lines = [f"{card:<6}{hit:>14}{flap:>16}",
+             f"{'':<6}{black:>7}{red:>7}{black:>8}{red:>8}"]
     for rank in range(1, 14):
         black, red = Card(rank, Suit.SPADES), Card(rank, Suit.HEARTS)
         lines.append(f"{black.label:<6}{signed(hit_me.value(black)):>7}"
@@ -175,12 +188,13 @@ def worked_comparisons(pairs: Sequence[tuple[int, int]]) -> str:
     lines = []
     for a, b in pairs:
         if abs(a) == abs(b):
-            verdict = "they are the same distance from zero"
+            verdict = _("so they are the same distance from zero")
         else:
             near = a if abs(a) < abs(b) else b
-            verdict = f"{signed(near)} is closer to zero"
-        lines.append(f"{signed(a):>4} or {signed(b):>4}: {abs_math(a)}, {abs_math(b)}, "
-                     f"so {verdict}")
+            verdict = _("so {near} is closer to zero").format(near=signed(near))
+        lines.append(_("{a} or {b}: {abs_a}, {abs_b}, {verdict}").format(
+            a=f"{signed(a):>4}", b=f"{signed(b):>4}", abs_a=abs_math(a), abs_b=abs_math(b),
+            verdict=verdict))
     return "\n".join(lines)
 
 
@@ -189,10 +203,11 @@ def stacking_instructions() -> str:
     cards = parse_cards(HIT_ME_EXAMPLE_DECK)
     config = HitMeConfig(players=3)
     order = "  ".join(f"{c.short}({signed(config.value(c))})" for c in cards)
-    return ("Hit Me worked example, 3 players, Ana deals (seat order: Ana, Ben, Cam).\n"
-            f"Stack the deck, top card first: {order}\n"
-            "Deal face down to Ben, Cam, Ana; then face up to Ben, Cam, Ana; "
-            "then hit from the top.")
+    return "\n".join([
+        _("Hit Me worked example, 3 players, Ana deals (seat order: Ana, Ben, Cam)."),
+        _("Stack the deck, top card first: {order}").format(order=order),
+        _("Deal face down to Ben, Cam, Ana; then face up to Ben, Cam, Ana; then hit from the "
+          "top.")])
 
 
 # ----- the worked examples as pictures ---------------------------------------------------------
@@ -207,14 +222,17 @@ def hit_me_example_html() -> str:
         cards = [view["face_down"], *view["face_up"]]
         s = res.sums[seat]
         won = seat in res.winners
+        wins = " " + _("(wins)") if won else ""
+        label = _("{name} cards").format(name=NAMES[seat])
+        sum_text = _("sum {sum}, {distance}").format(sum=signed(s), distance=abs_math(s))
         rows.append(f"<div class='icg-seat{' icg-winner' if won else ''}'>"
-                    f"<div class='icg-seat-name'>{esc(NAMES[seat])}"
-                    f"{' (wins)' if won else ''}</div>"
-                    f"{hand_html(cards, label=f'{NAMES[seat]} cards', small=True)}"
-                    f"<div>sum {esc(signed(s))}, {esc(abs_math(s))}</div></div>")
+                    f"<div class='icg-seat-name'>{esc(NAMES[seat])}{esc(wins)}</div>"
+                    f"{hand_html(cards, label=label, small=True)}"
+                    f"<div>{esc(sum_text)}</div></div>")
         points.append(Point(s, NAMES[seat], "winner" if won else "sum"))
         spans.append(Span(s, f"{NAMES[seat]}: {abs_math(s)}"))
-    line = number_line_svg(points=points, spans=spans, title="Final sums and their distances")
+    line = number_line_svg(points=points, spans=spans,
+                           title=_("Final sums and their distances"))
     return f"<div class='icg-seats'>{''.join(rows)}</div>{line}"
 
 
@@ -231,15 +249,21 @@ def flapjack_example_html() -> str:
         totals.append(total)
     points = [Point(t, f"{NAMES[seat]}:") for (seat, _), t in
               zip(FLAPJACK_EXAMPLE_PLAYS[:3], totals, strict=True)]
-    line = number_line_svg(points=points, arrow=Arrow(totals[-2], totals[-1], "Ana's 9♠"),
+    line = number_line_svg(points=points,
+                           arrow=Arrow(totals[-2], totals[-1],
+                                       _("{name}'s {card}").format(name="Ana", card="9♠")),
                            marks=cfg.targets, limits=(cfg.low, cfg.high), lo=cfg.low,
-                           hi=cfg.high, title="The first trick")
-    return (f"<div>{hand_html(views, label='cards in play, in order', small=True)} "
-            f"<b>total {esc(signed(totals[-1]))}: Flapjack!</b> Ana takes "
-            f"{len(state.tricks[0])} cards.</div>{line}")
+                           hi=cfg.high, title=_("The first trick"))
+    taken = len(state.tricks[0])
+    total = _("total {total}: Flapjack!").format(total=signed(totals[-1]))
+    takes = ngettext("{name} takes {n} card.", "{name} takes {n} cards.", taken).format(
+        name="Ana", n=taken)
+    in_play = _("cards in play, in order")
+    return (f"<div>{hand_html(views, label=in_play, small=True)} "
+            f"<b>{esc(total)}</b> {esc(takes)}</div>{line}")
 
 
-def example_view(which: str) -> object:
+def example_view(which: str, lang: str | None = None) -> object:
     """A worked example as a picture: 'hit-me' or 'flapjack'.
 
     Plain HTML output, not a widget: nothing in it is interactive, so it needs no kernel
@@ -252,7 +276,9 @@ def example_view(which: str) -> object:
     html = {"hit-me": hit_me_example_html, "flapjack": flapjack_example_html}
     if which not in html:
         raise ValueError(f"which must be 'hit-me' or 'flapjack'; got {which!r}")
-    return HTML(f'<style>{load_css()}</style><div class="icg-root">{html[which]()}</div>')
+    with speaking(lang):
+        body = html[which]()
+    return HTML(f'<style>{load_css()}</style><div class="icg-root">{body}</div>')
 
 
 def deal_later(make: Any, label: str, **settings: Any) -> object:
@@ -263,7 +289,8 @@ def deal_later(make: Any, label: str, **settings: Any) -> object:
     of a whole table's widget models, and its computer players start when the student gets
     there, not while they are still playing the first table. The setting names are checked
     now (a typo fails when the cell runs); their values when the table is made, with the
-    table's own message in the page if one is wrong."""
+    table's own message in the page if one is wrong. The button speaks the table's `lang=`
+    (passed on to the table), else the kernel's language."""
     import inspect
 
     import ipywidgets
@@ -276,17 +303,22 @@ def deal_later(make: Any, label: str, **settings: Any) -> object:
         raise TypeError(f"deal_later({getattr(make, '__name__', make)}): {e}") from None
     box = ipywidgets.VBox([])
     message = MessageArea()
+    lang = settings.get("lang")
+    lang = lang if isinstance(lang, str) else None
 
     def deal() -> None:
-        try:
-            table = make(**settings)
-        except (ValueError, TypeError) as e:  # ConfigError is a ValueError
-            message.show(f"This table cannot be dealt: {e}", "error")
-            return
+        with speaking(lang):
+            try:
+                table = make(**settings)
+            except (ValueError, TypeError) as e:  # ConfigError is a ValueError
+                message.show(_("This table cannot be dealt: {error}").format(error=e), "error")
+                return
         box.children = [table]
 
-    box.children = [make_button(label, deal, button_style="primary",
-                                tooltip=f"{label}: it appears here"), message]
+    with speaking(lang):
+        box.children = [make_button(label, deal, button_style="primary",
+                                    tooltip=_("{label}: it appears here").format(label=label)),
+                        message]
     return box
 
 
@@ -295,17 +327,20 @@ def subtraction_steps(pairs: Sequence[tuple[int, int]]) -> str:
     """For each (p, q): p - q written as p plus the opposite of q, and the result."""
     lines = []
     for p, q in pairs:
-        way = "right" if q < 0 else "left"
+        move = (_("(move {n} to the right)") if q < 0
+                else _("(move {n} to the left)")).format(n=abs(q))
         lines.append(f"{signed(p)} - ({signed(q)}) = {signed(p)} + ({signed(-q)}) = "
-                     f"{signed(p - q)}   (move {abs(q)} to the {way})")
+                     f"{signed(p - q)}   {move}")
     return "\n".join(lines)
 
 
 def distance_steps(pairs: Sequence[tuple[int, int]]) -> str:
     """For each (p, q): the distance between them as |q - p|, the same as |p - q|."""
-    return "\n".join(f"from {signed(p)} to {signed(q)}: |{signed(q)} - ({signed(p)})| = "
-                     f"|{signed(q - p)}| = {abs(q - p)}, and |{signed(p)} - ({signed(q)})| = "
-                     f"|{signed(p - q)}| = {abs(p - q)}" for p, q in pairs)
+    return "\n".join(_("from {p} to {q}: {one}, and {other}").format(
+        p=signed(p), q=signed(q),
+        one=f"|{signed(q)} - ({signed(p)})| = |{signed(q - p)}| = {abs(q - p)}",
+        other=f"|{signed(p)} - ({signed(q)})| = |{signed(p - q)}| = {abs(p - q)}")
+        for p, q in pairs)
 
 
 def page_query() -> dict[str, str]:
@@ -327,3 +362,21 @@ def page_query() -> dict[str, str]:
     else:
         query = os.environ.get("QUERY_STRING", "")
     return dict(parse_qsl(query))
+
+
+# ----- the links at the end of a lesson ---------------------------------------------------------
+def lesson_nav_html(name: str, lang: str | None = None) -> str:
+    """'Next lesson: 2. Absolute value' and 'Back to start' as relative links, in `lang`
+    (None: the kernel's language): `widgets.course.lesson_nav_html`, kept here for callers
+    of this module."""
+    from widgets.course import lesson_nav_html as course_nav
+
+    return course_nav(name, lang)
+
+
+def lesson_nav(name: str, lang: str | None = None) -> object:
+    """The links at the end of a lesson, in `lang` (a Spanish lesson ends with
+    `lesson_nav("02_absolute_value.ipynb")` after `set_language("es")`)."""
+    from IPython.display import HTML
+
+    return HTML(lesson_nav_html(name, lang))

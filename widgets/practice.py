@@ -18,13 +18,15 @@ import ipywidgets as w
 from engine.cards import signed
 from widgets import lesson_tools as nl
 from widgets.components import (
+    LazyPart,
     hbox,
     html_widget,
     make_button,
     shared_layout,
     style_widget,
 )
-from widgets.words import abs_math, sum_math
+from widgets.page_lang import check_lang, grouped, speaks
+from widgets.words import _, abs_math, ngettext, sum_math
 
 KINDS = ("abs", "sum-abs", "closer")
 SAME = "same"
@@ -49,7 +51,7 @@ class Question:
         """Button labels for a 'closer' question (empty for typed answers)."""
         if self.kind != "closer":
             return ()
-        return (signed(self.numbers[0]), signed(self.numbers[1]), "Same distance")
+        return (signed(self.numbers[0]), signed(self.numbers[1]), _("Same distance"))
 
     @property
     def total(self) -> int:
@@ -78,13 +80,13 @@ def make_question(rng: random.Random, kind: str) -> Question:
         n = _nonzero(rng, -13, 13) if rng.random() < 0.9 else 0
         if n > 0 and rng.random() < 0.6:
             n = -n  # most questions ask about a negative number
-        return Question(kind, f"What is |{signed(n)}|?", (n,), abs(n))
+        return Question(kind, _("What is {abs}?").format(abs=f"|{signed(n)}|"), (n,), abs(n))
     if kind == "sum-abs":
         count = 2 if rng.random() < 0.7 else 3
         values = tuple(_nonzero(rng, -10, 10) for _ in range(count))
         cards = ", ".join(signed(v) for v in values)
-        return Question(kind, f"A hand holds the cards {cards}. What is the absolute value of "
-                              "its sum?", values, abs(sum(values)))
+        return Question(kind, _("A hand holds the cards {cards}. What is the absolute value of "
+                                "its sum?").format(cards=cards), values, abs(sum(values)))
     if kind == "closer":
         # Balanced, so that "pick the positive one" (or "pick the negative one") fails often:
         # a negative number closer to zero, a positive one closer (the negative one is less
@@ -105,8 +107,8 @@ def make_question(rng: random.Random, kind: str) -> Question:
         if rng.random() < 0.5:
             a, b = b, a
         answer: int | str = SAME if abs(a) == abs(b) else (0 if abs(a) < abs(b) else 1)
-        return Question(kind, f"Which sum is closer to zero: {signed(a)} or {signed(b)}?",
-                        (a, b), answer)
+        return Question(kind, _("Which sum is closer to zero: {a} or {b}?").format(
+            a=signed(a), b=signed(b)), (a, b), answer)
     raise ValueError(f"kind must be one of {', '.join(KINDS)}; got {kind!r}")
 
 
@@ -128,21 +130,25 @@ def explain(q: Question) -> str:
     if q.kind == "abs":
         n = q.numbers[0]
         if n == 0:
-            return "|0| = 0: zero is no distance from itself."
-        steps = "step" if abs(n) == 1 else "steps"
-        return (f"{abs_math(n)}. {signed(n)} is {abs(n)} {steps} from zero, and a distance is "
-                "never negative.")
+            return _("|0| = 0: zero is no distance from itself.")
+        return ngettext("{math}. {n} is {d} step from zero, and a distance is never negative.",
+                        "{math}. {n} is {d} steps from zero, and a distance is never negative.",
+                        abs(n)).format(math=abs_math(n), n=signed(n), d=abs(n))
     if q.kind == "sum-abs":
         s = q.total
-        return f"The sum: {sum_math(list(q.numbers))}. Its distance from zero: {abs_math(s)}."
+        return _("The sum: {sum}. Its distance from zero: {distance}.").format(
+            sum=sum_math(list(q.numbers)), distance=abs_math(s))
     a, b = q.numbers
-    dist = f"{abs_math(a)} and {abs_math(b)}"
+    dist = _("{a} and {b}").format(a=abs_math(a), b=abs_math(b))
     if q.answer == SAME:
-        return f"{dist}: both are the same distance from zero, so neither is closer."
+        return _("{distances}: both are the same distance from zero, so neither is "
+                 "closer.").format(distances=dist)
     near, far = (a, b) if q.answer == 0 else (b, a)
-    text = f"{dist}, so {signed(near)} is closer to zero."
+    text = _("{distances}, so {near} is closer to zero.").format(distances=dist,
+                                                                near=signed(near))
     if near > far:
-        text += f" ({signed(far)} is less than {signed(near)}, but it is farther from zero.)"
+        text += " " + _("({far} is less than {near}, but it is farther from zero.)").format(
+            far=signed(far), near=signed(near))
     return text
 
 
@@ -150,47 +156,60 @@ def check(q: Question, answer: object) -> Feedback:
     """Check a typed answer (for 'abs'/'sum-abs') or a choice index or SAME (for 'closer')."""
     if q.kind == "closer":
         if answer not in (0, 1, SAME):
-            return Feedback(False, "Choose one of the buttons.", valid=False)
+            return Feedback(False, _("Choose one of the buttons."), valid=False)
         if answer == q.answer:
-            return Feedback(True, f"Yes! {explain(q)}")
+            return Feedback(True, _("Yes! {why}").format(why=explain(q)))
         a, b = q.numbers
         if answer == SAME:
-            return Feedback(False, f"Not the same: compare {abs_math(a)} and {abs_math(b)}.")
+            return Feedback(False, _("Not the same: compare {a} and {b}.").format(
+                a=abs_math(a), b=abs_math(b)))
         if q.answer == SAME:
-            return Feedback(False, f"Look again: how far is {signed(a)} from zero, and how far "
-                                   f"is {signed(b)}?")
+            return Feedback(False, _("Look again: how far is {a} from zero, and how far is "
+                                     "{b}?").format(a=signed(a), b=signed(b)))
         chosen = q.numbers[answer]
         other = q.numbers[1 - answer]
         if chosen < other:
-            return Feedback(False, f"{signed(chosen)} is less than {signed(other)}, but "
-                                   "closer to zero means the shorter distance to zero. "
-                                   "Compare the absolute values.")
-        return Feedback(False, "Compare the distances to zero (the absolute values).")
+            return Feedback(False, _("{chosen} is less than {other}, but closer to zero means "
+                                     "the shorter distance to zero. Compare the absolute "
+                                     "values.").format(chosen=signed(chosen),
+                                                       other=signed(other)))
+        return Feedback(False, _("Compare the distances to zero (the absolute values)."))
     n = parse_answer(answer)
     if n is None:
-        return Feedback(False, "Type a whole number, for example 8.", valid=False)
+        return Feedback(False, _("Type a whole number, for example 8."), valid=False)
     if n == q.answer:
-        return Feedback(True, f"Yes! {explain(q)}")
+        return Feedback(True, _("Yes! {why}").format(why=explain(q)))
     if q.kind == "sum-abs" and n == q.total:
-        return Feedback(False, f"{signed(n)} is the sum. Now give its distance from zero.")
+        return Feedback(False, _("{n} is the sum. Now give its distance from zero.").format(
+            n=signed(n)))
     if n == -q.answer:
-        return Feedback(False, "An absolute value is a distance, and a distance is never "
-                               "negative. Try again.")
+        return Feedback(False, _("An absolute value is a distance, and a distance is never "
+                                 "negative. Try again."))
     if q.kind == "sum-abs" and n == sum(abs(v) for v in q.numbers):
-        return Feedback(False, "Add the cards with their signs first, then take the "
-                               "absolute value of the sum.")
-    return Feedback(False, "Not yet. Count the steps from zero on the number line.")
+        return Feedback(False, _("Add the cards with their signs first, then take the "
+                                 "absolute value of the sum."))
+    return Feedback(False, _("Not yet. Count the steps from zero on the number line."))
 
 
 class AbsoluteValuePractice(w.VBox):
     """Practice with feedback: type (or choose) an answer, then Check, Try again or Show me."""
 
+    # The two ways of answering are made when a question first needs them (LazyPart): a set of
+    # 'closer' questions never shows the typed row, an 'abs' set never the choice buttons, and
+    # every widget made is a model that each student's page loads (lesson 02: 71 models -> 59).
+    answer, sign_button, check_button, typed_row = LazyPart.group("_build_typed", 4)
+    choice_buttons, choice_row = LazyPart.group("_build_choices", 2)
+
+    @speaks
     def __init__(
         self,
         kinds: Sequence[str] = KINDS,
         seed: int | None = None,
         questions: int = 10,
+        *,
+        lang: str | None = None,
     ) -> None:
+        self.lang = check_lang(lang)
         kinds = tuple(kinds)
         if not kinds or any(k not in KINDS for k in kinds):
             raise ValueError(f"kinds must be taken from {', '.join(KINDS)}; got {kinds!r}")
@@ -207,38 +226,55 @@ class AbsoluteValuePractice(w.VBox):
         self.question: Question | None = None
 
         # shared layouts and styles, classes at creation: fewer models and messages at load
+        self.stylesheet = style_widget()
         self.header = html_widget()
         self.prompt = html_widget()
-        # sent when the box is left (a click on Check or +/-) or on Enter: see AnswerEntry
-        self.answer = w.Text(placeholder="your answer", description="Answer:",
-                             layout=w.Layout(width="14em"), continuous_update=False)
-        self.sign_button = make_button("+/\u2212", self._flip_sign, tooltip="change the sign",
-                                       width="4em")
-        self.choice_buttons = [make_button("", lambda i=i: self.choose(i)) for i in range(3)]
-        self.check_button = make_button("Check", self.check_typed, button_style="primary")
-        self.try_button = make_button("Try again", self.try_again)
-        self.show_button = make_button("Show me", self.show_me)
-        self.next_button = make_button("Next question", self.next_question)
+        self.try_button = make_button(_("Try again"), self.try_again)
+        self.show_button = make_button(_("Show me"), self.show_me)
+        self.next_button = make_button(_("Next question"), self.next_question)
         self.feedback = html_widget()
         self.picture = html_widget()
-        self.typed_row = w.HBox([self.answer, self.sign_button, self.check_button])
-        self.choice_row = w.HBox(self.choice_buttons)
         # repeat a set by its code (a classmate's, or the teacher's), or draw a new one
-        self.code_box = w.Text(placeholder="a practice code", description="Practice code:",
+        self.code_box = w.Text(placeholder=_("a practice code"),
+                               description=_("Practice code:"),
                                layout=shared_layout(width="18em"), continuous_update=False,
                                style={"description_width": "initial"})
-        self.code_button = make_button("Start this code", self.start_code,
-                                       tooltip="start the set of the practice code typed")
-        self.new_button = make_button("New set", self.new_set,
-                                      tooltip="start a new set of questions")
+        self.code_button = make_button(_("Start this code"), self.start_code,
+                                       tooltip=_("start the set of the practice code typed"))
+        self.new_button = make_button(_("New set"), self.new_set,
+                                      tooltip=_("start a new set of questions"))
         self.code_message = html_widget()
-        super().__init__([style_widget(), self.header, self.prompt,
-                          self.typed_row, self.choice_row, self.feedback, self.picture,
-                          hbox([self.try_button, self.show_button, self.next_button]),
-                          hbox([self.code_box, self.code_button, self.new_button]),
-                          self.code_message],
-                         _dom_classes=("icg-root", "icg-practice"))
+        self.action_row = hbox([self.try_button, self.show_button, self.next_button])
+        self.code_row = hbox([self.code_box, self.code_button, self.new_button])
+        super().__init__(self._parts(), _dom_classes=("icg-root", "icg-practice"))
         self.next_question()
+
+    # ----- parts made when a question first needs them ---------------------------------------
+    def _build_typed(self) -> None:
+        # sent when the box is left (a click on Check or +/-) or on Enter: see AnswerEntry
+        self.answer = w.Text(placeholder=_("your answer"), description=_("Answer:"),
+                             layout=shared_layout(width="14em"), continuous_update=False,
+                             disabled=True)
+        self.sign_button = make_button("+/\u2212", self._flip_sign, tooltip=_("change the sign"),
+                                       width="4em", disabled=True)
+        self.check_button = make_button(_("Check"), self.check_typed, button_style="primary",
+                                        disabled=True)
+        # its own layout: shown and hidden question by question
+        self.typed_row = w.HBox([self.answer, self.sign_button, self.check_button],
+                                layout=w.Layout(display="none"))
+
+    def _build_choices(self) -> None:
+        self.choice_buttons = [make_button("", lambda i=i: self.choose(i), disabled=True)
+                               for i in range(3)]
+        self.choice_row = w.HBox(self.choice_buttons, layout=w.Layout(display="none"))
+
+    def _parts(self) -> list[w.Widget]:
+        rows = [self.__dict__[n] for n in ("typed_row", "choice_row") if LazyPart.built(self, n)]
+        return [self.stylesheet, self.header, self.prompt, *rows, self.feedback, self.picture,
+                self.action_row, self.code_row, self.code_message]
+
+    def _layout_children(self) -> None:
+        self.children = self._parts()
 
     def _restart(self, seed: int) -> None:
         self.seed = seed
@@ -248,6 +284,7 @@ class AbsoluteValuePractice(w.VBox):
         self.question = None
         self.next_question()
 
+    @speaks
     def new_set(self) -> None:
         """A new set of questions with a new practice code."""
         old = self.seed
@@ -257,27 +294,31 @@ class AbsoluteValuePractice(w.VBox):
         self.code_message.value = ""
         self._restart(seed)
 
+    @speaks
     def start_code(self) -> None:
         """Start the set of the practice code typed in the box (a bad code gets a message)."""
         text = self.code_box.value.strip() if isinstance(self.code_box.value, str) else ""
         if not text.isdigit() or not text.isascii() or int(text) > MAX_CODE:
-            self.code_message.value = ("<p role='status'>! A practice code is a whole number "
-                                       f"from 0 to {MAX_CODE:,}, for example 2024.</p>")
+            text = _("A practice code is a whole number from 0 to {max}, for example "
+                     "2024.").format(max=grouped(MAX_CODE))
+            self.code_message.value = f"<p role='status'>! {text}</p>"
             return
         self.code_message.value = ""
         self._restart(int(text))
 
     # ----- actions (also called by tests) ----------------------------------------------
+    @speaks
     def next_question(self) -> None:
         """Draw the next question (or finish the set)."""
         if self.number >= self.total_questions:
             self.done = True
             self.question = None
-            self.prompt.value = (f"<b>Set finished: {self.correct} of {self.total_questions} "
-                                 "correct.</b> Press <b>New set</b> for other questions, or "
-                                 "type a practice code to repeat a set.")
-            self.typed_row.layout.display = "none"
-            self.choice_row.layout.display = "none"
+            self.prompt.value = (
+                "<b>" + _("Set finished: {correct} of {total} correct.").format(
+                    correct=self.correct, total=self.total_questions) + "</b> "
+                + _("Press <b>New set</b> for other questions, or type a practice code to "
+                    "repeat a set."))
+            self._show_row(None)
             self.feedback.value = ""
             self.picture.value = ""
             self._update_buttons()
@@ -288,44 +329,58 @@ class AbsoluteValuePractice(w.VBox):
         kind = self.kinds[self.rng.randrange(len(self.kinds))]
         self.question = make_question(self.rng, kind)
         self.prompt.value = f"<p style='font-size:1.3em'>{self.question.prompt}</p>"
-        self.answer.value = ""
         self.feedback.value = ""
         self.picture.value = ""
-        is_closer = kind == "closer"
-        self.typed_row.layout.display = "none" if is_closer else None
-        self.choice_row.layout.display = None if is_closer else "none"
-        for b, label in zip(self.choice_buttons, self.question.choices or ("", "", ""),
-                            strict=True):
-            b.description = label
-            b.tooltip = f"choose {label}" if label else ""
+        if kind == "closer":
+            self._show_row("choice_row")
+            for b, label in zip(self.choice_buttons, self.question.choices, strict=True):
+                b.description = label
+                b.tooltip = _("choose {answer}").format(answer=label)
+        else:
+            self._show_row("typed_row")
+            self.answer.value = ""
         self._update_buttons()
 
+    def _show_row(self, name: str | None) -> None:
+        """Show the row `name` (building it if needed), hide the other one if it exists."""
+        if name is not None:
+            getattr(self, name).layout.display = None
+        for other in ("typed_row", "choice_row"):
+            if other != name and LazyPart.built(self, other):
+                self.__dict__[other].layout.display = "none"
+
+    @speaks
     def check_typed(self) -> Feedback | None:
         """Check the typed answer."""
         if self.question is None or self.done or self.question.kind == "closer":
             return None
         return self._record(check(self.question, self.answer.value))
 
+    @speaks
     def choose(self, index: int) -> Feedback | None:
         """Answer a 'closer' question: 0 or 1 picks a number, 2 means the same distance."""
         if self.question is None or self.done or self.question.kind != "closer":
             return None
         return self._record(check(self.question, SAME if index == 2 else index))
 
+    @speaks
     def try_again(self) -> None:
         """Clear the answer and the feedback for another attempt."""
         if self.done:
             return
-        self.answer.value = ""
+        if LazyPart.built(self, "answer"):
+            self.answer.value = ""
         self.feedback.value = ""
         self._update_buttons()
 
+    @speaks
     def show_me(self) -> None:
         """Show the worked answer on the number line; the question counts as not correct."""
         if self.question is None or self.done:
             return
         self.done = True
-        self.feedback.value = f"<p><b>Here is how:</b> {explain(self.question)}</p>"
+        how = _("Here is how:")
+        self.feedback.value = f"<p><b>{how}</b> {explain(self.question)}</p>"
         self.picture.value = self._picture(self.question)
         self._update_buttons()
 
@@ -338,7 +393,7 @@ class AbsoluteValuePractice(w.VBox):
             self.done = True
             self.picture.value = self._picture(self.question)
         elif fb.valid and self.attempts >= MAX_ATTEMPTS_BEFORE_SHOW:
-            fb = Feedback(False, fb.message + " You can press <b>Show me</b>.")
+            fb = Feedback(False, fb.message + " " + _("You can press <b>Show me</b>."))
         icon = "\u2714" if fb.correct else "\u2717" if fb.valid else "!"
         self.feedback.value = f"<p role='status'>{icon} {fb.message}</p>"
         self._update_buttons()
@@ -360,14 +415,18 @@ class AbsoluteValuePractice(w.VBox):
 
     def _update_buttons(self) -> None:
         answering = self.question is not None and not self.done
-        self.check_button.disabled = not answering
-        self.answer.disabled = not answering
-        self.sign_button.disabled = not answering
-        for b in self.choice_buttons:
-            b.disabled = not answering
+        if LazyPart.built(self, "typed_row"):
+            self.check_button.disabled = not answering
+            self.answer.disabled = not answering
+            self.sign_button.disabled = not answering
+        if LazyPart.built(self, "choice_row"):
+            for b in self.choice_buttons:
+                b.disabled = not answering
         self.try_button.disabled = not answering or not self.feedback.value
         self.show_button.disabled = not answering or self.attempts == 0
         self.next_button.disabled = self.question is None or not self.done
-        self.header.value = (f"<b>Question {self.number} of {self.total_questions}</b> "
-                             f"&middot; correct so far: {self.correct} "
-                             f"&middot; practice code: {self.seed}")
+        self.header.value = (
+            "<b>" + _("Question {number} of {total}").format(number=self.number,
+                                                             total=self.total_questions)
+            + "</b> &middot; " + _("correct so far: {correct}").format(correct=self.correct)
+            + " &middot; " + _("practice code: {code}").format(code=self.seed))

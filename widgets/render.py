@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from widgets.words import card_aria, hidden_card_label
+from widgets.words import _, card_aria, hidden_card_label
 
 __all__ = [
     "Arrow", "Point", "Span",
@@ -76,8 +76,10 @@ def card_html(card: dict[str, Any], *, small: bool = False, note: str = "") -> s
     return card_face_html(card, small=small, note=note)
 
 
-def hand_html(cards: Iterable[dict[str, Any]], *, label: str = "cards", small: bool = False) -> str:
+def hand_html(cards: Iterable[dict[str, Any]], *, label: str | None = None,
+              small: bool = False) -> str:
     """A row of cards (faces or backs) as a labelled group."""
+    label = _("cards") if label is None else label
     inner = "".join(card_html(c, small=small) for c in cards)
     return f'<span class="icg-hand" role="group" aria-label="{esc(label)}">{inner}</span>'
 
@@ -135,7 +137,7 @@ def number_line_svg(
     limits: tuple[int, int] | None = None,
     lo: int | None = None,
     hi: int | None = None,
-    title: str = "Number line",
+    title: str | None = None,
     width: int = 640,
 ) -> str:
     """A number line as inline SVG plus a text list of what it shows (for screen readers).
@@ -146,6 +148,7 @@ def number_line_svg(
     The drawing comes twice, `width` units wide and NARROW_WIDTH wide for small screens (the
     page shows one of them); only the caption is read out.
     """
+    title = _("Number line") if title is None else title
     values = [p.value for p in points] + [s.value for s in spans] + list(marks)
     if arrow is not None:
         values += [arrow.start, arrow.end]
@@ -156,12 +159,13 @@ def number_line_svg(
     hi = auto_hi if hi is None else max(hi, max(values, default=hi))
     if hi <= lo:
         hi = lo + 1
-    caption = _number_line_caption(points, arrow, spans, marks, limits)
+    bits = _number_line_caption(points, arrow, spans, marks, limits)
+    caption = "; ".join(bits)
     wide = _drawing(points, arrow, spans, marks, limits, lo, hi, width, "icg-nl-wide",
                     title, caption)
     narrow = _drawing(points, arrow, spans, marks, limits, lo, hi, NARROW_WIDTH,
                       "icg-nl-narrow", "", "")
-    items = "".join(f"<li>{esc(t)}</li>" for t in caption.split("; ") if t)
+    items = "".join(f"<li>{esc(t)}</li>" for t in bits if t)
     return (f'<figure class="icg-numberline">{wide}{narrow}'
             f'<figcaption><ul class="icg-nl-text">{items}</ul></figcaption></figure>')
 
@@ -294,28 +298,35 @@ def _label_rows(points: Sequence[Point], x: Any, width: int
 
 
 def _number_line_caption(points: Sequence[Point], arrow: Arrow | None, spans: Sequence[Span],
-                         marks: Sequence[int], limits: tuple[int, int] | None) -> str:
-    bits = [f"{p.label} at {signed(p.value)}" for p in points]
+                         marks: Sequence[int], limits: tuple[int, int] | None) -> list[str]:
+    """The number line in words, one item a line (the caption a screen reader reads)."""
+    bits = [_("{label} at {value}").format(label=p.label, value=signed(p.value))
+            for p in points]
     if arrow is not None:
-        bits.append(f"{arrow.label + ': ' if arrow.label else ''}from {signed(arrow.start)} "
-                    f"to {signed(arrow.end)}")
-    bits += [s.label or f"distance from zero {abs_text(s.value)}" for s in spans]
+        move = _("from {start} to {end}").format(start=signed(arrow.start),
+                                                 end=signed(arrow.end))
+        bits.append(_("{label}: {move}").format(label=arrow.label, move=move) if arrow.label
+                    else move)
+    bits += [s.label or _("distance from zero {abs}").format(abs=abs_text(s.value))
+             for s in spans]
     if marks:
-        bits.append("targets " + ", ".join(signed(m) for m in marks))
+        bits.append(_("targets {values}").format(values=", ".join(signed(m) for m in marks)))
     if limits is not None:
-        bits.append(f"limits {signed(limits[0])} to {signed(limits[1])}")
-    return "; ".join(bits)
+        bits.append(_("limits {low} to {high}").format(low=signed(limits[0]),
+                                                        high=signed(limits[1])))
+    return bits
 
 
 # ----- move log, scores, messages ------------------------------------------------------------
-def move_log_html(lines: Sequence[str], *, title: str = "Move log", newest_first: bool = True,
+def move_log_html(lines: Sequence[str], *, title: str | None = None, newest_first: bool = True,
                   limit: int | None = None) -> str:
     """A copyable log (a <pre>), newest line first by default."""
+    title = _("Move log") if title is None else title
     rows = list(reversed(lines)) if newest_first else list(lines)
     if limit is not None:
         rows = rows[:limit]
-    body = "\n".join(esc(r) for r in rows) or "(no moves yet)"
-    order = "newest first" if newest_first else "oldest first"
+    body = "\n".join(esc(r) for r in rows) or esc(_("(no moves yet)"))
+    order = esc(_("newest first") if newest_first else _("oldest first"))
     return (f'<div class="icg-log"><div class="icg-log-title">{esc(title)} ({order})</div>'
             f'<pre class="icg-log-text" aria-label="{esc(title)}, {order}" tabindex="0">'
             f"{body}</pre>"
@@ -323,11 +334,15 @@ def move_log_html(lines: Sequence[str], *, title: str = "Move log", newest_first
 
 
 def score_table_html(names: Sequence[str], wins: Sequence[int], ties: Sequence[int] | None = None,
-                     *, title: str = "Score table", win_label: str = "Round wins") -> str:
+                     *, title: str | None = None, win_label: str | None = None) -> str:
     """A small table: one row per player with wins (and ties)."""
-    head = f"<th scope='col'>Player</th><th scope='col'>{esc(win_label)}</th>"
+    title = _("Score table") if title is None else title
+    win_label = _("Round wins") if win_label is None else win_label
+    player, ties_label = _("Player"), _("Ties")  # (not inside f-strings: Babel reads calls)
+    head = (f"<th scope='col'>{esc(player)}</th>"
+            f"<th scope='col'>{esc(win_label)}</th>")
     if ties is not None:
-        head += "<th scope='col'>Ties</th>"
+        head += f"<th scope='col'>{esc(ties_label)}</th>"
     rows = []
     for i, n in enumerate(names):
         cells = f"<th scope='row'>{esc(n)}</th><td>{int(wins[i])}</td>"

@@ -39,6 +39,8 @@ if TYPE_CHECKING:  # numpy, matplotlib and tqdm are imported when a chart is dra
 from engine.cards import make_deck
 from engine.flapjack import FlapjackConfig, FlapjackState
 from widgets.components import make_button
+from widgets.page_lang import N_, check_lang, grouped, language, speaking, speaks
+from widgets.words import _, ngettext
 
 MEDIUM_HOLD = 3  # the 'medium' computer players hold at |sum| 3 or less (threshold 4)
 MAX_ABS = 20  # two Hit Me cards are at most 20 from zero
@@ -51,8 +53,8 @@ def _progress(items: Iterable[Any], total: int, desc: str, progress: bool) -> It
     # plain words instead of tqdm's timing and "it/s" (noise for a student)
     from tqdm.auto import tqdm
 
-    return tqdm(items, total=total, desc=f"Simulating: {desc}", leave=True,
-                bar_format="{desc} {bar} {n_fmt} of {total_fmt} done") if progress else items
+    return tqdm(items, total=total, desc=_("Simulating: {what}").format(what=desc), leave=True,
+                bar_format=_("{desc} {bar} {n_fmt} of {total_fmt} done")) if progress else items
 
 
 def _figure(width: float = 7.5, height: float = 4.2) -> tuple[Figure, Any]:
@@ -79,6 +81,7 @@ class Chart:
         self.rows = list(rows)
         self._png = png
         self._rebuild = rebuild
+        self.numbers_label = _("The numbers")  # in the language the chart was drawn in
 
     @property
     def figure(self) -> Figure:
@@ -102,8 +105,8 @@ class Chart:
     def _repr_html_(self) -> str:
         data = base64.b64encode(self.png()).decode("ascii")
         items = "".join(f"<li>{html.escape(r)}</li>" for r in self.rows)
-        numbers = (f"<details><summary>The numbers</summary><ul>{items}</ul></details>"
-                   if items else "")
+        numbers = (f"<details><summary>{html.escape(self.numbers_label)}</summary>"
+                   f"<ul>{items}</ul></details>" if items else "")
         return (f'<figure class="icg-chart" style="margin:0">'
                 f'<img src="data:image/png;base64,{data}" alt="{html.escape(self.alt)}" '
                 f'style="max-width:100%;height:auto"/>{numbers}</figure>')
@@ -235,6 +238,7 @@ def cached_chart(fn: Callable[..., Chart]) -> Callable[..., Chart]:
         if folder is None:
             return fn(*args, **kwargs)
         key_args = {k: _key_value(v) for k, v in bound.arguments.items() if k != "progress"}
+        key_args["lang"] = language()  # a chart's words are in the language it was drawn in
         try:
             raw = json.dumps([fn.__name__, _code_version(), key_args], sort_keys=True)
         except TypeError:  # an argument that has no stable text form: no caching
@@ -258,9 +262,14 @@ def cached_chart(fn: Callable[..., Chart]) -> Callable[..., Chart]:
                 kept = json.loads(path.read_text(encoding="utf-8"))
                 with contextlib.suppress(OSError):
                     os.utime(path)  # used now: the cap deletes the charts used longest ago
+                lang = language()
+
+                def rebuild() -> Chart:
+                    with speaking(lang):
+                        return fn(*args, **kwargs)
+
                 return Chart(None, kept["alt"], kept["rows"],
-                             png=base64.b64decode(kept["png"]),
-                             rebuild=lambda: fn(*args, **kwargs))
+                             png=base64.b64decode(kept["png"]), rebuild=rebuild)
             except (OSError, ValueError, KeyError, TypeError):
                 pass  # not there yet (or damaged): draw it
             chart = fn(*args, **kwargs)
@@ -279,7 +288,17 @@ def cached_chart(fn: Callable[..., Chart]) -> Callable[..., Chart]:
 
 
 def _pct(x: float) -> str:
-    return "no rounds" if math.isnan(x) else f"{100 * x:.1f}%"
+    return _("no rounds") if math.isnan(x) else f"{100 * x:.1f}%"
+
+
+def _players(n: int) -> str:
+    """'4 players'."""
+    return ngettext("{n} player", "{n} players", n).format(n=n)
+
+
+def _rounds(n: int) -> str:
+    """'100,000 rounds'."""
+    return ngettext("{rounds} round", "{rounds} rounds", n).format(rounds=grouped(n))
 
 
 def _batch_seeds(seed: int, n: int) -> list[int]:
@@ -332,7 +351,7 @@ def hold_table(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds: int =
     count = np.zeros(MAX_ABS + 1)
     wins = np.zeros(MAX_ABS + 1)
     parts = list(zip(_batches(rounds), _batch_seeds(seed, BATCHES), strict=False))
-    for n, s in _progress(parts, len(parts), f"{players} players", progress):
+    for n, s in _progress(parts, len(parts), _players(players), progress):
         res = hold_win_chance(players, opponent_hold + 1, n, seed=s, max_abs=MAX_ABS)
         c = res["count"].astype(float)
         count += c
@@ -354,9 +373,10 @@ def hit_table(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds: int = 
     wins = np.zeros(MAX_ABS + 1)
     t = np.array([NEVER_HIT] + [opponent_hold + 1] * (players - 1), dtype=np.int16)
     parts = list(zip(_batches(rounds), _batch_seeds(seed, BATCHES), strict=False))
-    for n, s in _progress(parts, len(parts), f"{players} players, hitting", progress):
+    for n, s in _progress(parts, len(parts),
+                          _("{players}, hitting").format(players=_players(players)), progress):
         cards = deal_values(n, players, None, np.random.default_rng(s))
-        final, _ = play_thresholds(cards, t)  # the others; seat 0's own play is below
+        final, _steps = play_thresholds(cards, t)  # the others; seat 0's own play is below
         sums = np.cumsum(cards[:, 0, :], axis=1, dtype=np.int16)
         stops = np.abs(sums[:, 1:]) <= opponent_hold  # after 2, 3, ..., 7 cards
         stops[:, 0] = False  # seat 0 hits on its first two cards, whatever they are
@@ -372,6 +392,10 @@ def hit_table(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds: int = 
         wins += np.bincount(first, weights=share, minlength=MAX_ABS + 1)[:MAX_ABS + 1]
     return HoldTable(np.arange(MAX_ABS + 1), count, wins)
 
+
+# the Flapjack variants' names as shown (engine.flapjack.VARIANT_NAMES, marked for translation)
+VARIANT_TITLES = {"classic": N_("Classic"), "simple-ten": N_("Simple ten"),
+                  "add-or-subtract": N_("Add or subtract")}
 
 HOLD_GOOD = "#1b6e1b"  # a bar at or above the fair share
 HOLD_BAD = "#b00020"  # a bar below it
@@ -397,27 +421,33 @@ def hold_chart(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds: int =
 
     pct = 100 * np.nan_to_num(table.chance)
     ax.bar(table.abs_sum, pct, color=hold_colors(table.chance, players),
-           label="hold (green: at or above the fair share, red: below)")
+           label=_("hold (green: at or above the fair share, red: below)"))
     ax.plot(hit.abs_sum, 100 * hit.chance, "o", color="#1d4e89",
-            label=f"hit instead, then hold at {opponent_hold} or less")
+            label=_("hit instead, then hold at {hold} or less").format(hold=opponent_hold))
     ax.axhline(100 / players, color="#333", linestyle="--", linewidth=1)
-    ax.text(MAX_ABS, 100 / players + 1.5, f"fair share {100 / players:.0f}%", ha="right")
+    fair = _("fair share {share}").format(share=f"{100 / players:.0f}%")
+    ax.text(MAX_ABS, 100 / players + 1.5, fair, ha="right")
     ax.set_xticks(table.abs_sum)
-    ax.set_xlabel("|sum| of your first two cards (distance from zero)")
-    ax.set_ylabel("chance to win (%), a tie split")
+    ax.set_xlabel(_("|sum| of your first two cards (distance from zero)"))
+    ax.set_ylabel(_("chance to win (%), a tie split"))
     ax.set_ylim(0, 100)
     ax.legend(loc="upper right", fontsize=8)
-    ax.set_title(f"Hold or hit at each |sum|: {players} players, others hold at "
-                 f"{opponent_hold} or less\n{rounds:,} simulated rounds")
+    ax.set_title(_("Hold or hit at each |sum|: {players}, others hold at {hold} or less")
+                 .format(players=_players(players), hold=opponent_hold) + "\n"
+                 + ngettext("{rounds} simulated round", "{rounds} simulated rounds",
+                            rounds).format(rounds=grouped(rounds)))
     fig.tight_layout()
-    rows = [f"|sum| {k}: hold {_pct(c)}, hit {_pct(h)} ({int(n):,} rounds)"
+    rows = [_("|sum| {k}: hold {hold}, hit {hit} ({rounds})").format(
+                k=k, hold=_pct(c), hit=_pct(h), rounds=_rounds(int(n)))
             for k, c, h, n in zip(table.abs_sum, table.chance, hit.chance, table.count,
                                   strict=True)]
-    alt = (f"Bar chart of the chance to win when holding at each |sum|, {players} players, "
-           "with dots for hitting instead: "
-           + "; ".join(f"{k}: hold {_pct(c)}, hit {_pct(h)}" for k, c, h in
-                       zip(table.abs_sum[:8], table.chance[:8], hit.chance[:8], strict=True))
-           + f"; fair share {100 / players:.0f}%.")
+    alt = (_("Bar chart of the chance to win when holding at each |sum|, {players}, with dots "
+             "for hitting instead: {values}; {fair}.").format(
+        players=_players(players),
+        values="; ".join(_("{k}: hold {hold}, hit {hit}").format(k=k, hold=_pct(c), hit=_pct(h))
+                         for k, c, h in zip(table.abs_sum[:8], table.chance[:8],
+                                            hit.chance[:8], strict=True)),
+        fair=fair))
     return Chart(fig, alt, rows)
 
 
@@ -449,20 +479,26 @@ def threshold_chart(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds: 
     ax.plot(hs, pct, marker="o", color="#1d4e89")
     best = max(rates, key=rates.get)
     ax.plot([best], [100 * rates[best]], marker="*", markersize=16, color="#b58900")
-    ax.annotate(f"best: hold at {best} or less", (best, 100 * rates[best]),
+    ax.annotate(_("best: hold at {hold} or less").format(hold=best), (best, 100 * rates[best]),
                 textcoords="offset points", xytext=(8, 8))
     ax.axhline(100 / players, color="#333", linestyle="--", linewidth=1)
     ax.margins(y=0.2)
     ax.set_xticks(hs)
-    ax.set_xlabel("your rule: hold when |sum| is this or less (otherwise hit)")
-    ax.set_ylabel("rounds won (%)")
-    ax.set_title(f"Which holding rule wins most? {players} players, others hold at "
-                 f"{opponent_hold} or less\n{rounds:,} rounds per rule")
+    ax.set_xlabel(_("your rule: hold when |sum| is this or less (otherwise hit)"))
+    ax.set_ylabel(_("rounds won (%)"))
+    ax.set_title(_("Which holding rule wins most? {players}, others hold at {hold} or less")
+                 .format(players=_players(players), hold=opponent_hold) + "\n"
+                 + ngettext("{rounds} round per rule", "{rounds} rounds per rule",
+                            rounds).format(rounds=grouped(rounds)))
     fig.tight_layout()
-    rows = [f"hold at {h} or less: {_pct(rates[h])} of rounds won" for h in hs]
-    alt = (f"Line chart of rounds won for each holding rule, {players} players: "
-           + "; ".join(f"hold at {h}: {_pct(rates[h])}" for h in hs)
-           + f". Best: hold at {best} or less.")
+    rows = [_("hold at {hold} or less: {share} of rounds won").format(hold=h,
+                                                                     share=_pct(rates[h]))
+            for h in hs]
+    alt = _("Line chart of rounds won for each holding rule, {players}: {values}. Best: hold at "
+            "{best} or less.").format(
+        players=_players(players), best=best,
+        values="; ".join(_("hold at {hold}: {share}").format(hold=h, share=_pct(rates[h]))
+                         for h in hs))
     return Chart(fig, alt, rows)
 
 
@@ -473,22 +509,29 @@ def players_chart(players: Sequence[int] = (2, 3, 4, 6, 8), opponent_hold: int =
     """Win chance when holding at each |sum|, one line for each number of players."""
     fig, ax = _figure()
     rows = []
-    for p in _progress(players, len(players), "player counts", progress):
+    firsts = []
+    for p in _progress(players, len(players), _("player counts"), progress):
         table = hold_table(p, opponent_hold, rounds, seed, progress=False)
         ks = table.abs_sum[:11]
-        ax.plot(ks, 100 * table.chance[:11], marker="o", label=f"{p} players")
-        rows.append(f"{p} players: " + ", ".join(
-            f"|sum| {k} {_pct(c)}" for k, c in zip(ks, table.chance[:11], strict=True)))
+        ax.plot(ks, 100 * table.chance[:11], marker="o", label=_players(p))
+        cells = [_("|sum| {k} {share}").format(k=k, share=_pct(c))
+                 for k, c in zip(ks, table.chance[:11], strict=True)]
+        rows.append(_("{players}: {values}").format(players=_players(p),
+                                                    values=", ".join(cells)))
+        firsts.append(_("{players}: {values}").format(players=_players(p),
+                                                      values=", ".join(cells[:4])) + ".")
     ax.set_xticks(range(11))
     ax.set_ylim(0, 100)
-    ax.set_xlabel("|sum| you hold at")
-    ax.set_ylabel("chance to win (%)")
+    ax.set_xlabel(_("|sum| you hold at"))
+    ax.set_ylabel(_("chance to win (%)"))
     ax.legend()
-    ax.set_title(f"More players, closer to zero needed\n{rounds:,} rounds for each line")
+    ax.set_title(_("More players, closer to zero needed") + "\n"
+                 + ngettext("{rounds} round for each line", "{rounds} rounds for each line",
+                            rounds).format(rounds=grouped(rounds)))
     fig.tight_layout()
-    alt = ("Line chart of the chance to win when holding at each |sum| from 0 to 10, one line "
-           "for each number of players; the lines fall faster with more players. "
-           + " ".join(r.split(", |sum| 4")[0] + "." for r in rows))
+    alt = (_("Line chart of the chance to win when holding at each |sum| from 0 to 10, one "
+             "line for each number of players; the lines fall faster with more players.")
+           + " " + " ".join(firsts))
     return Chart(fig, alt, rows)
 
 
@@ -505,7 +548,7 @@ def claim_rates_both(players: Sequence[int] = (2, 3, 4, 5, 6), opponent_hold: in
                      progress: bool = True) -> dict[int, tuple[float, float]]:
     """For each number of players: (win chance holding at exactly |sum| 3, at 3 or more)."""
     out = {}
-    for p in _progress(players, len(players), "player counts", progress):
+    for p in _progress(players, len(players), _("player counts"), progress):
         table = hold_table(p, opponent_hold, rounds, seed, progress=False)
         out[p] = (float(table.chance[3]), table.chance_at_least(3))
     return out
@@ -521,8 +564,8 @@ def claim_chart(players: Sequence[int] = (2, 3, 4, 5, 6), opponent_hold: int = M
     ps = list(rates)
     xs = list(range(len(ps)))
     width = 0.4
-    for shift, idx, color, label in ((-width / 2, 0, "#e07b00", "|sum| exactly 3"),
-                                     (width / 2, 1, "#b00020", "|sum| 3 or more")):
+    for shift, idx, color, label in ((-width / 2, 0, "#e07b00", _("|sum| exactly 3")),
+                                     (width / 2, 1, "#b00020", _("|sum| 3 or more"))):
         pct = [100 * rates[p][idx] for p in ps]
         bars = ax.bar([x + shift for x in xs], pct, width=width, color=color, label=label)
         for b, v in zip(bars, pct, strict=True):
@@ -534,15 +577,19 @@ def claim_chart(players: Sequence[int] = (2, 3, 4, 5, 6), opponent_hold: int = M
     ax.set_xticks(xs, [str(p) for p in ps])
     ax.set_ylim(0, 100)
     ax.legend(loc="upper right", fontsize=8)
-    ax.set_xlabel("number of players (dashed: the fair share)")
-    ax.set_ylabel("rounds won (%), a tie split")
-    ax.set_title("Holding with |sum| 3, or 3 or more: how often does it still win?\n"
-                 f"others hold at {opponent_hold} or less; {rounds:,} rounds each")
+    ax.set_xlabel(_("number of players (dashed: the fair share)"))
+    ax.set_ylabel(_("rounds won (%), a tie split"))
+    ax.set_title(_("Holding with |sum| 3, or 3 or more: how often does it still win?") + "\n"
+                 + _("others hold at {hold} or less; {rounds}").format(
+                     hold=opponent_hold,
+                     rounds=ngettext("{rounds} round each", "{rounds} rounds each",
+                                    rounds).format(rounds=grouped(rounds))))
     fig.tight_layout()
-    rows = [f"{p} players: exactly 3 {_pct(rates[p][0])}, 3 or more {_pct(rates[p][1])} of "
-            f"rounds won (fair share {100 / p:.0f}%)" for p in ps]
-    alt = ("Bar chart of how often holding with |sum| exactly 3, and with 3 or more, still "
-           "wins: " + "; ".join(rows) + ".")
+    rows = [_("{players}: exactly 3 {exact}, 3 or more {more} of rounds won (fair share "
+              "{fair})").format(players=_players(p), exact=_pct(rates[p][0]),
+                                more=_pct(rates[p][1]), fair=f"{100 / p:.0f}%") for p in ps]
+    alt = _("Bar chart of how often holding with |sum| exactly 3, and with 3 or more, still "
+            "wins: {values}.").format(values="; ".join(rows))
     return Chart(fig, alt, rows)
 
 
@@ -586,7 +633,8 @@ def flapjack_table_text(variant: str = "classic", totals: Sequence[int] | None =
     rows = flapjack_chances(variant)
     if totals is not None:
         rows = [r for r in rows if r.total in totals]
-    lines = [f"{'total':>6} {'legal cards':>12} {'make a Flapjack':>16} {'share':>7}"]
+    head = (_("total"), _("legal cards"), _("make a Flapjack"), _("share"))
+    lines = [f"{head[0]:>6} {head[1]:>12} {head[2]:>16} {head[3]:>7}"]
     for r in rows:
         t = f"+{r.total}" if r.total > 0 else str(r.total)
         lines.append(f"{t:>6} {r.legal:>12} {r.flapjack:>16} {100 * r.share:>6.1f}%")
@@ -600,7 +648,7 @@ def flapjack_hand_rates(variant: str = "classic", players: int = 2, games: int =
     cfg = FlapjackConfig(players=players, variant=variant)
     rng = random.Random(seed)
     counts: dict[int, list[int]] = {}
-    for _ in _progress(range(games), games, "games", progress):
+    for _game in _progress(range(games), games, _("games"), progress):
         state = FlapjackState.deal(cfg, rng=rng)
         while not state.over:
             total = state.total if state.table else 0
@@ -623,30 +671,35 @@ def flapjack_chart(variant: str = "classic", games: int = 300, seed: int = 1,
     fig, ax = _figure(8.5, 4.4)
     xs = [r.total for r in rows]
     ax.bar(xs, [100 * r.share for r in rows], color="#9ec1e8",
-           label="share of the legal cards that make a Flapjack (exact)")
+           label=_("share of the legal cards that make a Flapjack (exact)"))
     pts = [(t, 100 * k / n) for t, (n, k) in sim.items() if n >= 20]
     if pts:
         ax.plot([p[0] for p in pts], [p[1] for p in pts], "o", color="#b00020",
-                label=f"the player to move held one ({games} simulated games)")
+                label=ngettext("the player to move held one ({games} simulated game)",
+                               "the player to move held one ({games} simulated games)",
+                               games).format(games=games))
     ax.set_xticks(xs)
     ax.tick_params(axis="x", labelsize=8)
-    ax.set_xlabel("running total before your turn (0: empty table, you lead)")
-    ax.set_ylabel("chance (%)")
+    ax.set_xlabel(_("running total before your turn (0: empty table, you lead)"))
+    ax.set_ylabel(_("chance (%)"))
     ax.set_ylim(0, 100)
     ax.legend(loc="upper center", fontsize=8)
-    ax.set_title(f"Flapjack ({FlapjackConfig(variant=variant).title}): "
-                 "how often can a card make a Flapjack?")
+    ax.set_title(_("Flapjack ({variant}): how often can a card make a Flapjack?").format(
+        variant=_(VARIANT_TITLES.get(FlapjackConfig(variant=variant).variant, variant))))
     fig.tight_layout()
     held = dict(pts)
-    lines = [f"total {r.total:+d}: {r.flapjack} of {r.legal} legal cards "
-            f"({100 * r.share:.1f}%)"
-            + (f"; the player to move held one {held[r.total]:.0f}% of the time"
-               if r.total in held else "") for r in rows]
-    alt = ("Bar chart, for each running total, of the share of legal cards that make a "
-           f"Flapjack: {100 * rows[0].share:.1f}% at {rows[0].total:+d}, "
-           f"{100 * min(r.share for r in rows):.1f}% at the lowest. Dots: how often the player "
-           "to move held such a card in simulated games"
-           + (f", from {min(held.values()):.0f}% to {max(held.values()):.0f}%." if held
+    lines = [_("total {total}: {flapjack} of {legal} legal cards ({share})").format(
+                total=f"{r.total:+d}", flapjack=r.flapjack, legal=r.legal,
+                share=f"{100 * r.share:.1f}%")
+             + ("; " + _("the player to move held one {share} of the time").format(
+                 share=f"{held[r.total]:.0f}%") if r.total in held else "") for r in rows]
+    alt = (_("Bar chart, for each running total, of the share of legal cards that make a "
+             "Flapjack: {first} at {total}, {lowest} at the lowest. Dots: how often the player "
+             "to move held such a card in simulated games").format(
+        first=f"{100 * rows[0].share:.1f}%", total=f"{rows[0].total:+d}",
+        lowest=f"{100 * min(r.share for r in rows):.1f}%")
+           + (_(", from {low} to {high}.").format(low=f"{min(held.values()):.0f}%",
+                                                  high=f"{max(held.values()):.0f}%") if held
               else "."))
     return Chart(fig, alt, lines)
 
@@ -660,8 +713,8 @@ CHARTS: dict[str, Callable[..., Chart]] = {
 }
 ROUND_CHOICES = (1_000, 10_000, 100_000)
 # the experiments the panel can switch between (both take a number of players)
-PANEL_CHARTS = (("hold", "Hold or hit at each |sum|"),
-                ("threshold", "Which holding rule wins most"))
+PANEL_CHARTS = (("hold", N_("Hold or hit at each |sum|")),
+                ("threshold", N_("Which holding rule wins most")))
 
 
 class ChartByPlayers(w.VBox):
@@ -670,10 +723,12 @@ class ChartByPlayers(w.VBox):
 
     Light at load: one HTML widget and a row of buttons sharing their layout and style."""
 
+    @speaks
     def __init__(self, chart: str = "threshold", players: Sequence[int] = (2, 3, 4, 5, 6),
-                 value: int = 4, **settings: Any) -> None:
+                 value: int = 4, *, lang: str | None = None, **settings: Any) -> None:
         from widgets.components import html_widget, make_button, shared_layout
 
+        self.lang = check_lang(lang)
         if chart not in ("hold", "threshold"):
             raise ValueError(f"chart must be 'hold' or 'threshold'; got {chart!r}")
         self.choices = tuple(players)
@@ -687,26 +742,31 @@ class ChartByPlayers(w.VBox):
         self.settings = settings
         self.players = value
         self.figure: Chart | None = None
-        self.buttons = {p: make_button(f"{p} players", lambda p=p: self.choose(p),
-                                       tooltip=f"show the chart for {p} players")
+        self.buttons = {p: make_button(_players(p), lambda p=p: self.choose(p),
+                                       tooltip=_("show the chart for {players}").format(
+                                           players=_players(p)))
                         for p in self.choices}
         self.status = html_widget()
         self.picture = html_widget()
         # the row wraps on a phone instead of cutting the buttons' labels
-        super().__init__([w.HBox([html_widget("<b>Number of players:</b>"),
+        label = html.escape(_("Number of players:"))
+        super().__init__([w.HBox([html_widget(f"<b>{label}</b>"),
                                   *self.buttons.values()],
                                  layout=shared_layout(flex_flow="row wrap")),
                           self.status, self.picture])
         self.choose(value)
 
+    @speaks
     def choose(self, players: Any) -> Chart | None:
         """Show the chart for `players` (a value the page sends is checked first)."""
         if players not in self.choices or isinstance(players, bool):
-            self.status.value = (f"<p role='status'>Choose one of "
-                                 f"{', '.join(map(str, self.choices))} players.</p>")
+            text = _("Choose one of {choices} players.").format(
+                choices=", ".join(map(str, self.choices)))
+            self.status.value = f"<p role='status'>{html.escape(text)}</p>"
             return None
         self.players = players
-        self.status.value = f"<p role='status'>Showing the chart for {players} players.</p>"
+        text = _("Showing the chart for {players}.").format(players=_players(players))
+        self.status.value = f"<p role='status'>{html.escape(text)}</p>"
         self.figure = CHARTS[self.chart](players=players, progress=False, **self.settings)
         self.picture.value = self.figure._repr_html_()
         for p, b in self.buttons.items():
@@ -719,35 +779,39 @@ class SimulationPanel(w.VBox):
 
     The figure appears below; the time the simulation took is shown with it."""
 
+    @speaks
     def __init__(self, chart: str = "hold", players: int = 4, rounds: int = 100_000,
-                 seed: int = 1) -> None:
+                 seed: int = 1, *, lang: str | None = None) -> None:
+        self.lang = check_lang(lang)
         if chart not in CHARTS:
             raise ValueError(f"chart must be one of {', '.join(CHARTS)}; got {chart!r}")
         self.chart = chart
         self.figure: Chart | None = None
-        self.experiment = w.Dropdown(options=[(label, name) for name, label in PANEL_CHARTS],
+        self.experiment = w.Dropdown(options=[(_(label), name) for name, label in PANEL_CHARTS],
                                      value=chart if chart in dict(PANEL_CHARTS) else "hold",
-                                     description="Chart:",
+                                     description=_("Chart:"),
                                      disabled=chart not in dict(PANEL_CHARTS),
                                      layout=w.Layout(width="28em"))
         self.players = w.Dropdown(options=list(range(2, 9)),
                                   value=players if players in range(2, 9) else 4,
-                                  description="Players:", disabled=chart in ("players", "claim"))
+                                  description=_("Players:"),
+                                  disabled=chart in ("players", "claim"))
         self.opponents = w.Dropdown(
-            options=[(f"hold at {h} or less", h) for h in range(0, 9)],
-            value=MEDIUM_HOLD, description="Others:")
-        self.rounds = w.Dropdown(options=[(f"{r:,}", r) for r in ROUND_CHOICES],
+            options=[(_("hold at {hold} or less").format(hold=h), h) for h in range(0, 9)],
+            value=MEDIUM_HOLD, description=_("Others:"))
+        self.rounds = w.Dropdown(options=[(grouped(r), r) for r in ROUND_CHOICES],
                                  value=rounds if rounds in ROUND_CHOICES else 100_000,
-                                 description="Rounds:")
-        self.seed = w.Text(value=str(seed), description="Deal code:",
+                                 description=_("Rounds:"))
+        self.seed = w.Text(value=str(seed), description=_("Deal code:"),
                            layout=w.Layout(width="14em"), continuous_update=False)
-        self.run_button = make_button("Run the simulation", self.run, button_style="primary")
+        self.run_button = make_button(_("Run the simulation"), self.run, button_style="primary")
         self.status = w.HTML()
         self.output = w.Output()
         super().__init__([self.experiment, w.HBox([self.players, self.opponents]),
                           w.HBox([self.rounds, self.seed, self.run_button]),
                           self.status, self.output])
 
+    @speaks
     def run(self) -> Chart | None:
         """Run the chart with the chosen settings; a bad setting gets a message."""
         try:
@@ -755,7 +819,8 @@ class SimulationPanel(w.VBox):
             if not 0 <= seed < 10**9:
                 raise ValueError
         except ValueError:
-            self.status.value = "<p>The deal code must be a whole number (0 or more).</p>"
+            text = _("The deal code must be a whole number (0 or more).")
+            self.status.value = f"<p>{html.escape(text)}</p>"
             return None
         if self.chart in dict(PANEL_CHARTS):
             chosen = self.experiment.value
@@ -765,7 +830,7 @@ class SimulationPanel(w.VBox):
         rounds = self.rounds.value if self.rounds.value in ROUND_CHOICES else 10_000
         hold = self.opponents.value if self.opponents.value in range(0, 9) else MEDIUM_HOLD
         self.run_button.disabled = True
-        self.status.value = "<p>Simulating\u2026</p>"
+        self.status.value = "<p>" + html.escape(_("Simulating\u2026")) + "</p>"
         start = time.perf_counter()
         kwargs: dict[str, Any] = {"opponent_hold": hold, "rounds": rounds, "seed": seed}
         if self.chart in ("hold", "threshold"):
@@ -780,6 +845,8 @@ class SimulationPanel(w.VBox):
                 pass
         seconds = time.perf_counter() - start
         self.figure = fig
-        self.status.value = f"<p>Done: {rounds:,} rounds a run, in {seconds:.1f} seconds.</p>"
+        done = _("Done: {rounds} a run, in {seconds} seconds.").format(
+            rounds=_rounds(rounds), seconds=f"{seconds:.1f}")
+        self.status.value = f"<p>{html.escape(done)}</p>"
         self.run_button.disabled = False
         return fig

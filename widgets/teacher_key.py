@@ -41,6 +41,8 @@ import ipywidgets as widgets
 
 from widgets.components import MessageArea, html_widget, make_button, shared_layout
 from widgets.deal_codes import ALPHABET
+from widgets.page_lang import N_, check_lang, speaks
+from widgets.words import _, ngettext
 
 log = logging.getLogger(__name__)
 
@@ -51,9 +53,9 @@ MIN_KEY = 8
 MAX_TYPED = 200
 MAX_WAIT = 60.0
 
-LABEL = ("Every hand shown, the computer players' reasons, one move at a time, any deal code, "
+LABEL = N_("Every hand shown, the computer players' reasons, one move at a time, any deal code, "
          "and a deal replayed: these are for the teacher. Type the teacher's key to show them.")
-NO_KEY = ("The teacher's controls are locked: this server has no teacher's key. Whoever runs "
+NO_KEY = N_("The teacher's controls are locked: this server has no teacher's key. Whoever runs "
           "the server sets one (ICG_TEACHER_KEY, or the key `make serve` prints).")
 
 
@@ -98,21 +100,24 @@ _next_try = 0.0
 
 
 def check_key(typed: Any) -> tuple[bool, str]:
-    """(True, "") if `typed` is the teacher's key; else (False, a message saying why). After a
-    wrong key the next try must wait: 1 s, then 2, 4 ... up to a minute."""
+    """(True, "") if `typed` is the teacher's key; else (False, a message saying why, in the
+    language in use). After a wrong key the next try must wait: 1 s, then 2, 4 ... up to a
+    minute."""
     global _misses, _next_try
     key = teacher_key()
     if key is None:
-        return False, NO_KEY
+        return False, _(NO_KEY)
     text = typed if isinstance(typed, str) and len(typed) <= MAX_TYPED else "?"
     if not text.strip():
-        return False, "Type the teacher's key first. Nothing was unlocked."
+        return False, _("Type the teacher's key first. Nothing was unlocked.")
     with _tries_lock:
         now = time.monotonic()
         if now < _next_try:
             wait = int(_next_try - now) + 1
-            return False, (f"Too many tries: wait {wait} second{'s' if wait != 1 else ''}, "
-                           "then type the key again. Nothing was unlocked.")
+            return False, ngettext("Too many tries: wait {n} second, then type the key again. "
+                                   "Nothing was unlocked.",
+                                   "Too many tries: wait {n} seconds, then type the key again. "
+                                   "Nothing was unlocked.", wait).format(n=wait)
         if secrets.compare_digest(_normal(text).encode(), _normal(key).encode()):
             _misses, _next_try = 0, 0.0
             return True, ""
@@ -121,39 +126,47 @@ def check_key(typed: Any) -> tuple[bool, str]:
         _next_try = now + wait
         misses = _misses
     log.warning("a wrong teacher key was typed (%d in a row)", misses)
-    return False, ("That is not the teacher's key: nothing was unlocked. Check it and try "
-                   f"again in {int(wait)} second{'s' if wait != 1 else ''}.")
+    return False, ngettext("That is not the teacher's key: nothing was unlocked. Check it and "
+                           "try again in {n} second.",
+                           "That is not the teacher's key: nothing was unlocked. Check it and "
+                           "try again in {n} seconds.", int(wait)).format(n=int(wait))
 
 
 class TeacherGate(widgets.VBox):
     """A password box and an Unlock button; with the teacher's key, `make(**settings)` (a table
     with the teacher's controls) takes their place. Without it nothing of the table exists."""
 
-    def __init__(self, make: Callable[..., widgets.Widget], label: str = "",
-                 **settings: Any) -> None:
+    @speaks
+    def __init__(self, make: Callable[..., widgets.Widget], label: str = "", *,
+                 lang: str | None = None, **settings: Any) -> None:
         try:
             inspect.signature(make).bind(**settings)
         except TypeError as e:  # a typo in the lesson fails when the cell runs
             raise TypeError(f"teacher_only({getattr(make, '__name__', make)}): {e}") from None
+        self.lang = check_lang(lang)
         self.make = make
         self.settings = settings
+        if lang is not None and _accepts_lang(make):
+            self.settings = {**settings, "lang": lang}  # the table speaks the gate's language
         self.table: widgets.Widget | None = None
+        title = _("Teacher's controls")
         self.note = html_widget(
-            f'<div class="icg-title">Teacher\'s controls</div><div>{label or LABEL}</div>')
-        self.password = widgets.Password(description="Teacher's key", placeholder="the key",
-                                         continuous_update=False,
+            f'<div class="icg-title">{title}</div><div>{label or _(LABEL)}</div>')
+        self.password = widgets.Password(description=_("Teacher's key"),
+                                         placeholder=_("the key"), continuous_update=False,
                                          style={"description_width": "initial"})
-        self.unlock_button = make_button("Unlock the teacher's controls", self.unlock,
+        self.unlock_button = make_button(_("Unlock the teacher's controls"), self.unlock,
                                          button_style="primary",
-                                         tooltip="check the teacher's key and show the table")
+                                         tooltip=_("check the teacher's key and show the table"))
         self.message = MessageArea()
         if teacher_key() is None:
-            self.message.show(NO_KEY, "info")
+            self.message.show(_(NO_KEY), "info")
         row = widgets.HBox([self.password, self.unlock_button],  # wraps on a phone
                            layout=shared_layout(flex_flow="row wrap"))
         super().__init__([self.note, row, self.message],
                          _dom_classes=("icg-root", "icg-teacher-gate"))
 
+    @speaks
     def unlock(self) -> bool:
         """Check the typed key; on success make the table. True if unlocked."""
         if self.table is not None:
@@ -167,7 +180,7 @@ class TeacherGate(widgets.VBox):
         try:
             table = self.make(**self.settings)
         except (ValueError, TypeError) as e:  # ConfigError is a ValueError
-            self.message.show(f"This table cannot be dealt: {e}", "error")
+            self.message.show(_("This table cannot be dealt: {error}").format(error=e), "error")
             return False
         self.table = table
         for w in (self.password, self.unlock_button):
@@ -177,10 +190,18 @@ class TeacherGate(widgets.VBox):
 
 
 
-def teacher_only(make: Callable[..., widgets.Widget], label: str = "",
-                 **settings: Any) -> TeacherGate:
-    """`make(**settings)` (a table with the teacher's controls) behind the teacher's key."""
-    return TeacherGate(make, label, **settings)
+def _accepts_lang(make: Callable[..., Any]) -> bool:
+    try:
+        return "lang" in inspect.signature(make).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def teacher_only(make: Callable[..., widgets.Widget], label: str = "", *,
+                 lang: str | None = None, **settings: Any) -> TeacherGate:
+    """`make(**settings)` (a table with the teacher's controls) behind the teacher's key; with
+    `lang=` the box speaks that language and passes it on to the table."""
+    return TeacherGate(make, label, lang=lang, **settings)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,8 +2,17 @@
 
 The engine speaks data (engine.events.Event, engine.errors.Reason, ...); this module turns that
 data into words for one viewer ("You hit" / "Ana hits"). Every user-facing string goes through
-`_()` or `ngettext()`, which ask the module-level `translation` (gettext.NullTranslations, i.e.
-English, unless `set_translation()` swaps in a catalogue or, in a test, a pseudo-language).
+`_()` or `ngettext()`, translated at CALL time into the current language:
+
+- `set_language(code)` sets the kernel's default language ("en", "es", ...; "qps" is a
+  pseudo-locale for tests, made from the template widgets/locale/icg.pot, every message visibly
+  marked ``⟦...⟧``).
+- `speaking(code)` (a context manager over a contextvar) makes one widget speak its own `lang=`
+  while the kernel's default stays as it is; `language()` says which language is current.
+- The catalogues are gettext domain `icg` in widgets/locale/<lang>/LC_MESSAGES/icg.po, compiled
+  to .mo by `make i18n` (run by `make venv`). A checkout without a compiled .mo compiles the .po
+  in memory with Babel: Spanish never falls back to English silently.
+- `N_()` marks a string for extraction without translating it (translated where shown).
 
 Numbers, signs and card faces (7♥, +7, |-3| = 3) are not words and are not translated. Nothing
 here imports ipywidgets, so the engine's command line and tests may use it too.
@@ -11,25 +20,193 @@ here imports ipywidgets, so the engine's command line and tests may use it too.
 
 from __future__ import annotations
 
+import contextvars
 import gettext
-from collections.abc import Mapping, Sequence
+import io
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
-translation: gettext.NullTranslations = gettext.NullTranslations()
+DOMAIN = "icg"
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
+SOURCE_LANGUAGE = "en"
+PSEUDO = "qps"
+
+translation: gettext.NullTranslations | None = None  # a test's own translation (set_translation)
+_default_language = SOURCE_LANGUAGE
+_current: contextvars.ContextVar[str | None] = contextvars.ContextVar("icg_language",
+                                                                       default=None)
+_catalogues: dict[str, gettext.NullTranslations] = {}
+_lock = threading.Lock()
+
+
+class UnknownLanguageError(ValueError):
+    """A language code with no catalogue in widgets/locale."""
+
+
+def available_languages() -> list[str]:
+    """'en', every language with a catalogue in widgets/locale, and the pseudo-locale."""
+    found = sorted(p.name for p in LOCALE_DIR.glob("*")
+                   if (p / "LC_MESSAGES" / f"{DOMAIN}.po").is_file())
+    return [SOURCE_LANGUAGE, *[c for c in found if c != SOURCE_LANGUAGE], PSEUDO]
+
+
+def _check(code: str) -> str:
+    if not isinstance(code, str) or code not in available_languages():
+        raise UnknownLanguageError(
+            f"unknown language {code!r}: the languages are "
+            f"{', '.join(available_languages())} (a new one needs "
+            f"widgets/locale/<code>/LC_MESSAGES/{DOMAIN}.po; see docs/translating.md)")
+    return code
+
+
+def _mo_from_catalog(catalog: Any) -> gettext.GNUTranslations:
+    from babel.messages.mofile import write_mo
+
+    buf = io.BytesIO()
+    write_mo(buf, catalog)
+    buf.seek(0)
+    return gettext.GNUTranslations(buf)
+
+
+def _load(code: str) -> gettext.NullTranslations:
+    if code == SOURCE_LANGUAGE:
+        return gettext.NullTranslations()
+    if code == PSEUDO:
+        return _mo_from_catalog(pseudo_catalog())
+    mo = LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.mo"
+    po = mo.with_suffix(".po")
+    if mo.is_file() and mo.stat().st_mtime >= po.stat().st_mtime:
+        with mo.open("rb") as fp:
+            return gettext.GNUTranslations(fp)
+    # No compiled catalogue (a checkout without `make i18n`) or an older one: compile the
+    # .po in memory rather than speak English.
+    from babel.messages.pofile import read_po
+
+    with po.open("rb") as fp:
+        return _mo_from_catalog(read_po(fp, locale=code, domain=DOMAIN))
+
+
+def catalogue(code: str) -> gettext.NullTranslations:
+    """The translation of `code` (loaded once)."""
+    got = _catalogues.get(code)
+    if got is not None:  # every _() comes here: no look at the locale folder once loaded
+        return got
+    _check(code)
+    with _lock:
+        if code not in _catalogues:
+            _catalogues[code] = _load(code)
+        return _catalogues[code]
+
+
+def pseudo_text(message: str) -> str:
+    """A message in the pseudo-locale: accented and marked, '{placeholders}' untouched:
+    'Seat {name}' -> '⟦Šéàţ {name}⟧'."""
+    out, depth = [], 0
+    for ch in message:
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth = max(0, depth - 1)
+        out.append(ch if depth or ch == "}" else _PSEUDO_MAP.get(ch, ch))
+    return "\u27e6" + "".join(out) + "\u27e7"
+
+
+_PSEUDO_MAP = dict(zip("AEIOUYaeiouyCcNnSsZz", "ÀÉÎÖÛÝàéîöûýÇçÑñŠšŽž", strict=True))
+
+
+def pseudo_catalog() -> Any:
+    """The pseudo-locale catalogue (babel Catalog) made from the template icg.pot."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import read_po
+
+    with TEMPLATE.open("rb") as fp:
+        pot = read_po(fp, domain=DOMAIN)
+    cat = Catalog(locale="en", domain=DOMAIN)
+    for m in pot:
+        if not m.id:
+            continue
+        if isinstance(m.id, (tuple, list)):
+            cat.add(m.id, tuple(pseudo_text(i) for i in m.id), context=m.context)
+        else:
+            cat.add(m.id, pseudo_text(m.id), context=m.context)
+    return cat
+
+
+def set_language(code: str) -> None:
+    """The kernel's language from now on ('en', 'es', 'qps'); an unknown code is refused
+    (UnknownLanguageError) and changes nothing. A lesson notebook starts with this."""
+    catalogue(code)
+    global _default_language
+    _default_language = code
+
+
+def language() -> str:
+    """The language spoken now: a widget's own (inside `speaking`), else the kernel's."""
+    return _current.get() or _default_language
+
+
+@contextmanager
+def speaking(code: str | None) -> Iterator[None]:
+    """Speak `code` inside the block (None: the kernel's language): a widget given `lang=`
+    renders and handles its callbacks inside this."""
+    if code is None:
+        yield
+        return
+    catalogue(code)
+    token = _current.set(code)
+    try:
+        yield
+    finally:
+        _current.reset(token)
+
+
+def check_language(code: str | None) -> str | None:
+    """A widget's `lang=` argument, checked (None stays None: the kernel's language)."""
+    return None if code is None else _check(code)
+
+
+def bound(fn: Any) -> Any:
+    """`fn` (a click or change handler, a timer callback) made to run in the language spoken
+    now: a widget's own `lang=` follows its handlers. Outside `speaking`, `fn` itself."""
+    code = _current.get()
+    if code is None:
+        return fn
+
+    def run(*args: Any, **kwargs: Any) -> Any:
+        with speaking(code):
+            return fn(*args, **kwargs)
+
+    return run
 
 
 def set_translation(t: gettext.NullTranslations | None) -> None:
-    """Use `t` for every sentence from now on (None: back to English)."""
+    """Use `t` for every sentence from now on, whatever the language (None: back to the
+    catalogues). Tests use it for a pseudo-language of their own."""
     global translation
-    translation = t if t is not None else gettext.NullTranslations()
+    translation = t
+
+
+def _active() -> gettext.NullTranslations:
+    if translation is not None:
+        return translation
+    return catalogue(language())
 
 
 def _(message: str) -> str:
-    return translation.gettext(message)
+    return _active().gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
-    return translation.ngettext(singular, plural, n)
+    return _active().ngettext(singular, plural, n)
+
+
+def N_(message: str) -> str:
+    """Marks `message` for extraction; translated later, where it is shown, with _()."""
+    return message
 
 
 # ----- numbers and arithmetic (signs and digits only: not translated) ------------------------
@@ -57,6 +234,12 @@ def sum_math(values: Sequence[int]) -> str:
         return f"{signed(values[0])} = {signed(total)}"
     terms = [signed(values[0])] + [paren_signed(v) for v in values[1:]]
     return f"{' + '.join(terms)} = {signed(total)}"
+
+
+def percent(n: int) -> str:
+    """'54%' (a number and its sign, not a word: the messages say '{pct}', not '{pct}%', which
+    gettext tools would read as a printf conversion)."""
+    return f"{n}%"
 
 
 def abs_math(n: int) -> str:
@@ -143,17 +326,18 @@ def name_of(names: Sequence[str], seat: int | None) -> str:
 
 def addressed(names: Sequence[str], viewer: int | None) -> int | None:
     """The seat spoken to as "you": the viewer, when the table calls them "You"."""
-    if viewer is not None and 0 <= viewer < len(names) and names[viewer] == "You":
+    if viewer is not None and 0 <= viewer < len(names) and names[viewer] in ("You", _("You")):
         return viewer
     return None
 
 
 def _say(seat: int | None, names: Sequence[str], you: int | None, you_form: str,
          other_form: str, **kw: Any) -> str:
-    """Fill in the second-person form when `seat` is the addressed viewer, else the third."""
+    """Fill in the second-person form when `seat` is the addressed viewer, else the third
+    (both already translated)."""
     if seat is not None and seat == you:
-        return _(you_form).format(**kw)
-    return _(other_form).format(name=name_of(names, seat), **kw)
+        return you_form.format(**kw)
+    return other_form.format(name=name_of(names, seat), **kw)
 
 
 def join_names(names: Sequence[str], seats: Sequence[int]) -> str:
@@ -306,25 +490,27 @@ def hit_me_story_line(event: Mapping[str, Any], names: Sequence[str], viewer: in
     value = signed(event["value"]) if event.get("value") is not None else ""
     math = ""
     if k == "deal":
-        line = _say(seat, names, you, "You are dealt a face-down card and {card} ({value}) "
-                    "face up", "{name} is dealt a face-down card and {card} ({value}) face up",
+        line = _say(seat, names, you,
+                    _("You are dealt a face-down card and {card} ({value}) face up"),
+                    _("{name} is dealt a face-down card and {card} ({value}) face up"),
                     card=face, value=value)
     elif k == "hit":
-        line = _say(seat, names, you, "You say \u201cHit me!\u201d and get {card} ({value})",
-                    "{name} says \u201cHit me!\u201d and gets {card} ({value})",
+        line = _say(seat, names, you, _("You say \u201cHit me!\u201d and get {card} ({value})"),
+                    _("{name} says \u201cHit me!\u201d and gets {card} ({value})"),
                     card=face, value=value)
         math = _("Face-up cards: {math}").format(
             math=step_math(event["before"], event["delta"], event["after"]))
     elif k == "full":
-        line = _say(seat, names, you, "You have 7 cards and are done",
-                    "{name} has 7 cards and is done")
+        line = _say(seat, names, you, _("You have 7 cards and are done"),
+                    _("{name} has 7 cards and is done"))
     elif k == "hold":
-        line = _say(seat, names, you, "You hold", "{name} holds")
+        line = _say(seat, names, you, _("You hold"), _("{name} holds"))
     elif k == "ace":
-        line = _say(seat, names, you, "You change the value of an ace",
-                    "{name} changes the value of an ace")
+        line = _say(seat, names, you, _("You change the value of an ace"),
+                    _("{name} changes the value of an ace"))
     elif k == "reveal":
-        line = _say(seat, names, you, "You turn up {card}", "{name} turns up {card}", card=face)
+        line = _say(seat, names, you, _("You turn up {card}"), _("{name} turns up {card}"),
+                    card=face)
         math = _("Sum {math}").format(
             math=f"{sum_math(event['values'])}, {abs_math(event['after'])}")
     elif k == "result":
@@ -333,8 +519,8 @@ def hit_me_story_line(event: Mapping[str, Any], names: Sequence[str], viewer: in
             line = _("Tie: co-winners {who}").format(
                 who=", ".join(name_of(names, w) for w in winners))
         else:
-            line = _say(winners[0], names, you, "You win, closest to zero",
-                        "{name} wins, closest to zero")
+            line = _say(winners[0], names, you, _("You win, closest to zero"),
+                        _("{name} wins, closest to zero"))
         math = _("Lowest |sum| = {score}").format(score=event["score"])
     else:
         line = ""
@@ -423,10 +609,10 @@ def flapjack_pass_sentence(event: Mapping[str, Any], names: Sequence[str],
     """'Ben passes (has no legal card)' / 'You pass (have no cards)'."""
     no_cards = event.get("reason") == "no-cards"
     if no_cards:
-        return _say(event.get("seat"), names, you, "You pass (have no cards)",
-                    "{name} passes (has no cards)")
-    return _say(event.get("seat"), names, you, "You pass (have no legal card)",
-                "{name} passes (has no legal card)")
+        return _say(event.get("seat"), names, you, _("You pass (have no cards)"),
+                    _("{name} passes (has no cards)"))
+    return _say(event.get("seat"), names, you, _("You pass (have no legal card)"),
+                _("{name} passes (has no legal card)"))
 
 
 def flapjack_banner_text(event: Mapping[str, Any], names: Sequence[str],
@@ -554,6 +740,37 @@ def both_ways_refused(add_why: str, subtract_why: str) -> str:
     return _("adding: {add}; subtracting: {subtract}").format(add=add_why, subtract=subtract_why)
 
 
+def variant_title(variant: str) -> str:
+    """A Flapjack variant's name (engine.flapjack.VARIANT_NAMES) as shown."""
+    return {"classic": _("Classic"), "simple-ten": _("Simple ten"),
+            "add-or-subtract": _("Add or subtract")}.get(variant, variant)
+
+
+def level_name(level: str) -> str:
+    """A computer players' level as shown: 'easy', 'medium', 'hard' (others as given)."""
+    return {"easy": _("easy"), "medium": _("medium"), "hard": _("hard")}.get(level, level)
+
+
+def action_text(action: Any) -> str:
+    """An engine action in words, lower case: 'hit', 'hold', 'count A♠ as 11', 'play 7♥'."""
+    from engine.flapjack import Play
+    from engine.hit_me import ChooseAce, Hit, Hold, Reveal
+
+    if isinstance(action, Hit):
+        return _("hit")
+    if isinstance(action, Hold):
+        return _("hold")
+    if isinstance(action, Reveal):
+        return _("reveal")
+    if isinstance(action, ChooseAce):
+        return _("count {card} as {n}").format(card=action.card.code.lower(),
+                                               n=11 if action.high else 1)
+    if isinstance(action, Play):
+        return (_("play {card} (subtract)") if action.sign < 0 else _("play {card}")).format(
+            card=action.card.code.lower())
+    return str(action).lower()
+
+
 # ----- computer players' reasons --------------------------------------------------------------
 _SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 
@@ -594,19 +811,19 @@ def bot_reason_text(decision: Any) -> str:
                       "winning either way, so I take a hit.") if d["hit"] else
                     _("My sum is {sum}, so far from zero that I have almost no chance of "
                       "winning either way, so I hold.")).format(sum=signed(d["sum"]))
-        return (_("Whether I hold at {sum} or take a hit, I estimate I win about {pct}% of "
+        return (_("Whether I hold at {sum} or take a hit, I estimate I win about {pct} of "
                   "the time, a little more if I take a hit, so I take a hit.") if d["hit"] else
-                _("Whether I hold at {sum} or take a hit, I estimate I win about {pct}% of "
+                _("Whether I hold at {sum} or take a hit, I estimate I win about {pct} of "
                   "the time, a little more if I hold, so I hold.")).format(
-            sum=signed(d["sum"]), pct=d["hold_pct"])
+            sum=signed(d["sum"]), pct=percent(d["hold_pct"]))
     if code == "expert-hit":
-        return _("If I hold at {sum}, I estimate I win about {ph}% of the time, and if I take "
-                 "a hit about {pt}%, so I take a hit.").format(
-            sum=signed(d["sum"]), ph=d["hold_pct"], pt=d["hit_pct"])
+        return _("If I hold at {sum}, I estimate I win about {ph} of the time, and if I take "
+                 "a hit about {pt}, so I take a hit.").format(
+            sum=signed(d["sum"]), ph=percent(d["hold_pct"]), pt=percent(d["hit_pct"]))
     if code == "expert-hold":
-        return _("If I hold at {sum}, I estimate I win about {ph}% of the time, and if I take "
-                 "a hit only about {pt}%, so I hold.").format(
-            sum=signed(d["sum"]), ph=d["hold_pct"], pt=d["hit_pct"])
+        return _("If I hold at {sum}, I estimate I win about {ph} of the time, and if I take "
+                 "a hit only about {pt}, so I hold.").format(
+            sum=signed(d["sum"]), ph=percent(d["hold_pct"]), pt=percent(d["hit_pct"]))
     aos = bool(d.get("add_or_subtract"))
     card = _bot_card(d) if "card" in d else ""
     after = total_text(d.get("after", 0), aos)
@@ -645,8 +862,9 @@ def bot_reason_text(decision: Any) -> str:
                     "Flapjack").format(unseen=d["unseen"], after=after)
         else:
             why = _("only {f} of the {unseen} cards I have not seen can turn {after} into a "
-                    "Flapjack, so the chance that the next player holds one is about {pct}%"
-                    ).format(f=d["finishing"], unseen=d["unseen"], after=after, pct=d["pct"])
+                    "Flapjack, so the chance that the next player holds one is about {pct}"
+                    ).format(f=d["finishing"], unseen=d["unseen"], after=after,
+                             pct=percent(d["pct"]))
         return (_("I lead {card} to leave the total at {after}: {why}.") if d["lead"] else
                 _("I play {card} to leave the total at {after}: {why}.")).format(
             card=card, after=after, why=why)
@@ -654,27 +872,54 @@ def bot_reason_text(decision: Any) -> str:
 
 
 # ----- hints -------------------------------------------------------------------------------------
+class HintList:
+    """A hint's line that is a list: a head and its items ('Your other plays (...): a; b; c.').
+    str() is the sentence; a page shows three or more items as a list (components.hint_html)."""
+
+    def __init__(self, head: str, items: Sequence[str], end: str = ".") -> None:
+        self.head, self.items, self.end = head, list(items), end
+
+    def __str__(self) -> str:
+        return f"{self.head}: {'; '.join(self.items)}{self.end}"
+
+
+def hint_sentence(lines: Sequence[Any]) -> str:
+    """A hint's lines as one paragraph (the command line, tests)."""
+    return " ".join(str(x) for x in lines)
+
+
 def hit_me_hint(observation: Mapping[str, Any], names: Sequence[str] | None = None) -> str:
     """What holding and hitting would do (engine.hints.hit_me_hint_data), in words; other
     seats by name ('Seat 2' without names)."""
+    return hint_sentence(hit_me_hint_lines(observation, names))
+
+
+def hit_me_hint_lines(observation: Mapping[str, Any],
+                      names: Sequence[str] | None = None) -> list[Any]:
+    """The hint of hit_me_hint, one sentence a line."""
     from engine.hints import hit_me_hint_data
 
-    return hit_me_hint_text(hit_me_hint_data(dict(observation)), names)
+    return hit_me_hint_text_lines(hit_me_hint_data(dict(observation)), names)
 
 
 def hit_me_hint_text(d: Mapping[str, Any], names: Sequence[str] | None = None) -> str:
+    return hint_sentence(hit_me_hint_text_lines(d, names))
+
+
+def hit_me_hint_text_lines(d: Mapping[str, Any], names: Sequence[str] | None = None) -> list[Any]:
     s = d["sum"]
     now = _("Your sum is {sum}, so your score would be {abs}.").format(sum=signed(s),
                                                                       abs=abs_math(s))
     st = d["state"]
     if st == "over":
-        return _("The round is over. {now}").format(now=now)
+        return [_("The round is over."), now]
     if st == "held":
-        return _("You hold at {sum}: your score is {abs}. Wait for the others to finish."
-                 ).format(sum=signed(s), abs=abs_math(s))
+        return [_("You hold at {sum}: your score is {abs}.").format(sum=signed(s),
+                                                                  abs=abs_math(s)),
+                _("Wait for the others to finish.")]
     if st == "full":
-        return _("You have 7 cards, so you are done. {now}").format(now=now)
-    lead = _("It is your turn.") + " " if d["turn"] else _("When your turn comes:") + " "
+        return [_("You have 7 cards, so you are done."), now]
+    lead = _("It is your turn.") if d["turn"] else _("When your turn comes:")
     hold = _("If you hold, you keep {sum} and your score is {score}.").format(
         sum=signed(s), score=abs(s))
     if s == 0:
@@ -682,30 +927,35 @@ def hit_me_hint_text(d: Mapping[str, Any], names: Sequence[str] | None = None) -
                 "get worse.")
     else:
         total = d["unseen"]
-        hit = _("If you hit, {closer} of the {total} cards you have not seen (about {pct}%) "
+        hit = _("If you hit, {closer} of the {total} cards you have not seen (about {pct}) "
                 "would bring your sum closer to zero").format(
-            closer=d["closer"], total=total, pct=round(100 * d["closer"] / total))
+            closer=d["closer"], total=total, pct=percent(round(100 * d["closer"] / total)))
         if d["zero"]:
             hit += _(", {n} of them all the way to 0").format(n=d["zero"])
         if d["same"]:
             hit += _("; {n} would leave it just as far from zero").format(n=d["same"])
         hit += _("; and {n} would take it farther from zero.").format(n=d["farther"])
-    extra = ""
+    lines: list[Any] = [lead, now, hold, hit] if d["turn"] else [f"{lead} {now}", hold, hit]
     if d["done"]:
         who = ", ".join(_("{name} (face-up sum {sum})").format(
             name=name_of(names, seat) if names else _("Seat {n}").format(n=seat),
             sum=signed(up)) for seat, up in d["done"])
-        extra = " " + _("Already done: {who}; their face-down cards are still hidden.").format(
-            who=who)
-    return f"{lead}{now} {hold} {hit}{extra}"
+        lines.append(_("Already done: {who}; their face-down cards are still hidden.").format(
+            who=who))
+    return lines
 
 
 def flapjack_hint(observation: Mapping[str, Any]) -> str:
     """Which cards make a Flapjack now and what every other play leaves
     (engine.hints.flapjack_hint_data), in words."""
+    return hint_sentence(flapjack_hint_lines(observation))
+
+
+def flapjack_hint_lines(observation: Mapping[str, Any]) -> list[Any]:
+    """The hint of flapjack_hint, one sentence (or list) a line."""
     from engine.hints import flapjack_hint_data
 
-    return flapjack_hint_text(flapjack_hint_data(dict(observation)))
+    return flapjack_hint_text_lines(flapjack_hint_data(dict(observation)))
 
 
 def _hint_card(c: Mapping[str, Any], aos: bool) -> str:
@@ -717,6 +967,10 @@ def _hint_card(c: Mapping[str, Any], aos: bool) -> str:
 
 
 def flapjack_hint_text(d: Mapping[str, Any]) -> str:
+    return hint_sentence(flapjack_hint_text_lines(d))
+
+
+def flapjack_hint_text_lines(d: Mapping[str, Any]) -> list[Any]:
     aos = bool(d["add_or_subtract"])
 
     def num(n: int) -> str:
@@ -725,12 +979,13 @@ def flapjack_hint_text(d: Mapping[str, Any]) -> str:
     targets = _(" or ").join(num(t) for t in d["targets"])
     st = d["state"]
     if st == "over":
-        return _("The game is over: no more plays.")
+        return [_("The game is over: no more plays.")]
     if st == "waiting":
-        return _("It is not your turn. The total is {total}; a Flapjack is a total of exactly "
-                 "{targets}.").format(total=num(d["total"]), targets=targets)
+        return [_("It is not your turn."),
+                _("The total is {total}; a Flapjack is a total of exactly {targets}.").format(
+                    total=num(d["total"]), targets=targets)]
     if st == "stuck":
-        return _("You have no card you can play without going past the limit.")
+        return [_("You have no card you can play without going past the limit.")]
     parts = [_("You lead: the table is empty.") if d["lead"] else
              _("The total is {total}.").format(total=num(d["total"]))]
     if d["makers"]:
@@ -745,18 +1000,18 @@ def flapjack_hint_text(d: Mapping[str, Any]) -> str:
             targets=targets))
     if d["leaves"]:
         lines = [ngettext("{cards} leaves {after}, which {f} unseen card could turn into a "
-                          "Flapjack (about {pct}% chance the next player holds one)",
+                          "Flapjack (about {pct} chance the next player holds one)",
                           "{cards} leaves {after}, which {f} unseen cards could turn into a "
-                          "Flapjack (about {pct}% chance the next player holds one)",
+                          "Flapjack (about {pct} chance the next player holds one)",
                           x["finishing"]).format(
             cards=_(" or ").join(_hint_card(c, aos) for c in x["cards"]), after=num(x["after"]),
-            f=x["finishing"], pct=x["pct"]) for x in d["leaves"]]
-        parts.append(_("Your other plays (counting the {n} cards you have not seen): {lines}."
-                       ).format(n=d["unseen"], lines="; ".join(lines)))
+            f=x["finishing"], pct=percent(x["pct"])) for x in d["leaves"]]
+        parts.append(HintList(_("Your other plays (counting the {n} cards you have not seen)"
+                                ).format(n=d["unseen"]), lines))
     if d["blocked"]:
         cards = ", ".join(f"{c['label']}{_SUIT_SYMBOLS[c['suit']]} ({num(c['value'])})"
                           for c in d["blocked"])
         parts.append(_("You cannot play {cards}: the total would go past the limit "
                        "({low} to {high}).").format(cards=cards, low=num(d["low"]),
                                                     high=num(d["high"])))
-    return " ".join(parts)
+    return parts

@@ -291,7 +291,11 @@ class VoilaPage:
         Returns the seconds from navigation to that moment.
         """
         t0 = time.monotonic()
-        self.page.goto(url, wait_until="domcontentloaded", timeout=timeout_ms)
+        response = self.page.goto(url, wait_until="domcontentloaded", timeout=timeout_ms)
+        if response is not None and response.status != 200:
+            # a refused page (503 "class is full", 429) has no spinner to wait for: say so
+            text = " ".join(self.page.inner_text("body").split())[:300]
+            raise AssertionError(f"{url} answered HTTP {response.status}: {text}")
         # Voila hides #loading (its spinner) once every cell has run.
         self.page.wait_for_function(
             "() => { const l = document.getElementById('loading');"
@@ -397,6 +401,17 @@ def format_violations(violations: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def unlock_teacher(vp: VoilaPage, key: str) -> None:
+    """Type `key` in the page's teacher's-key box (a password field), let the value reach the
+    kernel, and press "Unlock the teacher's controls" (widgets/teacher_key.py). The caller
+    waits for what the key should (or should not) bring."""
+    box = vp.page.locator("input[type=password]")
+    box.fill(key)
+    box.press("Tab")
+    vp.wait_synced()
+    vp.page.get_by_role("button", name="Unlock the teacher's controls").click()
+
+
 @pytest.fixture
 def open_page(browser: Any) -> Iterator[Callable[..., VoilaPage]]:
     """Factory: a fresh browser context and page per call, closed after the test."""
@@ -409,10 +424,50 @@ def open_page(browser: Any) -> Iterator[Callable[..., VoilaPage]]:
 
     yield make
     for ctx in contexts:
-        try:
-            ctx.close()
-        except Exception:  # noqa: BLE001 - closing a dead context must not mask the result
-            pass
+        close_context(ctx)
+
+
+def close_context(ctx: Any) -> None:
+    """Close a browser context as a student closes tabs: each page first runs its beforeunload
+    handlers, where Voila's widget manager sends the beacon (`voila/api/shutdown/<kernel>`) that
+    shuts the page's kernel down. A bare `ctx.close()` skips them, so every page a test opened
+    kept its kernel until the 10-minute idle cull, and late in the browser run the lessons
+    server reached `max_kernels` and answered pages with 503 "class is full"."""
+    for inner in list(getattr(ctx, "contexts", [])):  # a whole browser: each of its contexts
+        close_context(inner)
+    # The beacon is sent as the page closes; closing the context at once can cancel it on its
+    # way (a CI run kept a closed tab's kernel 20 s): wait until each beacon is answered.
+    started: list[Any] = []
+    answered: list[Any] = []
+
+    def _beacon(into: list[Any]) -> Callable[[Any], None]:
+        return lambda r: into.append(r) if "/api/shutdown/" in r.url else None
+
+    try:
+        ctx.on("request", _beacon(started))
+        ctx.on("requestfinished", _beacon(answered))
+        ctx.on("requestfailed", _beacon(answered))
+        for page in list(getattr(ctx, "pages", [])):
+            if page.is_closed():
+                continue
+            with page.expect_event("close", timeout=10_000):
+                page.close(run_before_unload=True)
+        t0 = time.monotonic()
+        while time.monotonic() < t0 + 10:
+            if started and len(answered) >= len(started):
+                break
+            if not started and time.monotonic() > t0 + 1:  # a page with no kernel: no beacon
+                break
+            try:  # pumps Playwright's events while it waits
+                ctx.wait_for_event("requestfinished", timeout=200)
+            except Exception:  # noqa: BLE001 - a timeout: look again
+                pass
+    except Exception:  # noqa: BLE001 - closing a dead page must not mask the test's result
+        pass
+    try:
+        ctx.close()
+    except Exception:  # noqa: BLE001 - closing a dead context must not mask the result
+        pass
 
 
 def card_forms(card: Any) -> list[str]:
@@ -500,6 +555,8 @@ class HitMeReplica:
         """The start of the page's result line for this round."""
         res = self.round.result()
         assert res is not None
+        if len(res.winners) == 1 and res.winners[0] == 0 and self.names[0] == "You":
+            return "You win the round"
         if len(res.winners) == 1:
             return f"{self.names[res.winners[0]]} wins the round"
         return "co-winners"

@@ -14,7 +14,10 @@ from typing import Any
 
 import pytest
 
-LESSONS = sorted((Path(__file__).resolve().parents[2] / "lessons").glob("*.ipynb"))
+LESSONS_DIR = Path(__file__).resolve().parents[2] / "lessons"
+# Every lesson in English (lessons/) and in Spanish (lessons/es/: ids "es-03_hit_me").
+LESSONS = sorted(LESSONS_DIR.glob("*.ipynb")) + sorted(LESSONS_DIR.glob("es/*.ipynb"))
+IDS = ["-".join(p.relative_to(LESSONS_DIR).with_suffix("").parts) for p in LESSONS]
 TIMEOUT = 30_000
 SIGNED = re.compile(r"^[+\-\u2212]\d+$|^0$")
 
@@ -40,7 +43,8 @@ def sign_problems(vp: Any) -> list[str]:
     for face in vp.page.evaluate(_CARD_FACES_JS):
         if not face["shown"] or not SIGNED.match(face["value"] or ""):
             out.append(f"card {face['label']!r} shows value text {face['value']!r}")
-        elif not re.search(r"value (negative|positive) \d+|value zero|value 0", face["label"]):
+        elif not re.search(r"value (negative|positive) \d+|value zero|value 0|"
+                           r"valor (negativo|positivo) \d+|valor cero|valor 0", face["label"]):
             out.append(f"card {face['label']!r}: its label does not say the signed value")
     for text in vp.page.locator(".icg-card-btn:visible").all_inner_texts():
         if not re.search(r"(^|\s)[+\-\u2212]\d+\b", text):
@@ -53,18 +57,27 @@ def axe_check(vp: Any, bt: Any, what: str) -> None:
     assert violations == [], f"{what}: axe violations\n{bt.format_violations(violations)}"
 
 
-def test_tree_page(lessons_server: Any, open_page: Any, bt: Any) -> None:
-    vp = open_page("a11y-tree")
-    vp.open(lessons_server.url, expect_widgets=False)
-    vp.page.get_by_role("link", name="Start here").wait_for(timeout=TIMEOUT)
-    axe_check(vp, bt, "tree page")
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_tree_page(lang: str, lessons_server: Any, open_page: Any, bt: Any) -> None:
+    from widgets import course
+
+    vp = open_page(f"a11y-tree-{lang}")
+    vp.open(lessons_server.url + ("" if lang == "en" else f"voila/tree/{lang}"),
+            expect_widgets=False)
+    start = course.by_file("00_start_here.ipynb", lang).title
+    vp.page.get_by_role("link", name=start).first.wait_for(timeout=TIMEOUT)
+    assert vp.page.evaluate("() => document.documentElement.lang") == lang
+    axe_check(vp, bt, f"tree page ({lang})")
 
 
-@pytest.mark.parametrize("notebook", LESSONS, ids=[p.stem for p in LESSONS])
+@pytest.mark.parametrize("notebook", LESSONS, ids=IDS)
 def test_lesson(notebook: Path, lessons_server: Any, open_page: Any, bt: Any) -> None:
-    vp = open_page(f"a11y-{notebook.stem}")
-    vp.open(lessons_server.page_url(notebook.name), expect_widgets=False)
-    axe_check(vp, bt, notebook.name)
+    name = notebook.relative_to(LESSONS_DIR).as_posix()
+    vp = open_page("a11y-" + "-".join(notebook.relative_to(LESSONS_DIR).with_suffix("").parts))
+    vp.open(lessons_server.page_url(name), expect_widgets=False)
+    lang = "es" if notebook.parent.name == "es" else "en"
+    assert vp.page.evaluate("() => document.documentElement.lang") == lang
+    axe_check(vp, bt, name)  # its button-name and label rules: every control has a name
     assert sign_problems(vp) == []
 
 

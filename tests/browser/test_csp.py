@@ -17,7 +17,10 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-LESSONS = sorted((Path(__file__).resolve().parents[2] / "lessons").glob("*.ipynb"))
+LESSONS_DIR = Path(__file__).resolve().parents[2] / "lessons"
+# Every lesson in English (lessons/) and in Spanish (lessons/es/: ids "es-03_hit_me").
+LESSONS = sorted(LESSONS_DIR.glob("*.ipynb")) + sorted(LESSONS_DIR.glob("es/*.ipynb"))
+IDS = ["-".join(p.relative_to(LESSONS_DIR).with_suffix("").parts) for p in LESSONS]
 
 # Recorded from the first script on: every CSP violation event of the page.
 _RECORD_VIOLATIONS = """
@@ -43,13 +46,21 @@ _CONTROL = """() => new Promise(resolve => {
 })"""
 
 
-@pytest.mark.parametrize("notebook", LESSONS, ids=[p.stem for p in LESSONS])
+@pytest.mark.parametrize("notebook", LESSONS, ids=IDS)
 def test_lesson_renders_under_the_csp_with_no_violation(
     lessons_server: Any, open_page: Any, notebook: Path
 ) -> None:
-    page = open_page(notebook.stem)
+    name = notebook.relative_to(LESSONS_DIR).as_posix()
+    page = open_page("csp-" + "-".join(notebook.relative_to(LESSONS_DIR).with_suffix("").parts))
     page.context.add_init_script(_RECORD_VIOLATIONS)
-    page.open(lessons_server.page_url(notebook.name), expect_widgets=False)
+    page.open(lessons_server.page_url(name), expect_widgets=False)
+    # the page's language (lessons/es: Spanish) and its scripts' words, a JSON data block the
+    # policy does not need to allow (it is not run)
+    lang = "es" if notebook.parent.name == "es" else "en"
+    assert page.page.evaluate("() => document.documentElement.lang") == lang
+    block = page.page.evaluate(
+        "() => JSON.parse(document.getElementById('classroom-words').textContent).lang")
+    assert block == lang
     page.page.wait_for_timeout(1500)  # late scripts (widget views, MathJax) have run
     csp = page.documents[-1].headers.get("content-security-policy", "")
     assert "script-src 'self'" in csp and "object-src 'none'" in csp, csp

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import IN_CI, LESSONS_DIR, VoilaServer, _stop, _voila_server
+from conftest import IN_CI, LESSONS_DIR, VoilaServer, _stop, _voila_server, unlock_teacher
 
 KEY = "Q7RT-4KXM-9DVB"
 TEACHER_LABELS = ("Restart this deal", "Show every hand", "Deal this code",
@@ -74,20 +74,12 @@ def test_the_teacher_guide_unlocks_with_the_key_only(keyed_server: Any,
     vp = open_page("teacher-guide-key")
     vp.open(keyed_server.page_url("06_teacher_guide.ipynb"))
     page = vp.page
-    box = page.locator("input[type=password]")
-    unlock = page.get_by_role("button", name="Unlock the teacher's controls")
-    box.fill("not-the-key")
-    box.press("Tab")
-    vp.wait_synced()
-    unlock.click()
+    unlock_teacher(vp, "not-the-key")
     page.get_by_text("That is not the teacher's key").wait_for(timeout=30_000)
     assert page.get_by_role("button", name="Show every hand").count() == 0
     assert teacher_models(vp) == [] and KEY not in vp.everything_received()
     page.wait_for_timeout(1200)  # the wait after a wrong key
-    box.fill(KEY.lower())
-    box.press("Tab")
-    vp.wait_synced()
-    unlock.click()
+    unlock_teacher(vp, KEY.lower())
     show = page.get_by_role("button", name="Show every hand")
     show.wait_for(timeout=30_000)
     assert page.get_by_role("button", name="Restart this deal").is_visible()

@@ -40,6 +40,11 @@ DEFAULT_NAMES = ("You", "Ada", "Ben", "Cleo", "Dev", "Emi", "Femi", "Gus")
 # the "Flapjack!" banner flips in; the table shows the cards in play in a felt-coloured strip.
 FLAPJACK_CSS = """
 .icg-fj-banner { margin: 4px 0; }
+/* the messages' own place: room for a banner line and a message, kept when they are empty */
+.icg-fj-messages { min-height: 5.2em; justify-content: flex-start; }
+/* a box, not a scrolling region (a banner flips in a little larger than its place) */
+.icg-flapjack .icg-fj-messages.widget-box { overflow: visible; }
+.icg-fj-messages .icg-fj-banner { margin: 0; }
 .icg-fj-flapjack { display: block; background: #fff4d6; border: 3px solid #b58900;
   border-radius: 10px; padding: 6px 10px; font-weight: 700; font-size: 1.25em;
   animation: icg-fj-flip 0.9s ease-out 1; }
@@ -72,7 +77,11 @@ def seat_names(players: int, names: Sequence[str] | None = None) -> list[str]:
     given = [str(n) for n in (names or ())][:players]
     out = list(given)
     for i in range(len(given), players):
-        out.append(DEFAULT_NAMES[i] if i < len(DEFAULT_NAMES) else f"Player {i + 1}")
+        if i == 0:
+            out.append(_("You"))  # DEFAULT_NAMES[0], in the table's language
+        else:
+            out.append(DEFAULT_NAMES[i] if i < len(DEFAULT_NAMES) else
+                       _("Player {n}").format(n=i + 1))
     return out
 
 
@@ -129,7 +138,9 @@ def table_html(obs: dict[str, Any], *, hide_total: bool = False) -> str:
     """The cards in play with their values, the running total (as a sum) and the draw pile."""
     aos = is_add_or_subtract(obs)
     cards = obs.get("table", [])
-    parts = [f'<div class="icg-fj-table" role="region" aria-label="{esc(_("cards in play"))}">']
+    # (no _() inside f-strings: Babel's extraction reads calls, not f-string expressions)
+    in_play = esc(_("cards in play"))
+    parts = [f'<div class="icg-fj-table" role="region" aria-label="{in_play}">']
     if cards:
         faces = []
         for c in cards:
@@ -138,20 +149,21 @@ def table_html(obs: dict[str, Any], *, hide_total: bool = False) -> str:
                 note = (_("adds {n}") if c["added"] >= 0 else _("subtracts {n}")).format(
                     n=abs(c["added"]))
             faces.append(card_face_html(c, small=True, note=note))
-        parts.append(f'<div><b>{esc(_("Cards in play ({n}):").format(n=len(cards)))}</b> '
+        head = esc(_("Cards in play ({n}):").format(n=len(cards)))
+        parts.append(f'<div><b>{head}</b> '
                      f'<span class="icg-hand" role="group" aria-label="'
-                     f'{esc(_("cards in play"))}">{"".join(faces)}</span></div>')
+                     f'{in_play}">{"".join(faces)}</span></div>')
     else:
-        parts.append(f'<div><b>{esc(_("Cards in play:"))}</b> '
-                     f'{esc(_("none. The next card played leads."))}</div>')
+        head, none = esc(_("Cards in play:")), esc(_("none. The next card played leads."))
+        parts.append(f'<div><b>{head}</b> {none}</div>')
     if hide_total:
-        parts.append(f'<div class="icg-fj-total">{esc(_("Running total: ?"))} '
-                     f'<span class="icg-fj-sum">{esc(_("(you work it out)"))}</span></div>')
+        head, work = esc(_("Running total: ?")), esc(_("(you work it out)"))
+        parts.append(f'<div class="icg-fj-total">{head} '
+                     f'<span class="icg-fj-sum">{work}</span></div>')
     else:
         total = int(obs["total"])
-        parts.append(f'<div class="icg-fj-total" aria-live="polite">'
-                     f'{esc(_("Running total: {total}").format(total=total_text(total, aos)))}'
-                     f'</div>')
+        head = esc(_("Running total: {total}").format(total=total_text(total, aos)))
+        parts.append(f'<div class="icg-fj-total" aria-live="polite">{head}</div>')
         if len(cards) > 1:
             parts.append(f'<div class="icg-fj-sum">{esc(sum_text(cards, aos))}</div>')
     pile = int(obs.get("draw_pile", 0))
@@ -209,12 +221,13 @@ def seats_html(obs: dict[str, Any], names: Sequence[str], you: int | None = 0) -
                               label=_("{name}'s hand, face down").format(name=names[p]),
                               small=True)
         tag_text = f" ({', '.join(tags)})" if tags else ""
+        in_hand = esc(ngettext("{n} card in hand", "{n} cards in hand", n).format(n=n))
+        won_text = esc(_("cards won: {won}; Flapjacks: {flaps}").format(won=won, flaps=flaps))
         boxes.append(
             f'<div class="{" ".join(classes)}" role="group" aria-label="{esc(names[p])}">'
             f'<div class="icg-seat-name">{esc(names[p])}{esc(tag_text)}</div>'
             f'<div class="icg-seat-status">'
-            f'{esc(ngettext("{n} card in hand", "{n} cards in hand", n).format(n=n))}; '
-            f'{esc(_("cards won: {won}; Flapjacks: {flaps}").format(won=won, flaps=flaps))}'
+            f'{in_hand}; {won_text}'
             f'</div>{cards}</div>'
         )
     return f'<div class="icg-seats">{"".join(boxes)}</div>'
@@ -250,9 +263,10 @@ def banner_html(events: Sequence[dict[str, Any]], names: Sequence[str],
         kind = e.get("kind")
         if kind == "flapjack":
             text = flapjack_banner_text(e, names, spoken, add_or_subtract)
+            word = esc(_("Flapjack!"))
             lines.append(
                 f'<div class="icg-fj-flapjack" role="status">'
-                f'<span class="icg-fj-word">{esc(_("Flapjack!"))}</span> {esc(text)}</div>')
+                f'<span class="icg-fj-word">{word}</span> {esc(text)}</div>')
         elif kind == "pass":
             lines.append(f'<div class="icg-fj-pass" role="status">'
                          f'{esc(flapjack_pass_sentence(e, names, spoken))}.</div>')
@@ -341,7 +355,8 @@ def practice_prompt_html(before: int, card: dict[str, Any], sign: int,
     before_text = esc(_("The total is {total}. You play").format(
         total=total_text(before, add_or_subtract)))
     after_text = esc(_("and {how}. What is the new total?").format(how=how))
-    return (f'<div class="icg-fj-question"><b>{esc(_("Say the new total."))}</b> '
+    say = esc(_("Say the new total."))
+    return (f'<div class="icg-fj-question"><b>{say}</b> '
             f'{before_text} {card_face_html(card, small=True)} {after_text} '
             f'<span class="icg-fj-sum">{esc(play_question(before, delta, add_or_subtract))}'
             f'</span></div>')
@@ -353,7 +368,8 @@ def reasons_html(moves: Sequence[tuple[str, str, str]]) -> str:
         return ""
     rows = "".join(f"<li><b>{esc(n)}</b> {esc(m)}: <span class='icg-reason'>{esc(r)}</span></li>"
                    for n, m, r in reversed(moves))
-    return (f'<div class="icg-fj-reasons"><b>{esc(_("Why the computer players moved:"))}</b>'
+    why = esc(_("Why the computer players moved:"))
+    return (f'<div class="icg-fj-reasons"><b>{why}</b>'
             f'<ul>{rows}</ul></div>')
 
 
@@ -368,18 +384,21 @@ def header_html(h: Any) -> str:
     aos = h.add_or_subtract
     targets = ", ".join(total_text(t, aos) for t in h.targets)
     if aos:
-        count = "Every card counts its rank (A = 1, J = 11, Q = 12, K = 13); you choose to " \
-                "add it or subtract it."
+        count = _("Every card counts its rank (A = 1, J = 11, Q = 12, K = 13); you choose to "
+                  "add it or subtract it.")
+    elif h.colors == "black-positive":
+        count = _("Black cards are positive, red cards negative.")
     else:
-        pos = "black" if h.colors == "black-positive" else "red"
-        neg = "red" if pos == "black" else "black"
-        count = f"{pos.capitalize()} cards are positive, {neg} cards negative."
-    limits = f"{total_text(h.low, aos)} to {total_text(h.high, aos)}"
-    code = f" Deal code: <b>{esc(h.code)}</b>." if h.code is not None else ""
-    return (f'<div class="icg-title">Flapjack: {esc(h.title)}</div>'
-            f"<div>{esc(count)} Keep the running total within {esc(limits)}; "
-            f"make it exactly {esc(targets)} for a Flapjack and win the cards in play."
-            f"{code}</div>")
+        count = _("Red cards are positive, black cards negative.")
+    limits = _("{low} to {high}").format(low=total_text(h.low, aos),
+                                         high=total_text(h.high, aos))
+    code = (" " + esc(_("Deal code: {code}.")).replace("{code}", f"<b>{esc(h.code)}</b>", 1)
+            if h.code is not None else "")
+    rules = _("Keep the running total within {limits}; make it exactly {targets} for a "
+              "Flapjack and win the cards in play.").format(limits=limits, targets=targets)
+    title = esc(_("Flapjack: {variant}").format(variant=h.title))
+    return (f'<div class="icg-title">{title}'
+            f"</div><div>{esc(count)} {esc(rules)}{code}</div>")
 
 
 def view_banner_html(v: Any) -> str:
@@ -388,8 +407,9 @@ def view_banner_html(v: Any) -> str:
     out = banner_html(v.banner_events, v.names, v.viewer, aos) + end_html(v.obs, v.names,
                                                                           v.viewer)
     if v.replay_code is not None:
-        out += (f'<div class="icg-fj-replay">Replay this deal: deal code '
-                f"<b>{esc(v.replay_code)}</b> (type it in Settings, Deal code).</div>")
+        text = esc(_("Replay this deal: deal code {code} (type it in Settings, Deal code)."))
+        out += ('<div class="icg-fj-replay">'
+                + text.replace("{code}", f"<b>{esc(v.replay_code)}</b>", 1) + "</div>")
     return out
 
 
@@ -398,17 +418,20 @@ def view_reasons_html(v: Any) -> str:
     if not v.walkthrough:
         return ""
     if not v.show_reasons:
-        return notice_html("Turn on \"Show every hand\" to see why the computer players "
-                           "moved (a reason can name a card in their hand).", "info")
+        return notice_html(_('Turn on "Show every hand" to see why the computer players '
+                             "moved (a reason can name a card in their hand)."), "info")
     return reasons_html(v.bot_moves)
 
 
 def sign_prompt_html(s: Any) -> str:
     """'You chose 7♦ (it counts 7). Add it to the total or subtract it?' (s: SignPrompt)."""
-    return (f"<div>You chose {card_face_html(s.card, small=True)} "
-            f"(it counts {s.counts}). Add it to the total or subtract it?</div>")
+    text = esc(_("You chose {card} (it counts {n}). Add it to the total or subtract it?"))
+    return ("<div>" + text.replace("{card}", card_face_html(s.card, small=True), 1).replace(
+        "{n}", esc(str(s.counts)), 1) + "</div>")
 
 
 def hand_title_html(count: int) -> str:
-    return (f"<b>Your hand ({count} card{'s' if count != 1 else ''})</b>" if count
-            else "<b>Your hand is empty.</b>")
+    if not count:
+        return "<b>" + esc(_("Your hand is empty.")) + "</b>"
+    text = ngettext("Your hand ({n} card)", "Your hand ({n} cards)", count).format(n=count)
+    return "<b>" + esc(text) + "</b>"

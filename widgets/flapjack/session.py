@@ -1,6 +1,7 @@
 """The Flapjack table's session: the game and everything the screen remembers, no ipywidgets.
 
-`FlapjackSession` holds one `FlapjackState` through a `TableController` (widgets/controller.py),
+`FlapjackSession` holds one `FlapjackState`, paced by the runner every table shares
+(`TableController`, widgets/controller.py),
 the settings, the deal code, the card waiting for + or - (add or subtract), the new total being
 asked (say_total), the teacher's switches and the pacing of the computer players through an
 injected `schedule(delay, fn)` (the widget passes the kernel's loop; tests pass nothing and
@@ -19,62 +20,38 @@ from typing import Any
 
 from engine.cards import Card
 from engine.errors import ConfigError, Reason, Why
-from engine.flapjack import FlapjackConfig, FlapjackState, Play
+from engine.flapjack import FlapjackState, Play
+from engine.games import make_game
 from widgets import words
 from widgets.controller import TableController, call_later, make_bots
 from widgets.deal_codes import DealCodeError, new_secret_seed, parse_deal_code
 from widgets.flapjack.render import seat_names
+from widgets.shell import (
+    MAX_NAME,  # noqa: F401 - one limit for every table
+    check_opponent_specs,
+)
+from widgets.shell import check_names as check_names_policy
+from widgets.words import _
 
 YOU = 0  # the student's seat (seat 0 deals, so the computer player on the left leads)
 LEVELS = ("easy", "medium", "hard")
 BOT_SPECS = ("random", "greedy", "expert")
 SPEC_LEVEL = {"random": "easy", "greedy": "medium", "expert": "hard"}
-MAX_NAME = 30
 MINUS = "\u2212"  # the minus sign of the keypad
 Note = tuple[str, str]  # (text, kind): a message for the message area
 Schedule = Callable[[float, Callable[[], None]], None]
 
 
 def check_opponents(value: Any, players: int) -> tuple[Any, ...]:
-    """One bot spec (level or bot name, or a bot object) per computer player."""
-    allowed = LEVELS + BOT_SPECS
-    items = [value] * (players - 1) if isinstance(value, str) else value
-    if not isinstance(items, list | tuple) or not items:
-        raise ConfigError(f"opponents must be one of {', '.join(allowed)} (or a list of them, "
-                          f"one per computer player); got {value!r}")
-    out = []
-    for item in items:
-        if hasattr(item, "choose"):  # a bot object (engine.bots or a scripted test player)
-            out.append(item)
-            continue
-        text = str(item).strip().lower()
-        if text not in allowed:
-            raise ConfigError(f"opponents must be one of {', '.join(allowed)}; got {item!r}")
-        out.append(text)
-    if len(out) == 1:
-        out = out * (players - 1)
-    if len(out) != players - 1:
-        raise ConfigError(f"opponents: give one level for all or one per computer player "
-                          f"({players - 1}); got {len(out)}")
-    return tuple(out)
+    """One bot spec (level or bot name, or a bot object) per computer player: the check every
+    table shares (widgets.shell.check_opponent_specs), Flapjack's levels and bots only."""
+    return tuple(check_opponent_specs(value, players - 1, "flapjack",
+                                      allowed=LEVELS + BOT_SPECS))
 
 
 def check_names(names: Any, players: int) -> list[str] | None:
-    if names is None:
-        return None
-    if isinstance(names, str) or not isinstance(names, list | tuple):
-        raise ConfigError(f"names must be a list of {players} names; got {names!r}")
-    out = []
-    for n in names:
-        text = str(n).strip()
-        if not text or len(text) > MAX_NAME:
-            raise ConfigError(f"each name must be 1 to {MAX_NAME} characters; got {n!r}")
-        out.append(text)
-    if len(set(out)) != len(out):
-        raise ConfigError("names must be different from each other")
-    if len(out) != players:
-        raise ConfigError(f"names must give one name per player ({players}); got {len(out)}")
-    return out
+    """The given names (None: the defaults), by the one name policy of every table."""
+    return None if names is None else check_names_policy(names, players)
 
 
 def fresh_code() -> int:
@@ -91,27 +68,6 @@ class Feedback:
     kind: str
     offer_show_me: bool = False
     done: bool = False
-
-
-class _Controller(TableController):
-    """The TableController of one session (the state and the pacing of the bots)."""
-
-    def __init__(self, session: FlapjackSession, bot_delay: float, walkthrough: bool,
-                 schedule: Schedule) -> None:
-        super().__init__(bot_delay=bot_delay, walkthrough=walkthrough)
-        self.session = session
-        self.schedule = schedule
-        self.game: FlapjackState | None = None
-
-    @property
-    def state(self) -> FlapjackState | None:
-        return self.game
-
-    def refresh(self) -> None:
-        self.session.changed()
-
-    def on_error(self, message: str) -> None:
-        self.session.note = (message, "error")
 
 
 class FlapjackSession:
@@ -147,12 +103,15 @@ class FlapjackSession:
     ) -> None:
         if isinstance(bot_delay, bool) or not isinstance(bot_delay, int | float) or \
                 not 0 <= bot_delay <= 10:
-            raise ConfigError(f"bot_delay must be a number of seconds 0 to 10; got {bot_delay!r}")
+            raise ConfigError(_("bot_delay must be a number of seconds 0 to 10; got {value}"
+                                ).format(value=repr(bot_delay)))
         for flag, label in ((walkthrough, "walkthrough"), (say_total, "say_total"),
                             (teacher_controls, "teacher_controls")):
             if not isinstance(flag, bool):
-                raise ConfigError(f"{label} must be True or False; got {flag!r}")
-        config = FlapjackConfig(players=players, decks=decks, colors=colors, variant=variant)
+                raise ConfigError(_("{setting} must be True or False; got {value}").format(
+                    setting=label, value=repr(flag)))
+        config = make_game("flapjack", players=players, decks=decks, colors=colors,
+                           variant=variant).config
         try:
             code = parse_deal_code(seed)
         except DealCodeError as e:
@@ -160,14 +119,19 @@ class FlapjackSession:
         self.opponents = check_opponents(opponents, config.players)
         self.names_given = check_names(names, config.players)
         if deck is not None and not isinstance(deck, str):
-            raise ConfigError(f"deck must be card codes such as 'KS,7H,10C'; got {deck!r}")
-        FlapjackState.deal(config, rng=0, deck=deck)  # a bad stacked deck is refused here
+            raise ConfigError(_("deck must be card codes such as 'KS,7H,10C'; got {value}"
+                                ).format(value=repr(deck)))
+        make_game("flapjack", config).new_state(rng=0, deck=deck)  # a bad deck is refused
         self.config = config
         self.say_total = say_total
         self.teacher_controls = teacher_controls
         self.on_change = on_change or (lambda: None)
-        self.controller = _Controller(self, float(bot_delay), walkthrough,
-                                      schedule or call_later)
+        self._game: FlapjackState | None = None
+        self.controller = TableController(
+            state=lambda: self._game, on_change=self.changed,
+            on_error=lambda message: setattr(self, "note", (message, "error")),
+            schedule=schedule or call_later, bot_delay=float(bot_delay),
+            walkthrough=walkthrough)
         self.names = seat_names(config.players, self.names_given)
         self.deal_code: int | str = 0
         self.code_typed = False  # the person at the screen typed the deal code in Settings
@@ -188,8 +152,8 @@ class FlapjackSession:
     @property
     def state(self) -> FlapjackState:
         """The game being played (for tests and teachers; views never read it)."""
-        assert self.controller.game is not None
-        return self.controller.game
+        assert self._game is not None
+        return self._game
 
     @property
     def walkthrough(self) -> bool:
@@ -225,10 +189,10 @@ class FlapjackSession:
         if code is None:
             code = fresh_code()
         deck = self._deck if self._deck is not None and code == self._deck_code else None
-        state = FlapjackState.deal(self.config, rng=code, deck=deck)
+        state = make_game("flapjack", self.config).new_state(rng=code, deck=deck)
         c = self.controller
         c.new_generation()
-        c.game = state
+        self._game = state
         c.bots = make_bots({seat: self.opponents[seat - 1]
                             for seat in range(1, self.config.players)}, "flapjack", code)
         self.deal_code = code
@@ -244,7 +208,7 @@ class FlapjackSession:
         """The same deal again, from the start: a teacher's control (a student who saw the
         other hands could replay the deal knowing them)."""
         if not self.teacher_controls:
-            self.note = ("Restarting a deal is one of the teacher's controls.", "error")
+            self.note = (_("Restarting a deal is one of the teacher's controls."), "error")
             return self.note
         self.new_game(self.deal_code)
         return None
@@ -271,8 +235,8 @@ class FlapjackSession:
     def apply_settings(self, values: dict[str, Any]) -> str | None:
         """New settings from the panel (checked there); deals. Returns an error or None."""
         try:
-            config = FlapjackConfig(players=values["players"], decks=values["decks"],
-                                    colors=values["colors"], variant=values["variant"])
+            config = make_game("flapjack", players=values["players"], decks=values["decks"],
+                               colors=values["colors"], variant=values["variant"]).config
             level = values["opponents"]
             opponents = self.opponents if level == "mixed" else (level,)
             opponents = check_opponents(
@@ -292,7 +256,7 @@ class FlapjackSession:
 
     # ----- the viewer's own cards (the session may look at these, never at other hands) ----
     def my_turn(self, viewer: int = YOU) -> bool:
-        st = self.controller.game
+        st = self._game
         return st is not None and not st.over and st.current == viewer
 
     def _own_card(self, key: str | None, viewer: int = YOU) -> Card | None:
@@ -340,13 +304,14 @@ class FlapjackSession:
     def click_card(self, key: str) -> Note | None:
         """The student chose a card. Returns the refusal (nothing changed) or None."""
         if not self.my_turn():
-            return self._say("Wait for your turn.")
+            return self._say(_("Wait for your turn."))
         card = self._own_card(key)
         if card is None:
-            return self._say("That card is not in your hand.")
+            return self._say(_("That card is not in your hand."))
         reason = self.card_reason(card)
         if reason:
-            return self._say(f"You cannot play {card.short} now: {reason}.")
+            return self._say(_("You cannot play {card} now: {reason}.").format(
+                card=card.short, reason=reason))
         self.note = None
         if self.config.add_or_subtract:
             self.selected = key
@@ -359,18 +324,20 @@ class FlapjackSession:
         """A click on a switched-off card (only a forged one): a message, nothing else."""
         card = self._own_card(key) if key is not None else None
         reason = self.card_reason(card) if card is not None else None
-        return self._say(f"You cannot play {card.short} now: {reason}." if card and reason
-                         else "That card cannot be played now.")
+        return self._say(_("You cannot play {card} now: {reason}.").format(
+            card=card.short, reason=reason) if card and reason
+            else _("That card cannot be played now."))
 
     def choose_sign(self, sign: int) -> Note | None:
         key = self.selected
         card = self._own_card(key) if key else None
         if key is None or card is None or not self.my_turn():
-            return self._say("Choose a card first.")
+            return self._say(_("Choose a card first."))
         why = self.why_text(card, sign)
         if why:
-            return self._say(f"You cannot {'add' if sign > 0 else 'subtract'} "
-                             f"{card.short} now: {why}.")
+            return self._say((_("You cannot add {card} now: {reason}.") if sign > 0 else
+                              _("You cannot subtract {card} now: {reason}.")).format(
+                card=card.short, reason=why))
         self.selected = None
         return self._commit(key, sign)
 
@@ -392,7 +359,7 @@ class FlapjackSession:
     def _play(self, key: str, sign: int) -> Note | None:
         card = self._own_card(key)
         if card is None:
-            return self._say("That card is not in your hand.")
+            return self._say(_("That card is not in your hand."))
         self.banner_from = len(self.state.events)
         self.selected = None
         self.pending = None
@@ -417,35 +384,40 @@ class FlapjackSession:
 
         nums = self.expected()
         if nums is None or not self.my_turn():
-            return Feedback("Choose a card first.", "error")
+            return Feedback(_("Choose a card first."), "error")
         before, delta, after = nums
         aos = self.config.add_or_subtract
         if typed is None:
-            return Feedback("Type a whole number, such as -5 or 7 (the "
-                            f"{MINUS} key makes it negative).", "error")
+            return Feedback(_("Type a whole number, such as -5 or 7 (the {minus} key makes it "
+                              "negative).").format(minus=MINUS), "error")
         if typed == after:
             self._finish()
-            return Feedback(f"Right! {words.play_math(before, delta, aos)}", "ok", done=True)
+            return Feedback(_("Right! {math}").format(math=words.play_math(before, delta, aos)),
+                            "ok", done=True)
         self.misses += 1
         question = play_question(before, delta, aos).rsplit("=", 1)[0].strip()
         hint = direction_hint(before, delta, aos)
         said = words.total_text(typed, aos)
         if self.misses == 1:
-            return Feedback(f"Not quite: {question} is not {said}. {hint} Try again.", "error")
-        return Feedback(f"Not yet: {question} is not {said}. {hint} Try once more, or press "
-                        f"Show me.", "error", offer_show_me=True)
+            return Feedback(_("Not quite: {question} is not {said}. {hint} Try again.").format(
+                question=question, said=said, hint=hint), "error")
+        return Feedback(_("Not yet: {question} is not {said}. {hint} Try once more, or press "
+                          "Show me.").format(question=question, said=said, hint=hint),
+                        "error", offer_show_me=True)
 
     def show_me(self) -> Feedback:
         nums = self.expected()
         if nums is None or not self.my_turn():
-            return Feedback("Choose a card first.", "error")
+            return Feedback(_("Choose a card first."), "error")
         if self.misses < 2:  # the button is offered only after a second miss
-            return Feedback("Try to work it out first: Show me comes after two tries.", "info")
+            return Feedback(_("Try to work it out first: Show me comes after two tries."),
+                            "info")
         before, delta, after = nums
         aos = self.config.add_or_subtract
         self._finish()
-        return Feedback(f"Here is the arithmetic: {words.play_math(before, delta, aos)}. "
-                        f"The new total is {words.total_text(after, aos)}.", "info", done=True)
+        return Feedback(_("Here is the arithmetic: {math}. The new total is {total}.").format(
+            math=words.play_math(before, delta, aos), total=words.total_text(after, aos)),
+            "info", done=True)
 
     def _finish(self) -> None:
         assert self.pending is not None
@@ -457,10 +429,10 @@ class FlapjackSession:
         """Walkthrough "Next move": one computer move."""
         if not self.controller.walkthrough:
             if not self.teacher_controls:
-                return self._say("Stepping through moves is one of the teacher's controls.")
+                return self._say(_("Stepping through moves is one of the teacher's controls."))
             return None
-        if self.controller.game is None or self.controller.bot_to_move() is None:
-            return self._say("It is not a computer player's turn.")
+        if self._game is None or self.controller.bot_to_move() is None:
+            return self._say(_("It is not a computer player's turn."))
         self.banner_from = len(self.state.events)
         self.note = None
         self.controller.step()
@@ -468,7 +440,7 @@ class FlapjackSession:
 
     def set_walkthrough(self, on: bool) -> Note | None:
         if not self.teacher_controls:  # the switch is not on the page: a forged value
-            return self._say("The walkthrough is one of the teacher's controls.")
+            return self._say(_("The walkthrough is one of the teacher's controls."))
         self.controller.walkthrough = on is True
         self.changed()
         if on is not True:
@@ -480,6 +452,10 @@ class FlapjackSession:
         self.changed()
 
     def hint_text(self) -> str:
+        return words.hint_sentence(self.hint_lines())
+
+    def hint_lines(self) -> list[Any]:
+        """The hint, one sentence (or list) a line (widgets.words.flapjack_hint_lines)."""
         if self.pending is not None:  # the hint names new totals: not while one is asked
-            return "Work out the new total first; the hint is back after that."
-        return words.flapjack_hint(self.state.observation(YOU))
+            return [_("Work out the new total first; the hint is back after that.")]
+        return words.flapjack_hint_lines(self.state.observation(YOU))

@@ -22,24 +22,47 @@ from engine.flapjack import FlapjackState
 from widgets import components as ui
 from widgets.controller import call_later
 from widgets.flapjack import render
-from widgets.flapjack.hand import CardRow
 from widgets.flapjack.session import YOU, Feedback, FlapjackSession, Note
 from widgets.flapjack.settings import FIELDS, settings_panel
 from widgets.flapjack.view import TableView, table_view
+from widgets.render import esc
+from widgets.shell import CardRow, TableShell, teacher_controls
+from widgets.words import N_, _, bound, check_language, speaking
+
+# Flapjack's own tooltips for the shared teacher controls (translated where shown)
+TIPS = {"reveal": N_("show every player's hand and the computer players' reasons (teacher)"),
+        "next": N_("let the next computer player make one move"),
+        "restart": N_("deal the same cards again from the start")}
 
 
-class FlapjackTable(widgets.VBox):
+class FlapjackTable(TableShell, widgets.VBox):
     """A Flapjack table. The keywords are FlapjackSession's (widgets/flapjack/session.py),
-    and large_print (bigger text for a projector)."""
+    large_print (bigger text for a projector) and lang (the table's language, 'en', 'es';
+    None: the kernel's, widgets.words.set_language). The shell's parts (layout, settings
+    panel display, large print, the session's names on the table) are Hit Me's (TableShell)."""
+
+    # what the tests and teachers read on the table; they live in the session
+    _FROM_SESSION = ("controller", "teacher_controls", "config", "names", "say_total",
+                     "deal_code", "code_open")
 
     def __init__(self, players: int = 2, opponents: str | Sequence[str] = "medium",
                  variant: str = "classic", decks: int = 1, colors: str = "black-positive",
                  seed: int | str | None = None, walkthrough: bool = False,
                  large_print: bool = False, names: Sequence[str] | None = None,
                  say_total: bool = False, bot_delay: float = 0.8, deck: str | None = None,
-                 teacher_controls: bool = True) -> None:
+                 teacher_controls: bool = True, lang: str | None = None) -> None:
+        self.lang = check_language(lang)
+        with speaking(self.lang):
+            self._init(players, opponents, variant, decks, colors, seed, walkthrough,
+                       large_print, names, say_total, bot_delay, deck, teacher_controls)
+
+    def _init(self, players: int, opponents: str | Sequence[str], variant: str, decks: int,
+              colors: str, seed: int | str | None, walkthrough: bool, large_print: bool,
+              names: Sequence[str] | None, say_total: bool, bot_delay: float,
+              deck: str | None, teacher_controls: bool) -> None:
         if not isinstance(large_print, bool):
-            raise ConfigError(f"large_print must be True or False; got {large_print!r}")
+            raise ConfigError(_("large_print must be True or False; got {value}").format(
+                value=repr(large_print)))
         self.session = FlapjackSession(
             players=players, opponents=opponents, variant=variant, decks=decks, colors=colors,
             seed=seed, walkthrough=walkthrough, names=names, say_total=say_total,
@@ -47,21 +70,16 @@ class FlapjackTable(widgets.VBox):
             schedule=call_later, on_change=self.refresh)
         self._asked = 0  # the session's practice_serial last shown
         self._build()
-        super().__init__(self._layout(), _dom_classes=(
+        super().__init__(self._children(), _dom_classes=(
             "icg-root", "icg-flapjack", *(["icg-large"] if large_print else [])))
         self.large_toggle.value = large_print
         self._sync_settings()
         self.new_game(self.session.first_code)
 
     # ----- the session's parts, for tests and teachers ------------------------------------
-    controller = property(lambda self: self.session.controller)
-    teacher_controls = property(lambda self: self.session.teacher_controls)
-    config = property(lambda self: self.session.config)
-    names = property(lambda self: self.session.names)
-    say_total = property(lambda self: self.session.say_total)
-    deal_code = property(lambda self: self.session.deal_code)
-    code_open = property(lambda self: self.session.code_open)
     card_buttons = property(lambda self: self.hand.buttons)
+    next_button = property(lambda self: self.next_move_button)  # (the shared teacher controls)
+    large_toggle = property(lambda self: self.large_print_toggle)
     _hand_keys = property(lambda self: self.hand.keys)
 
     @property
@@ -81,26 +99,30 @@ class FlapjackTable(widgets.VBox):
         self.message = ui.MessageArea()
         self.seats = ui.html_widget("", ["icg-fj-seats"])
         self.table_view = ui.html_widget("", ["icg-fj-tableview"])
-        self.number_line = ui.NumberLine("Running total")
-        self.hand_title = ui.html_widget("<b>Your hand</b>")
+        self.number_line = ui.NumberLine(_("Running total"))
+        self.hand_title = ui.html_widget("<b>" + esc(_("Your hand")) + "</b>")
         self.hand = CardRow(self.click_card,
                             lambda key: self._say(self.session.refused_card(key)))
         self.hand_box = self.hand.box
-        self.hint = ui.HintBox(self.session.hint_text)
+        self.hint = ui.HintBox(self.session.hint_lines)
         self.hint.layout.align_items = "flex-start"
-        self.next_button = ui.make_button("Next move", self._next_move,
-                                       tooltip="let the next computer player make one move",
-                                       button_style="primary", own_layout=True)
+        teacher_controls(self, "next large", on_reveal=self._on_reveal, on_next=self._next_move,
+                         on_restart=self.restart, next_style="primary", own_layout=True,
+                         tips=TIPS)
         if self.teacher_controls:
             self._build_switches()
-        self.large_toggle = ui.make_toggle("Large print", "bigger text for a projector")
-        self.new_deal_button = ui.make_button("New deal", lambda: self.new_game(None),
-                                           tooltip="shuffle and deal with a fresh deal code")
-        self.large_toggle.observe(self._on_large, names="value")
+        self.new_deal_button = ui.make_button(
+            _("New deal"), lambda: self.new_game(None),
+            tooltip=_("shuffle and deal with a fresh deal code"))
         self.reasons = ui.html_widget("", ["icg-fj-reasons-box"])
-        self.move_log = ui.MoveLog("Move log")
-        self.settings_toggle = ui.make_toggle("Settings", "show or hide the settings")
-        self.settings_toggle.observe(self._show_settings, names="value")
+        # banners ("Flapjack!", passes) and messages: one place that keeps a height of its
+        # own, so that a banner coming or going does not move the hand (issue 14 item 3)
+        self.messages = widgets.VBox([self.banner, self.message],
+                                     layout=ui.shared_layout())
+        self.messages.add_class("icg-fj-messages")
+        self.move_log = ui.MoveLog(_("Move log"))
+        self.settings_toggle = ui.make_toggle(_("Settings"), _("show or hide the settings"))
+        self.settings_toggle.observe(bound(lambda ch: self._show_settings()), names="value")
         self.css = ui.html_widget(f"<style>{render.FLAPJACK_CSS}</style>", ["icg-style"])
         self.base_css = ui.style_widget()
         switches = ([self.walkthrough_toggle, self.reveal_toggle] if self.teacher_controls
@@ -117,22 +139,25 @@ class FlapjackTable(widgets.VBox):
 
     def _build_signs(self) -> None:
         self.sign_prompt = ui.html_widget("")
-        self.add_button = ui.make_button("+ Add", lambda: self._say(self.session.choose_sign(1)))
-        self.subtract_button = ui.make_button(f"{ui.MINUS} Subtract",
+        self.add_button = ui.make_button("+ " + _("Add"),
+                                         lambda: self._say(self.session.choose_sign(1)))
+        self.subtract_button = ui.make_button(f"{ui.MINUS} " + _("Subtract"),
                                            lambda: self._say(self.session.choose_sign(-1)))
-        self.cancel_sign_button = ui.make_button("Choose another card", self._cancel,
-                                              tooltip="put the card back and choose again")
+        self.cancel_sign_button = ui.make_button(
+            _("Choose another card"), self._cancel,
+            tooltip=_("put the card back and choose again"))
         self.sign_box = widgets.VBox([self.sign_prompt, ui.hbox(
             [self.add_button, self.subtract_button, self.cancel_sign_button])])
         self.sign_box.layout.display = "none"
 
     def _build_practice(self) -> None:
         self.practice = ui.AnswerEntry(
-            [("total", "New total")], check_label="Check the new total",
+            [("total", _("New total"))], check_label=_("Check the new total"),
             on_check=lambda a: self._answer(self.session.check_total(a.get("total"))),
             on_show_me=lambda: self._answer(self.session.show_me()))
-        self.cancel_practice_button = ui.make_button("Choose another card", self._cancel,
-                                                  tooltip="put the card back and choose again")
+        self.cancel_practice_button = ui.make_button(
+            _("Choose another card"), self._cancel,
+            tooltip=_("put the card back and choose again"))
         self.practice_box = widgets.VBox([self.practice, self.cancel_practice_button])
         self.practice_box.layout.display = "none"
         self.practice_box.layout.align_items = "flex-start"
@@ -147,38 +172,38 @@ class FlapjackTable(widgets.VBox):
          self.level_field, self.code_field, self.say_field) = (s.fields[n][0] for n in FIELDS)
         s.layout.display = None if self.settings_toggle.value is True else "none"
 
-    def _show_settings(self, change: Any = None) -> None:
-        self.settings.layout.display = None if self.settings_toggle.value is True else "none"
-
     # The teacher's switches and "Restart this deal" exist only with teacher_controls (on a
     # self-study page a hidden switch would still be a synced value a page could change).
     walkthrough_toggle, reveal_toggle, restart_button = ui.LazyPart.group("_build_switches", 3)
 
     def _build_switches(self) -> None:
-        self.walkthrough_toggle = ui.make_toggle("Teacher walkthrough", "step through the "
-            "computer players' moves one at a time, with reasons", self.session.walkthrough)
-        self.reveal_toggle = ui.make_toggle("Show every hand", "show every player's hand and "
-            "the computer players' reasons (teacher)", True, own_layout=True)
-        self.walkthrough_toggle.observe(self._on_walkthrough, names="value")
-        self.reveal_toggle.observe(lambda ch: self.session.set_show_hands(ch["new"]),
-                                   names="value")
-        self.restart_button = ui.make_button("Restart this deal", self.restart,
-                                             tooltip="deal the same cards again from the start")
+        self.walkthrough_toggle = ui.make_toggle(
+            _("Teacher walkthrough"),
+            _("step through the computer players' moves one at a time, with reasons"),
+            self.session.walkthrough)
+        self.walkthrough_toggle.observe(bound(self._on_walkthrough), names="value")
+        teacher_controls(self, "reveal restart", on_reveal=self._on_reveal,
+                         on_next=self._next_move, on_restart=self.restart, reveal=True,
+                         own_layout=True, tips=TIPS)
+
+    def _on_reveal(self, change: dict[str, Any]) -> None:
+        self.session.set_show_hands(change["new"])
 
     def _hide_part(self, name: str) -> None:
         if ui.LazyPart.built(self, name):
             getattr(self, name).layout.display = "none"
 
-    def _layout(self) -> list[widgets.Widget]:
+    def _children(self) -> list[widgets.Widget]:
         part = self.__dict__.get
+        # the student's hand and what they press come first, under the status and the cards
+        # in play, so that they are on the first screen of a Chromebook (1366x657); the
+        # messages follow in a place of their own that keeps its height (issue 14 item 3)
         return [w for w in [
-            self.base_css, self.css, self.header, self.banner, self.status, self.message,
-            self.seats, self.table_view, self.number_line, self.hand_title, self.hand_box,
-            part("sign_box"), part("practice_box"), self.hint, self.teacher_box, self.reasons,
-            self.move_log, self.settings_toggle, part("settings")] if w is not None]
-
-    def _layout_children(self) -> None:
-        self.children = self._layout()
+            self.base_css, self.css, self.header, self.status, self.table_view,
+            self.hand_title, self.hand_box, part("sign_box"), part("practice_box"),
+            self.messages, self.hint, self.teacher_box, self.seats, self.number_line,
+            self.reasons, self.move_log, self.settings_toggle, part("settings")]
+            if w is not None]
 
     def _sync_settings(self) -> None:
         if ui.LazyPart.built(self, "settings"):
@@ -244,14 +269,14 @@ class FlapjackTable(widgets.VBox):
         self._say(self.session.set_walkthrough(change["new"] is True))
         self._sync_code()
 
-    def _on_large(self, change: dict[str, Any]) -> None:
-        (self.add_class if change["new"] is True else self.remove_class)("icg-large")
-        self.number_line.set_large(change["new"] is True)
-
     # ----- the view to the widgets --------------------------------------------------------
     def refresh(self) -> None:
-        """Apply the student's view to every widget."""
-        if self.session.controller.game is None or "header" not in self.__dict__:
+        """Apply the student's view to every widget (in the table's language)."""
+        with speaking(self.__dict__.get("lang")):
+            self._refresh()
+
+    def _refresh(self) -> None:
+        if self.session.controller.state is None or "header" not in self.__dict__:
             return
         v = table_view(self.session, YOU)
         note = self.session.note
@@ -273,7 +298,9 @@ class FlapjackTable(widgets.VBox):
         self.next_button.layout.display = None if v.walkthrough else "none"
         self.next_button.disabled = not v.next_enabled
         self.reasons.value = render.view_reasons_html(v)
-        self.hint.button.disabled = v.asking_total
+        # a hint is for the student's own turn (off while the computers play: issue 14 item 8)
+        mine = not v.over and v.obs["current_player"] == v.viewer
+        self.hint.button.disabled = v.asking_total or not mine
         if v.over and ui.LazyPart.built(self, "practice"):
             self.practice.check_button.disabled = True
             self.cancel_practice_button.disabled = True

@@ -17,6 +17,7 @@ from engine.flapjack import Play
 from widgets import words
 from widgets.deal_codes import format_code
 from widgets.flapjack.session import MINUS
+from widgets.words import _, ngettext
 
 if TYPE_CHECKING:
     from widgets.flapjack.session import FlapjackSession
@@ -29,7 +30,7 @@ class CardChoice:
     key: str
     card: dict[str, Any]  # the observation's card view
     reason: str | None  # why it cannot be played now (None: playable)
-    short: str = ""  # the reason, short enough for the button
+    short: str = ""  # the reason, short enough for the button ("": not on the label)
     chosen: bool = False
 
 
@@ -113,9 +114,13 @@ def _hand(session: FlapjackSession, obs: dict[str, Any], viewer: int,
     for card in obs["seats"][viewer]["hand"] or []:
         found = whys.get(card["key"], (Why(Reason.NOT_IN_HAND),))
         reason = _reason_words(found, aos, viewer)
+        # a reason of the moment (another player's turn, the game over) stays off the card's
+        # label: the status says it once, and the row keeps its length (issue 14 item 3)
+        waiting = all(w is not None and w.reason in (Reason.NOT_YOUR_TURN, Reason.GAME_OVER)
+                      for w in found)
         out.append(CardChoice(card["key"], card, reason,
-                              _short_reason(found, reason, obs) if reason else "",
-                              card["key"] in (session.selected, pending)))
+                              _short_reason(found, reason, obs) if reason and not waiting
+                              else "", card["key"] in (session.selected, pending)))
     return tuple(out)
 
 
@@ -128,13 +133,16 @@ def _signs(session: FlapjackSession, obs: dict[str, Any], viewer: int,
         return None
     n = int(chosen.card["value"])
     buttons = []
-    for i, (sign, verb) in enumerate(((1, "Add"), (-1, "Subtract"))):
+    for i, sign in enumerate((1, -1)):
         w = whys[chosen.key][i]
         why = None if w is None else words.reason_text(w, aos, viewer=viewer)
         mark = "+" if sign > 0 else MINUS
-        buttons.append(SignChoice(sign, f"{mark} {verb} {n}" + (f" ({why})" if why else ""),
-                                  f"{verb.lower()} {n}" + (f": not allowed, {why}" if why else ""),
-                                  why is not None))
+        label = (_("Add {n}") if sign > 0 else _("Subtract {n}")).format(n=n)
+        tip = (_("add {n}") if sign > 0 else _("subtract {n}")).format(n=n)
+        buttons.append(SignChoice(
+            sign, f"{mark} {label}" + (f" ({why})" if why else ""),
+            _("{action}: not allowed, {why}").format(action=tip, why=why) if why else tip,
+            why is not None))
     return SignPrompt(chosen.card, n, tuple(buttons))
 
 
@@ -142,10 +150,13 @@ def _bot_moves(session: FlapjackSession, aos: bool) -> tuple[tuple[str, str, str
     moves = []
     for m in session.controller.bot_moves[-max(1, len(session.names) - 1) * 3:]:
         card = m.action.card if isinstance(m.action, Play) else None
-        what = "played a card"
+        what = _("played a card")
         if card is not None:
-            how = (" (subtract)" if m.action.sign < 0 else " (add)") if aos else ""
-            what = f"played {card.short}{how}"
+            if aos:
+                what = (_("played {card} (subtract)") if m.action.sign < 0 else
+                        _("played {card} (add)")).format(card=card.short)
+            else:
+                what = _("played {card}").format(card=card.short)
         moves.append((session.names[m.seat], what, m.reason))
     return tuple(moves)
 
@@ -166,16 +177,17 @@ def table_view(session: FlapjackSession, viewer: int = 0) -> TableView:
     choosing = ""
     chosen = next((c for c in hand if c.key == session.selected), None)
     if chosen is not None:
-        choosing = f"You chose {chosen.card['label']}{chosen.card['symbol']}: " \
-                   f"add it or subtract it?"
+        choosing = _("You chose {card}: add it or subtract it?").format(
+            card=f"{chosen.card['label']}{chosen.card['symbol']}")
     elif session.pending is not None:
-        choosing = "Type the new total, then press Check."
+        choosing = _("Type the new total, then press Check.")
     walk = session.walkthrough
     bot_to_move = (not obs["over"] and obs["current_player"] is not None
                    and obs["current_player"] != viewer)
     return TableView(
         obs=obs, viewer=viewer, names=names,
-        header=Header(cfg.title, aos, cfg.colors.value, tuple(int(t) for t in obs["targets"]),
+        header=Header(words.variant_title(cfg.variant), aos, cfg.colors.value,
+                      tuple(int(t) for t in obs["targets"]),
                       int(obs["low"]), int(obs["high"]),
                       code if session.code_open else None),
         banner_events=tuple(obs["events"][session.banner_from:]),
@@ -186,5 +198,7 @@ def table_view(session: FlapjackSession, viewer: int = 0) -> TableView:
         show_reasons=walk and bool(obs["reveal"]),
         bot_moves=_bot_moves(session, aos) if walk and obs["reveal"] else (),
         asking_total=session.pending is not None, over=bool(obs["over"]),
-        settings_label=f"Settings ({cfg.title}, {cfg.players} players)",
+        settings_label=ngettext("Settings ({variant}, {n} player)",
+                                "Settings ({variant}, {n} players)", cfg.players).format(
+            variant=words.variant_title(cfg.variant), n=cfg.players),
     )

@@ -5,6 +5,7 @@ Every sentence comes from `widgets/words.py`; nothing here reads engine text.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 from typing import Any
 
@@ -18,7 +19,12 @@ from widgets.render import (  # noqa: F401 - Arrow, Point, Span, score_table_htm
     esc,
     score_table_html,
 )
-from widgets.words import _, abs_math, join_names, ngettext, sum_math
+from widgets.words import _, abs_math, action_text, addressed, join_names, ngettext, sum_math
+
+
+def text_esc(text: str) -> str:
+    """HTML-escape text between tags (quotes kept as they are)."""
+    return html.escape(text, quote=False)
 
 
 def own_values(seat: dict[str, Any]) -> list[int]:
@@ -38,7 +44,7 @@ def _ace_note(card: dict[str, Any], value: int | None = None) -> str:
 
 
 def seat_html(obs: dict[str, Any], seat: dict[str, Any], name: str, *, show_down: bool,
-              winner: bool = False, show_sum: bool = True) -> str:
+              winner: bool = False, show_sum: bool = True, mark_down: bool = False) -> str:
     """One player's place at the table: name, role, cards, and the sums that are known."""
     p = seat["seat"]
     classes = ["icg-seat"]
@@ -62,7 +68,10 @@ def seat_html(obs: dict[str, Any], seat: dict[str, Any], name: str, *, show_down
     cards_html = []
     if show_down and not down.get("hidden"):
         v = vals[0] if vals else None
-        cards_html.append(card_face_html(_with_value(down, v), note=_ace_note(down, v)))
+        note = _ace_note(down, v)
+        if mark_down:  # walkthrough: which card was the face-down one
+            note = ", ".join(n for n in (_("was face down"), note) if n)
+        cards_html.append(card_face_html(_with_value(down, v), note=note))
     else:
         label = _("your face-down card (not peeked)") if obs["viewer"] == p else \
             _("{name}'s face-down card").format(name=name)
@@ -92,9 +101,10 @@ def _with_value(card: dict[str, Any], value: int | None) -> dict[str, Any]:
 
 
 def seats_html(obs: dict[str, Any], names: Sequence[str], *, peeked: bool,
-               hide_sum: int | None = None) -> str:
+               hide_sum: int | None = None, mark_down: bool = False) -> str:
     """Every seat. The viewer's face-down card shows only after a peek (or at the reveal);
-    `hide_sum`: a seat whose sum is not written (its student is being asked for it)."""
+    `hide_sum`: a seat whose sum is not written (its student has not answered or asked to see
+    it); `mark_down`: a face-down card shown face up says so (the teacher's walkthrough)."""
     res = obs.get("result") or {}
     winners = set(res.get("winners", []))
     parts = []
@@ -102,7 +112,7 @@ def seats_html(obs: dict[str, Any], names: Sequence[str], *, peeked: bool,
         p = seat["seat"]
         show = obs["reveal"] or (obs["viewer"] == p and peeked)
         parts.append(seat_html(obs, seat, names[p], show_down=show, winner=p in winners,
-                               show_sum=p != hide_sum))
+                               show_sum=p != hide_sum or obs["reveal"], mark_down=mark_down))
     return f'<div class="icg-seats">{"".join(parts)}</div>'
 
 
@@ -120,10 +130,11 @@ def number_line_parts(obs: dict[str, Any], names: Sequence[str], *, peeked: bool
             known[p] = seat["sum"]
     for seat in obs["seats"]:
         p = seat["seat"]
-        if p in known:
+        if p in known:  # each dot says what it counts (issue 14 item 8)
             kind = "winner" if res and p in res["winners"] else ("me" if p == viewer else "sum")
-            points.append(Point(known[p], names[p], kind))
-            spans.append(Span(known[p], f"{names[p]}: {abs_math(known[p])}"))
+            points.append(Point(known[p], _("{name} (all cards)").format(name=names[p]), kind))
+            spans.append(Span(known[p], _("{name}: {abs}").format(name=names[p],
+                                                                  abs=abs_math(known[p]))))
         else:
             points.append(Point(seat["face_up_sum"],
                                 _("{name} (face-up cards)").format(name=names[p]), "sum"))
@@ -171,38 +182,61 @@ def status_html(text: str, info: Sequence[str]) -> str:
 
 
 def pass_html(who: str, playing: bool) -> str:
-    why = "to take a turn" if playing else "to announce a sum"
-    return (f'<div class="icg-pass" role="status">Pass the device to '
-            f'{esc(who)} {why}. Everyone else: no peeking!</div>')
+    text = (_("Pass the device to {name} to take a turn. Everyone else: no peeking!") if playing
+            else _("Pass the device to {name} to announce a sum. Everyone else: no peeking!"))
+    return f'<div class="icg-pass" role="status">{esc(text.format(name=who))}</div>'
 
 
-def announce_prompt_html(name: str) -> str:
-    return (f"<div><b>{esc(name)}</b>, before the cards turn up: what is your sum, and "
-            "how far is it from zero? Peek at your face-down card, then use the keys or "
-            "type; the \u2212 key makes a number negative.</div>")
+def announce_prompt_html(name: str, peeked: bool = False) -> str:
+    text = esc(_("{name}, before the cards turn up: what is your sum, and how far is it from "
+                 "zero? Use the keys or type; the \u2212 key makes a number negative.") if peeked
+               else _("{name}, before the cards turn up: what is your sum, and how far is it "
+                      "from zero? Peek at your face-down card, then use the keys or type; the "
+                      "\u2212 key makes a number negative."))
+    return "<div>" + text.replace("{name}", f"<b>{esc(name)}</b>", 1) + "</div>"
+
+
+def last_reason_html(names: Sequence[str], moves: Sequence[Any], revealed: bool) -> str:
+    """The teacher's bar: the latest computer move, with its reason once every hand is shown
+    (a reason gives away the computer's cards)."""
+    if not moves:
+        return '<div class="icg-reason icg-last-reason">{}</div>'.format(
+            esc(_("No computer moves yet.")))
+    m = moves[-1]
+    what = (_("{name} chose {action}: \u201c{reason}\u201d").format(
+        name=names[m.seat], action=action_text(m.action), reason=m.reason) if revealed
+        else _("{name} chose {action}").format(name=names[m.seat], action=action_text(m.action)))
+    return '<div class="icg-reason icg-last-reason"><b>{}</b> {}</div>'.format(
+        esc(_("Last move:")), esc(what))
 
 
 def reasons_html(names: Sequence[str], moves: Sequence[Any], revealed: bool) -> str:
     """The teacher's box: the computer players' latest reasons (only with every hand shown)."""
     if not revealed:
-        return ('<div class="icg-reason">Turn on "Show every hand" to see why the computer '
-                'players move as they do (their reasons give away their cards).</div>')
-    rows = [f"<li><b>{esc(names[m.seat])}</b> chose {esc(str(m.action).lower())}: "
-            f"\u201c{esc(m.reason)}\u201d</li>" for m in moves[-8:]]
+        return '<div class="icg-reason">{}</div>'.format(text_esc(
+            _('Turn on "Show every hand" to see why the computer players move as they do '
+              "(their reasons give away their cards).")))
+    rows = ["<li>" + text_esc(_("{name} chose {action}: \u201c{reason}\u201d")).replace(
+        "{name}", f"<b>{esc(names[m.seat])}</b>", 1).format(
+        action=esc(action_text(m.action)), reason=esc(m.reason)) + "</li>" for m in moves[-8:]]
     if not rows:
-        return '<div class="icg-reason">No computer moves yet.</div>'
-    return ('<div class="icg-reason">Computer players\' reasons (latest last):<ul>'
-            f'{"".join(rows)}</ul></div>')
+        return '<div class="icg-reason">{}</div>'.format(esc(_("No computer moves yet.")))
+    return ('<div class="icg-reason">{}<ul>'.format(
+        text_esc(_("Computer players' reasons (latest last):")))
+        + f'{"".join(rows)}</ul></div>')
 
 
 def result_html(res: dict[str, Any] | None, names: Sequence[str], next_dealer: int,
-                replay_code: str | None, first_round: bool) -> str:
+                replay_code: str | None, first_round: bool, viewer: int | None = None) -> str:
     """The round's result: winner(s), every sum, the next dealer, the replay code."""
     if not res:
         return ""
     w = res["winners"]
     score = res["scores"][w[0]]
-    if len(w) == 1:
+    if len(w) == 1 and w[0] == addressed(names, viewer):
+        head = _("You win the round: |sum| = {score} is the closest to zero.").format(
+            score=score)
+    elif len(w) == 1:
         head = _("{name} wins the round: |sum| = {score} is the closest to zero.").format(
             name=names[w[0]], score=score)
     else:
@@ -216,9 +250,13 @@ def result_html(res: dict[str, Any] | None, names: Sequence[str], next_dealer: i
     nxt = names[next_dealer]
     replay = ""
     if replay_code is not None:
-        where = "this deal" if first_round else "round 1 of this game"
-        replay = (f"<div>Replay {where}: deal code <b>{esc(replay_code)}</b> "
-                  "(type it in Settings, Deal code).</div>")
+        text = (_("Replay this deal: deal code {code} (type it in Settings, Deal code).")
+                if first_round else
+                _("Replay round 1 of this game: deal code {code} (type it in Settings, Deal "
+                  "code)."))
+        replay = "<div>" + esc(text).replace("{code}", f"<b>{esc(replay_code)}</b>", 1) + \
+            "</div>"
+    dealer = _("Next dealer: {name}.").format(name=nxt)
     return (f'<div class="icg-msg icg-msg-celebrate" role="status">{esc(head)}</div>'
-            f"<ul>{rows}</ul><div>{esc(_('Next dealer: {name}.').format(name=nxt))}</div>"
+            f"<ul>{rows}</ul><div>{esc(dealer)}</div>"
             f"{replay}")

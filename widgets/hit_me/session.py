@@ -2,7 +2,8 @@
 
 The session holds the engine game, the phase of the round as the table shows it, who holds the
 device, the peek, the announce queue and check, the deal code and the computer players (paced by
-`widgets.controller.TableController`). One method per click; each checks the click is allowed now
+the runner every table shares, `widgets.controller.TableController`, with an injected
+`schedule(delay, fn)`). One method per click; each checks the click is allowed now
 and otherwise changes nothing. The widget (widgets/hit_me/table.py) passes `on_change` (re-render)
 and `notify(text, kind)` (a message; text None clears it); tests pass nothing and read the state.
 """
@@ -16,20 +17,22 @@ from typing import Any
 
 from engine.cards import card_from_json
 from engine.errors import ConfigError, check_int
-from engine.hit_me import ChooseAce, Hit, HitMeConfig, HitMeGame, Hold
+from engine.games import make_game
+from engine.hit_me import ChooseAce, Hit, HitMeGame, Hold
 from widgets.controller import TableController, make_bots
 from widgets.deal_codes import format_code, new_secret_seed, parse_deal_code
 from widgets.hit_me.render import announce_feedback, own_values
 from widgets.shell import check_opponent_specs, seat_names
-from widgets.words import abs_math, hit_me_hint, sum_math
+from widgets.words import N_, _, abs_math, hint_sentence, hit_me_hint_lines, sum_math
 
 MODES = ("solo", "pass-device")
 LEVELS = ("easy", "medium", "hard")
 MAX_PLAYERS = 8
-COLOR_OPTIONS = [("black positive, red negative", "black-positive"),
-                 ("red positive, black negative", "red-positive")]
-TURN_OPTIONS = [("round robin (one hit a pass)", "round-robin"),
-                ("all at once (all your hits in a row)", "all-at-once")]
+# Shown in the settings (translated there with _()).
+COLOR_OPTIONS = [(N_("black positive, red negative"), "black-positive"),
+                 (N_("red positive, black negative"), "red-positive")]
+TURN_OPTIONS = [(N_("round robin (one hit a pass)"), "round-robin"),
+                (N_("all at once (all your hits in a row)"), "all-at-once")]
 
 
 class Phase(Enum):
@@ -38,28 +41,6 @@ class Phase(Enum):
     PLAY = "play"
     ANNOUNCE = "announce"
     REVEAL = "reveal"
-
-
-class _Controller(TableController):
-    def __init__(self, session: HitMeSession, **kw: Any) -> None:
-        super().__init__(**kw)
-        self.session = session
-
-    @property
-    def state(self) -> Any:
-        return self.session.game.round
-
-    def refresh(self) -> None:
-        self.session.changed()
-
-    def on_error(self, message: str) -> None:
-        self.session.notify(message, "error")
-
-    def bot_legal(self, seat: int) -> list[Any]:
-        return [a for a in self.state.legal_actions(seat) if isinstance(a, Hit | Hold)]
-
-    def after_move(self) -> None:
-        self.session._after_move()
 
 
 def _quiet(text: str | None, kind: str = "info") -> None:
@@ -72,8 +53,13 @@ class HitMeSession:
     def __init__(self, *, walkthrough: bool = False, bot_delay: float = 0.8,
                  names: Sequence[str] | None = None,
                  on_change: Callable[[], None] | None = None,
-                 notify: Callable[[str | None, str], None] | None = None) -> None:
-        self.ctl = _Controller(self, bot_delay=bot_delay, walkthrough=walkthrough)
+                 notify: Callable[[str | None, str], None] | None = None,
+                 schedule: Callable[[float, Callable[[], None]], None] | None = None) -> None:
+        self.ctl = TableController(
+            state=lambda: self.game.round, on_change=self.changed,
+            on_error=lambda message: self.notify(message, "error"), bot_legal=self._bot_legal,
+            after_move=self._after_move, schedule=schedule, bot_delay=bot_delay,
+            walkthrough=walkthrough)
         self.on_change = on_change
         self._notify = notify or _quiet
         self.last_message: tuple[str | None, str] = (None, "info")
@@ -111,10 +97,11 @@ class HitMeSession:
         """
         with self.lock:
             check_int(players, "players", 2, MAX_PLAYERS)
-            config = HitMeConfig(players=players, colors=colors, turn_order=turn_order,
-                                 ace_eleven=ace_eleven)
+            config = make_game("hit-me", players=players, colors=colors,
+                               turn_order=turn_order, ace_eleven=ace_eleven).config
             if mode not in MODES:
-                raise ConfigError(f"mode must be one of {', '.join(MODES)}; got {mode!r}")
+                raise ConfigError(_("mode must be one of {modes}; got {mode}").format(
+                    modes=", ".join(MODES), mode=repr(mode)))
             if mode == "solo":
                 n_students = 1
             else:
@@ -128,7 +115,7 @@ class HitMeSession:
                 code = parse_deal_code(code)
                 if code is None:
                     code = new_secret_seed()
-            game = HitMeGame(config, seed=code, deck=deck)
+            game = make_game("hit-me", config).new_series(seed=code, deck=deck)
             # everything checked: replace the game
             self.ctl.new_generation()
             self.config = config
@@ -154,6 +141,8 @@ class HitMeSession:
             self.snapshot = self.game.to_json()
             self.phase = Phase.PLAY
             self.peeked = False
+            # the students who pressed "Show my sum" this round (the check records it)
+            self.sum_shown: set[int] = set()
             self.holder: int | None = 0 if self.mode == "solo" else None
             self.announce_queue: list[int] = []
             self.announce_misses = 0
@@ -166,6 +155,10 @@ class HitMeSession:
             self.changed()
             self.ctl.run_bots()
         self.changed()
+
+    def _bot_legal(self, seat: int) -> list[Any]:
+        """A computer player hits or holds (its aces count as the engine sets them)."""
+        return [a for a in self.game.round.legal_actions(seat) if isinstance(a, Hit | Hold)]
 
     def _after_move(self) -> None:
         """Called after every move: start the announce step when the round is over."""
@@ -237,6 +230,21 @@ class HitMeSession:
             self.peeked = not self.peeked
         self.changed()
 
+    def sums_open(self, seat: int | None) -> bool:
+        """May the screen state `seat`'s sum? Only once its student asked to see it (Show my
+        sum while playing, Show me at the check) or answered the check (issue 14 item 1)."""
+        return seat is not None and (seat in self.sum_shown or seat in self.announced)
+
+    def show_sum(self) -> None:
+        """The student asks to see their whole sum while playing (it counts as being shown at
+        the end-of-round check)."""
+        with self.lock:
+            v = self.viewer
+            if v is None or self.phase is not Phase.PLAY or not self.peeked:
+                return
+            self.sum_shown.add(v)
+        self.changed()
+
     def hit(self) -> None:
         self._human(Hit())
 
@@ -246,7 +254,7 @@ class HitMeSession:
     def _human(self, action: Any) -> None:
         v = self.viewer
         if v is None or self.phase is not Phase.PLAY or self.game.round.current != v:
-            self.notify("It is not your turn.", "error")
+            self.notify(_("It is not your turn."), "error")
             return
         self.notify(None)
         self.ctl.human_move(action, v)
@@ -256,16 +264,24 @@ class HitMeSession:
         if v is None or self.phase is Phase.REVEAL:
             return
         if self.game.round.over:  # the round ended: choices are fixed now
-            self.notify("The round is over: aces stay as they are.", "error")
+            self.notify(_("The round is over: aces stay as they are."), "error")
             return
         self.ctl.human_move(ChooseAce(card_from_json(card["key"]), high), v)
 
     def hint_text(self) -> str:
-        if self.viewer is None or self.phase is not Phase.PLAY:
-            return "Hints are for your own turn."
+        return hint_sentence(self.hint_lines())
+
+    def hint_lines(self) -> list[Any]:
+        """The hint, one sentence a line (widgets.words.hit_me_hint_lines)."""
+        if (self.viewer is None or self.phase is not Phase.PLAY
+                or self.game.round.current != self.viewer):
+            return [_("Hints are for your own turn.")]
         if not self.peeked:
-            return "Peek at your face-down card first: the hint works with your whole sum."
-        return hit_me_hint(self.game.round.observation(self.viewer), self.names)
+            return [_("Peek at your face-down card first: the hint works with your whole sum.")]
+        if not self.sums_open(self.viewer):
+            return [_("The hint works with your whole sum: press \u201cShow my sum\u201d first "
+                      "(the check at the end of the round will know you saw it).")]
+        return hit_me_hint_lines(self.game.round.observation(self.viewer), self.names)
 
     def next_move(self) -> None:
         if self.walkthrough and self.phase is Phase.PLAY:
@@ -279,7 +295,12 @@ class HitMeSession:
                 return None
             values = self.announce_values() or []
             ok, text = announce_feedback(values, answers.get("sum"), answers.get("abs"))
-            if ok:
+            if ok and v in self.sum_shown:  # right, but the sum was on the screen
+                self.announced[v] = "shown"
+                self.announce_feedback = (text + " " + _(
+                    "(You saw your sum during the round with \u201cShow my sum\u201d: next "
+                    "time, try adding it up yourself.)"), "ok")
+            elif ok:
                 self.announced[v] = "right"
                 self.announce_feedback = (text, "ok")
             else:
@@ -301,13 +322,17 @@ class HitMeSession:
             values = self.announce_values() or []
             self.announced[v] = "shown"
             self.announce_feedback = (
-                f"Here it is: {sum_math(values)}, and {abs_math(sum(values))}.", "info")
+                _("Here it is: {sum}, and {abs}.").format(sum=sum_math(values),
+                                                         abs=abs_math(sum(values))), "info")
         self.changed()
 
     def finish_announce(self) -> None:
+        """Turn every card up once the student answered (a teacher in walkthrough mode may
+        turn them up without typing the sum first: the class adds up together)."""
         with self.lock:
             v = self.viewer
-            if self.phase is not Phase.ANNOUNCE or v is None or v not in self.announced:
+            if self.phase is not Phase.ANNOUNCE or v is None or (
+                    v not in self.announced and not self.walkthrough):
                 return
             if self.announce_queue and self.announce_queue[0] == v:
                 self.announce_queue.pop(0)
@@ -366,8 +391,9 @@ class HitMeSession:
         if values["mode"] == "pass-device":
             students = values["students"]
             if students > values["players"]:
-                raise ValueError(f"Students at this screen: at most the number of players "
-                                 f"({values['players']}); got {students}")
+                raise ValueError(_("Students at this screen: at most the number of players "
+                                   "({players}); got {students}").format(
+                    players=values["players"], students=students))
         if values["players"] != self.config.players:
             self.names_arg = None  # given names fit the old number of players
         return {"players": values["players"], "colors": values["colors"],

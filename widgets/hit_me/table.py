@@ -33,7 +33,9 @@ from widgets.hit_me import session as hs
 from widgets.hit_me.render import announce_prompt_html, score_table_html
 from widgets.hit_me.session import HitMeSession, Phase
 from widgets.hit_me.view import table_view
-from widgets.shell import TableShell, format_code, parse_bool
+from widgets.render import esc
+from widgets.shell import TableShell, format_code, parse_bool, settings_panel
+from widgets.words import _, bound, check_language, level_name, speaking
 
 # what the tests and lessons read on the table; they live in the session
 _FROM_SESSION = ("game", "phase", "peeked", "holder", "names", "config", "mode", "students",
@@ -47,7 +49,8 @@ class HitMeTable(TableShell, widgets.VBox):
     bot spec | a list of those, one per computer seat; seed: the deal code (None makes one up);
     mode 'solo' | 'pass-device'; students (pass-device: how many seats are people); walkthrough;
     large_print; names; colors; turn_order; ace_eleven; bot_delay (0: at once, for tests);
-    deck: a stacked card order for the first round, top first ('KS,7H,...')."""
+    deck: a stacked card order for the first round, top first ('KS,7H,...'); lang: the
+    table's language ('en', 'es'; None: the kernel's, widgets.words.set_language)."""
 
     _FROM_SESSION = _FROM_SESSION
 
@@ -56,9 +59,19 @@ class HitMeTable(TableShell, widgets.VBox):
                  names: Sequence[str] | None = None, colors: str = "black-positive",
                  turn_order: str = "round-robin", ace_eleven: bool = False,
                  bot_delay: float = 0.8, students: int | None = None,
-                 deck: str | None = None) -> None:
+                 deck: str | None = None, lang: str | None = None) -> None:
+        self.lang = check_language(lang)
+        with speaking(self.lang):
+            self._init(players, opponents, seed, mode, walkthrough, large_print, names, colors,
+                       turn_order, ace_eleven, bot_delay, students, deck)
+
+    def _init(self, players: int, opponents: Any, seed: int | str | None, mode: str,
+              walkthrough: bool, large_print: bool, names: Sequence[str] | None, colors: str,
+              turn_order: str, ace_eleven: bool, bot_delay: float, students: int | None,
+              deck: str | None) -> None:
         if mode not in hs.MODES:
-            raise ConfigError(f"mode must be one of {', '.join(hs.MODES)}; got {mode!r}")
+            raise ConfigError(_("mode must be one of {modes}; got {mode}").format(
+                modes=", ".join(hs.MODES), mode=repr(mode)))
         self.session = HitMeSession(walkthrough=walkthrough, bot_delay=bot_delay, names=names,
                                     notify=self._notify)
         self._build_widgets()
@@ -77,91 +90,99 @@ class HitMeTable(TableShell, widgets.VBox):
         self._game_made()
         self.refresh()
 
-    def _show_me(self) -> None:
-        self.session.show_me()
-
     # ----- building ------------------------------------------------------------------------
     def _build_widgets(self) -> None:
         s = self.session
         self.css = style_widget()
-        self.title_html = html_widget('<div class="icg-title">Hit Me</div>')
+        self.title_html = html_widget('<div class="icg-title">{}</div>'.format(esc(_("Hit Me"))))
         self.status_html = html_widget("", ["icg-status"])
         self.seats_html = html_widget("")
-        self.number_line = NumberLine("Number line: sums and distances from zero")
-        self.peek_button = make_button("Peek at my face-down card", s.toggle_peek,
-                                       tooltip="show or hide your own face-down card")
-        self.hit_button = make_button("Hit me!", lambda: self._human(s.hit),
+        self.number_line = NumberLine(_("Number line: sums and distances from zero"))
+        self.peek_button = make_button(_("Peek at my face-down card"), s.toggle_peek,
+                                       tooltip=_("show or hide your own face-down card"))
+        self.show_sum_button = make_button(
+            _("Show my sum"), s.show_sum, own_layout=True,
+            tooltip=_("show the sum of all your cards (the check at the end of the round "
+                      "will know you saw it)"))
+        self.hit_button = make_button(_("Hit me!"), lambda: self._human(s.hit),
                                       button_style="success",
-                                      tooltip="take one more card, face up", own_layout=True)
-        self.hold_button = make_button("Hold", lambda: self._human(s.hold),
+                                      tooltip=_("take one more card, face up"), own_layout=True)
+        self.hold_button = make_button(_("Hold"), lambda: self._human(s.hold),
                                        button_style="warning",
-                                       tooltip="stop taking cards for this round (final)",
+                                       tooltip=_("stop taking cards for this round (final)"),
                                        own_layout=True)
         self.ace_box = widgets.HBox([], layout=shared_layout(), _dom_classes=("icg-aces",))
         self._ace_buttons: list[widgets.Button] = []
         self._ace_cards: list[dict[str, Any]] = []
-        self.hint = HintBox(s.hint_text)
-        self.actions_box = widgets.HBox([self.peek_button, self.hit_button, self.hold_button])
+        self.hint = HintBox(s.hint_lines)
+        self.actions_box = widgets.HBox([self.peek_button, self.show_sum_button,
+                                         self.hit_button, self.hold_button])
         self.result_html = html_widget("")
         self.scores_html = html_widget("")
-        self.next_round_button = make_button("Next round", s.next_round, button_style="primary",
-                                             tooltip="the next dealer deals a new round",
+        self.next_round_button = make_button(_("Next round"), s.next_round,
+                                             button_style="primary",
+                                             tooltip=_("the next dealer deals a new round"),
                                              own_layout=True)
         self.next_round_row = hbox([self.next_round_button])
-        self.move_log = MoveLog("Move log")
+        self.move_log = MoveLog(_("Move log"))
         self._settings: SettingsPanel | None = None
         self._settings_values: dict[str, Any] = {}
-        self.settings_toggle = make_toggle("Settings", "show or hide the settings")
-        self.settings_toggle.observe(lambda ch: self._show_settings(), names="value")
+        self.settings_toggle = make_toggle(_("Settings"), _("show or hide the settings"))
+        self.settings_toggle.observe(bound(lambda ch: self._show_settings()), names="value")
 
     # Parts made on first use (LazyPart): each widget made is a model sent to the page.
     pass_html, pass_button, pass_box = LazyPart.group("_build_pass", 3)
     announce, announce_done_button, announce_box = LazyPart.group("_build_announce", 3)
     (reveal_toggle, next_move_button, code_text, replay_button, restart_button,
-     large_print_toggle, reasons_html, walk_box) = LazyPart.group("_build_walkthrough", 8)
+     large_print_toggle, reasons_html, last_reason_html, walk_box,
+     walk_more_box) = LazyPart.group("_build_walkthrough", 10)
 
     def _build_announce(self) -> None:
         self.announce = AnswerEntry(
-            [("sum", "My sum"), ("abs", "Its absolute value |sum|")],
+            [("sum", _("My sum")), ("abs", _("Its absolute value |sum|"))],
             on_check=self.session.check_announce, on_show_me=self.session.show_me,
-            check_label="Check my sum", placeholders={"abs": "a whole number"})
+            check_label=_("Check my sum"), placeholders={"abs": _("a whole number")})
         self.announce_done_button = make_button(
-            "Turn up all the cards", self.session.finish_announce, button_style="primary",
-            tooltip="turn every card face up and see who wins")
+            _("Turn up all the cards"), self.session.finish_announce, button_style="primary",
+            tooltip=_("turn every card face up and see who wins"))
         self.announce_box = widgets.VBox([self.announce, hbox([self.announce_done_button])])
         self.announce_box.layout.display = "none"
 
     def _build_settings(self) -> SettingsPanel:
-        p = SettingsPanel("Settings", "Apply and deal", on_apply=self._apply_settings)
-        p.add_field("players", "Players (2 to 8)", widgets.IntText(value=3),
-                    lambda v: parse_int_setting(v, "players", 2, hs.MAX_PLAYERS))
-        p.add_field("colors", "Colours", widgets.Dropdown(options=hs.COLOR_OPTIONS),
-                    lambda v: parse_choice(v, [c for _, c in hs.COLOR_OPTIONS], "colours"))
-        p.add_field("turn_order", "Turn order", widgets.Dropdown(options=hs.TURN_OPTIONS),
-                    lambda v: parse_choice(v, [t for _, t in hs.TURN_OPTIONS], "turn order"))
-        p.add_field("ace_eleven", "Aces count 1 or 11", widgets.Checkbox(), parse_bool)
-        p.add_field("opponents", "Computer players",
-                    widgets.Dropdown(options=[(f"{lv}", lv) for lv in hs.LEVELS]),
-                    lambda v: parse_choice(v, hs.LEVELS, "computer players"))
-        p.add_field("mode", "Who plays",
-                    widgets.Dropdown(options=[("one student (solo)", "solo"),
-                                              ("students pass the device", "pass-device")]),
-                    lambda v: parse_choice(v, hs.MODES, "who plays"))
-        p.add_field("students", "Students at this screen (pass the device)",
-                    widgets.IntText(value=1),
-                    lambda v: parse_int_setting(v, "students", 1, hs.MAX_PLAYERS))
-        p.add_field("seed", "Deal code (empty: new shuffle)",
-                    widgets.Text(placeholder="e.g. 42 or class-5b"), parse_deal_code)
-        return p
+        colors = [(_(text), c) for text, c in hs.COLOR_OPTIONS]
+        turns = [(_(text), t) for text, t in hs.TURN_OPTIONS]
+        return settings_panel([
+            ("players", _("Players (2 to 8)"), widgets.IntText(value=3),
+             lambda v: parse_int_setting(v, _("players"), 2, hs.MAX_PLAYERS)),
+            ("colors", _("Colours"), widgets.Dropdown(options=colors),
+             lambda v: parse_choice(v, [c for _t, c in colors], _("colours"))),
+            ("turn_order", _("Turn order"), widgets.Dropdown(options=turns),
+             lambda v: parse_choice(v, [t for _t, t in turns], _("turn order"))),
+            ("ace_eleven", _("Aces count 1 or 11"), widgets.Checkbox(), parse_bool),
+            ("opponents", _("Computer players"),
+             widgets.Dropdown(options=[(level_name(lv), lv) for lv in hs.LEVELS]),
+             lambda v: parse_choice(v, hs.LEVELS, _("computer players"))),
+            ("mode", _("Who plays"),
+             widgets.Dropdown(options=[(_("one student (solo)"), "solo"),
+                                       (_("students pass the device"), "pass-device")]),
+             lambda v: parse_choice(v, hs.MODES, _("who plays"))),
+            ("students", _("Students at this screen (pass the device)"),
+             widgets.IntText(value=1),
+             lambda v: parse_int_setting(v, _("students"), 1, hs.MAX_PLAYERS)),
+            ("seed", _("Deal code (empty: new shuffle)"),
+             widgets.Text(placeholder=_("e.g. 42 or class-5b")), parse_deal_code),
+        ], self._apply_settings)
 
     def _children(self) -> list[widgets.Widget]:
         part = self.__dict__.get
-        teacher = [part("walk_box")] if self.session.walkthrough else []
+        walk = self.session.walkthrough
         return [w for w in [
-            self.css, self.title_html, self.message, self.status_html, part("pass_box"),
+            self.css, self.title_html, part("walk_box") if walk else None, self.message,
+            self.status_html, part("pass_box"),
             self.seats_html, self.actions_box, self.ace_box, self.hint, part("announce_box"),
             self.result_html, self.next_round_row, self.number_line,
-            self.scores_html, self.move_log, *teacher, self.settings_toggle,
+            self.scores_html, self.move_log, part("walk_more_box") if walk else None,
+            self.settings_toggle,
             *([self._settings] if self._settings is not None else []),
         ] if w is not None]
 
@@ -172,6 +193,7 @@ class HitMeTable(TableShell, widgets.VBox):
         if LazyPart.built(self, "announce"):
             self.announce.reset()
         self._announce_round = self.session.announce_round
+        self._line_ranges: dict[int | None, tuple[int, int]] = {}
 
     def _game_made(self) -> None:
         s = self.session
@@ -199,7 +221,7 @@ class HitMeTable(TableShell, widgets.VBox):
 
     def _restart_deal(self) -> None:
         if self.session.restart_deal():
-            self.message.show("The same deal again: try other choices.", "ok")
+            self.message.show(_("The same deal again: try other choices."), "ok")
 
     def _next_move(self) -> None:
         self.session.next_move()
@@ -222,7 +244,7 @@ class HitMeTable(TableShell, widgets.VBox):
     # ----- applying the view --------------------------------------------------------------
     def refresh(self) -> None:
         """Render every part from `table_view(session)`."""
-        with self.session.lock:
+        with speaking(self.lang), self.session.lock:
             self._refresh()
 
     def _refresh(self) -> None:
@@ -230,8 +252,8 @@ class HitMeTable(TableShell, widgets.VBox):
         v = table_view(s)
         if v.pass_to is not None:
             self.pass_html.value = v.pass_html
-            self.pass_button.description = f"I am {v.pass_to}: show my cards"
-            self.pass_button.tooltip = f"{v.pass_to} has the device now"
+            self.pass_button.description = _("I am {name}: show my cards").format(name=v.pass_to)
+            self.pass_button.tooltip = _("{name} has the device now").format(name=v.pass_to)
             self.pass_box.layout.display = None
             self.pass_button.disabled = False
         elif LazyPart.built(self, "pass_box"):
@@ -239,12 +261,15 @@ class HitMeTable(TableShell, widgets.VBox):
             self.pass_box.layout.display = "none"
             self.pass_button.disabled = True
         self.seats_html.value = v.seats_html
-        self.number_line.show(list(v.points), v.arrow, list(v.spans))
+        self.number_line.show(list(v.points), v.arrow, list(v.spans),
+                              **self._steady_range(v))
         self.move_log.set_lines(list(v.log_lines))
         self.hit_button.disabled = not v.can_hit
         self.hold_button.disabled = not v.can_hold
         self.peek_button.disabled = not v.can_peek
         self.peek_button.description = v.peek_label
+        self.show_sum_button.disabled = not v.can_show_sum
+        self.show_sum_button.layout.display = None if v.show_sum_visible else "none"
         self.hint.button.disabled = not v.hint_enabled
         self.hint.layout.display = None if v.show_hint else "none"
         self.actions_box.layout.display = None if v.show_actions else "none"
@@ -260,16 +285,41 @@ class HitMeTable(TableShell, widgets.VBox):
         self.scores_html.value = score_table_html(s.names, s.game.wins, s.game.ties)
         if s.walkthrough or LazyPart.built(self, "walk_box"):
             self.walk_box.layout.display = None if s.walkthrough else "none"
+            self.walk_more_box.layout.display = None if s.walkthrough else "none"
             self.next_move_button.disabled = not v.can_next_move
             self.reasons_html.value = v.reasons_html
+            self.last_reason_html.value = v.last_reason_html
+
+    def _steady_range(self, v: Any) -> dict[str, int]:
+        """The number line's ends for this viewer: they widen when a dot needs it and never
+        narrow within a round, so the scale stays steady while the round is played (issue 14
+        item 8). One range per viewer: a range widened by a student's own sum is theirs."""
+        from widgets.render import _nice_range
+
+        values = [p.value for p in v.points] + [sp.value for sp in v.spans]
+        if v.arrow is not None:
+            values += [v.arrow.start, v.arrow.end]
+        lo, hi = _nice_range([*values, -10, 10], 10)
+        ranges = self.__dict__.setdefault("_line_ranges", {})
+        old = ranges.get(v.viewer)
+        if old is not None:
+            lo, hi = min(lo, old[0]), max(hi, old[1])
+        ranges[v.viewer] = (lo, hi)
+        return {"lo": lo, "hi": hi}
 
     def _apply_announce(self, v: Any) -> None:
         s = self.session
         if s.phase is Phase.ANNOUNCE and self._announce_round != s.announce_round:
             self._announce_round = s.announce_round
             need = s.needed()
-            self.announce.reset(announce_prompt_html(s.names[need] if need is not None else ""))
+            self.announce.reset(announce_prompt_html(s.names[need] if need is not None else "",
+                                                     s.peeked))
             self._feedback_shown = None
+        elif s.phase is Phase.ANNOUNCE:  # a peek at the check: the prompt stops asking for one
+            need = s.needed()
+            prompt = announce_prompt_html(s.names[need] if need is not None else "", s.peeked)
+            if self.announce.prompt.value != prompt:
+                self.announce.prompt.value = prompt
         fb = s.announce_feedback
         if fb is not None and fb != getattr(self, "_feedback_shown", None):
             self._feedback_shown = fb
@@ -286,7 +336,7 @@ class HitMeTable(TableShell, widgets.VBox):
     def _render_aces(self, aces: tuple[Any, ...], active: bool) -> None:
         while len(self._ace_buttons) < len(aces):  # kept and relabelled in place
             i = len(self._ace_buttons)
-            self._ace_buttons.append(make_button("ace", lambda i=i: self._click_ace(i)))
+            self._ace_buttons.append(make_button(_("ace"), lambda i=i: self._click_ace(i)))
         self._ace_cards = [a.card for a in aces]
         for a, b in zip(aces, self._ace_buttons, strict=False):
             b.description, b.tooltip, b.disabled = a.description, a.tooltip, not active

@@ -6,14 +6,16 @@ Computed only from the viewer's observation (`session.observation()`) and the se
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from engine.cards import signed
 from widgets.hit_me.render import (
     Arrow,
     Point,
     Span,
+    last_reason_html,
     number_line_parts,
     pass_html,
     reasons_html,
@@ -21,9 +23,40 @@ from widgets.hit_me.render import (
     seats_html,
     status_html,
 )
-from widgets.hit_me.session import HitMeSession, Phase
+from widgets.hit_me.session import Phase
 from widgets.shell import bot_name, format_code
-from widgets.words import card_name, hit_me_story_line
+from widgets.words import _, card_name, hit_me_story_line
+
+
+@runtime_checkable
+class HitMeLook(Protocol):
+    """What `table_view` reads of a session: a `HitMeSession` (one screen) and a room's seat
+    (widgets/rooms/session.py, `_HitMeLook`) both provide it. `observation()` is the viewer's
+    own; `game` is read only for the next dealer once the round is over, `ctl` (the computer
+    players' runner: `bot_to_move()`, `bot_moves`) only in walkthrough mode."""
+
+    config: Any
+    game: Any
+    ctl: Any
+    names: Sequence[str]
+    phase: Phase
+    mode: str
+    students: Sequence[int]
+    walkthrough: bool
+    teacher_reveal: bool
+    round_number: int
+    code_open: bool
+    deal_code: int | str
+    peeked: bool
+    pass_screen: bool
+    announced: dict[int, str]
+    announce_queue: Sequence[int]
+
+    def needed(self) -> int | None: ...
+
+    def sums_open(self, seat: int | None) -> bool: ...
+
+    def observation(self) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True)
@@ -47,6 +80,8 @@ class HitMeView:
     can_hold: bool
     can_peek: bool
     peek_label: str
+    can_show_sum: bool  # "Show my sum" (while playing, after a peek, not yet shown)
+    show_sum_visible: bool
     hint_enabled: bool
     show_hint: bool
     show_actions: bool
@@ -62,9 +97,10 @@ class HitMeView:
     result_html: str
     can_next_move: bool
     reasons_html: str
+    last_reason_html: str  # the teacher's bar: the latest computer move and its reason
 
 
-def ace_choices(s: HitMeSession, obs: dict[str, Any]) -> tuple[AceChoice, ...]:
+def ace_choices(s: HitMeLook, obs: dict[str, Any]) -> tuple[AceChoice, ...]:
     """The viewer's aces (the face-down one once peeked), each a button to count it 1 or 11."""
     viewer = obs["viewer"]
     if not s.config.ace_eleven or viewer is None:
@@ -79,43 +115,47 @@ def ace_choices(s: HitMeSession, obs: dict[str, Any]) -> tuple[AceChoice, ...]:
             continue
         now, sign = abs(c["value"]), (1 if c["value"] > 0 else -1)
         other = 1 if now == 11 else 11
-        out.append(AceChoice(c, f"{c['label']}{c['symbol']} counts {signed(sign * now)}: "
-                                f"make it {signed(sign * other)}",
-                             f"{card_name(c)}: count it as {signed(sign * other)} instead"))
+        out.append(AceChoice(
+            c, _("{card} counts {now}: make it {other}").format(
+                card=f"{c['label']}{c['symbol']}", now=signed(sign * now),
+                other=signed(sign * other)),
+            _("{name}: count it as {other} instead").format(name=card_name(c),
+                                                           other=signed(sign * other))))
     return tuple(out)
 
 
-def status_text(s: HitMeSession, obs: dict[str, Any]) -> tuple[str, list[str]]:
+def status_text(s: HitMeLook, obs: dict[str, Any]) -> tuple[str, list[str]]:
     names = s.names
     if s.phase is Phase.REVEAL:
-        text = "The round is over: every card is face up."
+        text = _("The round is over: every card is face up.")
     elif s.phase is Phase.ANNOUNCE:
-        text = "Every player has held or has 7 cards. Before the cards turn up, " \
-               "announce your sum."
+        text = _("Every player has held or has 7 cards. Before the cards turn up, "
+                 "announce your sum.")
     else:
         cur = obs["current_player"]
         if cur is None:
             text = ""
         elif cur == obs["viewer"]:
-            who = f", {names[cur]}" if s.mode == "pass-device" else ""
-            text = f"Your turn{who}: hit or hold?"
+            text = (_("Your turn, {name}: hit or hold?").format(name=names[cur])
+                    if s.mode == "pass-device" else _("Your turn: hit or hold?"))
             if not s.peeked:
-                text += " (Peek at your face-down card first.)"
+                text += " " + _("(Peek at your face-down card first.)")
         elif cur in s.students:
-            text = f"{names[cur]}'s turn."
+            text = _("{name}'s turn.").format(name=names[cur])
         elif s.walkthrough:
-            text = f"{bot_name(names[cur])} is next: press Next move."
+            text = _("{name} is next: press Next move.").format(name=bot_name(names[cur]))
         else:
-            text = f"{bot_name(names[cur])} is thinking\u2026"
-    info = [f"Round {s.round_number}", f"dealer {names[obs['dealer']]}"]
+            text = _("{name} is thinking\u2026").format(name=bot_name(names[cur]))
+    info = [_("Round {n}").format(n=s.round_number),
+            _("dealer {name}").format(name=names[obs["dealer"]])]
     if s.phase is Phase.PLAY and obs["current_player"] is not None:
-        info.append(f"pass {obs['pass_number']} of 5 round the table")
+        info.append(_("turn {n} of 5 for each player").format(n=obs["pass_number"]))
     if s.code_open:
-        info.append(f"deal code {format_code(s.deal_code)}")
+        info.append(_("deal code {code}").format(code=format_code(s.deal_code)))
     return text, info
 
 
-def table_view(s: HitMeSession) -> HitMeView:
+def table_view(s: HitMeLook) -> HitMeView:
     """Everything the screen shows, for the session's current viewer."""
     obs = s.observation()
     viewer = obs["viewer"]
@@ -124,16 +164,18 @@ def table_view(s: HitMeSession) -> HitMeView:
     need = s.needed()
     who = names[need] if pass_up and need is not None else None
     peeked = s.peeked and viewer is not None
-    # during the announce check nothing states the student's sum until they answer (issue 14)
-    asking = s.phase is Phase.ANNOUNCE and viewer is not None and viewer not in s.announced
-    points, arrow, spans = number_line_parts(obs, names, peeked=peeked and not asking)
+    # nothing states the student's sum until they answer the check or ask to see it, while
+    # playing ("Show my sum") or at the check ("Show me") (issue 14 item 1)
+    sum_open = s.sums_open(viewer)
+    points, arrow, spans = number_line_parts(obs, names, peeked=peeked and sum_open)
     events = obs["events"]
-    if (not peeked or asking) and not obs["reveal"]:
+    if (not peeked or not sum_open) and not obs["reveal"]:
         events = [{k: v for k, v in e.items() if k != "private"} for e in events]
     teacher_reveal = s.walkthrough and s.teacher_reveal
     lines = tuple(hit_me_story_line(e, names, viewer, teacher=teacher_reveal) for e in events)
     legal = {a["kind"] for a in obs["legal_actions"]} if viewer is not None else set()
     playing = s.phase is Phase.PLAY and not pass_up and viewer is not None
+    my_turn = playing and obs["current_player"] == viewer
     announcing = s.phase is Phase.ANNOUNCE and not pass_up and viewer is not None
     round_over = s.phase is Phase.REVEAL
     replay = None if s.code_open else format_code(s.deal_code)
@@ -142,14 +184,19 @@ def table_view(s: HitMeSession) -> HitMeView:
         viewer=viewer,
         pass_to=who,
         pass_html=pass_html(who, s.phase is Phase.PLAY) if who is not None else "",
-        seats_html=seats_html(obs, names, peeked=peeked, hide_sum=viewer if asking else None),
+        seats_html=seats_html(obs, names, peeked=peeked,
+                              hide_sum=None if sum_open else viewer,
+                              mark_down=s.walkthrough),
         points=tuple(points), arrow=arrow, spans=tuple(spans),
         log_lines=lines,
         can_hit=playing and "hit" in legal,
         can_hold=playing and "hold" in legal,
         can_peek=viewer is not None and not round_over and not obs["reveal"],
-        peek_label="Hide my face-down card" if s.peeked else "Peek at my face-down card",
-        hint_enabled=playing,
+        peek_label=_("Hide my face-down card") if s.peeked else _("Peek at my face-down card"),
+        can_show_sum=playing and peeked and not sum_open,
+        show_sum_visible=s.phase is Phase.PLAY and not pass_up and viewer is not None
+        and not sum_open,
+        hint_enabled=my_turn,
         show_hint=s.phase is Phase.PLAY and not pass_up,
         show_actions=not round_over and not pass_up,
         show_hit_hold=s.phase is Phase.PLAY,
@@ -158,14 +205,16 @@ def table_view(s: HitMeSession) -> HitMeView:
         status_html=status_html(text, info),
         announcing=announcing,
         can_check=announcing and viewer not in s.announced,
-        can_finish=announcing and viewer in s.announced,
-        finish_label=("Done: pass to the next student" if len(s.announce_queue) > 1
-                      else "Turn up all the cards"),
+        can_finish=announcing and (viewer in s.announced or s.walkthrough),
+        finish_label=(_("Done: pass to the next student") if len(s.announce_queue) > 1
+                      else _("Turn up all the cards")),
         round_over=round_over,
         result_html=(result_html(obs["result"], names, s.game.next_dealer(), replay,
-                                 s.round_number == 1) if round_over else ""),
+                                 s.round_number == 1, viewer=viewer) if round_over else ""),
         can_next_move=(s.walkthrough and s.phase is Phase.PLAY
                        and s.ctl.bot_to_move() is not None),
         reasons_html=(reasons_html(names, s.ctl.bot_moves, obs["reveal"])
                       if s.walkthrough else ""),
+        last_reason_html=(last_reason_html(names, s.ctl.bot_moves, obs["reveal"])
+                          if s.walkthrough else ""),
     )

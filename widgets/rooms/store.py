@@ -30,6 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import ConfigError, IllegalActionError
+from engine.flapjack import FlapjackState
+from engine.hit_me import HitMeGame, Reveal
 from widgets.rooms.codes import (
     CodeError,
     clean_name,
@@ -295,7 +297,7 @@ class RoomStore:
         with self._write() as c:
             if self._db.postgres:  # two kernels creating the tables at once
                 c.execute("SELECT pg_advisory_xact_lock(4242)")
-            for stmt in SCHEMA:
+            for stmt in SCHEMA + CLASS_SCHEMA:
                 c.execute(stmt.format(real=self._db.real))
 
     @property
@@ -393,7 +395,7 @@ class RoomStore:
             raise TableChanged("The table changed while your move was made (someone else "
                                "moved first); look again and choose your move.")
         if self._db.postgres:
-            c.run("SELECT pg_notify(?, ?)", (NOTIFY_CHANNEL, f"{code}:{version + 1}"))
+            self._notify(c, code, version + 1)
         return version + 1
 
     def _is_host(self, room: dict[str, Any], secret: object) -> bool:
@@ -462,6 +464,7 @@ class RoomStore:
                         c.run("INSERT INTO icg_seats (code, seat, bot) VALUES (?, ?, ?)",
                               (code, s, None if spec is None else json.dumps(spec)))
                     self._start_if_full(c, code, now)
+                    self._notify(c, code, 1)  # the class view sees the new room at once
                 return HostTicket(code, secret)
             except self._db.integrity():
                 continue  # the code was taken: draw another
@@ -509,21 +512,7 @@ class RoomStore:
     def start(self, code: object, host_secret: object) -> int:
         """The host starts the room: empty seats go to the room's computer player (refused when
         it has none). Returns the new version."""
-        code, now = self._code(code), time.time()
-        with self._write() as c:
-            room = self._room_row(c, code, lock=True)
-            self._require_host(room, host_secret)
-            if room["status"] != WAITING:
-                raise NotAllowed("This table has already started.")
-            empty = [s["seat"] for s in self._seat_rows(c, code)
-                     if s["name"] is None and s["bot"] is None]
-            if empty and room["fill_bot"] is None:
-                raise NotAllowed(f"{len(empty)} seat(s) are empty and this room has no computer "
-                                 "players: wait for more students or make a new room.")
-            for s in empty:
-                c.run("UPDATE icg_seats SET bot = ? WHERE code = ? AND seat = ?",
-                      (room["fill_bot"], code, s))
-            return self._bump(c, code, room["version"], now, status=PLAYING)
+        return self._transition(code, "start", PLAYING, (WAITING,), by=host_secret)
 
     def rejoin(self, code: object, seat: object, secret: object) -> int:
         """A student back at their seat (reload, new device): the secret is checked, the seat is
@@ -596,25 +585,48 @@ class RoomStore:
         c.run("UPDATE icg_seats SET away = 1, bot = ? WHERE code = ? AND seat = ?",
               (bot, room["code"], seat["seat"]))
 
-    def _set_status(self, code: object, host_secret: object, status: str,
-                    allowed_from: tuple[str, ...]) -> int:
-        code = self._code(code)
+    def _transition(self, code: object, action: str, status: str,
+                    allowed_from: tuple[str, ...], *, by: object,
+                    now: float | None = None) -> int:
+        """The one transaction that starts, pauses, resumes or closes a room, by its host
+        (`by` is the host secret the page sent, checked here) or by the class view (`by` is
+        _TEACHER: the teacher's key was checked before; logged in the class log). Starting
+        gives the empty seats to the room's computer player (refused when it has none).
+        Returns the new version."""
+        code, now = self._code(code), time.time() if now is None else now
+        teacher = by is _TEACHER
+        where = f"Room {format_code(code)}" if teacher else "This table"
         with self._write() as c:
             room = self._room_row(c, code, lock=True)
-            self._require_host(room, host_secret)
+            if not teacher:
+                self._require_host(room, by)
             if room["status"] not in allowed_from:
-                raise NotAllowed(f"This table is {room['status']}.")
-            return self._bump(c, code, room["version"], time.time(), status=status)
+                raise NotAllowed(f"{where} has already started." if action == "start" else
+                                 f"{where} is {room['status']}: it cannot be {_DONE[action]}.")
+            if action == "start":
+                empty = [s["seat"] for s in self._seat_rows(c, code)
+                         if s["name"] is None and s["bot"] is None]
+                if empty and room["fill_bot"] is None:
+                    raise NotAllowed(f"{where}: {len(empty)} seat(s) are empty and it has no "
+                                     "computer players; wait for more students or make a new "
+                                     "room.")
+                for seat in empty:
+                    c.run("UPDATE icg_seats SET bot = ? WHERE code = ? AND seat = ?",
+                          (room["fill_bot"], code, seat))
+            if teacher:
+                return self._class_change(c, room, action, None, now, status=status)
+            return self._bump(c, code, room["version"], now, status=status)
 
     def pause(self, code: object, host_secret: object) -> int:
-        return self._set_status(code, host_secret, PAUSED, (PLAYING,))
+        return self._transition(code, "pause", PAUSED, (PLAYING,), by=host_secret)
 
     def resume(self, code: object, host_secret: object) -> int:
-        return self._set_status(code, host_secret, PLAYING, (PAUSED,))
+        return self._transition(code, "resume", PLAYING, (PAUSED,), by=host_secret)
 
     def close_room(self, code: object, host_secret: object) -> int:
         """The host ends the room (it expires with the finished rooms)."""
-        return self._set_status(code, host_secret, CLOSED, (WAITING, PLAYING, PAUSED, FINISHED))
+        return self._transition(code, "close", CLOSED, (WAITING, PLAYING, PAUSED, FINISHED),
+                                by=host_secret)
 
     # ----- moves -----------------------------------------------------------------------------
     def move(
@@ -750,6 +762,25 @@ class RoomStore:
         return [(int(v), int(s), json.loads(a)) for v, s, a in rows]
 
     # ----- change notification ---------------------------------------------------------------
+    def subscribe(self, code: object | None, callback: Callable[[], None]) -> Any:
+        """PostgreSQL: call `callback()` on the running asyncio loop whenever room `code` (None:
+        any room) changes, through the kernel's one LISTEN thread (widgets/rooms/listen.py).
+        Returns a Subscription (`connected`, `close()`), or None on SQLite or without a running
+        loop (then the caller polls)."""
+        from widgets.rooms import listen
+
+        loop = listen.running_loop()
+        if not self._db.postgres or loop is None:
+            return None
+        room = None if code is None else self._code(code)
+        db = self._db
+        return listen.listener_for(self.url, db.connect, NOTIFY_CHANNEL, db.errors()) \
+            .subscribe(room, callback, loop)
+
+    def _notify(self, c: _Cursor, code: str, version: int) -> None:
+        if self._db.postgres:  # delivered at COMMIT, to every kernel that listens
+            c.run("SELECT pg_notify(?, ?)", (NOTIFY_CHANNEL, f"{code}:{version}"))
+
     def wait_for_change(self, code: object, version: int, timeout: float,
                         interval: float = 0.25, listen: bool = True) -> int:
         """Wait until the room's version is not `version` (or `timeout` seconds pass) and return
@@ -804,9 +835,335 @@ class RoomStore:
                          (FINISHED, CLOSED, now - finished_after, now - abandoned_after))
             codes = [r[0] for r in rows]
             for code in codes:
-                for table in ("icg_moves", "icg_seats", "icg_rooms"):
+                for table in ("icg_class_log", "icg_moves", "icg_seats", "icg_rooms"):
                     c.run(f"DELETE FROM {table} WHERE code = ?", (code,))
+                self._notify(c, code, 0)
         return codes
+
+    # =============================================================================================
+    # ----- students' side (rooms-seat): seat PINs and announce-check results ------------------
+    # Two tables of their own, made on first use (IF NOT EXISTS): icg_seat_pins and icg_checks.
+    # Rows of rooms that no longer exist are deleted when a store first makes them.
+    # =============================================================================================
+    EXTRA_SCHEMA = (
+        """CREATE TABLE IF NOT EXISTS icg_seat_pins (
+            code TEXT NOT NULL,
+            seat INTEGER NOT NULL,
+            pin_hash TEXT NOT NULL,
+            fails INTEGER NOT NULL DEFAULT 0,
+            locked_until {real} NOT NULL DEFAULT 0,
+            PRIMARY KEY (code, seat))""",
+        """CREATE TABLE IF NOT EXISTS icg_checks (
+            code TEXT NOT NULL,
+            seat INTEGER NOT NULL,
+            round INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            first_try INTEGER NOT NULL,
+            misses INTEGER NOT NULL,
+            mistake TEXT,
+            at {real} NOT NULL,
+            PRIMARY KEY (code, seat, round))""",
+    )
+    PIN_DIGITS = 6
+    PIN_FREE_FAILS = 3  # wrong PINs before the seat's PIN waits (then 2, 4, 8 ... 600 s)
+    MISTAKES = ("sum", "abs", "shown")
+
+    def _extra_tables(self) -> None:
+        if getattr(self, "_extra_ready", False):
+            return
+        with self._write() as c:
+            if self._db.postgres:
+                c.execute("SELECT pg_advisory_xact_lock(4243)")
+            for stmt in self.EXTRA_SCHEMA:
+                c.execute(stmt.format(real=self._db.real))
+            for table in ("icg_seat_pins", "icg_checks"):
+                c.run(f"DELETE FROM {table} WHERE code NOT IN (SELECT code FROM icg_rooms)")
+        self._extra_ready = True
+
+    def new_pin(self, code: object, seat: object, secret: object) -> str:
+        """A fresh 6-digit PIN for the seat (the old one stops working), for the student to
+        write down: `rejoin_pin(code, name, pin)` gives the seat back on another page. Only
+        the seat's own secret may ask. The store keeps a hash of it."""
+        import secrets as _secrets
+
+        code = self._code(code)
+        self._extra_tables()
+        pin = "".join(_secrets.choice("0123456789") for _ in range(self.PIN_DIGITS))
+        with self._write() as c:
+            room = self._room_row(c, code)
+            self._check_seat(c, room, seat, secret)
+            c.run("DELETE FROM icg_seat_pins WHERE code = ? AND seat = ?", (code, seat))
+            c.run("INSERT INTO icg_seat_pins (code, seat, pin_hash) VALUES (?, ?, ?)",
+                  (code, seat, hash_secret(code, f"pin{seat}", pin)))
+        return pin
+
+    def rejoin_pin(self, code: object, name: object, pin: object,
+                   now: float | None = None) -> SeatTicket:
+        """Back to one's seat from another page with the room code, one's name and the seat
+        PIN. The seat gets a new secret (the old link stops working) and comes back from the
+        computer player if it had it. Wrong PINs for a seat are counted in the store (for
+        every kernel): after 3, each try waits 2, 4, 8 ... up to 600 seconds."""
+        code = self._code(code)
+        self._extra_tables()
+        now = time.time() if now is None else now
+        try:
+            _, key = clean_name(name)
+        except CodeError as e:
+            raise NotAllowed(str(e)) from e
+        wrong = NotAllowed("That name and PIN do not hold a seat at this table.")
+        secret = new_secret()
+        with self._write() as c:
+            room = self._room_row(c, code, lock=True)
+            rows = [s for s in self._seat_rows(c, code) if s["name_key"] == key]
+            if not rows:
+                raise wrong
+            seat = rows[0]
+            pin_row = c.one("SELECT pin_hash, fails, locked_until FROM icg_seat_pins "
+                            "WHERE code = ? AND seat = ?", (code, seat["seat"]))
+            if pin_row is None:
+                raise wrong
+            pin_hash, fails, locked_until = pin_row
+            if locked_until > now:
+                raise NotAllowed(f"Too many wrong PINs for this seat: wait "
+                                 f"{int(locked_until - now) + 1} seconds and try again.")
+            if not (isinstance(pin, str) and pin.strip().isdigit() and secret_matches(
+                    pin_hash, code, f"pin{seat['seat']}", pin.strip())):
+                fails += 1
+                wait = 0.0 if fails < self.PIN_FREE_FAILS else min(
+                    600.0, 2.0 ** (fails - self.PIN_FREE_FAILS + 1))
+                # kept even though the transaction is refused below: commit it first
+                c.run("UPDATE icg_seat_pins SET fails = ?, locked_until = ? "
+                      "WHERE code = ? AND seat = ?", (fails, now + wait, code, seat["seat"]))
+                failed = True
+            else:
+                failed = False
+                c.run("UPDATE icg_seat_pins SET fails = 0, locked_until = 0 "
+                      "WHERE code = ? AND seat = ?", (code, seat["seat"]))
+                c.run("UPDATE icg_seats SET secret_hash = ?, away = 0, last_seen = ? "
+                      "WHERE code = ? AND seat = ?",
+                      (hash_secret(code, seat["seat"], secret), now, code, seat["seat"]))
+                self._bump(c, code, room["version"], time.time())
+        if failed:
+            raise wrong
+        return SeatTicket(code, seat["seat"], seat["name"], secret)
+
+    def record_check(self, code: object, seat: object, secret: object, round_index: object,
+                     first_try: bool, misses: int, mistake: str | None) -> int:
+        """A student's announce check of one Hit Me round (first try right?, wrong tries, the
+        first mistake: 'sum' (the sum), 'abs' (the sum right, |sum| wrong) or 'shown' (Show me
+        gave the answer)), once per seat and round (a second record is ignored). The seat's own
+        secret only. Bumps the room's version (every page sees who has announced); returns it."""
+        code = self._code(code)
+        self._extra_tables()
+        if not (type(round_index) is int and 0 <= round_index < 10_000
+                and type(first_try) is bool and type(misses) is int and 0 <= misses < 1000
+                and (mistake is None or mistake in self.MISTAKES)):
+            raise ConfigError("record_check: round, first_try, misses or mistake is not valid")
+        now = time.time()
+        with self._write() as c:
+            room = self._room_row(c, code, lock=True)
+            row = self._check_seat(c, room, seat, secret)
+            done = c.one("SELECT 1 FROM icg_checks WHERE code = ? AND seat = ? AND round = ?",
+                         (code, seat, round_index))
+            if done is not None:
+                return room["version"]
+            c.run("INSERT INTO icg_checks (code, seat, round, name, first_try, misses, mistake, "
+                  "at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                  (code, seat, round_index, row["name"], int(first_try), misses, mistake, now))
+            return self._bump(c, code, room["version"], now)
+
+    def checks(self, code: object | None = None) -> list[dict[str, Any]]:
+        """Announce-check results, oldest first: each {code, seat, round, name, first_try,
+        misses, mistake, at}; one room's, or every room's (the class view)."""
+        self._extra_tables()
+        keys = ("code", "seat", "round", "name", "first_try", "misses", "mistake", "at")
+        sql = ("SELECT code, seat, round, name, first_try, misses, mistake, at FROM icg_checks"
+               + ("" if code is None else " WHERE code = ?") + " ORDER BY at, seat")
+        with self._read() as c:
+            rows = c.all(sql, () if code is None else (self._code(code),))
+        out = [dict(zip(keys, r, strict=True)) for r in rows]
+        for r in out:
+            r["first_try"] = bool(r["first_try"])
+        return out
+
+
+    # ===== class management: the teacher's class view =========================================
+    # Everything below serves the teacher's class view (widgets/rooms/classview.py). These
+    # methods take no host secret: the teacher acts on every room of the class, and the class
+    # view is built only after the teacher's key was typed (widgets/teacher_key.teacher_only),
+    # so the check is there, at the widget level. A student's page never runs them (Voila runs
+    # no code a page sends). Each action is one transaction that bumps the room's version (every
+    # page redraws) and writes a row of `icg_class_log` (a table of its own; the tables above are
+    # left as they are).
+
+    def class_rooms(self, stuck_after: float = 120.0, now: float | None = None
+                    ) -> list[ClassRoom]:
+        """Every room (oldest first) with what the class view shows: players, whose turn,
+        public scores, version, move count, last move, and whether it is stuck (playing, and no
+        move for `stuck_after` seconds since the last move, start or resume). One read
+        transaction; each room's state is loaded (strictly) only when its version changed."""
+        now = time.time() if now is None else now
+        with self._read() as c:
+            rooms = [dict(zip(_ROOM_KEYS, r, strict=True)) for r in c.all(
+                f"SELECT {', '.join(_ROOM_KEYS)} FROM icg_rooms ORDER BY created, code", ())]
+            seats: dict[str, list[dict[str, Any]]] = {}
+            for r in c.all("SELECT code, seat, name, name_key, secret_hash, bot, away, last_seen "
+                           "FROM icg_seats ORDER BY code, seat", ()):
+                seats.setdefault(r[0], []).append(dict(zip(
+                    ("seat", "name", "name_key", "secret_hash", "bot", "away", "last_seen"),
+                    r[1:], strict=True)))
+            moves = {r[0]: (int(r[1]), r[2]) for r in c.all(
+                "SELECT code, COUNT(*), MAX(at) FROM icg_moves GROUP BY code", ())}
+            went_on = {r[0]: r[1] for r in c.all(
+                "SELECT code, MAX(at) FROM icg_class_log WHERE action IN (?, ?) GROUP BY code",
+                ("start", "resume"))}
+        cache = self.__dict__.setdefault("_class_cache", {})
+        out = []
+        for room in rooms:
+            code = room["code"]
+            rows = seats.get(code, [])
+            info = _room_info(room, rows)
+            key = (code, room["version"])
+            if key not in cache:
+                try:
+                    cache[key] = _public_facts(self._load_state(room))
+                except DamagedRoom:
+                    cache[key] = _PublicFacts("damaged", None, "", False)
+            facts = cache[key]
+            count, last_move = moves.get(code, (0, None))
+            since = max(x for x in (last_move, went_on.get(code), 0.0) if x is not None)
+            if not since:
+                since = room["updated"]
+            idle = max(0.0, now - since)
+            turn_name = None
+            if room["turn"] is not None and 0 <= room["turn"] < len(rows):
+                turn_name = rows[room["turn"]]["name"] or f"seat {room['turn'] + 1}"
+            out.append(ClassRoom(
+                info=info, shown=format_code(code), turn_name=turn_name, phase=facts.phase,
+                scores=facts.scores, score_kind=facts.score_kind, can_reveal=facts.can_reveal,
+                moves=count, last_move=last_move, idle=idle,
+                stuck=room["status"] == PLAYING and idle >= stuck_after))
+        live = {(r["code"], r["version"]) for r in rooms}
+        for key in [k for k in cache if k not in live]:
+            del cache[key]
+        return out
+
+    def class_stamp(self) -> tuple[Any, ...]:
+        """Changes whenever any room changes (a version, a room made or deleted): the class
+        view polls this (one small read) and redraws only when it changed."""
+        with self._lock:
+            conn = self._connection()
+            try:
+                row = conn.execute("SELECT COUNT(*), SUM(version), MAX(updated) "
+                                   "FROM icg_rooms").fetchone()
+            except self._db.errors() as e:
+                self._drop_connection()
+                raise self._unavailable(e) from e
+        return tuple(row)
+
+    def class_start(self, code: object, now: float | None = None) -> int:
+        """Start a waiting room; its empty seats go to its computer player (refused when it has
+        none). Returns the new version."""
+        return self._transition(code, "start", PLAYING, (WAITING,), by=_TEACHER, now=now)
+
+    def class_pause(self, code: object, now: float | None = None) -> int:
+        """Pause a playing room: every move is refused with "paused" until it is resumed."""
+        return self._transition(code, "pause", PAUSED, (PLAYING,), by=_TEACHER, now=now)
+
+    def class_resume(self, code: object, now: float | None = None) -> int:
+        return self._transition(code, "resume", PLAYING, (PAUSED,), by=_TEACHER, now=now)
+
+    def class_close(self, code: object, now: float | None = None) -> int:
+        """Close a room (any status but closed): no more moves; it expires with the finished
+        rooms."""
+        return self._transition(code, "close", CLOSED, (WAITING, PLAYING, PAUSED, FINISHED),
+                                by=_TEACHER, now=now)
+
+    def class_replace(self, code: object, seat: object, now: float | None = None) -> int:
+        """Give a student's seat to the room's computer player at once (an absent student);
+        the student takes it back with their seat link (`rejoin`)."""
+        code, now = self._code(code), time.time() if now is None else now
+        with self._write() as c:
+            room = self._room_row(c, code, lock=True)
+            if room["status"] in (FINISHED, CLOSED):
+                raise NotAllowed(f"Room {format_code(code)} is {room['status']}.")
+            rows = self._seat_rows(c, code)
+            if not (type(seat) is int and 0 <= seat < len(rows)) or rows[seat]["name"] is None:
+                raise NotAllowed(f"Seat {seat!r} of room {format_code(code)} has no student "
+                                 "to replace.")
+            if rows[seat]["away"]:
+                raise NotAllowed(f"A computer player already plays for {rows[seat]['name']}.")
+            self._hand_to_bot(c, room, rows[seat])
+            return self._class_change(c, room, "replace", seat, now)
+
+    def class_reveal(self, code: object, now: float | None = None) -> int:
+        """Turn every face-down card up at the end of a Hit Me round (every player is done:
+        the announce step). Logged in the move log as seat -1 (the teacher). Flapjack shows
+        every hand by itself when the game ends."""
+        code, now = self._code(code), time.time() if now is None else now
+        with self._write() as c:
+            room = self._room_row(c, code, lock=True)
+            if room["status"] in (CLOSED,):
+                raise NotAllowed(f"Room {format_code(code)} is closed.")
+            state = self._load_state(room)
+            if room["game"] == "flapjack":
+                raise NotAllowed("Flapjack shows every hand by itself when the game ends.")
+            rnd = state.round if room["game"] == "hit-me" else state
+            if rnd.revealed:
+                raise NotAllowed(f"The cards of room {format_code(code)} are already face up.")
+            if not rnd.over:
+                raise NotAllowed(f"Room {format_code(code)}: not every player is done yet; "
+                                 "the cards turn up at the end of the round.")
+            if room["game"] == "hit-me":
+                state.finish_round()  # cards up and the round in the score table
+            else:
+                rnd.apply_action(Reveal())
+            state_text = json.dumps(state.to_json(), separators=(",", ":"))
+            version = self._class_change(c, room, "reveal", None, now, state=state_text)
+            c.run("INSERT INTO icg_moves (code, version, seat, action, at) VALUES (?, ?, ?, ?, ?)",
+                  (code, version, TEACHER_SEAT, _json_text({"move": "reveal"}, "action"), now))
+            return version
+
+    def _class_change(self, c: _Cursor, room: dict[str, Any], action: str, seat: int | None,
+                      now: float, **columns: Any) -> int:
+        version = self._bump(c, room["code"], room["version"], now, **columns)
+        c.run("INSERT INTO icg_class_log (code, at, action, seat, version) VALUES (?, ?, ?, ?, ?)",
+              (room["code"], now, action, seat, version))
+        return version
+
+    def class_checks(self) -> list[CheckSummary]:
+        """Per student, the announce-check results of every room: checks, right at the first
+        try, misses, and which first mistakes ('sum', 'abs', 'shown'). Read from the table the
+        seats' sessions write (`record_check`: one row per seat and round in CHECKS_TABLE);
+        none yet gives []."""
+        with self._read() as c:
+            if self._db.postgres:
+                there = c.one("SELECT to_regclass(?)", (CHECKS_TABLE,))[0] is not None
+            else:
+                there = c.one("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' "
+                              "AND name = ?", (CHECKS_TABLE,))[0] > 0
+            rows = c.all(f"SELECT code, seat, name, first_try, misses, mistake "  # noqa: S608
+                         f"FROM {CHECKS_TABLE} ORDER BY at, seat", ()) if there else []
+        out: dict[tuple[str, int], dict[str, Any]] = {}
+        for code, seat, name, first_try, misses, mistake in rows:
+            s = out.setdefault((code, int(seat)), {"name": name, "checks": 0, "first_try": 0,
+                                                   "misses": 0, "mistakes": {}})
+            s["checks"] += 1
+            s["first_try"] += 1 if first_try else 0
+            s["misses"] += int(misses)
+            if mistake:
+                s["mistakes"][mistake] = s["mistakes"].get(mistake, 0) + 1
+        return [CheckSummary(code, format_code(code), seat, v["name"], v["checks"],
+                             v["first_try"], v["misses"], tuple(sorted(v["mistakes"].items())))
+                for (code, seat), v in sorted(out.items())]
+
+    def class_log(self, code: object) -> list[tuple[float, str, int | None, int]]:
+        """The teacher's actions on a room: (time, action, seat or None, version), in order."""
+        code = self._code(code)
+        with self._read() as c:
+            rows = c.all("SELECT at, action, seat, version FROM icg_class_log WHERE code = ? "
+                         "ORDER BY version", (code,))
+        return [(float(a), str(b), None if s is None else int(s), int(v)) for a, b, s, v in rows]
 
 
 class _Cursor:
@@ -847,3 +1204,86 @@ def _room_info(room: dict[str, Any], rows: list[dict[str, Any]]) -> RoomInfo:
                               None if r["bot"] is None else json.loads(r["bot"])))
     return RoomInfo(room["code"], room["game"], room["status"], room["version"], room["turn"],
                     json.loads(room["settings"]), tuple(seats), room["created"], room["updated"])
+
+
+# ===== class management: tables and what the class view reads ==================================
+CLASS_SCHEMA = [
+    """CREATE TABLE IF NOT EXISTS icg_class_log (
+        code TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        at {real} NOT NULL,
+        action TEXT NOT NULL,
+        seat INTEGER,
+        PRIMARY KEY (code, version))""",
+]
+# Written by the seats' sessions (`record_check`, branch rooms-seat): code, seat, round, name,
+# first_try, misses, mistake ('sum', 'abs' or 'shown'), at; one row per seat and round.
+CHECKS_TABLE = "icg_checks"
+TEACHER_SEAT = -1  # the move log's seat for the teacher's reveal
+_ROOM_KEYS = ("code", "game", "settings", "state", "version", "status", "turn", "seats",
+              "host_hash", "fill_bot", "created", "updated")
+_DONE = {"pause": "paused", "resume": "resumed", "close": "closed"}
+# `by` of the class view's room changes (RoomStore._transition): the teacher's key was checked
+# before the call. A private object, so that no value a page sends (None included) can be it.
+_TEACHER = object()
+
+
+@dataclass(frozen=True)
+class ClassRoom:
+    """One room as the teacher's class view shows it: only what every player may see."""
+
+    info: RoomInfo
+    shown: str  # the room code as read aloud, KM7-Q4X
+    turn_name: str | None
+    phase: str  # 'play', 'announce' (Hit Me: everyone done, cards still down), 'revealed', 'over'
+    scores: tuple[int, ...] | None
+    score_kind: str  # 'rounds won', 'distance from zero', 'cards won' or ''
+    can_reveal: bool
+    moves: int
+    last_move: float | None
+    idle: float  # seconds since the last move (or start, or resume)
+    stuck: bool
+
+
+@dataclass(frozen=True)
+class CheckSummary:
+    """One student's announce checks (Hit Me): how many, right at the first try, misses, and
+    which first mistakes how often (('abs', 2), ('sum', 1))."""
+
+    code: str
+    shown: str
+    seat: int
+    name: str
+    checks: int
+    first_try: int
+    misses: int
+    mistakes: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True)
+class _PublicFacts:
+    phase: str
+    scores: tuple[int, ...] | None
+    score_kind: str
+    can_reveal: bool
+
+
+def _public_facts(state: Any) -> _PublicFacts:
+    """Phase and scores from the public part of a state only (never a face-down card): Hit Me
+    rounds won, a round's distances once its cards are up, Flapjack cards won."""
+    if isinstance(state, FlapjackState):
+        return _PublicFacts("over" if state.over else "play",
+                            tuple(len(t) for t in state.tricks), "cards won", False)
+    if isinstance(state, HitMeGame):
+        rnd = state.round
+        wins = list(state.wins)
+        if rnd.revealed and not state._recorded:  # noqa: SLF001 - read only
+            res = rnd.result()  # this round's win, before the next deal records it
+            if not res.tie:
+                wins[res.winners[0]] += 1
+        return _PublicFacts(rnd.phase, tuple(wins), "rounds won", rnd.over and not rnd.revealed)
+    rnd = state
+    res = rnd.result() if rnd.revealed else None
+    return _PublicFacts(rnd.phase, None if res is None else tuple(res.scores),
+                        "distance from zero" if res is not None else "",
+                        rnd.over and not rnd.revealed)

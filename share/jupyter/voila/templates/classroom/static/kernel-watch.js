@@ -1,8 +1,20 @@
 // The dead-kernel and slow-start alerts of the classroom template (see index.html.j2).
 // A file rather than an inline script: the Content-Security-Policy allows scripts from the
 // server only (script-src 'self').
+//
+// The words: every sentence below comes from the page's JSON data block
+// <script type="application/json" id="classroom-words"> that the template renders in the page's
+// language (widgets/page_words.py, through the icg catalogue); none is written here.
 (function () {
   var Native = window.WebSocket;
+  var words = null;
+  function word(key) {
+    if (words === null) {
+      var block = document.getElementById('classroom-words');
+      try { words = block ? JSON.parse(block.textContent) : {}; } catch (err) { words = {}; }
+    }
+    return words[key] || '';
+  }
   if (!Native || Native.classroomWatched) { return; }
   var STATUS = /"execution_state"\s*:\s*"(restarting|autorestarting|dead)"/;
   var shown = false;
@@ -20,7 +32,7 @@
       box.appendChild(document.createTextNode(text + ' '));
       var button = document.createElement('button');
       button.type = 'button';
-      button.textContent = 'Reload the page';
+      button.textContent = word('reload');
       button.addEventListener('click', function () { window.location.reload(); });
       box.appendChild(button);
       document.body.insertBefore(box, document.body.firstChild);
@@ -37,8 +49,7 @@
 
   function check(text) {
     if (STATUS.test(text)) {
-      showAlert('This game has stopped: the program behind the page restarted, so the ' +
-                'cards on screen no longer work. Reload the page to start again.');
+      showAlert(word('kernelStopped'));
     }
   }
 
@@ -57,8 +68,7 @@
       // a short drop is reconnected by the page itself; one that lasts is reported
       setTimeout(function () {
         if (open <= 0) {
-          showAlert('The connection to the game was lost (the server stopped or the ' +
-                    'network dropped). Reload the page to start again.');
+          showAlert(word('connectionLost'));
         }
       }, 8000);
     });
@@ -87,11 +97,10 @@
     box.style.cssText = 'position: sticky; top: 0; z-index: 1000; margin: 0; ' +
       'padding: 12px 16px; background: #fff4ce; color: #3b2f00; font-size: 1.1rem; ' +
       'border-bottom: 2px solid #7a5c00;';
-    box.appendChild(document.createTextNode('This lesson is taking a long time to start ' +
-      '(the server may be busy). Wait a little more, or reload the page to try again. '));
+    box.appendChild(document.createTextNode(word('slowStart') + ' '));
     var button = document.createElement('button');
     button.type = 'button';
-    button.textContent = 'Reload the page';
+    button.textContent = word('reload');
     button.style.cssText = 'margin-left: 12px; padding: 4px 12px; font-size: 1rem;';
     button.addEventListener('click', function () { window.location.reload(); });
     box.appendChild(button);

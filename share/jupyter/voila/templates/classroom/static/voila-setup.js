@@ -2,7 +2,18 @@
 // scripts (the Content-Security-Policy allows scripts from the server only). Voila's lab
 // template calls voila_process(i, n) from an inline script in every cell; here an observer
 // reads the cells' cell-index and data-cell-count attributes as the page streams in.
+// Its one sentence, "Executing 3 of 12", comes in the page's language from the JSON data block
+// #classroom-words (widgets/page_words.py; see kernel-watch.js).
 (function () {
+  var progress = null;
+  function progressText(index, count) {
+    if (progress === null) {
+      var block = document.getElementById('classroom-words');
+      try { progress = (block && JSON.parse(block.textContent).progress) || ''; }
+      catch (err) { progress = ''; }
+    }
+    return progress.replace('{index}', String(index)).replace('{count}', String(count));
+  }
   window.voila_heartbeat = function () {
     console.log('Ok, voila is still executing...');
   };
@@ -13,7 +24,7 @@
     }
     var el = document.getElementById('loading_text');
     if (el) {
-      el.textContent = text || ('Executing ' + cellIndex + ' of ' + cellCount);
+      el.textContent = text || progressText(cellIndex, cellCount);
     }
   };
   window.display_cells = function () {

@@ -1,0 +1,99 @@
+"""The teacher's class view in a real browser on a real Voila server (issue 11).
+
+The server has a teacher's key and a room store (an SQLite file, ICG_ROOMS_URL). Students'
+sessions in the test process (their own store connections, as their kernels would) sit at a
+Flapjack table. The class view page shows nothing of the class until the key is typed; then it
+shows the room, and when a student moves, the page updates by itself (no click). A click on
+Pause pauses the room in the store. No card of any hand reaches the page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from conftest import (
+    IN_CI,
+    LESSONS_DIR,
+    VoilaServer,
+    _stop,
+    _voila_server,
+    format_violations,
+    unlock_teacher,
+)
+
+from engine.flapjack import FlapjackConfig, FlapjackState
+from widgets.rooms import open_store
+from widgets.words import card_name
+
+KEY = "W4PD-7RKM-3XTB"
+
+
+@pytest.fixture(scope="module")
+def rooms_url(tmp_path_factory: pytest.TempPathFactory) -> str:
+    return f"sqlite:///{tmp_path_factory.mktemp('rooms') / 'rooms.sqlite3'}"
+
+
+@pytest.fixture(scope="module")
+def class_server(rooms_url: str) -> Iterator[VoilaServer]:
+    env = {"ICG_TEACHER_KEY": KEY, "ICG_TEACHER_KEY_FILE": "/nonexistent/teacher_key",
+           "ICG_ROOMS_URL": rooms_url}
+    try:
+        url, proc = _voila_server().start_voila(LESSONS_DIR, env=env)
+    except RuntimeError as e:
+        if IN_CI:
+            raise
+        pytest.skip(f"Voila could not start with the project's configuration: {e}")
+    yield VoilaServer(url, proc, LESSONS_DIR)
+    _stop(proc)
+
+
+def test_the_class_view_updates_without_a_click(class_server: Any, rooms_url: str,
+                                                open_page: Any) -> None:
+    store = open_store(rooms_url)
+    state = FlapjackState.deal(FlapjackConfig(players=2), rng=12)
+    host = store.create_room(state)
+    seats = {t.seat: t for t in (store.join(host.code, "Ana"), store.join(host.code, "Ben"))}
+    hands = [card_name(c) for hand in state.hands for c in hand]
+
+    vp = open_page("class-view")
+    vp.open(class_server.page_url("10_class_view.ipynb"))
+    page = vp.page
+    assert host.shown not in page.inner_text("body")
+    assert host.shown not in vp.everything_received()  # locked: nothing of the class sent
+    unlock_teacher(vp, KEY)
+    row = page.locator(f"tr[data-room='{host.code}']")
+    row.wait_for(timeout=30_000)
+    assert "Ana" in row.inner_text() and "Ben" in row.inner_text()
+    violations = vp.axe_violations()  # the unlocked view: table headers, labelled controls
+    assert violations == [], format_violations(violations)
+    moves = row.locator("td").nth(6)
+    assert moves.inner_text().strip() == "0"
+
+    # A student moves (another kernel's store): the page shows it without a click.
+    version, now = store.load(host.code)
+    cur = now.current
+    store.play(host.code, cur, seats[cur].secret, now.legal_actions(cur)[0],
+               expected_version=version)
+    page.wait_for_function(
+        "code => { const r = document.querySelector(`tr[data-room='${code}']`);"
+        " return r && r.querySelectorAll('td')[6].innerText.trim() === '1'; }",
+        arg=host.code, timeout=15_000)
+    whose = ["Ana", "Ben"][store.room(host.code).turn]
+    page.wait_for_function(
+        "([code, who]) => document.querySelector(`tr[data-room='${code}']`)"
+        ".querySelectorAll('td')[4].innerText.trim() === who", arg=[host.code, whose],
+        timeout=15_000)
+
+    # The teacher pauses the room by a click: the store refuses moves.
+    page.get_by_role("button", name="Pause").click()
+    page.get_by_text("is paused").first.wait_for(timeout=15_000)
+    assert store.room(host.code).status == "paused"
+    page.get_by_role("button", name="Go on").click()
+    page.get_by_text("goes on").first.wait_for(timeout=15_000)
+    assert store.room(host.code).status == "playing"
+
+    received = vp.everything_received()
+    assert not [c for c in hands if c in received], "a card of a hand reached the class view"
+    assert vp.problems() == []

@@ -1,0 +1,45 @@
+"""widgets/page_sync.py: after a page's snapshot of the widgets, what changes is sent again.
+
+The browser test (tests/browser/test_late_update.py) shows the page losing such an update without
+it; here, which widgets are sent again, counted by what their comms publish."""
+
+from __future__ import annotations
+
+import ipywidgets as w
+
+from widgets import page_sync
+
+
+def _published(widget: w.Widget) -> list[dict]:
+    out: list[dict] = []
+    publish = widget.comm.publish_msg
+
+    def record(msg_type: str, data: dict | None = None, *args, **kwargs) -> None:
+        if msg_type == "comm_msg":
+            out.append(data or {})
+        publish(msg_type, data, *args, **kwargs)
+
+    widget.comm.publish_msg = record
+    return out
+
+
+def test_only_the_widgets_changed_after_the_snapshot_are_sent_again() -> None:
+    page_sync.install()
+    assert page_sync.install() is False  # once
+    before, changed, still = (w.Button(description=d) for d in ("before", "changed", "still"))
+    before.disabled = True  # a change before the page's snapshot: the snapshot has it
+    sent = {b.description: _published(b) for b in (before, changed, still)}
+    w.Widget._control_comm = type("Control", (), {"send": lambda *a, **k: None})()
+    try:
+        w.Widget._handle_control_comm_msg({"content": {"data": {"method": "request_states"}}})
+    finally:
+        w.Widget._control_comm = None
+    changed.disabled = True  # a computer move while the page makes its models
+    assert [m["state"] for m in sent["changed"]] == [{"disabled": True}]
+
+    assert page_sync.resend_changed() == 1
+    again = sent["changed"][-1]
+    assert again["method"] == "update" and again["state"]["disabled"] is True
+    assert again["state"]["description"] == "changed"  # the whole state
+    assert sent["before"] == [] and sent["still"] == []
+    assert page_sync.resend_changed() == 1  # each time, within the window

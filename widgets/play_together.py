@@ -1,0 +1,519 @@
+"""Play together: one student's page at a table shared with classmates on their own devices.
+
+    from widgets.play_together import PlayTogether
+    PlayTogether(query=page_query())        # the lesson page (lessons/09_play_together.ipynb)
+
+A thin ipywidgets layer over `widgets.rooms.session.SeatSession` (no game logic here):
+
+* the lobby: "Open a table" (game, variant and settings, seats, empty seats as computer players
+  or not, your name) gives a short room code shown big; "Join" (code + name) gives a seat;
+  "Come back" (code + name + seat PIN) gives one's seat back on another page;
+* the table: the room code, this seat's PIN and seat link, the host's Start button, and the
+  Hit Me or Flapjack table drawn from this seat's view only; it updates by itself (the session
+  polls the store on the kernel's timer).
+
+The page holds its seat's secret in the seat link (`?room=KM7Q4X&seat=1&key=...`), read back
+with `page_query()` on a reload; a seat PIN is shown too. Wrong codes, PINs and links make the
+page wait (1, 2, 4 ... 60 s) before the next try; the store also counts wrong PINs per seat.
+"""
+
+from __future__ import annotations
+
+import html
+import time
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlencode
+
+import ipywidgets as widgets
+
+from engine.errors import ConfigError
+from engine.flapjack import FlapjackConfig, FlapjackState
+from engine.hit_me import HitMeConfig, HitMeGame
+from widgets import components as ui
+from widgets.deal_codes import new_secret_seed
+from widgets.rooms import store as st
+from widgets.rooms.codes import CodeError, format_code, parse_code
+from widgets.rooms.session import SeatSession, redraw_failed_text
+from widgets.words import _
+
+GAME_OPTIONS = [("Hit Me", "hit-me"), ("Flapjack", "flapjack")]
+VARIANT_OPTIONS = [("classic", "classic"), ("simple ten", "simple-ten"),
+                   ("add or subtract", "add-or-subtract")]
+COLOR_OPTIONS = [("black positive, red negative", "black-positive"),
+                 ("red positive, black negative", "red-positive")]
+LEVELS = ("easy", "medium", "hard")
+MAX_WAIT = 60.0
+
+ROOM_CSS = """
+.icg-room-code { font-size: 2.6em; font-weight: bold; letter-spacing: 0.12em;
+  font-family: monospace; }
+.icg-room-pin { font-size: 1.4em; font-family: monospace; }
+"""
+
+
+class BackOff:
+    """Wait 1, 2, 4 ... up to 60 seconds after each wrong try (per page's kernel)."""
+
+    def __init__(self, clock: Any = time.monotonic) -> None:
+        self.clock, self.fails, self.until = clock, 0, 0.0
+
+    def wait_left(self) -> float:
+        return max(0.0, self.until - self.clock())
+
+    def failed(self) -> None:
+        self.fails += 1
+        self.until = self.clock() + min(MAX_WAIT, 2.0 ** (self.fails - 1))
+
+    def ok(self) -> None:
+        self.fails, self.until = 0, 0.0
+
+
+def make_state(game: str, players: int, variant: str, colors: str) -> Any:
+    """A freshly dealt room state (seed: 128 secret bits, never shown or stored apart)."""
+    seed = new_secret_seed()
+    if game == "hit-me":
+        return HitMeGame(HitMeConfig(players=players, colors=colors), seed=seed)
+    if game == "flapjack":
+        return FlapjackState.deal(FlapjackConfig(players=players, colors=colors,
+                                                 variant=variant), rng=seed)
+    raise ConfigError(f"game must be hit-me or flapjack; got {game!r}")
+
+
+class PlayTogether(widgets.VBox):
+    """See the module docstring. `query`: the page's query (`page_query()`); `store`: a
+    RoomStore (default: `open_store()`); `poll_every`, `bot_delay`, `absent_after`: the seat
+    session's; `schedule`: its timer (tests pass their own)."""
+
+    def __init__(self, query: dict[str, str] | None = None, store: st.RoomStore | None = None,
+                 *, poll_every: float = 0.1, bot_delay: float = 0.8,
+                 absent_after: float = 90.0, schedule: Any = None) -> None:
+        self.store = store if store is not None else st.open_store()
+        self.opts = {"poll_every": poll_every, "bot_delay": bot_delay,
+                     "absent_after": absent_after, "schedule": schedule}
+        self.backoff = BackOff()
+        self.session: SeatSession | None = None
+        self.pin = ""
+        self.css = ui.html_widget(f"<style>{ROOM_CSS}</style>", ["icg-style"])
+        self.base_css = ui.style_widget()
+        self.message = ui.MessageArea()
+        self._build_lobby()
+        super().__init__([self.base_css, self.css, self.message, self.lobby],
+                         _dom_classes=("icg-root", "icg-room"))
+        q = query or {}
+        if q.get("room") and q.get("seat") and q.get("key"):
+            self._from_link(q)
+
+    # ----- the lobby ----------------------------------------------------------------------
+    def _build_lobby(self) -> None:
+        text = {"style": {"description_width": "initial"}, "continuous_update": False}
+        self.join_code = widgets.Text(description=_("Room code"), placeholder="KM7-Q4X", **text)
+        self.join_name = widgets.Text(description=_("Your name"), placeholder="Ana", **text)
+        self.join_pin = widgets.Text(description=_("Seat PIN (to come back)"),
+                                     placeholder="6 digits", **text)
+        self.join_button = ui.make_button(_("Join the table"), self.join, button_style="primary",
+                                          tooltip=_("take a free seat at this room"))
+        self.back_button = ui.make_button(_("Come back to my seat"), self.come_back,
+                                          tooltip=_("your seat again, with your seat PIN"))
+        self.open_game = widgets.Dropdown(description=_("Game"), options=GAME_OPTIONS,
+                                          style={"description_width": "initial"})
+        self.open_variant = widgets.Dropdown(description=_("Flapjack variant"),
+                                             options=VARIANT_OPTIONS,
+                                             style={"description_width": "initial"})
+        self.open_colors = widgets.Dropdown(description=_("Colours"), options=COLOR_OPTIONS,
+                                            style={"description_width": "initial"})
+        self.open_seats = widgets.IntText(value=4, description=_("Seats (2 to 8)"),
+                                          style={"description_width": "initial"})
+        self.open_bots = widgets.Checkbox(value=True,
+                                          description=_("Empty seats are computer players"),
+                                          style={"description_width": "initial"})
+        self.open_level = widgets.Dropdown(description=_("Computer players"),
+                                           options=[(lv, lv) for lv in LEVELS], value="medium",
+                                           style={"description_width": "initial"})
+        self.open_name = widgets.Text(description=_("Your name (you play too)"),
+                                     placeholder="Ana", **text)
+        self.open_button = ui.make_button(_("Open a table"), self.open_table,
+                                          button_style="success",
+                                          tooltip=_("make a room and get its code"))
+        self.lobby = widgets.VBox([
+            ui.html_widget("<h3>" + _("Join a table") + "</h3>"),
+            self.join_code, self.join_name, ui.hbox([self.join_button]),
+            self.join_pin, ui.hbox([self.back_button]),
+            ui.html_widget("<h3>" + _("Or open a table") + "</h3>"),
+            self.open_game, self.open_variant, self.open_colors, self.open_seats,
+            self.open_bots, self.open_level, self.open_name, ui.hbox([self.open_button]),
+        ])
+
+    def _say(self, text: str, kind: str = "error") -> None:
+        self.message.show(text, kind)
+
+    def _waiting(self) -> bool:
+        left = self.backoff.wait_left()
+        if left > 0:
+            self._say(_("Wait {n} seconds before trying again.").format(n=int(left) + 1))
+            return True
+        return False
+
+    def _code(self, text: object) -> str | None:
+        try:
+            return parse_code(text)
+        except CodeError as e:
+            self._say(str(e))
+            return None
+
+    def join(self) -> None:
+        """Join (code + name): the first free seat."""
+        if self.session is not None or self._waiting():
+            return
+        code = self._code(self.join_code.value)
+        if code is None:
+            return
+        self._take_seat(lambda: self.store.join(code, self.join_name.value))
+
+    def come_back(self) -> None:
+        """Come back (code + name + PIN): one's own seat, on a new page."""
+        if self.session is not None or self._waiting():
+            return
+        code = self._code(self.join_code.value)
+        if code is None:
+            return
+        self._take_seat(lambda: self.store.rejoin_pin(code, self.join_name.value,
+                                                      self.join_pin.value))
+
+    def _take_seat(self, attempt: Callable[[], Any]) -> None:
+        """Join or come back: a wrong code, name or PIN counts for the back-off; any other
+        refusal is only said; a ticket seats this page."""
+        try:
+            ticket = attempt()
+        except (st.RoomNotFound, st.NotAllowed) as e:
+            self.backoff.failed()
+            self._say(str(e))
+            return
+        except st.RoomError as e:
+            self._say(str(e))
+            return
+        self.backoff.ok()
+        self._sit(ticket, None)
+
+    def open_table(self) -> None:
+        """Open a table with the lobby's settings; this page takes seat 1 and is the host."""
+        if self.session is not None:
+            return
+        try:
+            players = ui.parse_int_setting(self.open_seats.value, "seats", 2, st.MAX_SEATS)
+            game = ui.parse_choice(self.open_game.value, [g for _, g in GAME_OPTIONS], "game")
+            variant = ui.parse_choice(self.open_variant.value,
+                                      [v for _, v in VARIANT_OPTIONS], "variant")
+            colors = ui.parse_choice(self.open_colors.value, [c for _, c in COLOR_OPTIONS],
+                                     "colours")
+            level = ui.parse_choice(self.open_level.value, LEVELS, "computer players")
+            from widgets.rooms.codes import clean_name
+
+            clean_name(self.open_name.value)
+            state = make_state(game, players, variant, colors)
+        except (ValueError, ConfigError) as e:
+            self._say(str(e))
+            return
+        bots = self.open_bots.value is True
+        try:
+            host = self.store.create_room(
+                state, settings={"game": game, "variant": variant if game == "flapjack" else
+                                 None, "colors": colors, "computers": bots, "level": level},
+                fill_bot={"bot": level} if bots else None)
+            ticket = self.store.join(host.code, self.open_name.value)
+        except st.RoomError as e:
+            self._say(str(e))
+            return
+        self._sit(ticket, host.secret)
+
+    def _from_link(self, q: dict[str, str]) -> None:
+        """A reload with the seat link: back to the seat (a wrong link waits like a wrong PIN)."""
+        code = self._code(q.get("room"))
+        seat_text = q.get("seat", "")
+        if code is None or not seat_text.isdigit() or len(seat_text) > 2:
+            self._say(_("This seat link is not valid."))
+            return
+        seat = int(seat_text)
+        try:
+            self.store.rejoin(code, seat, q.get("key"))
+            info = self.store.room(code)
+        except st.RoomError as e:
+            self.backoff.failed()
+            self._say(str(e))
+            return
+        host = q.get("host")
+        ticket = st.SeatTicket(code, seat, info.seats[seat].name or "", q.get("key", ""))
+        self._sit(ticket, host if isinstance(host, str) and host else None)
+
+    # ----- at the table --------------------------------------------------------------------
+    def _sit(self, ticket: st.SeatTicket, host_secret: str | None) -> None:
+        opts = {k: v for k, v in self.opts.items() if v is not None}
+        try:
+            self.session = SeatSession(self.store, ticket, host_secret=host_secret,
+                                       on_change=self.refresh, **opts)
+        except st.RoomError as e:
+            self._say(str(e))
+            return
+        self.pin = self.store.new_pin(ticket.code, ticket.seat, ticket.secret)
+        self._build_table()
+        self.children = [self.base_css, self.css, self.room_box, self.message, self.game_box]
+        self.message.clear()
+        self.session.redraw()  # a failing draw: a message, and the first poll draws again
+        self.session.start_polling()
+
+    def seat_link(self) -> str:
+        """This seat's link (relative: the lesson page with the seat in its query)."""
+        s = self.session
+        assert s is not None
+        q = {"room": s.code, "seat": str(s.seat), "key": s.secret}
+        if s.host_secret:
+            q["host"] = s.host_secret
+        return "?" + urlencode(q)
+
+    def _build_table(self) -> None:
+        s = self.session
+        assert s is not None
+        self.code_html = ui.html_widget("")
+        self.seat_html = ui.html_widget("")
+        self.room_status = ui.html_widget("", ["icg-status"])
+        self.start_button = ui.make_button(_("Start the table now"), s.start,
+                                           button_style="primary", own_layout=True,
+                                           tooltip=_("start: empty seats go to computer "
+                                                     "players"))
+        self.back_seat_button = ui.make_button(_("Take my seat back"), s.take_back,
+                                               button_style="warning", own_layout=True,
+                                               tooltip=_("play your own seat again"))
+        self.room_box = widgets.VBox([self.code_html, self.seat_html, self.room_status,
+                                      widgets.HBox([self.start_button, self.back_seat_button])])
+        if s.game == "flapjack":
+            self._build_flapjack()
+        else:
+            self._build_hit_me()
+
+    def _build_hit_me(self) -> None:
+        s = self.session
+        assert s is not None
+        self.status_html = ui.html_widget("", ["icg-status"])
+        self.seats_html = ui.html_widget("")
+        self.number_line = ui.NumberLine(_("Number line: sums and distances from zero"))
+        self.peek_button = ui.make_button(_("Peek at my face-down card"), s.toggle_peek,
+                                          tooltip=_("show or hide your own face-down card"))
+        self.hit_button = ui.make_button(_("Hit me!"), s.hit, button_style="success",
+                                         own_layout=True, tooltip=_("take one more card"))
+        self.hold_button = ui.make_button(_("Hold"), s.hold, button_style="warning",
+                                          own_layout=True, tooltip=_("stop taking cards"))
+        self.ace_box = widgets.HBox([])
+        self._ace_buttons: list[widgets.Button] = []
+        self._ace_cards: list[dict[str, Any]] = []
+        self.hint = ui.HintBox(s.hint_text)
+        self.announce = ui.AnswerEntry(
+            [("sum", _("My sum")), ("abs", _("Its absolute value |sum|"))],
+            on_check=s.check_announce, on_show_me=s.show_me, check_label=_("Check my sum"),
+            placeholders={"abs": _("a whole number")})
+        self.announce.layout.display = "none"
+        self._announce_shown: Any = None
+        self.result_html = ui.html_widget("")
+        self.next_round_button = ui.make_button(_("Next round"), s.next_round,
+                                                button_style="primary", own_layout=True,
+                                                tooltip=_("the next dealer deals a new round"))
+        self.scores_html = ui.html_widget("")
+        self.move_log = ui.MoveLog(_("Move log"))
+        self.game_box = widgets.VBox([
+            ui.html_widget('<div class="icg-title">Hit Me</div>'), self.status_html,
+            self.seats_html, widgets.HBox([self.peek_button, self.hit_button,
+                                           self.hold_button]),
+            self.ace_box, self.hint, self.announce, self.result_html,
+            ui.hbox([self.next_round_button]), self.number_line, self.scores_html,
+            self.move_log])
+
+    def _build_flapjack(self) -> None:
+        from widgets.flapjack import render
+        from widgets.flapjack.hand import CardRow
+
+        s = self.session
+        assert s is not None
+        self.fj_css = ui.html_widget(f"<style>{render.FLAPJACK_CSS}</style>", ["icg-style"])
+        self.header = ui.html_widget("", ["icg-fj-header"])
+        self.banner = ui.html_widget("", ["icg-fj-banner-box"])
+        self.status_html = ui.html_widget("", ["icg-fj-status"])
+        self.seats_html = ui.html_widget("", ["icg-fj-seats"])
+        self.table_html = ui.html_widget("", ["icg-fj-tableview"])
+        self.number_line = ui.NumberLine(_("Running total"))
+        self.hand_title = ui.html_widget("")
+        self.hand = CardRow(s.click_card, lambda key: self._refused_card())
+        self.hand.box.add_class("icg-room-hand")
+        self.sign_prompt = ui.html_widget("")
+        self.add_button = ui.make_button("+ " + _("Add"), lambda: s.choose_sign(1))
+        self.subtract_button = ui.make_button(f"{ui.MINUS} " + _("Subtract"),
+                                              lambda: s.choose_sign(-1))
+        self.cancel_button = ui.make_button(_("Choose another card"), s.cancel)
+        self.sign_box = widgets.VBox([self.sign_prompt, ui.hbox(
+            [self.add_button, self.subtract_button, self.cancel_button])])
+        self.sign_box.layout.display = "none"
+        self.hint = ui.HintBox(s.hint_text)
+        self.move_log = ui.MoveLog(_("Move log"))
+        self.game_box = widgets.VBox([
+            self.fj_css, self.header, self.banner, self.status_html, self.seats_html,
+            self.table_html, self.number_line, self.hand_title, self.hand.box, self.sign_box,
+            self.hint, self.move_log], _dom_classes=("icg-flapjack",))
+
+    def _refused_card(self) -> None:
+        self._say(_("That card cannot be played now."))
+
+    def _click_ace(self, i: int) -> None:
+        s = self.session
+        if s is not None and 0 <= i < len(self._ace_cards):
+            c = self._ace_cards[i]
+            s.choose_ace(c["key"], abs(c["value"]) != 11)
+
+    # ----- the view to the widgets ----------------------------------------------------------
+    def refresh(self) -> None:
+        """Draw the seat's view. When drawing raises, the page says so in its message line
+        and the error goes on to the session, whose next poll draws again."""
+        try:
+            self._refresh()
+        except Exception as e:
+            if "message" in self.__dict__:
+                self.message.show(redraw_failed_text(e), "error")
+            raise
+
+    def _refresh(self) -> None:
+        s = self.session
+        if s is None or "room_box" not in self.__dict__:
+            return
+        info = s.info
+        assert info is not None
+        note = s.note
+        if note is not None:
+            self.message.show(note[0], "error" if note[1] in ("unavailable", "redraw")
+                              else note[1])
+        else:
+            self.message.clear()
+        room_code, code_label = html.escape(_("Room code")), html.escape(_("room code"))
+        self.code_html.value = (
+            f'<div>{room_code}: <span class="icg-room-code" '
+            f'aria-label="{code_label} {" ".join(s.shown_code)}">'
+            f"{html.escape(s.shown_code)}</span></div>")
+        seats = ", ".join(html.escape(n) for n in s.names)
+        you_are = html.escape(_("You are {name}, seat {n}.").format(name=s.name, n=s.seat + 1))
+        pin_label = html.escape(_("Your seat PIN"))
+        link_text = html.escape(_("my seat link: keep it to come back"))
+        at_table = html.escape(_("At this table"))
+        self.seat_html.value = (
+            f"<div>{you_are}"
+            f" {pin_label}: <span class=\"icg-room-pin\">"
+            f"{html.escape(self.pin)}</span> "
+            f"(<a class=\"icg-seat-link\" href=\"{html.escape(self.seat_link())}\">"
+            f"{link_text}</a>)</div>"
+            f"<div>{at_table}: {seats}</div>")
+        self.room_status.value = f'<div role="status">{html.escape(s.room_status())}</div>'
+        waiting = info.status == st.WAITING
+        self.start_button.layout.display = None if waiting and s.is_host else "none"
+        self.start_button.disabled = not (waiting and s.is_host)
+        self.back_seat_button.layout.display = None if s.away else "none"
+        self.back_seat_button.disabled = not s.away
+        if waiting:
+            self.game_box.layout.display = "none"
+            return
+        self.game_box.layout.display = None
+        if s.game == "flapjack":
+            self._refresh_flapjack()
+        else:
+            self._refresh_hit_me()
+
+    def _refresh_hit_me(self) -> None:
+        from widgets.hit_me.render import announce_prompt_html, score_table_html
+
+        s = self.session
+        assert s is not None
+        v = s.view()
+        self.status_html.value = v.status_html
+        self.seats_html.value = v.seats_html
+        self.number_line.show(list(v.points), v.arrow, list(v.spans))
+        self.move_log.set_lines(list(v.log_lines))
+        self.hit_button.disabled = not v.can_hit
+        self.hold_button.disabled = not v.can_hold
+        self.peek_button.disabled = not v.can_peek
+        self.peek_button.description = v.peek_label
+        self.hint.button.disabled = not v.hint_enabled
+        show = None if v.show_hit_hold and not v.round_over else "none"
+        self.hit_button.layout.display = self.hold_button.layout.display = show
+        while len(self._ace_buttons) < len(v.aces):
+            i = len(self._ace_buttons)
+            self._ace_buttons.append(ui.make_button("ace", lambda i=i: self._click_ace(i)))
+        self._ace_cards = [a.card for a in v.aces]
+        for a, b in zip(v.aces, self._ace_buttons, strict=False):
+            b.description, b.tooltip, b.disabled = a.description, a.tooltip, not v.aces_active
+        self.ace_box.children = tuple(self._ace_buttons[:len(v.aces)])
+        # the announce check: this student's own, once per round
+        key = (s.check_round, v.announcing)
+        if v.announcing and self._announce_shown != key:
+            self._announce_shown = key
+            self.announce.reset(announce_prompt_html(s.name))
+        if v.announcing and s.feedback is not None:
+            self.announce.feedback(*s.feedback)
+        if v.announcing and s.my_check is not None:
+            self.announce.lock()
+            if s.feedback is None:
+                self.announce.feedback(_("You have announced your sum. The cards turn up when "
+                                         "everyone has."), "ok")
+        elif v.announcing:
+            self.announce.offer_show_me(s.misses >= 2)
+        self.announce.check_button.disabled = not v.can_check
+        self.announce.layout.display = None if v.announcing else "none"
+        self.result_html.value = v.result_html
+        self.next_round_button.disabled = not v.round_over or s.away
+        self.next_round_button.layout.display = None if v.round_over else "none"
+        self.scores_html.value = score_table_html(s.names, s.state.wins, s.state.ties)
+
+    def _refresh_flapjack(self) -> None:
+        from widgets.flapjack import render
+
+        s = self.session
+        assert s is not None
+        v = s.view()
+        self.header.value = render.header_html(v.header)
+        self.banner.value = render.view_banner_html(v)
+        self.status_html.value = render.notice_html(v.status, "info")
+        self.seats_html.value = render.seats_html(v.obs, v.names, s.seat)
+        self.table_html.value = render.table_html(v.obs)
+        self.number_line.show(**render.number_line_args(v.obs))
+        self.hand.show(v.hand)
+        self.hand_title.value = render.hand_title_html(len(v.hand))
+        if v.signs is None:
+            self.sign_box.layout.display = "none"
+        else:
+            self.sign_prompt.value = render.sign_prompt_html(v.signs)
+            for b, c in zip((self.add_button, self.subtract_button), v.signs.buttons,
+                            strict=True):
+                b.description, b.tooltip, b.disabled = c.description, c.tooltip, c.disabled
+            self.sign_box.layout.display = None
+        self.hint.button.disabled = v.over
+        self.move_log.set_lines(render.log_lines(v.obs, v.names, s.seat))
+
+
+def play_together(**kw: Any) -> PlayTogether:
+    """The lesson page's one call: the table, back in one's seat when the page has a seat link."""
+    from widgets.lesson_tools import page_query
+
+    return PlayTogether(query=page_query(), **kw)
+
+
+__all__ = ["BackOff", "PlayTogether", "format_code", "make_state", "play_together"]
+
+
+def how_to_play_together() -> str:
+    """The steps of playing together, as plain text (the lesson page prints it)."""
+    from widgets.rooms.codes import ALPHABET
+
+    return "\n".join([
+        _("1. One student opens a table: game, seats, and whether empty seats are computer "
+          "players."),
+        _("2. The page shows a room code such as KM7-Q4X. Read it out or write it on the board."),
+        "   " + _("Codes use only {digits} and the letters without I, L, O and U.").format(
+            digits=ALPHABET[:8]),
+        _("3. Everyone else types the code and a name and presses Join the table."),
+        _("4. The host presses Start the table now, or it starts when every seat is taken."),
+        _("5. Write down your seat PIN, or keep your seat link: with either one you come back "
+          "to your own seat."),
+    ])
