@@ -267,8 +267,18 @@ def test_turning_walkthrough_off_lets_the_computers_play():
     assert t.reasons.value == ""
 
 
+def test_the_first_deal_has_the_computer_moves_made_before_the_page_loads():
+    """A paced move made while the page loads its widgets was lost by the page (ipywidgets 8):
+    the first deal's computer moves are made as the table is made, none is left on a timer."""
+    t = FlapjackTable(players=4, seed=8, bot_delay=5)
+    assert t.state.current == YOU and t.state.plays >= 3  # the three computers, then the student
+    assert not t.session.controller._pending
+    assert any(not b.disabled for b in t.card_buttons)
+
+
 def test_paced_computer_players_move_one_at_a_time():
     t = FlapjackTable(players=4, seed=8, bot_delay=0.15)
+    t.new_game(8)  # a new deal once the page is there: paced
     assert t.state.plays == 0 and "Ada is thinking..." in text(t.status)
     assert all(b.disabled for b in t.card_buttons)
     # the reason is in the tooltip, not the label: the row keeps its length (issue 14 item 3)

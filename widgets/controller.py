@@ -187,11 +187,17 @@ class TableController:
             self.after_move()
             return move
 
-    def run_bots(self) -> None:
-        """Let computer players move: at once (delay 0), paced, or not at all (walkthrough)."""
+    def run_bots(self, at_once: bool = False) -> None:
+        """Let computer players move: at once (delay 0, or `at_once`), paced, or not at all
+        (walkthrough).
+
+        A table deals its first game `at_once`: its page is not there yet, so no one watches the
+        pacing, and a paced move would change the widgets while a page loads them (ipywidgets 8's
+        page drops an update sent between its snapshot of the widgets and the making of their
+        models: the table then showed every button disabled, waiting for a move already made)."""
         if self.walkthrough:
             return
-        if self.bot_delay <= 0:
+        if self.bot_delay <= 0 or at_once:
             for _ in range(MAX_BOT_MOVES):
                 if self.bot_move() is None:
                     break

@@ -184,8 +184,10 @@ class FlapjackSession:
             self.selected = None
         self.on_change()
 
-    def new_game(self, code: int | str | None = None) -> None:
-        """Deal a new game with the current settings; `code` None = a fresh deal code."""
+    def new_game(self, code: int | str | None = None, *, at_once: bool = False) -> None:
+        """Deal a new game with the current settings; `code` None = a fresh deal code;
+        `at_once`: the computer players' first moves are made now, not paced (the table's
+        first deal, made before its page loads: `TableController.run_bots`)."""
         if code is None:
             code = fresh_code()
         deck = self._deck if self._deck is not None and code == self._deck_code else None
@@ -202,7 +204,7 @@ class FlapjackSession:
         self.banner_from = 0
         self.note = None
         self.changed()
-        c.run_bots()
+        c.run_bots(at_once)
 
     def restart(self) -> Note | None:
         """The same deal again, from the start: a teacher's control (a student who saw the

@@ -74,7 +74,7 @@ class FlapjackTable(TableShell, widgets.VBox):
             "icg-root", "icg-flapjack", *(["icg-large"] if large_print else [])))
         self.large_toggle.value = large_print
         self._sync_settings()
-        self.new_game(self.session.first_code)
+        self.new_game(self.session.first_code, at_once=True)
 
     # ----- the session's parts, for tests and teachers ------------------------------------
     card_buttons = property(lambda self: self.hand.buttons)
@@ -214,14 +214,15 @@ class FlapjackTable(TableShell, widgets.VBox):
             self.settings.set_values({"seed": self.session.settings_values()["seed"]})
 
     # ----- clicks to the session ----------------------------------------------------------
-    def new_game(self, code: int | str | None = None) -> None:
-        """Deal a new game with the current settings; `code` None = a fresh deal code."""
+    def new_game(self, code: int | str | None = None, *, at_once: bool = False) -> None:
+        """Deal a new game with the current settings; `code` None = a fresh deal code
+        (`at_once`: see FlapjackSession.new_game)."""
         self.hint.clear()
         if ui.LazyPart.built(self, "practice"):
             self.practice.reset()
         self._hide_part("practice_box")
         self._hide_part("sign_box")
-        self.session.new_game(code)
+        self.session.new_game(code, at_once=at_once)
         self._sync_code()
 
     def restart(self) -> None:

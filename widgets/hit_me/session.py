@@ -89,8 +89,11 @@ class HitMeSession:
     # ----- game set-up -----------------------------------------------------------------
     def new_game(self, *, players: int, opponents: Any, seed: Any, mode: str, colors: str,
                  turn_order: str, ace_eleven: bool, students: int | None,
-                 deck: str | None = None, code_typed: bool = False) -> None:
+                 deck: str | None = None, code_typed: bool = False,
+                 at_once: bool = False) -> None:
         """Make a new game (raises ConfigError on a bad setting; nothing changes then).
+        `at_once`: the computer players' first moves are made now, not paced (the table's first
+        deal, made before its page loads: `TableController.run_bots`).
 
         `code_typed`: the person at the screen typed the deal code, so it is theirs to see
         during play; otherwise (outside walkthrough) it shows only once the round is over.
@@ -129,10 +132,11 @@ class HitMeSession:
             self.code_typed = bool(code_typed) and seed is not None
             self.game = game
             self.round_number = 1
-            self.start_round()
+            self.start_round(at_once=at_once)
 
-    def start_round(self) -> None:
-        """Set up the game's current round (just dealt) and let the computer players move."""
+    def start_round(self, at_once: bool = False) -> None:
+        """Set up the game's current round (just dealt) and let the computer players move
+        (`at_once`: see new_game)."""
         with self.lock:
             self.ctl.new_generation()
             bot_seats = [p for p in range(self.config.players) if p not in self.students]
@@ -153,7 +157,7 @@ class HitMeSession:
                 self.on_round_start()
             self.notify(None)
             self.changed()
-            self.ctl.run_bots()
+            self.ctl.run_bots(at_once)
         self.changed()
 
     def _bot_legal(self, seat: int) -> list[Any]:

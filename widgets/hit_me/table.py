@@ -85,7 +85,7 @@ class HitMeTable(TableShell, widgets.VBox):
         self.session.on_round_start = self._round_started
         self.session.new_game(players=players, opponents=opponents, seed=seed, mode=mode,
                               colors=colors, turn_order=turn_order, ace_eleven=ace_eleven,
-                              students=students, deck=deck)
+                              students=students, deck=deck, at_once=True)
         self.session.on_change = self.refresh
         self._game_made()
         self.refresh()
