@@ -48,7 +48,8 @@ def test_hit_me_parts_are_made_when_first_needed() -> None:
     """The answer box appears when the round ends; the pass screen only in pass-the-device
     mode; the teacher's controls only in walkthrough mode (a solo page has none to forge)."""
     t = HitMeTable(players=3, seed=5, bot_delay=0)
-    assert not any(LazyPart.built(t, n) for n in ("announce_box", "pass_box", "walk_box"))
+    assert not any(LazyPart.built(t, n) for n in ("announce_box", "pass_box"))
+    assert t.teacher_box.more is None and t.restart_button is None  # no teacher's controls
     assert all(type(c).__name__ != "AnswerEntry" for c in t.children)
     box = t.announce_box  # reading it builds it, and it takes its place on the table
     assert LazyPart.built(t, "announce_box") and box in t.children
@@ -59,9 +60,9 @@ def test_hit_me_parts_are_made_when_first_needed() -> None:
         u.hold_button.click()
     assert LazyPart.built(u, "announce_box") and u.announce_box in u.children
     assert u.announce_box.layout.display is None and not u.announce.check_button.disabled
-    assert not LazyPart.built(u, "walk_box") and not LazyPart.built(u, "pass_box")
+    assert u.teacher_box.more is None and not LazyPart.built(u, "pass_box")
     w = HitMeTable(players=3, seed=5, bot_delay=0, walkthrough=True)
-    assert LazyPart.built(w, "walk_box") and w.walk_box in w.children
+    assert w.teacher_box.bar in w.children and w.teacher_box.more in w.children
     assert w.code_text.value == "5"
     p = HitMeTable(players=3, seed=5, bot_delay=0, mode="pass-device", students=2)
     assert LazyPart.built(p, "pass_box") and p.pass_box in p.children
