@@ -201,3 +201,32 @@ def test_practice_answer_rows_are_made_when_a_question_needs_them() -> None:
     late = AbsoluteValuePractice(kinds=["abs"], seed=1)
     assert late.choice_row.layout.display == "none"
     assert all(b.disabled for b in late.choice_buttons) and late.choose(0) is None
+
+
+def test_both_tables_build_the_same_teacher_box() -> None:
+    """One TeacherBox (widgets/shell.py): the same controls, labels and order on both tables,
+    with the teacher's controls and on a student's page (only New deal and Large print)."""
+    teacher = ["Teacher walkthrough", "Show every hand", "Next move", "Restart this deal",
+               "New deal", "Large print", "Deal code", "Deal this code"]
+    hit = HitMeTable(players=3, seed=5, bot_delay=0, walkthrough=True)
+    flap = FlapjackTable(players=3, seed=5, bot_delay=0, walkthrough=True)
+    for t in (hit, flap):
+        assert [w.description for w in t.teacher_box.controls()] == teacher
+        assert t.teacher_box.bar in t.children and t.teacher_box.more in t.children
+        assert "No computer moves yet" in t.last_reason_html.value
+        assert t.code_text.value == "5"  # the walkthrough shows the deal code
+        t.next_move_button.click()
+        assert "Last move:" in t.last_reason_html.value
+        t.walkthrough_toggle.value = False  # the same switch: Next move and reasons go away
+        assert t.next_move_button.layout.display == "none" and t.reasons_html.value == ""
+        assert t.reveal_toggle.layout.display == "none" and t.last_reason_html.value == ""
+        t.code_text.value = "class-5b"
+        t.replay_button.click()
+        assert t.deal_code == "class-5b" and "deal code class-5b" in t.message.value
+    for t in (HitMeTable(players=3, seed=5, bot_delay=0),
+              FlapjackTable(players=3, seed=5, bot_delay=0)):
+        assert [w.description for w in t.teacher_box.controls()] == ["New deal", "Large print"]
+        assert t.teacher_box.more is None and t.teacher_box.bar in t.children
+        code = t.deal_code
+        t.new_deal_button.click()
+        assert t.deal_code != code
