@@ -1,11 +1,13 @@
-"""What every card table shares, once: seat-name policy, computer-player specs, the deal-code
-format, large print, the lazily built settings panel and the teacher box toggle.
+"""What every card table shares, once: the name policy (`seat_names`), the teacher policy
+(`check_teacher`), computer-player specs, the deal-code format, large print, the lazily built
+settings panel and the teacher box (`TeacherBox`).
 
 Both tables (widgets/hit_me/table.py, widgets/flapjack/table.py) are TableShells (layout,
-settings panel shown on demand, large print, the session's names read on the table) and make
-the teacher's controls with `teacher_controls` (one "Show every hand", "Next move", "Restart
-this deal" and "Large print", the same labels and look); Hit Me's teacher box adds the deal-code
-box and the reasons, Flapjack's a walkthrough switch. Flapjack's hand is a `CardRow`.
+settings panel shown on demand, large print, the session's names read on the table, the
+teacher box's callbacks) and make one `TeacherBox`: the same controls in the same order with
+the same labels ("Teacher walkthrough", "Show every hand", "Next move", "Restart this deal",
+"New deal", "Large print", the deal-code box and the computer players' reasons); each passes
+only what is its own (callbacks, the view's reasons). Flapjack's hand is a `CardRow`.
 No ipywidgets import at module level for the policies (sessions use them without widgets).
 """
 
