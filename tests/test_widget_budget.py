@@ -5,7 +5,10 @@ Budgets from a measurement (2026-11-30): a fresh HitMeTable(players=3) made 220 
 layouts and styles were shared, 96 after; 36 once the answer box, the pass-the-device screen
 and the teacher's controls were made on first use, 35 with shared toggle styles;
 FlapjackTable(players=2) 221, then about 122, then 40 (parts made on first use, card buttons
-made as they look and sharing one layout, shared toggle styles).
+made as they look and sharing one layout, shared toggle styles). With one teacher box for
+both tables (2026-12-01, issue 9 item 6; the first table of a kernel, shared models included):
+Hit Me 40 (a student's page gained "New deal" and "Large print"), Flapjack 39 (a student's
+page no longer holds the teacher's switches, which follow `walkthrough`).
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from widgets.components import (
 from widgets.practice import AbsoluteValuePractice
 
 HIT_ME_BUDGET = 40
-FLAPJACK_BUDGET = 48
+FLAPJACK_BUDGET = 42
 # lesson 02's two practices (2026-11-30): 29 models each with both answer rows made at load
 # (lesson 02: 71 models), 23 and 22 with each row made when a question first needs it (59)
 PRACTICE_BUDGET = 24

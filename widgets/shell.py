@@ -202,8 +202,8 @@ class TeacherBox:
                                               large)
         self.large_print_toggle.observe(switch(on_large), names="value")
         controls += [self.new_deal_button, self.large_print_toggle]
-        row = widgets.HBox(controls, layout=shared_layout(flex_flow="row wrap"),
-                           _dom_classes=("icg-teacher-row",))
+        # (a row of buttons wraps whole on a narrow screen: style.css, every hbox of a table)
+        row = widgets.HBox(controls, layout=shared_layout(), _dom_classes=("icg-teacher-row",))
         self.more: Any = None
         if not teacher:
             self.bar: Any = row
