@@ -329,7 +329,8 @@ def test_names_appear_in_seats_log_and_announcements() -> None:
                         opponents=[Scripted("3D")])
     s.new_game(1)
     v = table_view(s, YOU)
-    assert "Robo: 0 + (-3) = -3  [3♦]" in render.log_lines(v.obs, v.names, YOU)
+    # the one name policy marks a computer seat's given name (widgets.shell.seat_names)
+    assert "Robo (computer): 0 + (-3) = -3  [3♦]" in render.log_lines(v.obs, v.names, YOU)
     assert "Mia (to play, dealer)" in text(render.seats_html(v.obs, v.names, YOU))
 
 

@@ -21,6 +21,7 @@ from widget_helpers import all_widgets, synced_text
 from engine.errors import ConfigError
 from engine.flapjack import FlapjackConfig, FlapjackState
 from widgets.flapjack_table import YOU, FlapjackTable
+from widgets.shell import TeacherBox
 from widgets.words import card_name
 
 # Two players, seat 0 (you) deals, so Ada (seat 1) gets the first card and leads.
@@ -216,7 +217,7 @@ def test_say_total_whole_game(variant):
 def test_walkthrough_steps_one_move_at_a_time_with_reasons():
     t = FlapjackTable(players=3, seed=8, bot_delay=0, walkthrough=True)
     assert t.state.plays == 0 and t.state.current == 1
-    assert "Ada's turn: press Next move" in text(t.status)
+    assert "Computer 1's turn: press Next move" in text(t.status)
     assert t.next_button.layout.display != "none" and not t.next_button.disabled
     assert t.reveal_toggle.value is True
     # Every hand is shown to the teacher.
@@ -225,7 +226,7 @@ def test_walkthrough_steps_one_move_at_a_time_with_reasons():
     t.next_button.click()
     assert t.state.plays == 1
     reasons = text(t.reasons)
-    assert "Why the computer players moved" in reasons and "Ada played" in reasons
+    assert "Why the computer players moved" in reasons and "Computer 1 played" in reasons
     assert t.controller.reasons[1] in reasons
     while t.state.current != YOU and not t.state.over:
         t.next_button.click()
@@ -279,7 +280,7 @@ def test_the_first_deal_has_the_computer_moves_made_before_the_page_loads():
 def test_paced_computer_players_move_one_at_a_time():
     t = FlapjackTable(players=4, seed=8, bot_delay=0.15)
     t.new_game(8)  # a new deal once the page is there: paced
-    assert t.state.plays == 0 and "Ada is thinking..." in text(t.status)
+    assert t.state.plays == 0 and "Computer 1 is thinking..." in text(t.status)
     assert all(b.disabled for b in t.card_buttons)
     # the reason is in the tooltip, not the label: the row keeps its length (issue 14 item 3)
     assert "not your turn" in t.card_buttons[0].tooltip
@@ -373,14 +374,16 @@ def test_without_teacher_controls_no_switch_can_turn_the_hands_up():
     assert t.large_toggle in page and t.new_deal_button in page
     # no replay of a deal in progress either (the other hands may have been seen)
     assert not any(getattr(w, "description", "") == "Restart this deal" for w in page)
-    assert t.walkthrough_toggle not in page and t.reveal_toggle not in page
-    assert t.restart_button not in page
+    # the teacher's controls are not made at all (not even hidden: a synced model)
+    assert all(getattr(t.teacher_box, name) is None for name in TeacherBox.TEACHER)
     hands = json.dumps(t.state.to_json())
-    t.restart_button.click()  # built only now, off the page: still refused
+    t._restart_deal()  # what a click would run: refused
     assert "teacher's controls" in text(t.message) and json.dumps(t.state.to_json()) == hands
-    t.walkthrough_toggle.value = True  # forged: the switch is not on the page
-    t.reveal_toggle.value = True
+    t._set_walkthrough(True)  # the switches' handlers, called anyway: refused
+    t._set_reveal(True)
+    t._replay_code("77")
     assert hidden_cards_shown(t) == [] and not t.controller.walkthrough
+    assert json.dumps(t.state.to_json()) == hands
     play_first_legal(t)
     assert hidden_cards_shown(t) == []
 
@@ -474,7 +477,7 @@ def test_settings_refuse_an_impossible_table_and_keep_playing():
     assert "Settings applied" in text(t.settings.message)
     assert t.state.players == 8 and t.config.decks == 2 and t.deal_code == 42
     assert t.config.add_or_subtract and t.say_total
-    assert len(t.names) == 8 and "Gus" in text(t.seats)
+    assert len(t.names) == 8 and "Computer 7" in text(t.seats)
     assert "Add or subtract" in text(t.header)
 
 
@@ -520,7 +523,7 @@ def test_solo_deal_code_hidden_until_the_game_is_over():
 
 
 def test_deal_code_shown_in_walkthrough_or_when_typed():
-    t = FlapjackTable(players=2, seed=5150, bot_delay=0)
+    t = FlapjackTable(players=2, seed=5150, bot_delay=0, teacher_controls=True)
     assert "5150" not in text(t.header)
     t.walkthrough_toggle.value = True
     assert "Deal code: 5150" in text(t.header) and t.code_field.value == "5150"

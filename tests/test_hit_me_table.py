@@ -281,7 +281,7 @@ def test_pass_device_screens_peeks_and_announces():
 # ----- walkthrough ----------------------------------------------------------------------------
 def test_walkthrough_steps_reveal_reasons_restart_and_replay():
     t = table(BASIC, walkthrough=True, players=3)
-    assert t.walk_box in t.children
+    assert t.teacher_box.bar in t.children and t.teacher_box.more in t.children
     assert t.game.round.current == 1  # the computers wait for "Next move"
     assert not t.next_move_button.disabled
     assert "press Next move" in text(t.status_html.value)
@@ -314,14 +314,19 @@ def test_walkthrough_steps_reveal_reasons_restart_and_replay():
 def test_large_print_and_teacher_controls_only_in_walkthrough():
     t = table(BASIC, large_print=True)
     assert "icg-large" in t._dom_classes
-    t.large_print_toggle.value = False
+    t.large_print_toggle.value = False  # "Large print" is for everyone (the teacher box)
     assert "icg-large" not in t._dom_classes
-    assert t.walk_box not in t.children
+    # a student's page: only "New deal" and "Large print", no teacher's control at all
+    assert [w.description for w in t.teacher_box.controls()] == ["New deal", "Large print"]
+    assert t.teacher_box.bar in t.children and t.teacher_box.more is None
+    assert t.restart_button is None and t.reveal_toggle is None and t.code_text is None
     before = t.game.to_json()
-    t.restart_button.click()
-    t.reveal_toggle.value = True
-    t.next_move_button.click()
-    assert t.game.to_json() == before
+    t._restart_deal()  # what the teacher's buttons would run, called anyway: refused
+    t._set_reveal(True)
+    t._next_move()
+    t._set_walkthrough(True)
+    t._replay_code("77")
+    assert t.game.to_json() == before and not t.ctl.walkthrough
     assert "9 ♣" not in text(t.seats_html.value)
 
 
@@ -524,7 +529,8 @@ def _all_synced_text(t: HitMeTable) -> str:
                         walk(x)
     walk(t)
     for name in ("code_text", "settings"):
-        walk(getattr(t, name))
+        if getattr(t, name) is not None:
+            walk(getattr(t, name))
     return "\n".join(out)
 
 
@@ -552,7 +558,7 @@ def test_typed_deal_code_and_walkthrough_show_the_code_during_play():
     w = table(BASIC, seed=4242, walkthrough=True)
     assert "deal code 4242" in text(w.status_html.value) and w.code_text.value == "4242"
     solo = table(BASIC, seed=4242)
-    assert "4242" not in text(solo.status_html.value) and solo.code_text.value == ""
+    assert "4242" not in text(solo.status_html.value) and solo.code_text is None
     assert solo.settings.values()["seed"] is None
 
 

@@ -9,6 +9,7 @@ import pytest
 from engine.cards import parse_card
 from engine.flapjack import FlapjackConfig, FlapjackState, Play
 from widgets import render_flapjack as rf
+from widgets.shell import seat_names
 from widgets.words import card_name
 
 NAMES = ["You", "Ada"]
@@ -33,11 +34,12 @@ def text_of(html: str) -> str:
 
 
 # ----- small text helpers --------------------------------------------------------------------
-def test_seat_names_defaults_and_given():
-    assert rf.seat_names(3) == ["You", "Ada", "Ben"]
-    assert rf.seat_names(2, ["Mia", "Tom"]) == ["Mia", "Tom"]
-    assert rf.seat_names(3, ["Mia"]) == ["Mia", "Ada", "Ben"]
-    assert rf.seat_names(9)[8] == "Player 9"
+def test_seat_names_come_from_the_one_policy_of_every_table():
+    """Flapjack names its seats as Hit Me does (widgets.shell.seat_names), no list of its own."""
+    assert seat_names(None, 3) == ["You", "Computer 1", "Computer 2"]
+    assert seat_names(["Mia", "Tom"], 2) == ["Mia", "Tom (computer)"]
+    assert seat_names(None, 8)[7] == "Computer 7"
+    assert not hasattr(rf, "seat_names") and not hasattr(rf, "DEFAULT_NAMES")
 
 
 def test_pass_sentence_speaks_to_you_and_of_the_others():
@@ -311,7 +313,7 @@ def test_render_language_never_says_bigger_or_smaller():
     while not st.over:
         st.apply_action(st.legal_actions()[0])
     obs = st.observation(0)
-    names = rf.seat_names(3)
+    names = seat_names(None, 3)
     text = " ".join([rf.table_html(obs), rf.seats_html(obs, names), rf.end_html(obs, names),
                      rf.banner_html(obs["events"], names), " ".join(rf.log_lines(obs, names)),
                      rf.number_line_html(obs), rf.direction_hint(3, -4)]).lower()

@@ -380,3 +380,67 @@ def test_flapjack_same_code_same_game() -> None:
         return [repr(e) for e in s.state.events]
 
     assert run() == run()
+
+
+# ----- one teacher policy and one name policy for both tables (issue 9 item 6) -------------
+def test_both_sessions_take_the_teacher_controls_by_one_policy() -> None:
+    """teacher_controls follows walkthrough unless given; a walkthrough needs them; without
+    them the walkthrough switch and "Restart this deal" are refused and change nothing."""
+    from engine.errors import ConfigError
+
+    for walk, given, want in ((False, None, False), (True, None, True), (False, True, True)):
+        h = HitMeSession(bot_delay=0, walkthrough=walk, teacher_controls=given)
+        f = FlapjackSession(bot_delay=0, walkthrough=walk, teacher_controls=given)
+        assert h.teacher_controls is f.teacher_controls is want
+    for bad in ({"walkthrough": True, "teacher_controls": False},
+                {"teacher_controls": "yes"}, {"walkthrough": 1}):
+        with pytest.raises(ConfigError, match="walkthrough|teacher_controls"):
+            HitMeSession(bot_delay=0, **bad)
+        with pytest.raises(ConfigError, match="walkthrough|teacher_controls"):
+            FlapjackSession(bot_delay=0, **bad)
+    s = hit_me(players=3, seed=7)  # a student's session
+    before = s.game.to_json()
+    assert s.set_walkthrough(True) is False and not s.walkthrough
+    assert s.restart_deal() is False and s.game.to_json() == before
+    assert "teacher's controls" in (s.last_message[0] or "")
+    f = FlapjackSession(players=3, seed=7, bot_delay=0)
+    f.new_game(7)
+    before = f.state.to_json()
+    assert f.set_walkthrough(True) is not None and not f.walkthrough
+    assert f.restart() is not None and f.state.to_json() == before
+
+
+def test_hit_me_walkthrough_switch_pauses_and_resumes_the_computers() -> None:
+    """The teacher box's walkthrough switch on Hit Me (Flapjack's already had one): off, the
+    computer players play by themselves; on, they wait for Next move."""
+    s = HitMeSession(bot_delay=0, teacher_controls=True)
+    s.new_game(players=3, opponents="medium", seed=7, mode="solo", colors="black-positive",
+               turn_order="round-robin", ace_eleven=False, students=None)
+    assert not s.walkthrough and s.game.round.current == 0  # seat 1 dealt: you play first
+    assert s.set_walkthrough(True) and s.walkthrough
+    s.toggle_peek()
+    s.hold()
+    assert s.game.round.current == 1 and hit_me_view(s).can_next_move  # waiting
+    assert "deal code 7" in hit_me_view(s).status_html  # the code shows in walkthrough
+    assert s.set_walkthrough(False) and not s.walkthrough
+    assert s.game.round.current != 1 or s.game.round.over  # the computers played on
+    assert s.restart_deal() and s.phase is Phase.PLAY  # a teacher restarts, walkthrough or not
+
+
+def test_both_sessions_name_their_seats_by_one_policy() -> None:
+    """One default (You, then Computer 1, 2...), one length limit, one "(computer)" mark for a
+    computer seat given a name of its own (widgets.shell.seat_names)."""
+    h = hit_me(players=4, seed=3)
+    f = FlapjackSession(players=4, decks=2, bot_delay=0)
+    assert h.names == f.names == ["You", "Computer 1", "Computer 2", "Computer 3"]
+    given = ["Mia", "Ben", "Robo computer"]
+    h = HitMeSession(bot_delay=0, names=given)
+    h.new_game(players=3, opponents="easy", seed=1, mode="solo", colors="black-positive",
+               turn_order="round-robin", ace_eleven=False, students=None)
+    f = FlapjackSession(players=3, names=given, bot_delay=0)
+    assert h.names == f.names == ["Mia", "Ben (computer)", "Robo computer"]
+    p = hit_me(players=3, mode="pass-device", students=2)
+    assert p.names == ["Player 1", "Player 2", "Computer 1"]
+    # a new number of players drops the given names on both tables (they fitted the old one)
+    f.apply_settings({**f.settings_values(), "players": 2, "seed": None})
+    assert f.names == ["You", "Computer 1"]

@@ -28,7 +28,6 @@ from widget_helpers import all_widgets, errors_raise, synced_text  # noqa: F401
 
 from widgets import FlapjackTable, HitMeTable
 from widgets import teacher_key as tk
-from widgets.components import LazyPart
 from widgets.hit_me_table import Phase
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -85,33 +84,39 @@ def tables_in(made: list[widgets.Widget]) -> list[Any]:
 def assert_no_teacher_control(table: Any) -> None:
     """Not built, not on the page, and refused when its handler is called (forged)."""
     if isinstance(table, HitMeTable):
-        assert not table.ctl.walkthrough
-        for part in ("walk_box", "restart_button", "replay_button", "reveal_toggle",
-                     "code_text"):
-            assert not LazyPart.built(table, part), part
+        assert not table.ctl.walkthrough and not table.teacher_controls
+        assert_no_teacher_part(table)
         before = json.dumps(table.game.to_json())
         table._restart_deal()
-        table._replay_code()
+        table._replay_code("77")
         table._next_move()
-        assert json.dumps(table.game.to_json()) == before
-        assert not LazyPart.built(table, "walk_box")
+        table._set_walkthrough(True)
+        table._set_reveal(True)
+        assert json.dumps(table.game.to_json()) == before and not table.ctl.walkthrough
+        assert_no_teacher_part(table)
         if table.phase is not Phase.REVEAL:  # the deal is in progress: its code is not shown
             assert tk_code_hidden(table)
     else:
         assert not table.teacher_controls and not table.controller.walkthrough
-        for part in ("restart_button", "walkthrough_toggle", "reveal_toggle"):
-            assert not LazyPart.built(table, part), part
+        assert_no_teacher_part(table)
         page = all_widgets(table)
-        assert table.next_button.layout.display == "none" and table.next_button.disabled
         assert not teacher_widgets(page)
         before = json.dumps(table.state.to_json())
         table.restart()
         table._next_move()
-        table._on_walkthrough({"new": True})
+        table._set_walkthrough(True)
+        table._replay_code("77")
         assert json.dumps(table.state.to_json()) == before
         assert not table.controller.walkthrough and "teacher" in table.message.value
         if not table.state.over:
             assert tk_code_hidden(table)
+
+
+def assert_no_teacher_part(table: Any) -> None:
+    """The teacher box holds none of the teacher's controls: not made, not even hidden."""
+    box = table.teacher_box
+    assert box.more is None and all(getattr(box, name) is None for name in box.TEACHER)
+    assert [w.description for w in box.controls()] == ["New deal", "Large print"]
 
 
 def tk_code_hidden(table: Any) -> bool:
@@ -167,8 +172,8 @@ def test_the_teacher_guide_unlocks_with_the_key_only(server_key: str) -> None:
     assert isinstance(table, HitMeTable) and gate.children == (table,)
     assert KEY not in synced_text(gate) and KEY.lower() not in synced_text(gate)
     # The teacher's controls are there, visible and working.
-    assert table.ctl.walkthrough and table.walk_box in table.children
-    assert table.walk_box.layout.display is None
+    assert table.ctl.walkthrough and table.teacher_box.bar in table.children
+    assert table.teacher_box.more in table.children
     page = all_widgets(gate)
     assert {"Restart this deal", "Show every hand", "Deal this code"} <= set(
         teacher_widgets(page))

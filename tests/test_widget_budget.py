@@ -5,7 +5,10 @@ Budgets from a measurement (2026-11-30): a fresh HitMeTable(players=3) made 220 
 layouts and styles were shared, 96 after; 36 once the answer box, the pass-the-device screen
 and the teacher's controls were made on first use, 35 with shared toggle styles;
 FlapjackTable(players=2) 221, then about 122, then 40 (parts made on first use, card buttons
-made as they look and sharing one layout, shared toggle styles).
+made as they look and sharing one layout, shared toggle styles). With one teacher box for
+both tables (2026-12-01, issue 9 item 6; the first table of a kernel, shared models included):
+Hit Me 40 (a student's page gained "New deal" and "Large print"), Flapjack 39 (a student's
+page no longer holds the teacher's switches, which follow `walkthrough`).
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from widgets.components import (
 from widgets.practice import AbsoluteValuePractice
 
 HIT_ME_BUDGET = 40
-FLAPJACK_BUDGET = 48
+FLAPJACK_BUDGET = 42
 # lesson 02's two practices (2026-11-30): 29 models each with both answer rows made at load
 # (lesson 02: 71 models), 23 and 22 with each row made when a question first needs it (59)
 PRACTICE_BUDGET = 24
@@ -48,7 +51,8 @@ def test_hit_me_parts_are_made_when_first_needed() -> None:
     """The answer box appears when the round ends; the pass screen only in pass-the-device
     mode; the teacher's controls only in walkthrough mode (a solo page has none to forge)."""
     t = HitMeTable(players=3, seed=5, bot_delay=0)
-    assert not any(LazyPart.built(t, n) for n in ("announce_box", "pass_box", "walk_box"))
+    assert not any(LazyPart.built(t, n) for n in ("announce_box", "pass_box"))
+    assert t.teacher_box.more is None and t.restart_button is None  # no teacher's controls
     assert all(type(c).__name__ != "AnswerEntry" for c in t.children)
     box = t.announce_box  # reading it builds it, and it takes its place on the table
     assert LazyPart.built(t, "announce_box") and box in t.children
@@ -59,9 +63,9 @@ def test_hit_me_parts_are_made_when_first_needed() -> None:
         u.hold_button.click()
     assert LazyPart.built(u, "announce_box") and u.announce_box in u.children
     assert u.announce_box.layout.display is None and not u.announce.check_button.disabled
-    assert not LazyPart.built(u, "walk_box") and not LazyPart.built(u, "pass_box")
+    assert u.teacher_box.more is None and not LazyPart.built(u, "pass_box")
     w = HitMeTable(players=3, seed=5, bot_delay=0, walkthrough=True)
-    assert LazyPart.built(w, "walk_box") and w.walk_box in w.children
+    assert w.teacher_box.bar in w.children and w.teacher_box.more in w.children
     assert w.code_text.value == "5"
     p = HitMeTable(players=3, seed=5, bot_delay=0, mode="pass-device", students=2)
     assert LazyPart.built(p, "pass_box") and p.pass_box in p.children
@@ -200,3 +204,32 @@ def test_practice_answer_rows_are_made_when_a_question_needs_them() -> None:
     late = AbsoluteValuePractice(kinds=["abs"], seed=1)
     assert late.choice_row.layout.display == "none"
     assert all(b.disabled for b in late.choice_buttons) and late.choose(0) is None
+
+
+def test_both_tables_build_the_same_teacher_box() -> None:
+    """One TeacherBox (widgets/shell.py): the same controls, labels and order on both tables,
+    with the teacher's controls and on a student's page (only New deal and Large print)."""
+    teacher = ["Teacher walkthrough", "Show every hand", "Next move", "Restart this deal",
+               "New deal", "Large print", "Deal code", "Deal this code"]
+    hit = HitMeTable(players=3, seed=5, bot_delay=0, walkthrough=True)
+    flap = FlapjackTable(players=3, seed=5, bot_delay=0, walkthrough=True)
+    for t in (hit, flap):
+        assert [w.description for w in t.teacher_box.controls()] == teacher
+        assert t.teacher_box.bar in t.children and t.teacher_box.more in t.children
+        assert "No computer moves yet" in t.last_reason_html.value
+        assert t.code_text.value == "5"  # the walkthrough shows the deal code
+        t.next_move_button.click()
+        assert "Last move:" in t.last_reason_html.value
+        t.walkthrough_toggle.value = False  # the same switch: Next move and reasons go away
+        assert t.next_move_button.layout.display == "none" and t.reasons_html.value == ""
+        assert t.reveal_toggle.layout.display == "none" and t.last_reason_html.value == ""
+        t.code_text.value = "class-5b"
+        t.replay_button.click()
+        assert t.deal_code == "class-5b" and "deal code class-5b" in t.message.value
+    for t in (HitMeTable(players=3, seed=5, bot_delay=0),
+              FlapjackTable(players=3, seed=5, bot_delay=0)):
+        assert [w.description for w in t.teacher_box.controls()] == ["New deal", "Large print"]
+        assert t.teacher_box.more is None and t.teacher_box.bar in t.children
+        code = t.deal_code
+        t.new_deal_button.click()
+        assert t.deal_code != code

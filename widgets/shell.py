@@ -1,26 +1,28 @@
-"""What every card table shares, once: seat-name policy, computer-player specs, the deal-code
-format, large print, the lazily built settings panel and the teacher box toggle.
+"""What every card table shares, once: the name policy (`seat_names`), the teacher policy
+(`check_teacher`), computer-player specs, the deal-code format, large print, the lazily built
+settings panel and the teacher box (`TeacherBox`).
 
 Both tables (widgets/hit_me/table.py, widgets/flapjack/table.py) are TableShells (layout,
-settings panel shown on demand, large print, the session's names read on the table) and make
-the teacher's controls with `teacher_controls` (one "Show every hand", "Next move", "Restart
-this deal" and "Large print", the same labels and look); Hit Me's teacher box adds the deal-code
-box and the reasons, Flapjack's a walkthrough switch. Flapjack's hand is a `CardRow`.
+settings panel shown on demand, large print, the session's names read on the table, the
+teacher box's callbacks) and make one `TeacherBox`: the same controls in the same order with
+the same labels ("Teacher walkthrough", "Show every hand", "Next move", "Restart this deal",
+"New deal", "Large print", the deal-code box and the computer players' reasons); each passes
+only what is its own (callbacks, the view's reasons). Flapjack's hand is a `CardRow`.
 No ipywidgets import at module level for the policies (sessions use them without widgets).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from html import escape as esc
 from typing import Any
 
 from engine.errors import ConfigError
 from widgets.deal_codes import format_code, new_secret_seed  # the one deal-code format
 from widgets.words import _, bound, speaking
 
-__all__ = ["MAX_NAME", "CardRow", "bot_name", "check_names", "check_opponent_specs", "format_code",
-           "new_secret_seed", "seat_names", "set_large_print", "settings_panel", "teacher_controls"]
+__all__ = ["MAX_NAME", "CardRow", "TeacherBox", "bot_name", "check_names", "check_teacher",
+           "check_opponent_specs", "format_code",
+           "new_secret_seed", "seat_names", "set_large_print", "settings_panel"]
 
 MAX_NAME = 24  # one length limit for a player's name, every table
 
@@ -42,12 +44,16 @@ def check_names(given: Any, players: int) -> list[str]:
     return out
 
 
-def seat_names(given: Sequence[str] | None, players: int, n_students: int, *,
-               solo: bool) -> list[str]:
-    """The seats' names: the given ones (checked by `check_names`), else 'You' (solo) or
-    'Player 1'... for the students, then 'Computer 1'...."""
+def seat_names(given: Sequence[str] | None, players: int, n_students: int = 1, *,
+               solo: bool = True) -> list[str]:
+    """The one name policy of every table: the seats' names. Given names are checked by
+    `check_names` (one per seat, 1 to MAX_NAME characters, all different); without them,
+    'You' (solo) or 'Player 1'... for the students, then 'Computer 1'... for the computer
+    players. A computer seat's given name is marked 'Ben (computer)' (`bot_name`), so every
+    page tells a computer player from a person the same way."""
     if given is not None:
-        return check_names(given, players)
+        names = check_names(given, players)
+        return names[:n_students] + [bot_name(n) for n in names[n_students:]]
     people = [_("You")] if solo else [_("Player {n}").format(n=i + 1) for i in range(n_students)]
     return people + [_("Computer {n}").format(n=i + 1) for i in range(players - n_students)]
 
@@ -57,6 +63,23 @@ def parse_bool(value: Any) -> bool:
     if value is True or value is False:
         return value
     raise ValueError(_("must be on or off"))
+
+
+def check_teacher(walkthrough: Any, teacher_controls: Any) -> tuple[bool, bool]:
+    """The one teacher policy of every table: (walkthrough, teacher_controls). The teacher's
+    controls (widgets.shell.TeacherBox) exist with `teacher_controls` True; None (the default)
+    follows `walkthrough`, so a table made for students has none. A walkthrough needs them
+    (without "Next move" the computer players would never move)."""
+    if teacher_controls is None:
+        teacher_controls = walkthrough
+    for flag, label in ((walkthrough, "walkthrough"), (teacher_controls, "teacher_controls")):
+        if not isinstance(flag, bool):
+            raise ConfigError(_("{setting} must be True or False; got {value}").format(
+                setting=label, value=repr(flag)))
+    if walkthrough and not teacher_controls:
+        raise ConfigError(_("walkthrough needs the teacher's controls: leave teacher_controls "
+                            "out or set it to True"))
+    return walkthrough, teacher_controls
 
 
 def bot_name(name: str) -> str:
@@ -111,39 +134,118 @@ def set_large_print(root: Any, on: bool, number_line: Any = None, toggle: Any = 
         toggle.value = on
 
 
-def teacher_controls(owner: Any, which: str, *, on_reveal: Callable[[Any], None],
-                     on_next: Callable[[], None], on_restart: Callable[[], None],
-                     reveal: bool = False, next_style: str = "", own_layout: bool = False,
-                     tips: dict[str, str] | None = None) -> None:
-    """Make the teacher's controls named in `which` (some of: reveal next restart large) on
-    `owner`, the same on every table: `reveal_toggle` ("Show every hand"; `on_reveal(change)`),
-    `next_move_button` ("Next move"), `restart_button` ("Restart this deal") and
-    `large_print_toggle` ("Large print"; calls `owner._set_large_print`). `tips` gives a
-    table's own tooltips by part name (marked with N_, translated here); `own_layout`: the
-    switch and the button can be hidden."""
-    from widgets.components import make_button, make_toggle
+class TeacherBox:
+    """The teacher box of every table, one component (issue 9 item 6): the same controls in
+    the same order with the same labels on Hit Me and Flapjack. A first row, `bar`:
+    "Teacher walkthrough" (on/off), "Show every hand", "Next move", "Restart this deal",
+    "New deal", "Large print", then the latest computer move; a second part, `more`: the
+    deal-code box ("Deal code", "Deal this code") and the computer players' reasons.
 
-    tip = {"reveal": _("teacher: turn every face-down card up and show the computer players' "
-                       "reasons"),
-           "next": _("the next computer player makes one move"),
-           "restart": _("deal this round again, the same cards, to try other choices"),
-           **{part: _(text) for part, text in (tips or {}).items()}}
-    parts = which.split()
-    if "reveal" in parts:
-        owner.reveal_toggle = make_toggle(_("Show every hand"), tip["reveal"], reveal,
-                                          own_layout=own_layout)
-        owner.reveal_toggle.observe(bound(on_reveal), names="value")
-    if "next" in parts:
-        owner.next_move_button = make_button(_("Next move"), on_next, tooltip=tip["next"],
-                                             button_style=next_style, own_layout=own_layout)
-    if "restart" in parts:
-        owner.restart_button = make_button(_("Restart this deal"), on_restart,
-                                           tooltip=tip["restart"])
-    if "large" in parts:
-        owner.large_print_toggle = make_toggle(_("Large print"), _("bigger text for a projector"),
-                                               bool(getattr(owner, "large_print", False)))
-        owner.large_print_toggle.observe(
-            bound(lambda ch: owner._set_large_print(ch["new"] is True)), names="value")
+    `teacher` False (a student's page): only "New deal" and "Large print" are made; the
+    teacher's controls (the others) do not exist at all, not even hidden (a hidden widget is
+    still a synced model a page could change), and their attributes are None (`TEACHER`).
+    "Show every hand" and "Next move" show only while the walkthrough is on.
+
+    Each table passes what is its own: the callbacks (`on_walkthrough(on)`, `on_reveal(on)`,
+    `on_next()`, `on_restart()`, `on_new_deal()`, `on_code(text)` with the typed deal code,
+    `on_large(on)`), the switches' first values, a tooltip of its own by part name (`tips`,
+    marked with N_, translated here), and, at each refresh, `show(...)` with its view's data
+    (whether the next move may be stepped, the reasons as HTML). Every button is a
+    GuardedButton (components.make_button); every label goes through `_()`."""
+
+    TEACHER = ("walkthrough_toggle", "reveal_toggle", "next_move_button", "restart_button",
+               "last_reason_html", "code_text", "replay_button", "reasons_html")
+    LABELS = ("Teacher walkthrough", "Show every hand", "Next move", "Restart this deal",
+              "New deal", "Large print", "Deal this code")  # (English, for tests and docs)
+
+    def __init__(self, *, teacher: bool, walkthrough: bool = False, reveal: bool = False,
+                 large: bool = False, on_walkthrough: Callable[[bool], Any],
+                 on_reveal: Callable[[bool], Any], on_next: Callable[[], Any],
+                 on_restart: Callable[[], Any], on_new_deal: Callable[[], Any],
+                 on_code: Callable[[str], Any], on_large: Callable[[bool], Any],
+                 tips: dict[str, str] | None = None) -> None:
+        import ipywidgets as widgets
+
+        from widgets.components import hbox, html_widget, make_button, make_toggle, shared_layout
+
+        tip = {"walkthrough": _("step through the computer players' moves one at a time, "
+                                "with reasons"),
+               "reveal": _("teacher: turn every face-down card up and show the computer "
+                           "players' reasons"),
+               "next": _("the next computer player makes one move"),
+               "restart": _("deal the same cards again from the start"),
+               **{part: _(text) for part, text in (tips or {}).items()}}
+        self.teacher = teacher
+        for name in self.TEACHER:
+            setattr(self, name, None)
+
+        def switch(fn: Callable[[bool], Any]) -> Callable[[Any], None]:
+            return bound(lambda change: fn(change["new"] is True))
+
+        controls: list[Any] = []
+        if teacher:
+            self.walkthrough_toggle = make_toggle(_("Teacher walkthrough"), tip["walkthrough"],
+                                                  walkthrough)
+            self.walkthrough_toggle.observe(switch(on_walkthrough), names="value")
+            self.reveal_toggle = make_toggle(_("Show every hand"), tip["reveal"], reveal,
+                                             own_layout=True)
+            self.reveal_toggle.observe(switch(on_reveal), names="value")
+            self.next_move_button = make_button(_("Next move"), on_next, tooltip=tip["next"],
+                                                button_style="primary", own_layout=True)
+            self.restart_button = make_button(_("Restart this deal"), on_restart,
+                                              tooltip=tip["restart"])
+            controls += [self.walkthrough_toggle, self.reveal_toggle, self.next_move_button,
+                         self.restart_button]
+        self.new_deal_button = make_button(_("New deal"), on_new_deal,
+                                           tooltip=_("shuffle and deal with a fresh deal code"))
+        self.large_print_toggle = make_toggle(_("Large print"), _("bigger text for a projector"),
+                                              large)
+        self.large_print_toggle.observe(switch(on_large), names="value")
+        controls += [self.new_deal_button, self.large_print_toggle]
+        # (a row of buttons wraps whole on a narrow screen: style.css, every hbox of a table)
+        row = widgets.HBox(controls, layout=shared_layout(), _dom_classes=("icg-teacher-row",))
+        self.more: Any = None
+        if not teacher:
+            self.bar: Any = row
+            return
+        # the latest computer move stays on screen with the cards (issue 14 item 2)
+        self.last_reason_html = html_widget("")
+        self.bar = widgets.VBox([row, self.last_reason_html], layout=shared_layout(),
+                                _dom_classes=("icg-walkthrough",))
+        self.code_text = widgets.Text(description=_("Deal code"), continuous_update=False,
+                                      style={"description_width": "initial"})
+        self.replay_button = make_button(
+            _("Deal this code"), lambda: on_code(self.code_text.value),
+            tooltip=_("start a new game from the deal code in the box"))
+        self.reasons_html = html_widget("")
+        self.more = widgets.VBox([hbox([self.code_text, self.replay_button]),
+                                  self.reasons_html], layout=shared_layout(),
+                                 _dom_classes=("icg-walkthrough-more",))
+
+    def controls(self) -> list[Any]:
+        """The buttons and switches made, in their order on the page."""
+        return [w for w in (self.walkthrough_toggle, self.reveal_toggle, self.next_move_button,
+                            self.restart_button, self.new_deal_button, self.large_print_toggle,
+                            self.code_text, self.replay_button) if w is not None]
+
+    def set_code(self, text: str) -> None:
+        """The deal code in the box (a new game; "" while it must not show)."""
+        if self.code_text is not None and self.code_text.value != text:
+            self.code_text.value = text
+
+    def show(self, *, walkthrough: bool, can_next: bool, last_reason: str = "",
+             reasons: str = "") -> None:
+        """The teacher's controls as the session is now (nothing on a student's page)."""
+        if not self.teacher:
+            return
+        if self.walkthrough_toggle.value is not walkthrough:
+            self.walkthrough_toggle.value = walkthrough  # the session's, already (no change)
+        shown = None if walkthrough else "none"
+        self.reveal_toggle.layout.display = shown
+        self.next_move_button.layout.display = shown
+        self.next_move_button.disabled = not (walkthrough and can_next)
+        self.last_reason_html.value = last_reason if walkthrough else ""
+        self.reasons_html.value = reasons if walkthrough else ""
 
 
 Field = tuple[str, str, Any, Callable[[Any], Any]]  # name, label, input widget, parse
@@ -210,7 +312,9 @@ class TableShell:
 
     def _set_large_print(self, on: bool) -> None:
         self.large_print = on
-        set_large_print(self, on, self.number_line, self.__dict__.get("large_print_toggle"))
+        box = self.__dict__.get("teacher_box")
+        set_large_print(self, on, self.number_line,
+                        box.large_print_toggle if box is not None else None)
 
     def _notify(self, text: str | None, kind: str = "info") -> None:
         if text is None:
@@ -218,23 +322,50 @@ class TableShell:
         else:
             self.message.show(text, kind)
 
-    def _replay_code(self) -> None:
+    # ----- the teacher box (TeacherBox): one for every table ------------------------------
+    def _build_teacher_box(self, *, teacher: bool, walkthrough: bool, reveal: bool,
+                           large: bool, tips: dict[str, str] | None = None) -> None:
+        """Make the table's TeacherBox; its callbacks are the table's own methods
+        (`_set_walkthrough`, `_set_reveal`, `_next_move`, `_restart_deal`, `_new_deal`,
+        `_deal_code`; `_tell(text, kind)` says what happened)."""
+        self.teacher_box = TeacherBox(
+            teacher=teacher, walkthrough=walkthrough, reveal=reveal, large=large,
+            on_walkthrough=self._set_walkthrough, on_reveal=self._set_reveal,
+            on_next=self._next_move, on_restart=self._restart_deal, on_new_deal=self._new_deal,
+            on_code=self._replay_code, on_large=self._set_large_print, tips=tips)
+
+    # the box's parts, read on the table (None: not made, on a student's page)
+    walkthrough_toggle = property(lambda self: self.teacher_box.walkthrough_toggle)
+    reveal_toggle = property(lambda self: self.teacher_box.reveal_toggle)
+    next_move_button = property(lambda self: self.teacher_box.next_move_button)
+    restart_button = property(lambda self: self.teacher_box.restart_button)
+    new_deal_button = property(lambda self: self.teacher_box.new_deal_button)
+    large_print_toggle = property(lambda self: self.teacher_box.large_print_toggle)
+    code_text = property(lambda self: self.teacher_box.code_text)
+    replay_button = property(lambda self: self.teacher_box.replay_button)
+    last_reason_html = property(lambda self: self.teacher_box.last_reason_html)
+    reasons_html = property(lambda self: self.teacher_box.reasons_html)
+
+    def _tell(self, text: str, kind: str) -> None:
+        self.message.show(text, kind)
+
+    def _replay_code(self, text: str | None = None) -> None:
         """Teacher: start a new game from the deal code typed in the teacher's box."""
         from widgets.deal_codes import DealCodeError, parse_deal_code
 
-        if not self.session.walkthrough:
+        if not self.session.teacher_controls:  # a forged call: the box has no code field
+            self._tell(_("Dealing a chosen code is one of the teacher's controls."), "error")
             return
         try:
-            code = parse_deal_code(self.code_text.value)
+            code = parse_deal_code(self.code_text.value if text is None else text)
         except DealCodeError as e:
-            self.message.show(_("Deal code: {error}").format(error=e), "error")
+            self._tell(_("Deal code: {error}").format(error=e), "error")
             return
         if code is None:
-            self.message.show(_("Deal code: type a number or a word first."), "error")
+            self._tell(_("Deal code: type a number or a word first."), "error")
             return
-        self._rebuild(seed=code, code_typed=True)
-        self.message.show(_("New game from deal code {code}.").format(code=format_code(code)),
-                          "ok")
+        self._deal_code(code)
+        self._tell(_("New game from deal code {code}.").format(code=format_code(code)), "ok")
 
     def _build_pass(self) -> None:
         """The pass-the-device screen (lazy: a solo page never needs it)."""
@@ -248,45 +379,6 @@ class TableShell:
         self.pass_box = widgets.VBox([self.pass_html, hbox([self.pass_button])])
         self.pass_box.add_class("icg-passbox")
         self.pass_box.layout.display = "none"
-
-    def _build_walkthrough(self) -> None:
-        """The teacher's box (walkthrough mode only): show every hand, next move, restart,
-        large print, a deal-code box and the computer players' reasons."""
-        import ipywidgets as widgets
-
-        from widgets.components import hbox, html_widget, make_button
-
-        teacher_controls(self, "reveal next restart large", on_reveal=self._reveal_changed,
-                         on_next=self.session.next_move, on_restart=self._restart_deal)
-        self.code_text = widgets.Text(description=_("Deal code"), continuous_update=False,
-                                      style={"description_width": "initial"})
-        self.replay_button = make_button(
-            _("Deal this code"), self._replay_code,
-            tooltip=_("start a new game from the deal code in the box"))
-        self.reasons_html = html_widget("")
-        self.last_reason_html = html_widget("")
-        # the teacher's bar, at the top of the table: what a walkthrough presses every step
-        # and the latest computer move stay on screen with the cards (issue 14 item 2); the
-        # deal-code box and the list of reasons come after the table
-        self.walk_box = widgets.VBox([
-            hbox([html_widget('<div class="icg-title">{}</div>'.format(
-                      esc(_("Teacher walkthrough")))),
-                  self.reveal_toggle, self.next_move_button, self.restart_button,
-                  self.large_print_toggle]),
-            self.last_reason_html])
-        self.walk_more_box = widgets.VBox([hbox([self.code_text, self.replay_button]),
-                                           self.reasons_html])
-        self.walk_more_box.add_class("icg-walkthrough-more")
-        self.walk_box.add_class("icg-walkthrough")
-        if self.session.walkthrough and hasattr(self.session, "deal_code"):
-            self.code_text.value = format_code(self.session.deal_code)
-        if not self.session.walkthrough:
-            self.walk_box.layout.display = "none"
-            self.walk_more_box.layout.display = "none"
-
-    def _reveal_changed(self, change: Any = None) -> None:
-        self.session.teacher_reveal = self.reveal_toggle.value is True
-        self.refresh()
 
 
 class CardRow:

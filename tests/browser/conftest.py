@@ -575,7 +575,9 @@ class FlapjackReplica:
         self.config = FlapjackConfig(players=players, variant=variant)
         self.state = FlapjackState.deal(self.config, rng=seed)
         self.bots = make_bots(dict.fromkeys(range(1, players), opponents), "flapjack", seed)
-        self.names = ["You", "Ada", "Ben", "Cleo", "Dev", "Emi", "Femi", "Gus"][:players]
+        from widgets.shell import seat_names
+
+        self.names = seat_names(None, players)  # the one name policy: You, Computer 1, ...
         self.run_bots()
 
     def run_bots(self) -> None:

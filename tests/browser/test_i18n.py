@@ -81,9 +81,9 @@ def text_box(page: Any, label: str) -> Any:
 
 def test_both_tables_to_the_end_in_qps_show_no_unmarked_text(
         fixtures_server: Any, open_page: Any, bt: Any) -> None:
-    # a player's name (Flapjack's default for seat 1); ipywidgets writes title="null" on a
-    # widget without a tooltip (not a text of ours)
-    allowed = {"Ada", "null"}
+    # ipywidgets writes title="null" on a widget without a tooltip (not a text of ours); the
+    # seats' default names ("Computer 1") are translated like every other text
+    allowed = {"null"}
     vp = open_page("qps-tables")
     vp.open(fixtures_server.page_url("qps_tables.ipynb"))
     page = vp.page

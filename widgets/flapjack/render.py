@@ -34,8 +34,6 @@ from widgets.words import (
     total_text,
 )
 
-DEFAULT_NAMES = ("You", "Ada", "Ben", "Cleo", "Dev", "Emi", "Femi", "Gus")
-
 # A small stylesheet of the Flapjack table's own (the shared one is widgets/style.css):
 # the "Flapjack!" banner flips in; the table shows the cards in play in a felt-coloured strip.
 FLAPJACK_CSS = """
@@ -71,19 +69,6 @@ FLAPJACK_CSS = """
 .icg-flapjack.icg-large .widget-text input, .icg-flapjack.icg-large select,
 .icg-flapjack.icg-large .widget-label { font-size: 20px; height: auto; }
 """
-
-def seat_names(players: int, names: Sequence[str] | None = None) -> list[str]:
-    """One name per seat: the given names, then defaults ('You', 'Ada', 'Ben', ...)."""
-    given = [str(n) for n in (names or ())][:players]
-    out = list(given)
-    for i in range(len(given), players):
-        if i == 0:
-            out.append(_("You"))  # DEFAULT_NAMES[0], in the table's language
-        else:
-            out.append(DEFAULT_NAMES[i] if i < len(DEFAULT_NAMES) else
-                       _("Player {n}").format(n=i + 1))
-    return out
-
 
 def is_add_or_subtract(obs: dict[str, Any]) -> bool:
     return bool(obs["config"].get("add_or_subtract"))
@@ -421,6 +406,20 @@ def view_reasons_html(v: Any) -> str:
         return notice_html(_('Turn on "Show every hand" to see why the computer players '
                              "moved (a reason can name a card in their hand)."), "info")
     return reasons_html(v.bot_moves)
+
+
+def view_last_reason_html(v: Any) -> str:
+    """The teacher's bar: the latest computer move, with its reason once every hand is shown
+    (v: TableView; the same place and look as Hit Me's)."""
+    if not v.walkthrough:
+        return ""
+    if v.last_move is None:
+        return '<div class="icg-reason icg-last-reason">{}</div>'.format(
+            esc(_("No computer moves yet.")))
+    name, what, reason = v.last_move
+    said = f": \u201c{esc(reason)}\u201d" if reason else ""
+    return (f'<div class="icg-reason icg-last-reason"><b>{esc(_("Last move:"))}</b> '
+            f"{esc(name)} {esc(what)}{said}</div>")
 
 
 def sign_prompt_html(s: Any) -> str:

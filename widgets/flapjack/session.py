@@ -25,10 +25,11 @@ from engine.games import make_game
 from widgets import words
 from widgets.controller import TableController, call_later, make_bots
 from widgets.deal_codes import DealCodeError, new_secret_seed, parse_deal_code
-from widgets.flapjack.render import seat_names
 from widgets.shell import (
     MAX_NAME,  # noqa: F401 - one limit for every table
     check_opponent_specs,
+    check_teacher,
+    seat_names,
 )
 from widgets.shell import check_names as check_names_policy
 from widgets.words import _
@@ -78,11 +79,13 @@ class FlapjackSession:
     walkthrough (teacher mode), names (one per seat, the student first), say_total (type the
     new total before it is shown), bot_delay (seconds between computer moves; 0 = at once),
     deck (a stacked deck such as 'KS,7H,...', top first, dealt one card at a time from seat 1;
-    kept by "Restart this deal"), teacher_controls (False: no "Teacher walkthrough", "Show
-    every hand" or "Restart this deal", for self-study where the student must not be able to
+    kept by "Restart this deal"), teacher_controls (True: the teacher box's teacher's
+    controls, "Teacher walkthrough", "Show every hand", "Next move", "Restart this deal" and
+    the deal-code box; None, the default: with walkthrough; without them the student cannot
     turn the other hands up or replay a deal; on a served page, a table with them goes behind
-    the teacher's key: widgets/teacher_key.py), schedule(delay, fn) (how a paced computer move
-    waits; default: the kernel's loop) and on_change() (called after every change)."""
+    the teacher's key: widgets/teacher_key.py; widgets.shell.check_teacher),
+    schedule(delay, fn) (how a paced computer move waits; default: the kernel's loop) and
+    on_change() (called after every change)."""
 
     def __init__(
         self,
@@ -97,7 +100,7 @@ class FlapjackSession:
         say_total: bool = False,
         bot_delay: float = 0.8,
         deck: str | None = None,
-        teacher_controls: bool = True,
+        teacher_controls: bool | None = None,
         schedule: Schedule | None = None,
         on_change: Callable[[], None] | None = None,
     ) -> None:
@@ -105,8 +108,9 @@ class FlapjackSession:
                 not 0 <= bot_delay <= 10:
             raise ConfigError(_("bot_delay must be a number of seconds 0 to 10; got {value}"
                                 ).format(value=repr(bot_delay)))
-        for flag, label in ((walkthrough, "walkthrough"), (say_total, "say_total"),
-                            (teacher_controls, "teacher_controls")):
+        # the teacher's controls: one policy for every table (widgets.shell.check_teacher)
+        walkthrough, teacher_controls = check_teacher(walkthrough, teacher_controls)
+        for flag, label in ((say_total, "say_total"),):
             if not isinstance(flag, bool):
                 raise ConfigError(_("{setting} must be True or False; got {value}").format(
                     setting=label, value=repr(flag)))
@@ -132,7 +136,7 @@ class FlapjackSession:
             on_error=lambda message: setattr(self, "note", (message, "error")),
             schedule=schedule or call_later, bot_delay=float(bot_delay),
             walkthrough=walkthrough)
-        self.names = seat_names(config.players, self.names_given)
+        self.names = seat_names(self.names_given, config.players)
         self.deal_code: int | str = 0
         self.code_typed = False  # the person at the screen typed the deal code in Settings
         self.show_hands = True  # the teacher's "Show every hand" (counts only in walkthrough)
@@ -248,9 +252,11 @@ class FlapjackSession:
             return str(e)
         if config != self.config:
             self._deck = None
+        if config.players != self.config.players:
+            self.names_given = None  # given names fit the old number of players (as Hit Me)
         self.config = config
         self.opponents = opponents
-        self.names = seat_names(config.players, self.names_given)
+        self.names = seat_names(self.names_given, config.players)
         self.say_total = bool(values["say_total"])
         self.code_typed = values["seed"] is not None
         self.new_game(values["seed"])

@@ -26,13 +26,8 @@ from widgets.flapjack.session import YOU, Feedback, FlapjackSession, Note
 from widgets.flapjack.settings import FIELDS, settings_panel
 from widgets.flapjack.view import TableView, table_view
 from widgets.render import esc
-from widgets.shell import CardRow, TableShell, teacher_controls
-from widgets.words import N_, _, bound, check_language, speaking
-
-# Flapjack's own tooltips for the shared teacher controls (translated where shown)
-TIPS = {"reveal": N_("show every player's hand and the computer players' reasons (teacher)"),
-        "next": N_("let the next computer player make one move"),
-        "restart": N_("deal the same cards again from the start")}
+from widgets.shell import CardRow, TableShell
+from widgets.words import _, bound, check_language, speaking
 
 
 class FlapjackTable(TableShell, widgets.VBox):
@@ -50,7 +45,7 @@ class FlapjackTable(TableShell, widgets.VBox):
                  seed: int | str | None = None, walkthrough: bool = False,
                  large_print: bool = False, names: Sequence[str] | None = None,
                  say_total: bool = False, bot_delay: float = 0.8, deck: str | None = None,
-                 teacher_controls: bool = True, lang: str | None = None) -> None:
+                 teacher_controls: bool | None = None, lang: str | None = None) -> None:
         self.lang = check_language(lang)
         with speaking(self.lang):
             self._init(players, opponents, variant, decks, colors, seed, walkthrough,
@@ -59,7 +54,7 @@ class FlapjackTable(TableShell, widgets.VBox):
     def _init(self, players: int, opponents: str | Sequence[str], variant: str, decks: int,
               colors: str, seed: int | str | None, walkthrough: bool, large_print: bool,
               names: Sequence[str] | None, say_total: bool, bot_delay: float,
-              deck: str | None, teacher_controls: bool) -> None:
+              deck: str | None, teacher_controls: bool | None) -> None:
         if not isinstance(large_print, bool):
             raise ConfigError(_("large_print must be True or False; got {value}").format(
                 value=repr(large_print)))
@@ -72,14 +67,15 @@ class FlapjackTable(TableShell, widgets.VBox):
         self._build()
         super().__init__(self._children(), _dom_classes=(
             "icg-root", "icg-flapjack", *(["icg-large"] if large_print else [])))
-        self.large_toggle.value = large_print
+        self._set_large_print(large_print)
         self._sync_settings()
         self.new_game(self.session.first_code, at_once=True)
 
     # ----- the session's parts, for tests and teachers ------------------------------------
     card_buttons = property(lambda self: self.hand.buttons)
-    next_button = property(lambda self: self.next_move_button)  # (the shared teacher controls)
+    next_button = property(lambda self: self.next_move_button)  # (the shared TeacherBox)
     large_toggle = property(lambda self: self.large_print_toggle)
+    reasons = property(lambda self: self.reasons_html)
     _hand_keys = property(lambda self: self.hand.keys)
 
     @property
@@ -106,15 +102,9 @@ class FlapjackTable(TableShell, widgets.VBox):
         self.hand_box = self.hand.box
         self.hint = ui.HintBox(self.session.hint_lines)
         self.hint.layout.align_items = "flex-start"
-        teacher_controls(self, "next large", on_reveal=self._on_reveal, on_next=self._next_move,
-                         on_restart=self.restart, next_style="primary", own_layout=True,
-                         tips=TIPS)
-        if self.teacher_controls:
-            self._build_switches()
-        self.new_deal_button = ui.make_button(
-            _("New deal"), lambda: self.new_game(None),
-            tooltip=_("shuffle and deal with a fresh deal code"))
-        self.reasons = ui.html_widget("", ["icg-fj-reasons-box"])
+        s = self.session
+        self._build_teacher_box(teacher=s.teacher_controls, walkthrough=s.walkthrough,
+                                reveal=s.show_hands, large=False)
         # banners ("Flapjack!", passes) and messages: one place that keeps a height of its
         # own, so that a banner coming or going does not move the hand (issue 14 item 3)
         self.messages = widgets.VBox([self.banner, self.message],
@@ -125,12 +115,6 @@ class FlapjackTable(TableShell, widgets.VBox):
         self.settings_toggle.observe(bound(lambda ch: self._show_settings()), names="value")
         self.css = ui.html_widget(f"<style>{render.FLAPJACK_CSS}</style>", ["icg-style"])
         self.base_css = ui.style_widget()
-        switches = ([self.walkthrough_toggle, self.reveal_toggle] if self.teacher_controls
-                    else [])
-        restart = [self.restart_button] if self.teacher_controls else []
-        self.teacher_box = widgets.HBox([*switches, self.next_button, self.large_toggle,
-                                         *restart, self.new_deal_button],
-                                        layout=ui.shared_layout(flex_flow="row wrap"))
 
     # Parts made on first use (ui.LazyPart): every widget made is a model sent to the page.
     (sign_prompt, add_button, subtract_button, cancel_sign_button,
@@ -172,23 +156,6 @@ class FlapjackTable(TableShell, widgets.VBox):
          self.level_field, self.code_field, self.say_field) = (s.fields[n][0] for n in FIELDS)
         s.layout.display = None if self.settings_toggle.value is True else "none"
 
-    # The teacher's switches and "Restart this deal" exist only with teacher_controls (on a
-    # self-study page a hidden switch would still be a synced value a page could change).
-    walkthrough_toggle, reveal_toggle, restart_button = ui.LazyPart.group("_build_switches", 3)
-
-    def _build_switches(self) -> None:
-        self.walkthrough_toggle = ui.make_toggle(
-            _("Teacher walkthrough"),
-            _("step through the computer players' moves one at a time, with reasons"),
-            self.session.walkthrough)
-        self.walkthrough_toggle.observe(bound(self._on_walkthrough), names="value")
-        teacher_controls(self, "reveal restart", on_reveal=self._on_reveal,
-                         on_next=self._next_move, on_restart=self.restart, reveal=True,
-                         own_layout=True, tips=TIPS)
-
-    def _on_reveal(self, change: dict[str, Any]) -> None:
-        self.session.set_show_hands(change["new"])
-
     def _hide_part(self, name: str) -> None:
         if ui.LazyPart.built(self, name):
             getattr(self, name).layout.display = "none"
@@ -201,8 +168,8 @@ class FlapjackTable(TableShell, widgets.VBox):
         return [w for w in [
             self.base_css, self.css, self.header, self.status, self.table_view,
             self.hand_title, self.hand_box, part("sign_box"), part("practice_box"),
-            self.messages, self.hint, self.teacher_box, self.seats, self.number_line,
-            self.reasons, self.move_log, self.settings_toggle, part("settings")]
+            self.messages, self.hint, self.teacher_box.bar, self.seats, self.number_line,
+            self.teacher_box.more, self.move_log, self.settings_toggle, part("settings")]
             if w is not None]
 
     def _sync_settings(self) -> None:
@@ -210,6 +177,10 @@ class FlapjackTable(TableShell, widgets.VBox):
             self.settings.set_values(self.session.settings_values())
 
     def _sync_code(self) -> None:
+        from widgets.deal_codes import format_code
+
+        s = self.session  # the deal code in the teacher's box only while it may show
+        self.teacher_box.set_code(format_code(s.deal_code) if s.code_open else "")
         if ui.LazyPart.built(self, "settings"):
             self.settings.set_values({"seed": self.session.settings_values()["seed"]})
 
@@ -231,6 +202,24 @@ class FlapjackTable(TableShell, widgets.VBox):
             self.new_game(self.deal_code)
         else:
             self._say(self.session.restart())
+
+    # ----- the teacher box's callbacks (widgets.shell.TeacherBox) ------------------------
+    _restart_deal = restart
+
+    def _new_deal(self) -> None:
+        """A fresh deal code nobody chose (so it does not show during play)."""
+        self.session.code_typed = False
+        self.new_game(None)
+
+    def _deal_code(self, code: int | str) -> None:
+        self.session.code_typed = True
+        self.new_game(code)
+
+    def _tell(self, text: str, kind: str) -> None:
+        self._say(self.session._say(text, kind))
+
+    def _set_reveal(self, on: bool) -> None:
+        self.session.set_show_hands(on)
 
     def _apply_settings(self, values: dict[str, Any]) -> str | None:
         if self.session.say_total is not bool(values["say_total"]):
@@ -266,8 +255,8 @@ class FlapjackTable(TableShell, widgets.VBox):
     def _next_move(self) -> None:
         self._say(self.session.next_move())
 
-    def _on_walkthrough(self, change: dict[str, Any]) -> None:
-        self._say(self.session.set_walkthrough(change["new"] is True))
+    def _set_walkthrough(self, on: bool) -> None:
+        self._say(self.session.set_walkthrough(on is True))
         self._sync_code()
 
     # ----- the view to the widgets --------------------------------------------------------
@@ -294,11 +283,9 @@ class FlapjackTable(TableShell, widgets.VBox):
         self.hand_title.value = render.hand_title_html(len(v.hand))
         self._apply_signs(v)
         self.move_log.set_lines(render.log_lines(v.obs, v.names, YOU))
-        if ui.LazyPart.built(self, "reveal_toggle"):
-            self.reveal_toggle.layout.display = None if v.walkthrough else "none"
-        self.next_button.layout.display = None if v.walkthrough else "none"
-        self.next_button.disabled = not v.next_enabled
-        self.reasons.value = render.view_reasons_html(v)
+        self.teacher_box.show(walkthrough=v.walkthrough, can_next=v.next_enabled,
+                              last_reason=render.view_last_reason_html(v),
+                              reasons=render.view_reasons_html(v))
         # a hint is for the student's own turn (off while the computers play: issue 14 item 8)
         mine = not v.over and v.obs["current_player"] == v.viewer
         self.hint.button.disabled = v.asking_total or not mine

@@ -79,6 +79,9 @@ class TableView:
     next_enabled: bool
     show_reasons: bool  # the teacher sees the computer players' reasons
     bot_moves: tuple[tuple[str, str, str], ...]  # (name, what it did, its reason)
+    # the teacher's bar: the latest computer move (name, what it did, its reason or "" while
+    # the hands are hidden: a reason can name a card in a hand); None: no move yet
+    last_move: tuple[str, str, str] | None
     asking_total: bool  # say-total: the new total is being asked
     over: bool
     settings_label: str
@@ -182,6 +185,8 @@ def table_view(session: FlapjackSession, viewer: int = 0) -> TableView:
     elif session.pending is not None:
         choosing = _("Type the new total, then press Check.")
     walk = session.walkthrough
+    last = _bot_moves(session, aos)[-1:] if walk else ()
+    last_move = (last[0][0], last[0][1], last[0][2] if obs["reveal"] else "") if last else None
     bot_to_move = (not obs["over"] and obs["current_player"] is not None
                    and obs["current_player"] != viewer)
     return TableView(
@@ -197,6 +202,7 @@ def table_view(session: FlapjackSession, viewer: int = 0) -> TableView:
         next_enabled=walk and bot_to_move,
         show_reasons=walk and bool(obs["reveal"]),
         bot_moves=_bot_moves(session, aos) if walk and obs["reveal"] else (),
+        last_move=last_move,
         asking_total=session.pending is not None, over=bool(obs["over"]),
         settings_label=ngettext("Settings ({variant}, {n} player)",
                                 "Settings ({variant}, {n} players)", cfg.players).format(

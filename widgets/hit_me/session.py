@@ -22,7 +22,7 @@ from engine.hit_me import ChooseAce, Hit, HitMeGame, Hold
 from widgets.controller import TableController, make_bots
 from widgets.deal_codes import format_code, new_secret_seed, parse_deal_code
 from widgets.hit_me.render import announce_feedback, own_values
-from widgets.shell import check_opponent_specs, seat_names
+from widgets.shell import check_opponent_specs, check_teacher, seat_names
 from widgets.words import N_, _, abs_math, hint_sentence, hit_me_hint_lines, sum_math
 
 MODES = ("solo", "pass-device")
@@ -50,11 +50,13 @@ def _quiet(text: str | None, kind: str = "info") -> None:
 class HitMeSession:
     """See the module docstring. `new_game(...)` takes the table's settings."""
 
-    def __init__(self, *, walkthrough: bool = False, bot_delay: float = 0.8,
-                 names: Sequence[str] | None = None,
+    def __init__(self, *, walkthrough: bool = False, teacher_controls: bool | None = None,
+                 bot_delay: float = 0.8, names: Sequence[str] | None = None,
                  on_change: Callable[[], None] | None = None,
                  notify: Callable[[str | None, str], None] | None = None,
                  schedule: Callable[[float, Callable[[], None]], None] | None = None) -> None:
+        # the teacher's controls (one policy for every table: widgets.shell.check_teacher)
+        walkthrough, self.teacher_controls = check_teacher(walkthrough, teacher_controls)
         self.ctl = TableController(
             state=lambda: self.game.round, on_change=self.changed,
             on_error=lambda message: self.notify(message, "error"), bot_legal=self._bot_legal,
@@ -361,9 +363,24 @@ class HitMeSession:
             self.round_number += 1
             self.start_round()
 
+    def set_walkthrough(self, on: bool) -> bool:
+        """The teacher's "Teacher walkthrough" switch: the computer players wait for "Next
+        move" (on) or play by themselves (off). Refused (False) without the teacher's
+        controls (the switch is not on the page: a forged value)."""
+        if not self.teacher_controls:
+            self.notify(_("The walkthrough is one of the teacher's controls."), "error")
+            return False
+        self.ctl.walkthrough = on is True
+        self.changed()
+        if on is not True:
+            self.ctl.run_bots()
+        return True
+
     def restart_deal(self) -> bool:
+        """The same round again, from its deal: a teacher's control (a student who saw the
+        other hands could replay the round knowing them)."""
         with self.lock:
-            if not self.walkthrough:
+            if not self.teacher_controls:
                 return False
             self.game = HitMeGame.from_json(self.snapshot)
             self.start_round()

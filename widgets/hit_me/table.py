@@ -35,20 +35,27 @@ from widgets.hit_me.session import HitMeSession, Phase
 from widgets.hit_me.view import table_view
 from widgets.render import esc
 from widgets.shell import TableShell, format_code, parse_bool, settings_panel
-from widgets.words import _, bound, check_language, level_name, speaking
+from widgets.words import N_, _, bound, check_language, level_name, speaking
+
+# Hit Me's own tooltip for a shared teacher control (translated where shown): a restart
+# deals the round again (Flapjack's deals the game again)
+TIPS = {"restart": N_("deal this round again, the same cards, to try other choices")}
 
 # what the tests and lessons read on the table; they live in the session
 _FROM_SESSION = ("game", "phase", "peeked", "holder", "names", "config", "mode", "students",
                  "deal_code", "code_typed", "round_number", "announce_queue", "announced",
                  "announce_misses", "opponents", "snapshot", "viewer", "pass_screen",
-                 "code_open", "ctl", "needed", "observation")
+                 "code_open", "ctl", "needed", "observation", "teacher_controls")
 
 
 class HitMeTable(TableShell, widgets.VBox):
     """A Hit Me table. Keyword settings: players 2-8; opponents 'easy' | 'medium' | 'hard' | a
     bot spec | a list of those, one per computer seat; seed: the deal code (None makes one up);
     mode 'solo' | 'pass-device'; students (pass-device: how many seats are people); walkthrough;
-    large_print; names; colors; turn_order; ace_eleven; bot_delay (0: at once, for tests);
+    teacher_controls (the teacher box's teacher's controls, widgets.shell.TeacherBox; None:
+    with walkthrough); large_print; names (widgets.shell.seat_names: one per seat; default
+    'You' or 'Player 1'..., then 'Computer 1'...); colors; turn_order; ace_eleven; bot_delay
+    (0: at once, for tests);
     deck: a stacked card order for the first round, top first ('KS,7H,...'); lang: the
     table's language ('en', 'es'; None: the kernel's, widgets.words.set_language)."""
 
@@ -59,26 +66,29 @@ class HitMeTable(TableShell, widgets.VBox):
                  names: Sequence[str] | None = None, colors: str = "black-positive",
                  turn_order: str = "round-robin", ace_eleven: bool = False,
                  bot_delay: float = 0.8, students: int | None = None,
-                 deck: str | None = None, lang: str | None = None) -> None:
+                 deck: str | None = None, lang: str | None = None,
+                 teacher_controls: bool | None = None) -> None:
         self.lang = check_language(lang)
         with speaking(self.lang):
             self._init(players, opponents, seed, mode, walkthrough, large_print, names, colors,
-                       turn_order, ace_eleven, bot_delay, students, deck)
+                       turn_order, ace_eleven, bot_delay, students, deck, teacher_controls)
 
     def _init(self, players: int, opponents: Any, seed: int | str | None, mode: str,
               walkthrough: bool, large_print: bool, names: Sequence[str] | None, colors: str,
               turn_order: str, ace_eleven: bool, bot_delay: float, students: int | None,
-              deck: str | None) -> None:
+              deck: str | None, teacher_controls: bool | None) -> None:
         if mode not in hs.MODES:
             raise ConfigError(_("mode must be one of {modes}; got {mode}").format(
                 modes=", ".join(hs.MODES), mode=repr(mode)))
-        self.session = HitMeSession(walkthrough=walkthrough, bot_delay=bot_delay, names=names,
-                                    notify=self._notify)
+        self.session = HitMeSession(walkthrough=walkthrough, teacher_controls=teacher_controls,
+                                    bot_delay=bot_delay, names=names, notify=self._notify)
         self._build_widgets()
         self.message = MessageArea()
         self.large_print = False
-        if walkthrough:
-            self._build_walkthrough()
+        self._build_teacher_box(teacher=self.session.teacher_controls,
+                                walkthrough=self.session.walkthrough,
+                                reveal=self.session.teacher_reveal, large=bool(large_print),
+                                tips=TIPS)
         super().__init__(self._children(), _dom_classes=("icg-root",))
         self._set_large_print(bool(large_print))
         self._announce_round = -1
@@ -133,9 +143,6 @@ class HitMeTable(TableShell, widgets.VBox):
     # Parts made on first use (LazyPart): each widget made is a model sent to the page.
     pass_html, pass_button, pass_box = LazyPart.group("_build_pass", 3)
     announce, announce_done_button, announce_box = LazyPart.group("_build_announce", 3)
-    (reveal_toggle, next_move_button, code_text, replay_button, restart_button,
-     large_print_toggle, reasons_html, last_reason_html, walk_box,
-     walk_more_box) = LazyPart.group("_build_walkthrough", 10)
 
     def _build_announce(self) -> None:
         self.announce = AnswerEntry(
@@ -175,13 +182,17 @@ class HitMeTable(TableShell, widgets.VBox):
 
     def _children(self) -> list[widgets.Widget]:
         part = self.__dict__.get
-        walk = self.session.walkthrough
+        box = self.teacher_box
+        # the teacher's bar at the top, with the cards: what a walkthrough presses every step
+        # and the latest computer move (issue 14 item 2); on a student's page ("New deal",
+        # "Large print") it comes after the game, so the hand stays on the first screen
+        teacher = self.session.teacher_controls
         return [w for w in [
-            self.css, self.title_html, part("walk_box") if walk else None, self.message,
+            self.css, self.title_html, box.bar if teacher else None, self.message,
             self.status_html, part("pass_box"),
             self.seats_html, self.actions_box, self.ace_box, self.hint, part("announce_box"),
             self.result_html, self.next_round_row, self.number_line,
-            self.scores_html, self.move_log, part("walk_more_box") if walk else None,
+            self.scores_html, self.move_log, box.more, None if teacher else box.bar,
             self.settings_toggle,
             *([self._settings] if self._settings is not None else []),
         ] if w is not None]
@@ -198,9 +209,8 @@ class HitMeTable(TableShell, widgets.VBox):
     def _game_made(self) -> None:
         s = self.session
         self._settings_values = s.settings_values()
-        # the teacher's box exists only in walkthrough mode (a synced value is readable)
-        if LazyPart.built(self, "code_text") or s.walkthrough:
-            self.code_text.value = format_code(s.deal_code) if s.walkthrough else ""
+        # the deal code in the teacher's box only while it may show (code_open)
+        self.teacher_box.set_code(format_code(s.deal_code) if s.code_open else "")
         if self._settings is not None:
             self._settings.set_values(self._settings_values)
             self._settings.message.clear()
@@ -219,12 +229,28 @@ class HitMeTable(TableShell, widgets.VBox):
             c = self._ace_cards[i]
             self.session.choose_ace(c, abs(c["value"]) != 11)
 
+    # ----- the teacher box's callbacks (widgets.shell.TeacherBox) ------------------------
     def _restart_deal(self) -> None:
         if self.session.restart_deal():
             self.message.show(_("The same deal again: try other choices."), "ok")
 
     def _next_move(self) -> None:
         self.session.next_move()
+
+    def _set_walkthrough(self, on: bool) -> None:
+        if self.session.set_walkthrough(on):
+            self._game_made()  # the deal code shows in walkthrough
+
+    def _set_reveal(self, on: bool) -> None:
+        self.session.teacher_reveal = on
+        self.refresh()
+
+    def _new_deal(self) -> None:
+        """A new game with the same settings and a fresh deal code nobody chose."""
+        self._rebuild(seed=None, code_typed=False)
+
+    def _deal_code(self, code: int | str) -> None:
+        self._rebuild(seed=code, code_typed=True)
 
     def _rebuild(self, **changes: Any) -> None:
         args = self.session.settings_args()
@@ -283,12 +309,8 @@ class HitMeTable(TableShell, widgets.VBox):
         self.next_round_button.layout.display = None if v.round_over else "none"
         self.result_html.value = v.result_html
         self.scores_html.value = score_table_html(s.names, s.game.wins, s.game.ties)
-        if s.walkthrough or LazyPart.built(self, "walk_box"):
-            self.walk_box.layout.display = None if s.walkthrough else "none"
-            self.walk_more_box.layout.display = None if s.walkthrough else "none"
-            self.next_move_button.disabled = not v.can_next_move
-            self.reasons_html.value = v.reasons_html
-            self.last_reason_html.value = v.last_reason_html
+        self.teacher_box.show(walkthrough=s.walkthrough, can_next=v.can_next_move,
+                              last_reason=v.last_reason_html, reasons=v.reasons_html)
 
     def _steady_range(self, v: Any) -> dict[str, int]:
         """The number line's ends for this viewer: they widen when a dot needs it and never
