@@ -412,3 +412,309 @@ def test_red_positive_colours_change_the_signs() -> None:
     v = table_view(s, YOU)
     assert choice(s, "K♠").card["value"] == -13 and choice(s, "K♠").card["value_text"] == "-13"
     assert "Red cards are positive, black cards negative." in text(render.header_html(v.header))
+
+
+# ----- moved here from tests/test_flapjack_table.py (issue 9 item 6: the session and view) --
+def new(**kw) -> FlapjackSession:
+    """A session dealt as a table deals its first game (the computers' moves at once)."""
+    kw.setdefault("bot_delay", 0)
+    s = FlapjackSession(**kw)
+    s.new_game(s.first_code, at_once=True)
+    return s
+
+
+def check_hand(s: FlapjackSession) -> None:
+    """The playable cards are exactly the legal ones; every other one says why."""
+    st = s.state
+    legal = {a.card.key for a in st.legal_actions(YOU)}
+    hand = table_view(s, YOU).hand
+    assert [c.key for c in hand] == [c.key for c in st.hands[YOU]]
+    for c, card in zip(hand, st.hands[YOU], strict=True):
+        assert c.card["value"] == s.config.value(card)
+        assert (c.reason is None) == (card.key in legal)
+        if c.reason is not None:
+            assert c.short and c.short in c.reason or "would make" in c.short
+
+
+@pytest.mark.parametrize("variant", ["classic", "simple-ten", "add-or-subtract"])
+@pytest.mark.parametrize("players,seed", [(2, 1), (3, 2), (4, 3)])
+def test_whole_game_through_the_view(variant, players, seed):
+    s = new(players=players, variant=variant, seed=seed,
+            opponents="hard" if seed % 2 else "easy")
+    rng = random.Random(seed)
+    moves = 0
+    while not s.state.over:
+        assert s.state.current == YOU  # computer players moved at once (bot_delay=0)
+        v = table_view(s, YOU)
+        assert v.status.startswith("Your turn")
+        check_hand(s)
+        table = text(render.table_html(v.obs))
+        assert f"Running total: {s.state.total:+d}".replace("+0", "0") in table \
+            or variant == "add-or-subtract"
+        assert f"Draw pile: {len(s.state.draw_pile)} card" in table
+        before = s.state.plays
+        play_first(s, rng)
+        assert s.state.plays > before
+        moves += 1
+        assert moves < 100
+    result = s.state.result()
+    v = table_view(s, YOU)
+    banner = text(render.view_banner_html(v))
+    assert "Game over" in banner
+    why = "every card has been played" if result.reason.value == "all-played" else \
+        "no player can play a card"
+    assert why in banner
+    for w in result.winners:
+        assert s.names[w] in banner.split("Game over")[1]
+    assert all(c.reason for c in v.hand)
+    assert v.status == "The game is over."
+    assert "Game over" in "\n".join(render.log_lines(v.obs, v.names, YOU))
+
+
+def test_cards_breaking_the_limit_are_refused_with_the_reason():
+    s = new(deck=DECK, seed=1, opponents=[Scripted("3D")])
+    assert s.state.total == -3 and s.state.current == YOU
+    qd = choice(s, "Q♦")
+    assert qd.short == "would make -15, less than -13"
+    assert qd.reason == "the total would be -15, less than the limit -13"
+    assert choice(s, "J♦").reason is not None
+    ks = choice(s, "K♠")
+    assert ks.reason is None and ks.short == "" and ks.card["value_text"] == "+13"
+    assert "Running total: -3" in text(render.table_html(table_view(s, YOU).obs))
+    # A forged click on a refused card is refused with a message; nothing changes.
+    before = saved(s)
+    note = s.click_card(qd.key)
+    assert note[1] == "error" and "You cannot play Q♦ now" in note[0]
+    assert saved(s) == before
+    assert s.click_card(choice(s, "5♠").key) is None
+    assert "You: -3 + (+5) = +2  [5♠]" in render.log_lines(s.observation(YOU), s.names, YOU)
+
+
+def test_say_total_right_answer():
+    s = new(deck=DECK, seed=1, say_total=True, opponents=[Scripted("3D")])
+    assert s.click_card(choice(s, "5♠").key) is None
+    v = table_view(s, YOU)
+    assert v.asking_total and v.status == "Type the new total, then press Check."
+    prompt = render.practice_prompt_html(int(v.obs["total"]), choice(s, "5♠").card, 1, False)
+    assert "-3 + (+5) = ?" in prompt
+    assert s.state.plays == 1  # not played until the total is said
+    shown = repr(v) + render.table_html(v.obs) + render.view_banner_html(v)
+    assert "-3 + (+5) = +2" not in shown and "Running total: +2" not in text(shown)
+    assert "Running total: -3" in text(render.table_html(v.obs))
+    assert s.hint_text() == "Work out the new total first; the hint is back after that."
+    fb = s.check_total(2)
+    assert fb.done and fb.kind == "ok" and "Right! -3 + (+5) = +2" in fb.text
+    assert "You: -3 + (+5) = +2  [5♠]" in render.log_lines(s.observation(YOU), s.names, YOU)
+    assert s.pending is None and not table_view(s, YOU).asking_total
+    assert s.check_total(2).text == "Choose a card first."  # the check is over
+
+
+def test_say_total_wrong_twice_then_show_me():
+    s = new(deck=DECK, seed=1, say_total=True, opponents=[Scripted("3D")])
+    s.click_card(choice(s, "9♦").key)  # -3 + (-9) = -12
+    fb = s.check_total(12)  # typed 12, forgot the minus
+    assert fb.text.startswith("Not quite: -3 + (-9) is not +12.")
+    assert "move 9 steps to the left (each step is 1 less)" in fb.text
+    assert not fb.offer_show_me and not fb.done
+    assert s.check_total(None).kind == "error" and s.misses == 1  # not a number: not a miss
+    assert s.state.plays == 1
+    fb = s.check_total(12)
+    assert "Not yet" in fb.text and fb.offer_show_me
+    assert s.state.plays == 1 and "-12" not in text(render.table_html(s.observation(YOU)))
+    fb = s.show_me()
+    assert fb.done
+    assert "Here is the arithmetic: -3 + (-9) = -12. The new total is -12." in fb.text
+    assert "You: -3 + (-9) = -12  [9♦]" in render.log_lines(s.observation(YOU), s.names, YOU)
+
+
+@pytest.mark.parametrize("variant", ["classic", "simple-ten", "add-or-subtract"])
+def test_say_total_whole_game(variant):
+    s = new(variant=variant, seed=21, say_total=True, players=3)
+    rng = random.Random(3)
+    while not s.state.over:
+        playable = [c for c in table_view(s, YOU).hand if c.reason is None]
+        assert s.click_card(rng.choice(playable).key) is None
+        if s.config.add_or_subtract:
+            signs = [b.sign for b in table_view(s, YOU).signs.buttons if not b.disabled]
+            assert s.choose_sign(rng.choice(signs)) is None
+        assert table_view(s, YOU).asking_total
+        fb = s.check_total(s.expected()[2])
+        assert fb.done and "Right!" in fb.text
+    assert "Game over" in text(render.view_banner_html(table_view(s, YOU)))
+
+
+def test_walkthrough_steps_one_move_at_a_time_with_reasons():
+    s = new(players=3, seed=8, walkthrough=True)
+    assert s.state.plays == 0 and s.state.current == 1
+    v = table_view(s, YOU)
+    assert "Computer 1's turn: press Next move" in v.status
+    assert v.next_enabled and s.show_hands
+    # Every hand is shown to the teacher.
+    seats = render.seats_html(v.obs, v.names, YOU)
+    from widgets.words import card_name
+
+    for c in s.state.hands[1]:
+        assert card_name(c) in seats
+    assert s.next_move() is None
+    assert s.state.plays == 1
+    reasons = text(render.view_reasons_html(table_view(s, YOU)))
+    assert "Why the computer players moved" in reasons and "Computer 1 played" in reasons
+    assert s.controller.reasons[1] in reasons
+    while s.state.current != YOU and not s.state.over:
+        s.next_move()
+    if not s.state.over:
+        assert not table_view(s, YOU).next_enabled  # your turn: nothing to step
+        before = saved(s)
+        assert s.next_move() == ("It is not a computer player's turn.", "error")
+        assert saved(s) == before and s.state.current == YOU
+    # Hiding the hands hides the reasons too (a reason may name a card in a hand).
+    s.set_show_hands(False)
+    v = table_view(s, YOU)
+    assert "Why the computer players moved" not in render.view_reasons_html(v)
+    assert "Show every hand" in text(render.view_reasons_html(v))
+    assert v.last_move is None or v.last_move[2] == ""
+    assert not [c for c in hidden_codes(s) if c in repr(v)]
+
+
+def test_restart_and_replay_deal_from_code():
+    s = new(players=3, seed=77, walkthrough=True)
+    hands = [list(h) for h in s.state.hands]
+    s.next_move()
+    s.next_move()
+    assert s.restart() is None
+    assert s.state.plays == 0 and [list(h) for h in s.state.hands] == hands
+    v = table_view(s, YOU)
+    assert v.header.code == "77" and "Deal code: 77" in text(render.header_html(v.header))
+    s.new_game()  # New deal
+    assert s.deal_code != 77
+    s.new_game(77)  # the teacher's code box
+    assert s.deal_code == 77 and [list(h) for h in s.state.hands] == hands
+    from engine.flapjack import FlapjackConfig
+
+    engine = FlapjackState.deal(FlapjackConfig(players=3), rng=77)
+    assert [list(h) for h in engine.hands] == hands
+
+
+def test_turning_walkthrough_off_lets_the_computers_play():
+    s = new(players=3, seed=8, walkthrough=True)
+    assert s.state.current == 1
+    assert s.set_walkthrough(False) is None
+    assert s.state.current == YOU or s.state.over
+    v = table_view(s, YOU)
+    assert not v.walkthrough and not v.next_enabled and not v.show_reasons
+    assert v.bot_moves == () and v.last_move is None
+    assert render.view_reasons_html(v) == ""
+    assert not [c for c in hidden_codes(s) if c in repr(v)]
+
+
+def test_the_first_deal_has_the_computer_moves_made_at_once():
+    """A paced move made while the page loads its widgets was lost by the page (ipywidgets 8):
+    the first deal's computer moves are made at once (`at_once=True`), none left waiting."""
+    waiting: list = []
+    s = FlapjackSession(players=4, seed=8, bot_delay=5,
+                        schedule=lambda delay, fn: waiting.append((delay, fn)))
+    s.new_game(8, at_once=True)
+    assert s.state.current == YOU and s.state.plays >= 3  # the three computers, then you
+    assert not waiting and not s.controller._pending
+    assert any(c.reason is None for c in table_view(s, YOU).hand)
+
+
+def test_paced_computer_players_move_one_at_a_time():
+    waiting: list = []
+    s = FlapjackSession(players=4, seed=8, bot_delay=0.15,
+                        schedule=lambda delay, fn: waiting.append((delay, fn)))
+    s.new_game(8)  # a new deal once the page is there: paced
+    v = table_view(s, YOU)
+    assert s.state.plays == 0 and v.status == "Computer 1 is thinking..."
+    assert all(c.reason for c in v.hand)
+    # the reason of the moment is not on the card's label: the row keeps its length
+    assert all("not your turn" in c.reason and c.short == "" for c in v.hand)
+    plays = 0
+    while s.state.current != YOU and not s.state.over:
+        delay, fn = waiting.pop()
+        assert delay == 0.15 and not waiting
+        fn()
+        assert s.state.plays == plays + 1  # one play at a time
+        plays += 1
+    assert plays >= 3 and table_view(s, YOU).status.startswith("Your turn")
+
+
+def test_hint_is_from_the_students_view():
+    from widgets.words import flapjack_hint
+
+    s = new(deck=DECK, seed=1, opponents=[Scripted("3D")])
+    hint = s.hint_text()
+    assert hint and hint == flapjack_hint(s.state.observation(YOU))
+    assert not [c for c in hidden_codes(s) if c in hint]
+
+
+def test_settings_refuse_an_impossible_table_and_keep_playing():
+    s = new(seed=4)
+    before = saved(s)
+    values = {**s.settings_values(), "players": 8, "decks": 1, "seed": None}
+    msg = s.apply_settings(values)
+    assert "decks must be enough to deal 7 cards to each of 8 players" in msg
+    assert saved(s) == before and s.state.players == 2
+    values.update(decks=2, variant="add-or-subtract", colors="red-positive",
+                  opponents="easy", say_total=True, seed=42)
+    assert s.apply_settings(values) is None
+    assert s.state.players == 8 and s.config.decks == 2 and s.deal_code == 42
+    assert s.config.add_or_subtract and s.say_total and s.opponents == ("easy",) * 7
+    v = table_view(s, YOU)
+    assert len(s.names) == 8 and "Computer 7" in text(render.seats_html(v.obs, v.names, YOU))
+    assert "Add or subtract" in text(render.header_html(v.header))
+
+
+def test_bad_settings_are_refused_clearly():
+    from engine.errors import ConfigError
+
+    for kw, match in (({"players": 1}, "players"),
+                      ({"variant": "triple"}, "variant must be one of"),
+                      ({"opponents": "genius"}, "opponents must be one of"),
+                      ({"seed": "<b>"}, "deal code"),
+                      ({"names": ["Mia"]}, "names"),
+                      ({"bot_delay": -1}, "bot_delay"),
+                      ({"players": 8}, "decks must be enough"),
+                      ({"teacher_controls": "no"}, "teacher_controls"),
+                      ({"deck": "KS,KS"}, "deck")):
+        with pytest.raises(ConfigError, match=match):
+            FlapjackSession(**{"bot_delay": 0, **kw})
+
+
+def test_solo_deal_code_hidden_until_the_game_is_over():
+    s = new(players=2, seed=424242, opponents="easy")
+    assert s.settings_values()["seed"] == ""
+
+    def shown() -> str:
+        v = table_view(s, YOU)
+        return (repr(v) + render.header_html(v.header) + render.view_banner_html(v)
+                + v.settings_label)
+
+    assert "424242" not in shown()
+    rng = random.Random(3)
+    for _ in range(200):
+        if s.state.over:
+            break
+        play_first(s, rng)
+        if not s.state.over:
+            assert "424242" not in shown()
+    assert s.state.over
+    v = table_view(s, YOU)
+    assert v.replay_code == "424242" and v.header.code is None
+    assert "Replay this deal: deal code 424242" in text(render.view_banner_html(v))
+
+
+def test_deal_code_shown_in_walkthrough_or_when_typed():
+    s = new(players=2, seed=5150, teacher_controls=True)
+    assert table_view(s, YOU).header.code is None and s.settings_values()["seed"] == ""
+    s.set_walkthrough(True)
+    v = table_view(s, YOU)
+    assert "Deal code: 5150" in text(render.header_html(v.header))
+    assert s.settings_values()["seed"] == "5150"
+    s.set_walkthrough(False)
+    assert "5150" not in text(render.header_html(table_view(s, YOU).header))
+    assert s.settings_values()["seed"] == ""
+    assert s.apply_settings({**s.settings_values(), "seed": "class-7b"}) is None
+    v = table_view(s, YOU)
+    assert s.deal_code == "class-7b" and "Deal code: class-7b" in text(render.header_html(v.header))
+    assert s.settings_values()["seed"] == "class-7b"
