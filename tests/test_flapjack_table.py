@@ -116,31 +116,18 @@ def test_whole_game_by_clicks(variant, players, seed):
     t = FlapjackTable(players=players, variant=variant, seed=seed, bot_delay=0,
                       opponents="hard" if seed % 2 else "easy")
     rng = random.Random(seed)
-    moves = 0
-    while not t.state.over:
+    for _ in range(100):
+        if t.state.over:
+            break
         assert t.state.current == YOU  # computer players moved at once (bot_delay=0)
-        assert text(t.status).startswith("Your turn")
-        check_hand_buttons(t)
-        assert f"Running total: {t.state.total:+d}".replace("+0", "0") in text(t.table_view) \
-            or variant == "add-or-subtract"
-        assert f"Draw pile: {len(t.state.draw_pile)} card" in text(t.table_view)
-        same_as_view(t)
+        check_hand_buttons(t)  # each card's label, tooltip and disabled flag
+        same_as_view(t)  # what the parts show: the view's (its words: the session tests)
         before = t.state.plays
         play_first_legal(t, rng)
         assert t.state.plays > before
-        moves += 1
-        assert moves < 100
-    result = t.state.result()
-    banner = text(t.banner)
-    assert banner.startswith("Game over") or "Game over" in banner
-    why = "every card has been played" if result.reason.value == "all-played" else \
-        "no player can play a card"
-    assert why in banner
-    for w in result.winners:
-        assert t.names[w] in banner.split("Game over")[1]
+    assert t.state.over
     assert all(b.disabled for b in t.card_buttons)
-    assert text(t.status) == "The game is over."
-    assert "Game over" in t.move_log.text()
+    assert "Game over" in text(t.banner) and text(t.status) == "The game is over."
     same_as_view(t)
 
 
