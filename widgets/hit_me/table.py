@@ -72,59 +72,77 @@ class HitMeTable(TableShell, widgets.VBox):
         if mode not in hs.MODES:
             raise ConfigError(_("mode must be one of {modes}; got {mode}").format(
                 modes=", ".join(hs.MODES), mode=repr(mode)))
-        self.session = HitMeSession(walkthrough=walkthrough, bot_delay=bot_delay, names=names,
-                                    notify=self._notify)
-        self._build_widgets()
-        self.message = MessageArea()
-        self.large_print = False
-        if walkthrough:
-            self._build_walkthrough()
-        super().__init__(self._children(), _dom_classes=("icg-root",))
-        self._set_large_print(bool(large_print))
-        self._announce_round = -1
-        self.session.on_round_start = self._round_started
+        self.session = HitMeSession(walkthrough=walkthrough, bot_delay=bot_delay, names=names)
+        # The game first, then every widget made as the first view shows it: each model goes to
+        # the page once, with no update message right after it (a bad setting makes none).
         self.session.new_game(players=players, opponents=opponents, seed=seed, mode=mode,
                               colors=colors, turn_order=turn_order, ace_eleven=ace_eleven,
                               students=students, deck=deck)
+        self._announce_round = self.session.announce_round
+        self._line_ranges: dict[int | None, tuple[int, int]] = {}
+        self.large_print = bool(large_print)
+        self._build_widgets(table_view(self.session))
+        self.message = MessageArea()
+        if walkthrough:
+            self._build_walkthrough()
+        super().__init__(self._children(), layout=shared_layout(),
+                         _dom_classes=("icg-root", *(["icg-large"] if large_print else [])))
+        self._set_large_print(bool(large_print))
+        self.session._notify = self._notify
+        self.session.on_round_start = self._round_started
         self.session.on_change = self.refresh
         self._game_made()
         self.refresh()
 
     # ----- building ------------------------------------------------------------------------
-    def _build_widgets(self) -> None:
+    def _build_widgets(self, v: Any) -> None:
+        """Every widget of the table, made as the view `v` shows it."""
         s = self.session
+
+        def shown(on: bool) -> widgets.Layout:  # a layout of its own, to hide the widget later
+            return widgets.Layout(width="auto", display=None if on else "none")
+
         self.css = style_widget()
         self.title_html = html_widget('<div class="icg-title">{}</div>'.format(esc(_("Hit Me"))))
-        self.status_html = html_widget("", ["icg-status"])
-        self.seats_html = html_widget("")
-        self.number_line = NumberLine(_("Number line: sums and distances from zero"))
-        self.peek_button = make_button(_("Peek at my face-down card"), s.toggle_peek,
-                                       tooltip=_("show or hide your own face-down card"))
+        self.status_html = html_widget(v.status_html, ["icg-status"])
+        self.seats_html = html_widget(v.seats_html)
+        self.number_line = NumberLine(_("Number line: sums and distances from zero"),
+                                      large=self.large_print, points=list(v.points),
+                                      arrow=v.arrow, spans=list(v.spans),
+                                      **self._steady_range(v))
+        self.peek_button = make_button(v.peek_label, s.toggle_peek,
+                                       tooltip=_("show or hide your own face-down card"),
+                                       disabled=not v.can_peek)
         self.show_sum_button = make_button(
-            _("Show my sum"), s.show_sum, own_layout=True,
+            _("Show my sum"), s.show_sum, disabled=not v.can_show_sum,
+            layout=shown(v.show_sum_visible),
             tooltip=_("show the sum of all your cards (the check at the end of the round "
                       "will know you saw it)"))
+        # Hit me! and Hold are shown and hidden together: one layout of their own for both
+        hit_hold = shown(v.show_hit_hold)
         self.hit_button = make_button(_("Hit me!"), lambda: self._human(s.hit),
-                                      button_style="success",
-                                      tooltip=_("take one more card, face up"), own_layout=True)
+                                      button_style="success", disabled=not v.can_hit,
+                                      tooltip=_("take one more card, face up"), layout=hit_hold)
         self.hold_button = make_button(_("Hold"), lambda: self._human(s.hold),
-                                       button_style="warning",
+                                       button_style="warning", disabled=not v.can_hold,
                                        tooltip=_("stop taking cards for this round (final)"),
-                                       own_layout=True)
+                                       layout=hit_hold)
         self.ace_box = widgets.HBox([], layout=shared_layout(), _dom_classes=("icg-aces",))
         self._ace_buttons: list[widgets.Button] = []
         self._ace_cards: list[dict[str, Any]] = []
-        self.hint = HintBox(s.hint_lines)
-        self.actions_box = widgets.HBox([self.peek_button, self.show_sum_button,
-                                         self.hit_button, self.hold_button])
-        self.result_html = html_widget("")
-        self.scores_html = html_widget("")
+        self.hint = HintBox(s.hint_lines, disabled=not v.hint_enabled,
+                            layout=widgets.Layout(display=None if v.show_hint else "none"))
+        self.actions_box = widgets.HBox(
+            [self.peek_button, self.show_sum_button, self.hit_button, self.hold_button],
+            layout=widgets.Layout(display=None if v.show_actions else "none"))
+        self.result_html = html_widget(v.result_html)
+        self.scores_html = html_widget(score_table_html(s.names, s.game.wins, s.game.ties))
         self.next_round_button = make_button(_("Next round"), s.next_round,
-                                             button_style="primary",
+                                             button_style="primary", disabled=not v.round_over,
                                              tooltip=_("the next dealer deals a new round"),
-                                             own_layout=True)
+                                             layout=shown(v.round_over))
         self.next_round_row = hbox([self.next_round_button])
-        self.move_log = MoveLog(_("Move log"))
+        self.move_log = MoveLog(_("Move log"), lines=list(v.log_lines))
         self._settings: SettingsPanel | None = None
         self._settings_values: dict[str, Any] = {}
         self.settings_toggle = make_toggle(_("Settings"), _("show or hide the settings"))
