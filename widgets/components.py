@@ -35,8 +35,11 @@ MINUS = "\u2212"  # the minus sign on the keypad button
 # ----- small helpers ---------------------------------------------------------------------------
 @lru_cache(maxsize=1)
 def load_css() -> str:
-    """The text of widgets/style.css."""
-    return CSS_PATH.read_text(encoding="utf-8")
+    """The rules of widgets/style.css, without its comments and extra spaces (about 6 KB
+    instead of 10: every page receives them in its widget state, and in a worked example's
+    output)."""
+    text = re.sub(r"/\*.*?\*/", "", CSS_PATH.read_text(encoding="utf-8"), flags=re.S)
+    return re.sub(r"\s*([{};])\s*", r"\1", re.sub(r"\s+", " ", text)).strip()
 
 
 class LazyPart:
@@ -726,10 +729,18 @@ class HintBox(widgets.VBox):
         self.provider = provider
         self.button = make_button(label or _("Hint"), self.show, disabled=disabled,
                                   tooltip=_("explain what each choice does"))
-        self.html = html_widget("")
-        # the button straight in the box (style.css keeps it at its own width): one model less
-        super().__init__([self.button, self.html], _dom_classes=("icg-hintbox",),
+        # the button straight in the box (style.css keeps it at its own width), the hint's
+        # text made with the first hint: two models fewer at load
+        super().__init__([self.button], _dom_classes=("icg-hintbox",),
                          **({"layout": layout} if layout is not None else {}))
+
+    @property
+    def html(self) -> widgets.HTML:
+        """The hint's text (made, below the button, when first needed)."""
+        if "_text" not in self.__dict__:
+            self._text = html_widget("")
+            self.children = (self.button, self._text)
+        return self._text
 
     def show(self) -> None:
         try:
@@ -740,4 +751,5 @@ class HintBox(widgets.VBox):
         self.html.value = hint_html(text or _("No hint is available right now."))
 
     def clear(self) -> None:
-        self.html.value = ""
+        if "_text" in self.__dict__:
+            self.html.value = ""

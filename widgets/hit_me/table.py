@@ -82,7 +82,6 @@ class HitMeTable(TableShell, widgets.VBox):
         self._line_ranges: dict[int | None, tuple[int, int]] = {}
         self.large_print = bool(large_print)
         self._build_widgets(table_view(self.session))
-        self.message = MessageArea()
         if walkthrough:
             self._build_walkthrough()
         super().__init__(self._children(), layout=shared_layout(),
@@ -127,7 +126,6 @@ class HitMeTable(TableShell, widgets.VBox):
                                        button_style="warning", disabled=not v.can_hold,
                                        tooltip=_("stop taking cards for this round (final)"),
                                        layout=hit_hold)
-        self.ace_box = widgets.HBox([], layout=shared_layout(), _dom_classes=("icg-aces",))
         self._ace_buttons: list[widgets.Button] = []
         self._ace_cards: list[dict[str, Any]] = []
         self.hint = HintBox(s.hint_lines, disabled=not v.hint_enabled,
@@ -135,13 +133,7 @@ class HitMeTable(TableShell, widgets.VBox):
         self.actions_box = widgets.HBox(
             [self.peek_button, self.show_sum_button, self.hit_button, self.hold_button],
             layout=widgets.Layout(display=None if v.show_actions else "none"))
-        self.result_html = html_widget(v.result_html)
         self.scores_html = html_widget(score_table_html(s.names, s.game.wins, s.game.ties))
-        self.next_round_button = make_button(_("Next round"), s.next_round,
-                                             button_style="primary", disabled=not v.round_over,
-                                             tooltip=_("the next dealer deals a new round"),
-                                             layout=shown(v.round_over))
-        self.next_round_row = hbox([self.next_round_button])
         self.move_log = MoveLog(_("Move log"), lines=list(v.log_lines))
         self._settings: SettingsPanel | None = None
         self._settings_values: dict[str, Any] = {}
@@ -149,11 +141,36 @@ class HitMeTable(TableShell, widgets.VBox):
         self.settings_toggle.observe(bound(lambda ch: self._show_settings()), names="value")
 
     # Parts made on first use (LazyPart): each widget made is a model sent to the page.
+    (message,) = LazyPart.group("_build_message", 1)  # the first message
+    (result_html,) = LazyPart.group("_build_result", 1)  # the round's result
+    (ace_box,) = LazyPart.group("_build_aces", 1)  # the first ace to count 1 or 11
+    next_round_button, next_round_row = LazyPart.group("_build_next_round", 2)  # round's end
     pass_html, pass_button, pass_box = LazyPart.group("_build_pass", 3)
     announce, announce_done_button, announce_box = LazyPart.group("_build_announce", 3)
     (reveal_toggle, next_move_button, code_text, replay_button, restart_button,
      large_print_toggle, reasons_html, last_reason_html, walk_box,
      walk_more_box) = LazyPart.group("_build_walkthrough", 10)
+
+    def _build_message(self) -> None:
+        self.message = MessageArea()
+
+    def _build_result(self) -> None:
+        self.result_html = html_widget("")
+
+    def _build_aces(self) -> None:
+        self.ace_box = widgets.HBox([], layout=shared_layout(), _dom_classes=("icg-aces",))
+
+    def _build_next_round(self) -> None:
+        """Hidden and disabled until a round is over (the view shows it then)."""
+        self.next_round_button = make_button(
+            _("Next round"), self.session.next_round, button_style="primary", disabled=True,
+            tooltip=_("the next dealer deals a new round"),
+            layout=widgets.Layout(width="auto", display="none"))
+        self.next_round_row = hbox([self.next_round_button])
+
+    def _notify(self, text: str | None, kind: str = "info") -> None:
+        if text is not None or LazyPart.built(self, "message"):  # no message: nothing to clear
+            super()._notify(text, kind)
 
     def _build_announce(self) -> None:
         self.announce = AnswerEntry(
@@ -195,10 +212,10 @@ class HitMeTable(TableShell, widgets.VBox):
         part = self.__dict__.get
         walk = self.session.walkthrough
         return [w for w in [
-            self.css, self.title_html, part("walk_box") if walk else None, self.message,
+            self.css, self.title_html, part("walk_box") if walk else None, part("message"),
             self.status_html, part("pass_box"),
-            self.seats_html, self.actions_box, self.ace_box, self.hint, part("announce_box"),
-            self.result_html, self.next_round_row, self.number_line,
+            self.seats_html, self.actions_box, part("ace_box"), self.hint, part("announce_box"),
+            part("result_html"), part("next_round_row"), self.number_line,
             self.scores_html, self.move_log, part("walk_more_box") if walk else None,
             self.settings_toggle,
             *([self._settings] if self._settings is not None else []),
@@ -207,7 +224,8 @@ class HitMeTable(TableShell, widgets.VBox):
     # ----- session hooks ----------------------------------------------------------------
     def _round_started(self) -> None:
         self.hint.clear()
-        self.result_html.value = ""
+        if LazyPart.built(self, "result_html"):
+            self.result_html.value = ""
         if LazyPart.built(self, "announce"):
             self.announce.reset()
         self._announce_round = self.session.announce_round
@@ -297,9 +315,11 @@ class HitMeTable(TableShell, widgets.VBox):
         self.status_html.value = v.status_html
         if v.announcing or LazyPart.built(self, "announce_box"):
             self._apply_announce(v)
-        self.next_round_button.disabled = not v.round_over
-        self.next_round_button.layout.display = None if v.round_over else "none"
-        self.result_html.value = v.result_html
+        if v.round_over or LazyPart.built(self, "next_round_button"):
+            self.next_round_button.disabled = not v.round_over
+            self.next_round_button.layout.display = None if v.round_over else "none"
+        if v.result_html or LazyPart.built(self, "result_html"):
+            self.result_html.value = v.result_html
         self.scores_html.value = score_table_html(s.names, s.game.wins, s.game.ties)
         if s.walkthrough or LazyPart.built(self, "walk_box"):
             self.walk_box.layout.display = None if s.walkthrough else "none"
@@ -352,6 +372,9 @@ class HitMeTable(TableShell, widgets.VBox):
         self.announce_done_button.description = v.finish_label
 
     def _render_aces(self, aces: tuple[Any, ...], active: bool) -> None:
+        if not aces and not LazyPart.built(self, "ace_box"):
+            self._ace_cards = []
+            return
         while len(self._ace_buttons) < len(aces):  # kept and relabelled in place
             i = len(self._ace_buttons)
             self._ace_buttons.append(make_button(_("ace"), lambda i=i: self._click_ace(i)))
