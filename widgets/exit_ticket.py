@@ -240,6 +240,9 @@ class ExitTicket(w.VBox):
         super().__init__([style_widget(), self.header, self.start_button],
                          layout=shared_layout(), _dom_classes=("icg-root", "icg-exit-ticket"))
 
+    def __repr__(self) -> str:  # not ipywidgets' walk through every child's traits
+        return f"<ExitTicket lesson {self.lesson}>"
+
     def _build_status(self) -> None:
         self.status = html_widget()
 
