@@ -67,3 +67,8 @@ from widgets.page_words import TEMPLATE_FILTERS  # noqa: E402
 
 c.VoilaExporter.filters = dict(TEMPLATE_FILTERS)
 c.Voila.kernel_websocket_connection_class = "serving.kernel_guard.VoilaPageConnection"
+# A lesson's Markdown rendered once per cell text, not on every page request (about 12 ms of
+# the server per Hit Me page, 30 times over at class start): serving/markdown_cache.py.
+from serving import markdown_cache  # noqa: E402
+
+markdown_cache.install()

@@ -35,8 +35,11 @@ MINUS = "\u2212"  # the minus sign on the keypad button
 # ----- small helpers ---------------------------------------------------------------------------
 @lru_cache(maxsize=1)
 def load_css() -> str:
-    """The text of widgets/style.css."""
-    return CSS_PATH.read_text(encoding="utf-8")
+    """The rules of widgets/style.css, without its comments and extra spaces (about 6 KB
+    instead of 10: every page receives them in its widget state, and in a worked example's
+    output)."""
+    text = re.sub(r"/\*.*?\*/", "", CSS_PATH.read_text(encoding="utf-8"), flags=re.S)
+    return re.sub(r"\s*([{};])\s*", r"\1", re.sub(r"\s+", " ", text)).strip()
 
 
 class LazyPart:
@@ -185,9 +188,18 @@ def vbox(children: Sequence[widgets.Widget]) -> widgets.VBox:
     return widgets.VBox(list(children), layout=shared_layout())
 
 
+class SharedHTML(_ReadOnly, widgets.HTML):
+    """An HTML widget shown in several places with one model (read-only)."""
+
+
 def style_widget() -> widgets.HTML:
-    """An HTML widget holding the one stylesheet in a <style> element (put it in every table)."""
-    return html_widget(f"<style>{load_css()}</style>", ["icg-style"])
+    """The HTML widget holding the one stylesheet in a <style> element (put it in every table).
+
+    One model per kernel, shown by every table, ticket and practice of the page: the
+    stylesheet (about 10 KB) is sent to the page once, not once per widget that needs it."""
+    return _shared(SharedHTML, value=f"<style>{load_css()}</style>",
+                   _dom_classes=("icg-style",), layout=shared_layout(),
+                   style=shared_html_style())
 
 
 def html_widget(value: str = "", classes: Iterable[str] = ()) -> widgets.HTML:
@@ -208,14 +220,17 @@ def make_button(
     button_style: str = "",
     width: str = "auto",
     own_layout: bool = False,
+    layout: widgets.Layout | None = None,
 ) -> widgets.Button:
     """A Button whose handler takes no arguments; the description is its screen-reader label.
     It runs no handler while disabled (GuardedButton), whatever the page sends.
 
     The Layout (width) is shared with other buttons of that width unless `own_layout` (needed
-    when the button is hidden or resized later); the ButtonStyle is always shared.
+    when the button is hidden or resized later) or a `layout` is given (e.g. one for two
+    buttons that are always hidden together); the ButtonStyle is always shared.
     """
-    layout = widgets.Layout(width=width) if own_layout else shared_layout(width=width)
+    if layout is None:
+        layout = widgets.Layout(width=width) if own_layout else shared_layout(width=width)
     b = GuardedButton(description=description, tooltip=tooltip or description, disabled=disabled,
                       button_style=button_style, layout=layout, style=shared_button_style(),
                       _dom_classes=tuple(classes))
@@ -325,20 +340,28 @@ class MessageArea(widgets.HTML):
 
 
 # ----- move log ----------------------------------------------------------------------------------
-class MoveLog(widgets.VBox):
-    """The move log: lines of equations, newest first, in a copyable <pre>."""
+class MoveLog(widgets.HTML):
+    """The move log: lines of equations, newest first, in a copyable <pre>. One HTML model
+    (`html` is the widget itself, for the callers that read `log.html.value`)."""
 
-    def __init__(self, title: str | None = None, limit: int | None = None) -> None:
-        self.title = title = title or _("Move log")
+    def __init__(self, title: str | None = None, limit: int | None = None,
+                 lines: Sequence[str] = ()) -> None:
+        title = title or _("Move log")
+        super().__init__(move_log_html(list(lines), title=title, limit=limit),
+                         layout=shared_layout(), style=shared_html_style(),
+                         _dom_classes=("icg-movelog",))
+        self.title = title
         self.limit = limit
-        self.lines: list[str] = []
-        self.html = html_widget(move_log_html([], title=title))
-        super().__init__([self.html], layout=shared_layout(), _dom_classes=("icg-movelog",))
+        self.lines: list[str] = list(lines)
+
+    @property
+    def html(self) -> widgets.HTML:
+        return self
 
     def set_lines(self, lines: Sequence[str]) -> None:
         """Replace the log (oldest first in `lines`; shown newest first)."""
         self.lines = list(lines)
-        self.html.value = move_log_html(self.lines, title=self.title, limit=self.limit)
+        self.value = move_log_html(self.lines, title=self.title, limit=self.limit)
 
     def text(self) -> str:
         """The log as plain text, newest first (what a teacher copies)."""
@@ -346,20 +369,38 @@ class MoveLog(widgets.VBox):
 
 
 # ----- number line ------------------------------------------------------------------------
-class NumberLine(widgets.VBox):
-    """A number line widget (inline SVG + a text caption)."""
+class NumberLine(widgets.HTML):
+    """A number line widget (inline SVG + a text caption), one HTML model (`html` is the
+    widget itself, for the callers that read `line.html.value`). `show` arguments given to
+    the constructor draw the first picture (no second message to the page)."""
 
     #: drawing width in SVG units; the SVG is scaled to the page, so a narrower drawing has
     #: larger labels on screen (large print), laid out without overlaps all the same
     WIDTH, LARGE_WIDTH = 640, 440
 
-    def __init__(self, title: str | None = None) -> None:
-        self.title = title = title or _("Number line")
-        self.large = False
-        self._args: tuple[Any, ...] = ()
-        self.html = html_widget(number_line_svg(title=title))
-        super().__init__([self.html], layout=shared_layout(),
-                         _dom_classes=("icg-numberline-box",))
+    def __init__(self, title: str | None = None, large: bool = False, **show: Any) -> None:
+        title = title or _("Number line")
+        args = self._show_args(**show)
+        super().__init__(self._draw(title, bool(large), args), layout=shared_layout(),
+                         style=shared_html_style(), _dom_classes=("icg-numberline-box",))
+        self.title = title
+        self.large = bool(large)
+        self._args = args
+
+    @property
+    def html(self) -> widgets.HTML:
+        return self
+
+    @staticmethod
+    def _show_args(points: Sequence[Point] = (), arrow: Arrow | None = None,
+                   spans: Sequence[Span] = (), marks: Sequence[int] = (),
+                   limits: tuple[int, int] | None = None, lo: int | None = None,
+                   hi: int | None = None) -> tuple[Any, ...]:
+        return (points, arrow, spans, marks, limits, lo, hi)
+
+    def _draw(self, title: str, large: bool, args: tuple[Any, ...]) -> str:
+        return number_line_svg(*args, title=title,
+                               width=self.LARGE_WIDTH if large else self.WIDTH)
 
     def set_large(self, on: bool) -> None:
         """Large print: draw the same line with labels about 1.5 times larger on screen."""
@@ -377,9 +418,7 @@ class NumberLine(widgets.VBox):
         hi: int | None = None,
     ) -> None:
         self._args = (points, arrow, spans, marks, limits, lo, hi)
-        self.html.value = number_line_svg(points, arrow, spans, marks, limits, lo, hi,
-                                          title=self.title,
-                                          width=self.LARGE_WIDTH if self.large else self.WIDTH)
+        self.value = self._draw(self.title, self.large, self._args)
 
 
 # ----- settings --------------------------------------------------------------------------------
@@ -685,12 +724,23 @@ class HintBox(widgets.VBox):
     """A Hint button and the hint text. `provider()` returns the hint (from an observation)."""
 
     def __init__(self, provider: Callable[[], str | Sequence[Any]] | None = None,
-                 label: str | None = None) -> None:
+                 label: str | None = None, *, disabled: bool = False,
+                 layout: widgets.Layout | None = None) -> None:
         self.provider = provider
-        self.button = make_button(label or _("Hint"), self.show,
+        self.button = make_button(label or _("Hint"), self.show, disabled=disabled,
                                   tooltip=_("explain what each choice does"))
-        self.html = html_widget("")
-        super().__init__([hbox([self.button]), self.html], _dom_classes=("icg-hintbox",))
+        # the button straight in the box (style.css keeps it at its own width), the hint's
+        # text made with the first hint: two models fewer at load
+        super().__init__([self.button], _dom_classes=("icg-hintbox",),
+                         **({"layout": layout} if layout is not None else {}))
+
+    @property
+    def html(self) -> widgets.HTML:
+        """The hint's text (made, below the button, when first needed)."""
+        if "_text" not in self.__dict__:
+            self._text = html_widget("")
+            self.children = (self.button, self._text)
+        return self._text
 
     def show(self) -> None:
         try:
@@ -701,4 +751,5 @@ class HintBox(widgets.VBox):
         self.html.value = hint_html(text or _("No hint is available right now."))
 
     def clear(self) -> None:
-        self.html.value = ""
+        if "_text" in self.__dict__:
+            self.html.value = ""

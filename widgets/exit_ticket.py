@@ -211,6 +211,9 @@ class ExitTicket(w.VBox):
     # built when the student presses Start (LazyPart): the page loads one button
     (prompt, entry, check_button, choice_buttons, choice_row, typed_row, feedback, next_button,
      body) = LazyPart.group("_build", 9)
+    # a message about a click that cannot be done now, and the score: made when first shown
+    (status,) = LazyPart.group("_build_status", 1)
+    (result,) = LazyPart.group("_build_result", 1)
 
     @speaks
     def __init__(self, lesson: int, items: Sequence[Item] | None = None, *,
@@ -232,12 +235,23 @@ class ExitTicket(w.VBox):
             "<b>" + esc(_("Exit ticket, lesson {lesson}:").format(lesson=lesson)) + "</b> "
             + esc(_("{n} questions. Your first answer to each one counts.").format(
                 n=len(chosen))))
-        self.status = html_widget()  # messages about a click that cannot be done now
         self.start_button = make_button(_("Start the exit ticket"), self.start,
                                         button_style="primary")
+        super().__init__([style_widget(), self.header, self.start_button],
+                         layout=shared_layout(), _dom_classes=("icg-root", "icg-exit-ticket"))
+
+    def __repr__(self) -> str:  # not ipywidgets' walk through every child's traits
+        return f"<ExitTicket lesson {self.lesson}>"
+
+    def _build_status(self) -> None:
+        self.status = html_widget()
+
+    def _build_result(self) -> None:
         self.result = html_widget()
-        super().__init__([style_widget(), self.header, self.start_button, self.status,
-                          self.result], _dom_classes=("icg-root", "icg-exit-ticket"))
+
+    def _clear_status(self) -> None:
+        if LazyPart.built(self, "status"):
+            self.status.value = ""
 
     # ----- parts made on Start -----------------------------------------------------------
     @speaks
@@ -262,7 +276,8 @@ class ExitTicket(w.VBox):
             parts.append(self.start_button)
         elif LazyPart.built(self, "body") and self.index < len(self.items):
             parts.append(self.body)
-        self.children = [*parts, self.status, self.result]
+        self.children = [*parts, *(self.__dict__[n] for n in ("status", "result")
+                                   if LazyPart.built(self, n))]
 
     # ----- actions (buttons call these; tests too) ---------------------------------------
     @speaks
@@ -350,7 +365,7 @@ class ExitTicket(w.VBox):
         item = self.items[self.index]
         self.marks.append(right)
         self.answered = True
-        self.status.value = ""
+        self._clear_status()
         if right:
             text = "\u2714 " + _("Right. {why}").format(why=shown(item.why))
         else:
@@ -365,7 +380,7 @@ class ExitTicket(w.VBox):
     def _show_item(self) -> None:
         item = self.items[self.index]
         self.answered = False
-        self.status.value = ""
+        self._clear_status()
         number = _("Question {number} of {total}.").format(number=self.index + 1,
                                                            total=len(self.items))
         self.prompt.value = (f"<p style='font-size:1.2em'><b>{esc(number)}</b> "
@@ -401,5 +416,5 @@ class ExitTicket(w.VBox):
             "<p>" + esc(_("Read it out or write it down for your teacher: the number after L is "
                           "the lesson, then one letter per question (R right, X not right)."))
             + "</p>")
-        self.status.value = ""
+        self._clear_status()
         self._layout_children()

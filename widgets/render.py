@@ -211,13 +211,18 @@ def _drawing(points: Sequence[Point], arrow: Arrow | None, spans: Sequence[Span]
                       or s == 1000)
     label_step = max(label_step, 5 if span_len <= 60 else 10)
     special = sorted({*marks, *(limits or ())})
+    ticks = []  # every tick in one path: a third of the drawing's bytes, redrawn every move
     for v in range(lo - lo % step, hi + 1, step):
         if v < lo:
             continue
         big = v % label_step == 0
         h = 8 if big else 4
-        parts.append(f'<line class="icg-nl-tick" x1="{x(v)}" y1="{axis_y - h}" '
-                     f'x2="{x(v)}" y2="{axis_y + h}"/>')
+        ticks.append(f"M{x(v)} {axis_y - h}V{axis_y + h}")
+    parts.append(f'<path class="icg-nl-tick" d="{"".join(ticks)}"/>')
+    for v in range(lo - lo % step, hi + 1, step):
+        if v < lo:
+            continue
+        big = v % label_step == 0
         crowded = any(v != m and abs(x(v) - x(m)) < 4 * CHAR for m in special)
         if v in special or (big and not crowded):
             parts.append(f'<text class="icg-nl-num" x="{x(v)}" y="{axis_y + 24}" '

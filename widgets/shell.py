@@ -280,6 +280,11 @@ class TableShell:
 
     _FROM_SESSION: tuple[str, ...] = ()  # names read (and set) on the table, kept in the session
 
+    def __repr__(self) -> str:
+        # ipywidgets' repr walks every child's traits (a page's text/plain stand-in for the
+        # table, cut at 110 characters anyway): a name is enough
+        return f"<{type(self).__name__}>"
+
     def __getattr__(self, name: str) -> Any:
         if name in self._FROM_SESSION and "session" in self.__dict__:
             return getattr(self.__dict__["session"], name)

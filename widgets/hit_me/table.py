@@ -81,68 +81,106 @@ class HitMeTable(TableShell, widgets.VBox):
             raise ConfigError(_("mode must be one of {modes}; got {mode}").format(
                 modes=", ".join(hs.MODES), mode=repr(mode)))
         self.session = HitMeSession(walkthrough=walkthrough, teacher_controls=teacher_controls,
-                                    bot_delay=bot_delay, names=names, notify=self._notify)
-        self._build_widgets()
-        self.message = MessageArea()
-        self.large_print = False
+                                    bot_delay=bot_delay, names=names)
+        # The game first, then every widget made as the first view shows it: each model goes to
+        # the page once, with no update message right after it (a bad setting makes none). The
+        # computers' opening moves are made at once (`at_once`): no paced move is left to change
+        # the widgets while a page loads them.
+        self.session.new_game(players=players, opponents=opponents, seed=seed, mode=mode,
+                              colors=colors, turn_order=turn_order, ace_eleven=ace_eleven,
+                              students=students, deck=deck, at_once=True)
+        self._announce_round = self.session.announce_round
+        self._line_ranges: dict[int | None, tuple[int, int]] = {}
+        self.large_print = bool(large_print)
+        self._build_widgets(table_view(self.session))
         self._build_teacher_box(teacher=self.session.teacher_controls,
                                 walkthrough=self.session.walkthrough,
                                 reveal=self.session.teacher_reveal, large=bool(large_print),
                                 tips=TIPS)
-        super().__init__(self._children(), _dom_classes=("icg-root",))
+        super().__init__(self._children(), layout=shared_layout(),
+                         _dom_classes=("icg-root", *(["icg-large"] if large_print else [])))
         self._set_large_print(bool(large_print))
-        self._announce_round = -1
+        self.session._notify = self._notify
         self.session.on_round_start = self._round_started
-        self.session.new_game(players=players, opponents=opponents, seed=seed, mode=mode,
-                              colors=colors, turn_order=turn_order, ace_eleven=ace_eleven,
-                              students=students, deck=deck, at_once=True)
         self.session.on_change = self.refresh
         self._game_made()
         self.refresh()
 
     # ----- building ------------------------------------------------------------------------
-    def _build_widgets(self) -> None:
+    def _build_widgets(self, v: Any) -> None:
+        """Every widget of the table, made as the view `v` shows it."""
         s = self.session
+
+        def shown(on: bool) -> widgets.Layout:  # a layout of its own, to hide the widget later
+            return widgets.Layout(width="auto", display=None if on else "none")
+
         self.css = style_widget()
         self.title_html = html_widget('<div class="icg-title">{}</div>'.format(esc(_("Hit Me"))))
-        self.status_html = html_widget("", ["icg-status"])
-        self.seats_html = html_widget("")
-        self.number_line = NumberLine(_("Number line: sums and distances from zero"))
-        self.peek_button = make_button(_("Peek at my face-down card"), s.toggle_peek,
-                                       tooltip=_("show or hide your own face-down card"))
+        self.status_html = html_widget(v.status_html, ["icg-status"])
+        self.seats_html = html_widget(v.seats_html)
+        self.number_line = NumberLine(_("Number line: sums and distances from zero"),
+                                      large=self.large_print, points=list(v.points),
+                                      arrow=v.arrow, spans=list(v.spans),
+                                      **self._steady_range(v))
+        self.peek_button = make_button(v.peek_label, s.toggle_peek,
+                                       tooltip=_("show or hide your own face-down card"),
+                                       disabled=not v.can_peek)
         self.show_sum_button = make_button(
-            _("Show my sum"), s.show_sum, own_layout=True,
+            _("Show my sum"), s.show_sum, disabled=not v.can_show_sum,
+            layout=shown(v.show_sum_visible),
             tooltip=_("show the sum of all your cards (the check at the end of the round "
                       "will know you saw it)"))
+        # Hit me! and Hold are shown and hidden together: one layout of their own for both
+        hit_hold = shown(v.show_hit_hold)
         self.hit_button = make_button(_("Hit me!"), lambda: self._human(s.hit),
-                                      button_style="success",
-                                      tooltip=_("take one more card, face up"), own_layout=True)
+                                      button_style="success", disabled=not v.can_hit,
+                                      tooltip=_("take one more card, face up"), layout=hit_hold)
         self.hold_button = make_button(_("Hold"), lambda: self._human(s.hold),
-                                       button_style="warning",
+                                       button_style="warning", disabled=not v.can_hold,
                                        tooltip=_("stop taking cards for this round (final)"),
-                                       own_layout=True)
-        self.ace_box = widgets.HBox([], layout=shared_layout(), _dom_classes=("icg-aces",))
+                                       layout=hit_hold)
         self._ace_buttons: list[widgets.Button] = []
         self._ace_cards: list[dict[str, Any]] = []
-        self.hint = HintBox(s.hint_lines)
-        self.actions_box = widgets.HBox([self.peek_button, self.show_sum_button,
-                                         self.hit_button, self.hold_button])
-        self.result_html = html_widget("")
-        self.scores_html = html_widget("")
-        self.next_round_button = make_button(_("Next round"), s.next_round,
-                                             button_style="primary",
-                                             tooltip=_("the next dealer deals a new round"),
-                                             own_layout=True)
-        self.next_round_row = hbox([self.next_round_button])
-        self.move_log = MoveLog(_("Move log"))
+        self.hint = HintBox(s.hint_lines, disabled=not v.hint_enabled,
+                            layout=widgets.Layout(display=None if v.show_hint else "none"))
+        self.actions_box = widgets.HBox(
+            [self.peek_button, self.show_sum_button, self.hit_button, self.hold_button],
+            layout=widgets.Layout(display=None if v.show_actions else "none"))
+        self.scores_html = html_widget(score_table_html(s.names, s.game.wins, s.game.ties))
+        self.move_log = MoveLog(_("Move log"), lines=list(v.log_lines))
         self._settings: SettingsPanel | None = None
         self._settings_values: dict[str, Any] = {}
         self.settings_toggle = make_toggle(_("Settings"), _("show or hide the settings"))
         self.settings_toggle.observe(bound(lambda ch: self._show_settings()), names="value")
 
     # Parts made on first use (LazyPart): each widget made is a model sent to the page.
+    (message,) = LazyPart.group("_build_message", 1)  # the first message
+    (result_html,) = LazyPart.group("_build_result", 1)  # the round's result
+    (ace_box,) = LazyPart.group("_build_aces", 1)  # the first ace to count 1 or 11
+    next_round_button, next_round_row = LazyPart.group("_build_next_round", 2)  # round's end
     pass_html, pass_button, pass_box = LazyPart.group("_build_pass", 3)
     announce, announce_done_button, announce_box = LazyPart.group("_build_announce", 3)
+
+    def _build_message(self) -> None:
+        self.message = MessageArea()
+
+    def _build_result(self) -> None:
+        self.result_html = html_widget("")
+
+    def _build_aces(self) -> None:
+        self.ace_box = widgets.HBox([], layout=shared_layout(), _dom_classes=("icg-aces",))
+
+    def _build_next_round(self) -> None:
+        """Hidden and disabled until a round is over (the view shows it then)."""
+        self.next_round_button = make_button(
+            _("Next round"), self.session.next_round, button_style="primary", disabled=True,
+            tooltip=_("the next dealer deals a new round"),
+            layout=widgets.Layout(width="auto", display="none"))
+        self.next_round_row = hbox([self.next_round_button])
+
+    def _notify(self, text: str | None, kind: str = "info") -> None:
+        if text is not None or LazyPart.built(self, "message"):  # no message: nothing to clear
+            super()._notify(text, kind)
 
     def _build_announce(self) -> None:
         self.announce = AnswerEntry(
@@ -188,10 +226,10 @@ class HitMeTable(TableShell, widgets.VBox):
         # "Large print") it comes after the game, so the hand stays on the first screen
         teacher = self.session.teacher_controls
         return [w for w in [
-            self.css, self.title_html, box.bar if teacher else None, self.message,
+            self.css, self.title_html, box.bar if teacher else None, part("message"),
             self.status_html, part("pass_box"),
-            self.seats_html, self.actions_box, self.ace_box, self.hint, part("announce_box"),
-            self.result_html, self.next_round_row, self.number_line,
+            self.seats_html, self.actions_box, part("ace_box"), self.hint, part("announce_box"),
+            part("result_html"), part("next_round_row"), self.number_line,
             self.scores_html, self.move_log, box.more, None if teacher else box.bar,
             self.settings_toggle,
             *([self._settings] if self._settings is not None else []),
@@ -200,7 +238,8 @@ class HitMeTable(TableShell, widgets.VBox):
     # ----- session hooks ----------------------------------------------------------------
     def _round_started(self) -> None:
         self.hint.clear()
-        self.result_html.value = ""
+        if LazyPart.built(self, "result_html"):
+            self.result_html.value = ""
         if LazyPart.built(self, "announce"):
             self.announce.reset()
         self._announce_round = self.session.announce_round
@@ -305,9 +344,11 @@ class HitMeTable(TableShell, widgets.VBox):
         self.status_html.value = v.status_html
         if v.announcing or LazyPart.built(self, "announce_box"):
             self._apply_announce(v)
-        self.next_round_button.disabled = not v.round_over
-        self.next_round_button.layout.display = None if v.round_over else "none"
-        self.result_html.value = v.result_html
+        if v.round_over or LazyPart.built(self, "next_round_button"):
+            self.next_round_button.disabled = not v.round_over
+            self.next_round_button.layout.display = None if v.round_over else "none"
+        if v.result_html or LazyPart.built(self, "result_html"):
+            self.result_html.value = v.result_html
         self.scores_html.value = score_table_html(s.names, s.game.wins, s.game.ties)
         self.teacher_box.show(walkthrough=s.walkthrough, can_next=v.can_next_move,
                               last_reason=v.last_reason_html, reasons=v.reasons_html)
@@ -356,6 +397,9 @@ class HitMeTable(TableShell, widgets.VBox):
         self.announce_done_button.description = v.finish_label
 
     def _render_aces(self, aces: tuple[Any, ...], active: bool) -> None:
+        if not aces and not LazyPart.built(self, "ace_box"):
+            self._ace_cards = []
+            return
         while len(self._ace_buttons) < len(aces):  # kept and relabelled in place
             i = len(self._ace_buttons)
             self._ace_buttons.append(make_button(_("ace"), lambda i=i: self._click_ace(i)))
