@@ -718,3 +718,24 @@ def test_deal_code_shown_in_walkthrough_or_when_typed():
     v = table_view(s, YOU)
     assert s.deal_code == "class-7b" and "Deal code: class-7b" in text(render.header_html(v.header))
     assert s.settings_values()["seed"] == "class-7b"
+
+
+def test_hint_is_off_while_the_computers_play() -> None:
+    """The hint is for the student's own turn (issue 14 item 8): the view's hint_enabled."""
+    s = new(players=3, seed=8, walkthrough=True)
+    assert s.state.current != YOU and not table_view(s, YOU).hint_enabled
+    while s.state.current != YOU and not s.state.over:
+        assert not table_view(s, YOU).hint_enabled
+        assert s.next_move() is None
+    assert s.state.current == YOU and table_view(s, YOU).hint_enabled
+
+
+def test_hint_waits_while_the_new_total_is_asked() -> None:
+    s = new(deck=DECK, seed=1, say_total=True, opponents=[Scripted("3D")])
+    assert table_view(s, YOU).hint_enabled
+    assert s.click_card(choice(s, "5♠").key) is None
+    v = table_view(s, YOU)
+    assert v.asking_total and not v.hint_enabled
+    assert "+2" not in s.hint_text() and "new total first" in s.hint_text()
+    assert s.check_total(2).done
+    assert table_view(s, YOU).hint_enabled

@@ -270,27 +270,6 @@ def test_large_print_toggle():
     assert "icg-large" not in t._dom_classes
 
 
-def test_hint_is_off_while_the_computers_play():
-    t = FlapjackTable(players=3, seed=8, bot_delay=0, walkthrough=True)
-    assert t.state.current != YOU and t.hint.button.disabled
-    while t.state.current != YOU and not t.state.over:
-        t.next_button.click()
-    assert t.state.current == YOU and not t.hint.button.disabled
-
-
-def test_hint_waits_while_the_new_total_is_asked():
-    t = FlapjackTable(deck=DECK, seed=1, bot_delay=0, say_total=True,
-                      opponents=[Scripted("3D")])
-    button_for(t, "5♠").click()
-    assert t.hint.button.disabled
-    t.hint.button.click()  # a forged click on the disabled button: no hint at all
-    assert text(t.hint.html) == ""
-    assert "+2" not in text(t.hint.html) and "new total first" in t.session.hint_text()
-    t.practice.boxes["total"].value = "2"
-    t.practice.check_button.click()
-    assert not t.hint.button.disabled
-
-
 # ----- safety ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("variant", ["classic", "simple-ten", "add-or-subtract"])
 def test_no_other_hand_appears_in_any_synced_value(variant):

@@ -814,3 +814,23 @@ def test_walkthrough_teacher_turns_up_without_typing_and_marks_the_face_down_car
     assert o.phase is Phase.ANNOUNCE and not table_view(o).can_finish
     o.finish_announce()
     assert o.phase is Phase.ANNOUNCE
+
+
+def test_number_line_ends_only_widen_within_a_round():
+    """Issue 14 item 8: the view's number-line ends stay put within a round (they widen when a
+    dot needs it, never narrow back), and start afresh with the next round."""
+    # You: 5S down, 7H up (-7); hits KH (-17), QS (-7), JS (+3); the computers hold
+    s = stacked("2C,9C,5S,3D,9H,7H,KH,QS,JS")
+    ends = [table_view(s).line_ends]
+    s.on_change = lambda: ends.append(table_view(s).line_ends)  # as a table refreshes
+    for _ in range(3):
+        s.hit()
+    log = " ".join(table_view(s).log_lines)
+    assert "= -17" in log and "= +3" in log
+    assert (-20, 20) in ends and ends[-1] == (-20, 20)  # +3 alone would be drawn on -10..+10
+    for (lo0, hi0), (lo1, hi1) in zip(ends, ends[1:], strict=False):
+        assert lo1 <= lo0 and hi1 >= hi0, ends
+    s.hold()
+    answer(s)
+    s.next_round()
+    assert ends[-1] == table_view(s).line_ends == (-10, 10)  # a new round: one card each

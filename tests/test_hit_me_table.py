@@ -78,7 +78,7 @@ def same_as_view(t: HitMeTable) -> None:
     assert t.status_html.value == v.status_html
     assert t.result_html.value == v.result_html
     assert t.move_log.lines == list(v.log_lines)
-    lo, hi = t._line_ranges[v.viewer]  # the steady ends (test_number_line_scale_only_widens...)
+    lo, hi = v.line_ends  # the steady ends (test_hit_me_session.py: ..._ends_only_widen...)
     assert t.number_line.html.value == number_line_svg(
         v.points, v.arrow, v.spans, lo=lo, hi=hi, title=t.number_line.title)
     assert (t.hit_button.disabled, t.hold_button.disabled, t.peek_button.disabled) == \
@@ -392,31 +392,3 @@ def test_large_print_draws_the_number_line_larger():
     w.show_sum_button.click()
     assert 'viewBox="0 0 440 ' in w.number_line.html.value and "You (all cards) at -2" in \
         w.number_line.html.value
-
-
-def test_number_line_scale_only_widens_within_a_round():
-    """Issue 14 item 8: the line's ends stay put within a round (they widen when a dot needs
-    it, never narrow back), and start afresh with the next round."""
-    # You: 5S down, 7H up (-7); hits KH (-17), QS (-7), JS (+3); the computers hold
-    t = table("2C,9C,5S,3D,9H,7H,KH,QS,JS")
-    ends = []
-    show = t.number_line.show
-
-    def spy(*args, **kw):
-        ends.append((kw["lo"], kw["hi"]))
-        show(*args, **kw)
-
-    t.number_line.show = spy
-    for _ in range(3):
-        t.hit_button.click()
-    assert "= -17" in t.move_log.text() and "= +3" in t.move_log.text()
-    assert (-20, 20) in ends and ends[-1] == (-20, 20)  # +3 alone would be drawn on -10..+10
-    for (lo0, hi0), (lo1, hi1) in zip(ends, ends[1:], strict=False):
-        assert lo1 <= lo0 and hi1 >= hi0, ends
-    t.hold_button.click()
-    t.announce.boxes["sum"].value = "8"
-    t.announce.boxes["abs"].value = "8"
-    t.announce.check_button.click()
-    t.announce_done_button.click()
-    t.next_round_button.click()
-    assert ends[-1] == (-10, 10)  # a new round: one face-up card each, drawn on -10..+10

@@ -180,7 +180,7 @@ def test_hit_me_hidden_buttons_keep_their_own_layouts() -> None:
 
 def test_hit_me_settings_built_on_first_open_with_current_values() -> None:
     t = HitMeTable(players=4, seed=11, opponents="hard")
-    assert t._settings is None and not any(
+    assert not LazyPart.built(t, "settings") and not any(
         isinstance(c, widgets.VBox) and "icg-settings" in c._dom_classes for c in t.children)
     t.settings_toggle.value = True
     panel = t.settings

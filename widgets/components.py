@@ -21,7 +21,8 @@ from ipywidgets.widgets.widget_string import HTMLStyle
 
 from widgets import deal_codes
 from widgets.render import Arrow, Point, Span, esc, message_html, move_log_html, number_line_svg
-from widgets.words import HintList, _, bound, card_aria, speaking
+from widgets.shell import LazyPart  # noqa: F401 - one class, read here by the tables
+from widgets.words import HintList, _, bound, card_aria
 
 log = logging.getLogger(__name__)
 
@@ -40,42 +41,6 @@ def load_css() -> str:
     output)."""
     text = re.sub(r"/\*.*?\*/", "", CSS_PATH.read_text(encoding="utf-8"), flags=re.S)
     return re.sub(r"\s*([{};])\s*", r"\1", re.sub(r"\s+", " ", text)).strip()
-
-
-class LazyPart:
-    """A table attribute built, with the rest of its group, the first time it is read.
-
-    Every widget made sends its model to the page at once, shown or not. Parts that most pages
-    never show, or show only later (the end-of-round answer box, the teacher's controls, the
-    pass-the-device screen), are made on first use: `builder` is the name of the owner's method
-    that sets every attribute of the group; afterwards `owner._layout_children()` runs so a new
-    part takes its place on the table. `LazyPart.built(obj, name)` tells whether it exists yet
-    (reading it would build it)."""
-
-    def __init__(self, builder: str) -> None:
-        self.builder = builder
-        self.name = ""
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    def __get__(self, obj: Any, owner: type | None = None) -> Any:
-        if obj is None:
-            return self
-        if self.name not in obj.__dict__:
-            with speaking(obj.__dict__.get("lang")):  # in the table's own language
-                getattr(obj, self.builder)()
-                obj._layout_children()
-        return obj.__dict__[self.name]
-
-    @staticmethod
-    def built(obj: Any, name: str) -> bool:
-        return name in obj.__dict__
-
-    @classmethod
-    def group(cls, builder: str, n: int) -> tuple[LazyPart, ...]:
-        """n attributes built together by `builder` (one descriptor each)."""
-        return tuple(cls(builder) for _ in range(n))
 
 
 # ----- shared layout and style models -------------------------------------------------------
@@ -186,6 +151,31 @@ def hbox(children: Sequence[widgets.Widget]) -> widgets.HBox:
 def vbox(children: Sequence[widgets.Widget]) -> widgets.VBox:
     """A VBox whose layout never changes (shares one Layout model)."""
     return widgets.VBox(list(children), layout=shared_layout())
+
+
+def shown_layout(on: bool) -> widgets.Layout:
+    """A Layout of its own (width auto), shown or hidden (`on`): for a widget hidden later."""
+    return widgets.Layout(width="auto", display=None if on else "none")
+
+
+# A view applied to its widgets: (widget, value) pairs, each set as it is (an unchanged trait
+# sends nothing to the page).
+def set_values(pairs: Iterable[tuple[widgets.Widget, Any]]) -> None:
+    """Each widget's `value`."""
+    for w, value in pairs:
+        w.value = value
+
+
+def set_enabled(pairs: Iterable[tuple[widgets.Widget, bool]]) -> None:
+    """Each control enabled (True) or disabled (False)."""
+    for w, on in pairs:
+        w.disabled = not on
+
+
+def set_shown(pairs: Iterable[tuple[widgets.Widget, bool]]) -> None:
+    """Each widget shown (True) or hidden (False), through its own layout."""
+    for w, on in pairs:
+        w.layout.display = None if on else "none"
 
 
 class SharedHTML(_ReadOnly, widgets.HTML):

@@ -20,8 +20,8 @@ from engine.errors import ConfigError
 from widgets.deal_codes import format_code, new_secret_seed  # the one deal-code format
 from widgets.words import _, bound, speaking
 
-__all__ = ["MAX_NAME", "CardRow", "TeacherBox", "bot_name", "check_names", "check_teacher",
-           "check_opponent_specs", "format_code",
+__all__ = ["MAX_NAME", "CardRow", "LazyPart", "TeacherBox", "bot_name", "check_names",
+           "check_teacher", "check_opponent_specs", "format_code",
            "new_secret_seed", "seat_names", "set_large_print", "settings_panel"]
 
 MAX_NAME = 24  # one length limit for a player's name, every table
@@ -132,6 +132,42 @@ def set_large_print(root: Any, on: bool, number_line: Any = None, toggle: Any = 
         number_line.set_large(on)
     if toggle is not None and toggle.value != on:
         toggle.value = on
+
+
+class LazyPart:
+    """A table attribute built, with the rest of its group, the first time it is read.
+
+    Every widget made sends its model to the page at once, shown or not. Parts that most pages
+    never show, or show only later (the end-of-round answer box, the teacher's controls, the
+    pass-the-device screen), are made on first use: `builder` is the name of the owner's method
+    that sets every attribute of the group; afterwards `owner._layout_children()` runs so a new
+    part takes its place on the table. `LazyPart.built(obj, name)` tells whether it exists yet
+    (reading it would build it)."""
+
+    def __init__(self, builder: str) -> None:
+        self.builder = builder
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        if self.name not in obj.__dict__:
+            with speaking(obj.__dict__.get("lang")):  # in the table's own language
+                getattr(obj, self.builder)()
+                obj._layout_children()
+        return obj.__dict__[self.name]
+
+    @staticmethod
+    def built(obj: Any, name: str) -> bool:
+        return name in obj.__dict__
+
+    @classmethod
+    def group(cls, builder: str, n: int) -> tuple[LazyPart, ...]:
+        """n attributes built together by `builder` (one descriptor each)."""
+        return tuple(cls(builder) for _ in range(n))
 
 
 class TeacherBox:
@@ -270,15 +306,26 @@ def settings_panel(fields: Sequence[Field], on_apply: Callable[[dict[str, Any]],
     return p
 
 
+def settings_field(name: str) -> Any:
+    """A table's property: the input of the settings panel's field `name` (reading it makes
+    the panel, as reading `settings` does)."""
+    return property(lambda self: self.settings.fields[name][0])
+
+
 class TableShell:
     """The parts of a table widget that every game has, as a mixin for an ipywidgets box.
 
-    The table provides `_children()`, `_build_settings()`, `_rebuild(**changes)`, and the
-    attributes `message`, `number_line`, `settings_toggle`, `_settings` (None until built),
-    `_settings_values`, `large_print`. Settings are built on first use (about 30 widget models a
-    page would otherwise receive at start-up)."""
+    The table provides `_children()`, `_make_settings()` (its settings panel, showing the
+    session's settings) and the attributes `session`, `number_line`, `large_print`. The shell
+    makes the settings toggle (`_settings_toggle()`), the message area (`message`: made on the
+    first message, or by the table at once) and the settings panel (`settings`: made the first
+    time it is opened or read; about 30 widget models a page would otherwise receive at
+    start-up), both parts made on first use (LazyPart)."""
 
     _FROM_SESSION: tuple[str, ...] = ()  # names read (and set) on the table, kept in the session
+
+    (message,) = LazyPart.group("_build_message", 1)
+    (settings,) = LazyPart.group("_build_settings", 1)
 
     def __repr__(self) -> str:
         # ipywidgets' repr walks every child's traits (a page's text/plain stand-in for the
@@ -296,17 +343,32 @@ class TableShell:
         else:
             super().__setattr__(name, value)
 
-    @property
-    def settings(self) -> Any:
-        """The settings panel, built the first time it is opened (or read)."""
-        if self._settings is None:
-            with speaking(self.__dict__.get("lang")):
-                self._settings = self._build_settings()
-            self._settings.set_values(self._settings_values)
-            self._settings.layout.display = None if self.settings_toggle.value is True \
-                else "none"
-            self._layout_children()
-        return self._settings
+    # ----- parts made on first use ------------------------------------------------------------
+    def _part(self, name: str) -> Any:
+        """A part made on first use, or None while it is not made (reading it would make it)."""
+        return self.__dict__.get(name)
+
+    def _hide_part(self, *names: str) -> None:
+        for name in names:
+            if LazyPart.built(self, name):
+                getattr(self, name).layout.display = "none"
+
+    def _build_message(self) -> None:
+        from widgets.components import MessageArea
+
+        self.message = MessageArea()
+
+    def _build_settings(self) -> None:
+        self.settings = self._make_settings()
+        self._show_settings()
+
+    def _settings_toggle(self) -> Any:
+        """The "Settings" switch: it shows or hides the panel (made the first time)."""
+        from widgets.components import make_toggle
+
+        toggle = make_toggle(_("Settings"), _("show or hide the settings"))
+        toggle.observe(bound(lambda ch: self._show_settings()), names="value")
+        return toggle
 
     def _show_settings(self) -> None:
         self.settings.layout.display = None if self.settings_toggle.value is True else "none"
@@ -315,6 +377,18 @@ class TableShell:
         # the teacher controls exist only in walkthrough mode (a hidden widget still syncs)
         self.children = self._children()
 
+    def _game_made(self, *fields: str) -> None:
+        """After a new game (or the walkthrough switched): the deal code in the teacher's box
+        only while it may show (code_open); the settings panel, if made, shows the session's
+        settings (`fields`: only those; none: all of them, and its message is cleared)."""
+        s = self.session
+        self.teacher_box.set_code(format_code(s.deal_code) if s.code_open else "")
+        if LazyPart.built(self, "settings"):
+            values = s.settings_values()
+            self.settings.set_values({f: values[f] for f in fields} if fields else values)
+            if not fields:
+                self.settings.message.clear()
+
     def _set_large_print(self, on: bool) -> None:
         self.large_print = on
         box = self.__dict__.get("teacher_box")
@@ -322,10 +396,10 @@ class TableShell:
                         box.large_print_toggle if box is not None else None)
 
     def _notify(self, text: str | None, kind: str = "info") -> None:
-        if text is None:
-            self.message.clear()
-        else:
+        if text is not None:
             self.message.show(text, kind)
+        elif LazyPart.built(self, "message"):  # no message: nothing to clear
+            self.message.clear()
 
     # ----- the teacher box (TeacherBox): one for every table ------------------------------
     def _build_teacher_box(self, *, teacher: bool, walkthrough: bool, reveal: bool,
@@ -384,6 +458,20 @@ class TableShell:
         self.pass_box = widgets.VBox([self.pass_html, hbox([self.pass_button])])
         self.pass_box.add_class("icg-passbox")
         self.pass_box.layout.display = "none"
+
+    def _show_pass(self, to: str | None, html: str = "") -> None:
+        """The pass-the-device screen up for the person named `to` (`html`: what it says), or
+        down (None; made only once a pass screen shows)."""
+        if to is not None:
+            self.pass_html.value = html
+            self.pass_button.description = _("I am {name}: show my cards").format(name=to)
+            self.pass_button.tooltip = _("{name} has the device now").format(name=to)
+            self.pass_box.layout.display = None
+            self.pass_button.disabled = False
+        elif LazyPart.built(self, "pass_box"):
+            self.pass_html.value = ""
+            self.pass_box.layout.display = "none"
+            self.pass_button.disabled = True
 
 
 class CardRow:

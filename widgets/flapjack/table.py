@@ -26,8 +26,8 @@ from widgets.flapjack.session import YOU, Feedback, FlapjackSession, Note
 from widgets.flapjack.settings import FIELDS, settings_panel
 from widgets.flapjack.view import TableView, table_view
 from widgets.render import esc
-from widgets.shell import CardRow, TableShell
-from widgets.words import _, bound, check_language, speaking
+from widgets.shell import CardRow, TableShell, settings_field
+from widgets.words import _, check_language, speaking
 
 
 class FlapjackTable(TableShell, widgets.VBox):
@@ -68,7 +68,6 @@ class FlapjackTable(TableShell, widgets.VBox):
         super().__init__(self._children(), _dom_classes=(
             "icg-root", "icg-flapjack", *(["icg-large"] if large_print else [])))
         self._set_large_print(large_print)
-        self._sync_settings()
         self.new_game(self.session.first_code, at_once=True)
 
     # ----- the session's parts, for tests and teachers ------------------------------------
@@ -111,8 +110,7 @@ class FlapjackTable(TableShell, widgets.VBox):
                                      layout=ui.shared_layout())
         self.messages.add_class("icg-fj-messages")
         self.move_log = ui.MoveLog(_("Move log"))
-        self.settings_toggle = ui.make_toggle(_("Settings"), _("show or hide the settings"))
-        self.settings_toggle.observe(bound(lambda ch: self._show_settings()), names="value")
+        self.settings_toggle = self._settings_toggle()
         self.css = ui.html_widget(f"<style>{render.FLAPJACK_CSS}</style>", ["icg-style"])
         self.base_css = ui.style_widget()
 
@@ -146,19 +144,13 @@ class FlapjackTable(TableShell, widgets.VBox):
         self.practice_box.layout.display = "none"
         self.practice_box.layout.align_items = "flex-start"
 
-    # The settings panel (about 30 models) is made the first time it is opened (or read).
-    (settings, players_field, variant_field, decks_field, colors_field, level_field, code_field,
-     say_field) = ui.LazyPart.group("_build_settings", 8)
 
-    def _build_settings(self) -> None:
-        s = self.settings = settings_panel(self.session, self._apply_settings)
-        (self.players_field, self.variant_field, self.decks_field, self.colors_field,
-         self.level_field, self.code_field, self.say_field) = (s.fields[n][0] for n in FIELDS)
-        s.layout.display = None if self.settings_toggle.value is True else "none"
+    # The settings panel (TableShell.settings, made on first use) and its fields
+    (players_field, variant_field, decks_field, colors_field, level_field, code_field,
+     say_field) = (settings_field(name) for name in FIELDS)
 
-    def _hide_part(self, name: str) -> None:
-        if ui.LazyPart.built(self, name):
-            getattr(self, name).layout.display = "none"
+    def _make_settings(self) -> Any:
+        return settings_panel(self.session, self._apply_settings)
 
     def _children(self) -> list[widgets.Widget]:
         part = self.__dict__.get
@@ -172,18 +164,6 @@ class FlapjackTable(TableShell, widgets.VBox):
             self.teacher_box.more, self.move_log, self.settings_toggle, part("settings")]
             if w is not None]
 
-    def _sync_settings(self) -> None:
-        if ui.LazyPart.built(self, "settings"):
-            self.settings.set_values(self.session.settings_values())
-
-    def _sync_code(self) -> None:
-        from widgets.deal_codes import format_code
-
-        s = self.session  # the deal code in the teacher's box only while it may show
-        self.teacher_box.set_code(format_code(s.deal_code) if s.code_open else "")
-        if ui.LazyPart.built(self, "settings"):
-            self.settings.set_values({"seed": self.session.settings_values()["seed"]})
-
     # ----- clicks to the session ----------------------------------------------------------
     def new_game(self, code: int | str | None = None, *, at_once: bool = False) -> None:
         """Deal a new game with the current settings; `code` None = a fresh deal code
@@ -194,7 +174,7 @@ class FlapjackTable(TableShell, widgets.VBox):
         self._hide_part("practice_box")
         self._hide_part("sign_box")
         self.session.new_game(code, at_once=at_once)
-        self._sync_code()
+        self._game_made("seed")
 
     def restart(self) -> None:
         """The same deal again, from the start (a teacher's control)."""
@@ -257,7 +237,7 @@ class FlapjackTable(TableShell, widgets.VBox):
 
     def _set_walkthrough(self, on: bool) -> None:
         self._say(self.session.set_walkthrough(on is True))
-        self._sync_code()
+        self._game_made("seed")
 
     # ----- the view to the widgets --------------------------------------------------------
     def refresh(self) -> None:
@@ -269,8 +249,7 @@ class FlapjackTable(TableShell, widgets.VBox):
         if self.session.controller.state is None or "header" not in self.__dict__:
             return
         v = table_view(self.session, YOU)
-        note = self.session.note
-        self.message.show(*note) if note else self.message.clear()
+        self._notify(*(self.session.note or (None,)))
         if self.session.pending is not None and self.session.practice_serial != self._asked:
             self._ask(v)
         self.header.value = render.header_html(v.header)
@@ -286,9 +265,7 @@ class FlapjackTable(TableShell, widgets.VBox):
         self.teacher_box.show(walkthrough=v.walkthrough, can_next=v.next_enabled,
                               last_reason=render.view_last_reason_html(v),
                               reasons=render.view_reasons_html(v))
-        # a hint is for the student's own turn (off while the computers play: issue 14 item 8)
-        mine = not v.over and v.obs["current_player"] == v.viewer
-        self.hint.button.disabled = v.asking_total or not mine
+        self.hint.button.disabled = not v.hint_enabled
         if v.over and ui.LazyPart.built(self, "practice"):
             self.practice.check_button.disabled = True
             self.cancel_practice_button.disabled = True

@@ -83,6 +83,9 @@ class TableView:
     # the hands are hidden: a reason can name a card in a hand); None: no move yet
     last_move: tuple[str, str, str] | None
     asking_total: bool  # say-total: the new total is being asked
+    # the hint button: on the viewer's own turn only (off while the computers play: issue 14
+    # item 8), and not while the new total is being asked
+    hint_enabled: bool
     over: bool
     settings_label: str
 
@@ -204,6 +207,7 @@ def table_view(session: FlapjackSession, viewer: int = 0) -> TableView:
         bot_moves=_bot_moves(session, aos) if walk and obs["reveal"] else (),
         last_move=last_move,
         asking_total=session.pending is not None, over=bool(obs["over"]),
+        hint_enabled=my_turn and session.pending is None,
         settings_label=ngettext("Settings ({variant}, {n} player)",
                                 "Settings ({variant}, {n} players)", cfg.players).format(
             variant=words.variant_title(cfg.variant), n=cfg.players),

@@ -70,6 +70,8 @@ class HitMeSession:
         self.announce_round = 0  # goes up each time a student's announce check starts afresh
         self.announce_feedback: tuple[str, str] | None = None
         self.on_round_start: Callable[[], None] | None = None
+        # the number line's ends by viewer, this round (`steady_ends`)
+        self.line_ends: dict[int | None, tuple[int, int]] = {}
 
     # ----- plumbing --------------------------------------------------------------------
     @property
@@ -155,6 +157,7 @@ class HitMeSession:
             self.announced: dict[int, str] = {}
             self.announce_feedback = None
             self.announce_round += 1
+            self.line_ends = {}
             if self.on_round_start is not None:
                 self.on_round_start()
             self.notify(None)
@@ -386,6 +389,17 @@ class HitMeSession:
             self.start_round()
         return True
 
+    def steady_ends(self, viewer: int | None, ends: tuple[int, int]) -> tuple[int, int]:
+        """The number line's ends for `viewer`, given the ends its dots need now: they widen
+        when a dot needs it and never narrow within a round, so the scale stays steady while
+        the round is played (issue 14 item 8). One range per viewer: a range widened by a
+        student's own sum is theirs. A new round starts afresh."""
+        old = self.line_ends.get(viewer)
+        if old is not None:
+            ends = (min(ends[0], old[0]), max(ends[1], old[1]))
+        self.line_ends[viewer] = ends
+        return ends
+
     def settings_args(self) -> dict[str, Any]:
         """This game's settings, as `new_game` takes them."""
         cfg = self.config
@@ -405,6 +419,22 @@ class HitMeSession:
                 "opponents": self.opponents if self.opponents in LEVELS else "medium",
                 "mode": self.mode, "seed": format_code(self.deal_code) if self.code_open else "",
                 "students": len(self.students)}
+
+    def new_game_like(self, **changes: Any) -> None:
+        """A new game with this game's settings but `changes` (`new_game`'s arguments)."""
+        args = self.settings_args()
+        args.update(changes)
+        self.new_game(**args)
+
+    def apply_settings(self, values: dict[str, Any]) -> str | None:
+        """A new game from the Settings panel's parsed values; the reason it is refused (the
+        game unchanged), or None."""
+        try:
+            args = self.settings_from(values)
+        except ValueError as e:
+            return str(e)
+        self.new_game_like(**args)
+        return None
 
     def settings_from(self, values: dict[str, Any]) -> dict[str, Any]:
         """`new_game` arguments from the Settings panel's parsed values (ValueError: refused)."""

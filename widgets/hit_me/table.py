@@ -10,32 +10,14 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from engine.errors import ConfigError
-from widgets.components import (
-    AnswerEntry,
-    HintBox,
-    LazyPart,
-    MessageArea,
-    MoveLog,
-    NumberLine,
-    SettingsPanel,
-    hbox,
-    html_widget,
-    make_button,
-    make_toggle,
-    parse_choice,
-    parse_deal_code,
-    parse_int_setting,
-    shared_layout,
-    style_widget,
-)
-from widgets.hit_me import session as hs
-from widgets.hit_me.render import announce_prompt_html, score_table_html
+from widgets import components as ui
+from widgets.hit_me.render import score_table_html
 from widgets.hit_me.session import HitMeSession, Phase
-from widgets.hit_me.view import table_view
+from widgets.hit_me.settings import settings_panel
+from widgets.hit_me.view import HitMeView, table_view
 from widgets.render import esc
-from widgets.shell import TableShell, format_code, parse_bool, settings_panel
-from widgets.words import N_, _, bound, check_language, level_name, speaking
+from widgets.shell import LazyPart, TableShell
+from widgets.words import N_, _, check_language, speaking
 
 # Hit Me's own tooltip for a shared teacher control (translated where shown): a restart
 # deals the round again (Flapjack's deals the game again)
@@ -77,9 +59,6 @@ class HitMeTable(TableShell, widgets.VBox):
               walkthrough: bool, large_print: bool, names: Sequence[str] | None, colors: str,
               turn_order: str, ace_eleven: bool, bot_delay: float, students: int | None,
               deck: str | None, teacher_controls: bool | None) -> None:
-        if mode not in hs.MODES:
-            raise ConfigError(_("mode must be one of {modes}; got {mode}").format(
-                modes=", ".join(hs.MODES), mode=repr(mode)))
         self.session = HitMeSession(walkthrough=walkthrough, teacher_controls=teacher_controls,
                                     bot_delay=bot_delay, names=names)
         # The game first, then every widget made as the first view shows it: each model goes to
@@ -90,14 +69,13 @@ class HitMeTable(TableShell, widgets.VBox):
                               colors=colors, turn_order=turn_order, ace_eleven=ace_eleven,
                               students=students, deck=deck, at_once=True)
         self._announce_round = self.session.announce_round
-        self._line_ranges: dict[int | None, tuple[int, int]] = {}
         self.large_print = bool(large_print)
         self._build_widgets(table_view(self.session))
         self._build_teacher_box(teacher=self.session.teacher_controls,
                                 walkthrough=self.session.walkthrough,
                                 reveal=self.session.teacher_reveal, large=bool(large_print),
                                 tips=TIPS)
-        super().__init__(self._children(), layout=shared_layout(),
+        super().__init__(self._children(), layout=ui.shared_layout(),
                          _dom_classes=("icg-root", *(["icg-large"] if large_print else [])))
         self._set_large_print(bool(large_print))
         self.session._notify = self._notify
@@ -107,119 +85,82 @@ class HitMeTable(TableShell, widgets.VBox):
         self.refresh()
 
     # ----- building ------------------------------------------------------------------------
-    def _build_widgets(self, v: Any) -> None:
+    def _build_widgets(self, v: HitMeView) -> None:
         """Every widget of the table, made as the view `v` shows it."""
         s = self.session
-
-        def shown(on: bool) -> widgets.Layout:  # a layout of its own, to hide the widget later
-            return widgets.Layout(width="auto", display=None if on else "none")
-
-        self.css = style_widget()
-        self.title_html = html_widget('<div class="icg-title">{}</div>'.format(esc(_("Hit Me"))))
-        self.status_html = html_widget(v.status_html, ["icg-status"])
-        self.seats_html = html_widget(v.seats_html)
-        self.number_line = NumberLine(_("Number line: sums and distances from zero"),
+        self.css = ui.style_widget()
+        self.title_html = ui.html_widget('<div class="icg-title">{}</div>'.format(esc(_("Hit Me"))))
+        self.status_html = ui.html_widget(v.status_html, ["icg-status"])
+        self.seats_html = ui.html_widget(v.seats_html)
+        lo, hi = v.line_ends
+        self.number_line = ui.NumberLine(_("Number line: sums and distances from zero"),
                                       large=self.large_print, points=list(v.points),
-                                      arrow=v.arrow, spans=list(v.spans),
-                                      **self._steady_range(v))
-        self.peek_button = make_button(v.peek_label, s.toggle_peek,
-                                       tooltip=_("show or hide your own face-down card"),
-                                       disabled=not v.can_peek)
-        self.show_sum_button = make_button(
+                                      arrow=v.arrow, spans=list(v.spans), lo=lo, hi=hi)
+        self.peek_button = ui.make_button(v.peek_label, s.toggle_peek,
+                                          tooltip=_("show or hide your own face-down card"),
+                                          disabled=not v.can_peek)
+        self.show_sum_button = ui.make_button(
             _("Show my sum"), s.show_sum, disabled=not v.can_show_sum,
-            layout=shown(v.show_sum_visible),
+            layout=ui.shown_layout(v.show_sum_visible),
             tooltip=_("show the sum of all your cards (the check at the end of the round "
                       "will know you saw it)"))
         # Hit me! and Hold are shown and hidden together: one layout of their own for both
-        hit_hold = shown(v.show_hit_hold)
-        self.hit_button = make_button(_("Hit me!"), lambda: self._human(s.hit),
-                                      button_style="success", disabled=not v.can_hit,
-                                      tooltip=_("take one more card, face up"), layout=hit_hold)
-        self.hold_button = make_button(_("Hold"), lambda: self._human(s.hold),
-                                       button_style="warning", disabled=not v.can_hold,
-                                       tooltip=_("stop taking cards for this round (final)"),
-                                       layout=hit_hold)
-        self._ace_buttons: list[widgets.Button] = []
+        hit_hold = ui.shown_layout(v.show_hit_hold)
+        self.hit_button = ui.make_button(_("Hit me!"), lambda: self._human(s.hit),
+                                         button_style="success", disabled=not v.can_hit,
+                                         tooltip=_("take one more card, face up"), layout=hit_hold)
+        self.hold_button = ui.make_button(_("Hold"), lambda: self._human(s.hold),
+                                          button_style="warning", disabled=not v.can_hold,
+                                          tooltip=_("stop taking cards for this round (final)"),
+                                          layout=hit_hold)
+        self._ace_buttons: list[Any] = []
         self._ace_cards: list[dict[str, Any]] = []
-        self.hint = HintBox(s.hint_lines, disabled=not v.hint_enabled,
+        self.hint = ui.HintBox(s.hint_lines, disabled=not v.hint_enabled,
                             layout=widgets.Layout(display=None if v.show_hint else "none"))
         self.actions_box = widgets.HBox(
             [self.peek_button, self.show_sum_button, self.hit_button, self.hold_button],
             layout=widgets.Layout(display=None if v.show_actions else "none"))
-        self.scores_html = html_widget(score_table_html(s.names, s.game.wins, s.game.ties))
-        self.move_log = MoveLog(_("Move log"), lines=list(v.log_lines))
-        self._settings: SettingsPanel | None = None
-        self._settings_values: dict[str, Any] = {}
-        self.settings_toggle = make_toggle(_("Settings"), _("show or hide the settings"))
-        self.settings_toggle.observe(bound(lambda ch: self._show_settings()), names="value")
+        self.scores_html = ui.html_widget(score_table_html(s.names, s.game.wins, s.game.ties))
+        self.move_log = ui.MoveLog(_("Move log"), lines=list(v.log_lines))
+        self.settings_toggle = self._settings_toggle()
 
-    # Parts made on first use (LazyPart): each widget made is a model sent to the page.
-    (message,) = LazyPart.group("_build_message", 1)  # the first message
+    # Parts made on first use (LazyPart): each widget made is a model sent to the page. (The
+    # message area and the settings panel are every table's: TableShell.)
     (result_html,) = LazyPart.group("_build_result", 1)  # the round's result
     (ace_box,) = LazyPart.group("_build_aces", 1)  # the first ace to count 1 or 11
     next_round_button, next_round_row = LazyPart.group("_build_next_round", 2)  # round's end
     pass_html, pass_button, pass_box = LazyPart.group("_build_pass", 3)
     announce, announce_done_button, announce_box = LazyPart.group("_build_announce", 3)
 
-    def _build_message(self) -> None:
-        self.message = MessageArea()
-
     def _build_result(self) -> None:
-        self.result_html = html_widget("")
+        self.result_html = ui.html_widget("")
 
     def _build_aces(self) -> None:
-        self.ace_box = widgets.HBox([], layout=shared_layout(), _dom_classes=("icg-aces",))
+        self.ace_box = widgets.HBox([], layout=ui.shared_layout(), _dom_classes=("icg-aces",))
 
     def _build_next_round(self) -> None:
         """Hidden and disabled until a round is over (the view shows it then)."""
-        self.next_round_button = make_button(
+        self.next_round_button = ui.make_button(
             _("Next round"), self.session.next_round, button_style="primary", disabled=True,
-            tooltip=_("the next dealer deals a new round"),
-            layout=widgets.Layout(width="auto", display="none"))
-        self.next_round_row = hbox([self.next_round_button])
-
-    def _notify(self, text: str | None, kind: str = "info") -> None:
-        if text is not None or LazyPart.built(self, "message"):  # no message: nothing to clear
-            super()._notify(text, kind)
+            tooltip=_("the next dealer deals a new round"), layout=ui.shown_layout(False))
+        self.next_round_row = ui.hbox([self.next_round_button])
 
     def _build_announce(self) -> None:
-        self.announce = AnswerEntry(
+        self.announce = ui.AnswerEntry(
             [("sum", _("My sum")), ("abs", _("Its absolute value |sum|"))],
             on_check=self.session.check_announce, on_show_me=self.session.show_me,
             check_label=_("Check my sum"), placeholders={"abs": _("a whole number")})
-        self.announce_done_button = make_button(
+        self.announce_done_button = ui.make_button(
             _("Turn up all the cards"), self.session.finish_announce, button_style="primary",
             tooltip=_("turn every card face up and see who wins"))
-        self.announce_box = widgets.VBox([self.announce, hbox([self.announce_done_button])])
+        self.announce_box = widgets.VBox([self.announce, ui.hbox([self.announce_done_button])])
         self.announce_box.layout.display = "none"
 
-    def _build_settings(self) -> SettingsPanel:
-        colors = [(_(text), c) for text, c in hs.COLOR_OPTIONS]
-        turns = [(_(text), t) for text, t in hs.TURN_OPTIONS]
-        return settings_panel([
-            ("players", _("Players (2 to 8)"), widgets.IntText(value=3),
-             lambda v: parse_int_setting(v, _("players"), 2, hs.MAX_PLAYERS)),
-            ("colors", _("Colours"), widgets.Dropdown(options=colors),
-             lambda v: parse_choice(v, [c for _t, c in colors], _("colours"))),
-            ("turn_order", _("Turn order"), widgets.Dropdown(options=turns),
-             lambda v: parse_choice(v, [t for _t, t in turns], _("turn order"))),
-            ("ace_eleven", _("Aces count 1 or 11"), widgets.Checkbox(), parse_bool),
-            ("opponents", _("Computer players"),
-             widgets.Dropdown(options=[(level_name(lv), lv) for lv in hs.LEVELS]),
-             lambda v: parse_choice(v, hs.LEVELS, _("computer players"))),
-            ("mode", _("Who plays"),
-             widgets.Dropdown(options=[(_("one student (solo)"), "solo"),
-                                       (_("students pass the device"), "pass-device")]),
-             lambda v: parse_choice(v, hs.MODES, _("who plays"))),
-            ("students", _("Students at this screen (pass the device)"),
-             widgets.IntText(value=1),
-             lambda v: parse_int_setting(v, _("students"), 1, hs.MAX_PLAYERS)),
-            ("seed", _("Deal code (empty: new shuffle)"),
-             widgets.Text(placeholder=_("e.g. 42 or class-5b")), parse_deal_code),
-        ], self._apply_settings)
+    def _make_settings(self) -> Any:
+        return settings_panel(self.session, self._apply_settings)
 
     def _children(self) -> list[widgets.Widget]:
-        part = self.__dict__.get
+        part = self._part
         box = self.teacher_box
         # the teacher's bar at the top, with the cards: what a walkthrough presses every step
         # and the latest computer move (issue 14 item 2); on a student's page ("New deal",
@@ -231,8 +172,7 @@ class HitMeTable(TableShell, widgets.VBox):
             self.seats_html, self.actions_box, part("ace_box"), self.hint, part("announce_box"),
             part("result_html"), part("next_round_row"), self.number_line,
             self.scores_html, self.move_log, box.more, None if teacher else box.bar,
-            self.settings_toggle,
-            *([self._settings] if self._settings is not None else []),
+            self.settings_toggle, part("settings"),
         ] if w is not None]
 
     # ----- session hooks ----------------------------------------------------------------
@@ -243,16 +183,6 @@ class HitMeTable(TableShell, widgets.VBox):
         if LazyPart.built(self, "announce"):
             self.announce.reset()
         self._announce_round = self.session.announce_round
-        self._line_ranges: dict[int | None, tuple[int, int]] = {}
-
-    def _game_made(self) -> None:
-        s = self.session
-        self._settings_values = s.settings_values()
-        # the deal code in the teacher's box only while it may show (code_open)
-        self.teacher_box.set_code(format_code(s.deal_code) if s.code_open else "")
-        if self._settings is not None:
-            self._settings.set_values(self._settings_values)
-            self._settings.message.clear()
 
     # ----- clicks -------------------------------------------------------------------------
     def _human(self, move: Any) -> None:
@@ -271,7 +201,7 @@ class HitMeTable(TableShell, widgets.VBox):
     # ----- the teacher box's callbacks (widgets.shell.TeacherBox) ------------------------
     def _restart_deal(self) -> None:
         if self.session.restart_deal():
-            self.message.show(_("The same deal again: try other choices."), "ok")
+            self._tell(_("The same deal again: try other choices."), "ok")
 
     def _next_move(self) -> None:
         self.session.next_move()
@@ -292,19 +222,16 @@ class HitMeTable(TableShell, widgets.VBox):
         self._rebuild(seed=code, code_typed=True)
 
     def _rebuild(self, **changes: Any) -> None:
-        args = self.session.settings_args()
-        args.update(changes)
-        self.session.new_game(**args)
+        self.session.new_game_like(**changes)
         self._game_made()
         self.refresh()
 
     def _apply_settings(self, values: dict[str, Any]) -> str | None:
-        try:
-            args = self.session.settings_from(values)
-        except ValueError as e:
-            return str(e)
-        self._rebuild(**args)
-        return None
+        error = self.session.apply_settings(values)
+        if error is None:
+            self._game_made()
+            self.refresh()
+        return error
 
     # ----- applying the view --------------------------------------------------------------
     def refresh(self) -> None:
@@ -315,74 +242,37 @@ class HitMeTable(TableShell, widgets.VBox):
     def _refresh(self) -> None:
         s = self.session
         v = table_view(s)
-        if v.pass_to is not None:
-            self.pass_html.value = v.pass_html
-            self.pass_button.description = _("I am {name}: show my cards").format(name=v.pass_to)
-            self.pass_button.tooltip = _("{name} has the device now").format(name=v.pass_to)
-            self.pass_box.layout.display = None
-            self.pass_button.disabled = False
-        elif LazyPart.built(self, "pass_box"):
-            self.pass_html.value = ""
-            self.pass_box.layout.display = "none"
-            self.pass_button.disabled = True
-        self.seats_html.value = v.seats_html
-        self.number_line.show(list(v.points), v.arrow, list(v.spans),
-                              **self._steady_range(v))
+        self._show_pass(v.pass_to, v.pass_html)
+        lo, hi = v.line_ends
+        self.number_line.show(list(v.points), v.arrow, list(v.spans), lo=lo, hi=hi)
         self.move_log.set_lines(list(v.log_lines))
-        self.hit_button.disabled = not v.can_hit
-        self.hold_button.disabled = not v.can_hold
-        self.peek_button.disabled = not v.can_peek
         self.peek_button.description = v.peek_label
-        self.show_sum_button.disabled = not v.can_show_sum
-        self.show_sum_button.layout.display = None if v.show_sum_visible else "none"
-        self.hint.button.disabled = not v.hint_enabled
-        self.hint.layout.display = None if v.show_hint else "none"
-        self.actions_box.layout.display = None if v.show_actions else "none"
-        self.hit_button.layout.display = self.hold_button.layout.display = \
-            None if v.show_hit_hold else "none"
-        self._render_aces(v.aces, v.aces_active)
-        self.status_html.value = v.status_html
+        ui.set_values([(self.seats_html, v.seats_html), (self.status_html, v.status_html),
+                       (self.scores_html, score_table_html(s.names, s.game.wins, s.game.ties))])
+        ui.set_enabled([(self.hit_button, v.can_hit), (self.hold_button, v.can_hold),
+                        (self.peek_button, v.can_peek), (self.show_sum_button, v.can_show_sum),
+                        (self.hint.button, v.hint_enabled)])
+        ui.set_shown([(self.show_sum_button, v.show_sum_visible), (self.hint, v.show_hint),
+                      (self.actions_box, v.show_actions), (self.hit_button, v.show_hit_hold)])
+        self._render_aces(v)
         if v.announcing or LazyPart.built(self, "announce_box"):
             self._apply_announce(v)
         if v.round_over or LazyPart.built(self, "next_round_button"):
-            self.next_round_button.disabled = not v.round_over
-            self.next_round_button.layout.display = None if v.round_over else "none"
+            ui.set_enabled([(self.next_round_button, v.round_over)])
+            ui.set_shown([(self.next_round_button, v.round_over)])
         if v.result_html or LazyPart.built(self, "result_html"):
             self.result_html.value = v.result_html
-        self.scores_html.value = score_table_html(s.names, s.game.wins, s.game.ties)
         self.teacher_box.show(walkthrough=s.walkthrough, can_next=v.can_next_move,
                               last_reason=v.last_reason_html, reasons=v.reasons_html)
 
-    def _steady_range(self, v: Any) -> dict[str, int]:
-        """The number line's ends for this viewer: they widen when a dot needs it and never
-        narrow within a round, so the scale stays steady while the round is played (issue 14
-        item 8). One range per viewer: a range widened by a student's own sum is theirs."""
-        from widgets.render import _nice_range
-
-        values = [p.value for p in v.points] + [sp.value for sp in v.spans]
-        if v.arrow is not None:
-            values += [v.arrow.start, v.arrow.end]
-        lo, hi = _nice_range([*values, -10, 10], 10)
-        ranges = self.__dict__.setdefault("_line_ranges", {})
-        old = ranges.get(v.viewer)
-        if old is not None:
-            lo, hi = min(lo, old[0]), max(hi, old[1])
-        ranges[v.viewer] = (lo, hi)
-        return {"lo": lo, "hi": hi}
-
-    def _apply_announce(self, v: Any) -> None:
+    def _apply_announce(self, v: HitMeView) -> None:
         s = self.session
         if s.phase is Phase.ANNOUNCE and self._announce_round != s.announce_round:
             self._announce_round = s.announce_round
-            need = s.needed()
-            self.announce.reset(announce_prompt_html(s.names[need] if need is not None else "",
-                                                     s.peeked))
+            self.announce.reset(v.announce_prompt)
             self._feedback_shown = None
-        elif s.phase is Phase.ANNOUNCE:  # a peek at the check: the prompt stops asking for one
-            need = s.needed()
-            prompt = announce_prompt_html(s.names[need] if need is not None else "", s.peeked)
-            if self.announce.prompt.value != prompt:
-                self.announce.prompt.value = prompt
+        elif s.phase is Phase.ANNOUNCE and self.announce.prompt.value != v.announce_prompt:
+            self.announce.prompt.value = v.announce_prompt  # a peek: it stops asking for one
         fb = s.announce_feedback
         if fb is not None and fb != getattr(self, "_feedback_shown", None):
             self._feedback_shown = fb
@@ -391,19 +281,19 @@ class HitMeTable(TableShell, widgets.VBox):
                 self.announce.lock()
         if s.show_me_offered and v.viewer not in s.announced:
             self.announce.offer_show_me(True)
-        self.announce_box.layout.display = None if v.announcing else "none"
-        self.announce.check_button.disabled = not v.can_check
-        self.announce_done_button.disabled = not v.can_finish
+        ui.set_shown([(self.announce_box, v.announcing)])
+        ui.set_enabled([(self.announce.check_button, v.can_check),
+                        (self.announce_done_button, v.can_finish)])
         self.announce_done_button.description = v.finish_label
 
-    def _render_aces(self, aces: tuple[Any, ...], active: bool) -> None:
-        if not aces and not LazyPart.built(self, "ace_box"):
+    def _render_aces(self, v: HitMeView) -> None:
+        if not v.aces and not LazyPart.built(self, "ace_box"):
             self._ace_cards = []
             return
-        while len(self._ace_buttons) < len(aces):  # kept and relabelled in place
+        while len(self._ace_buttons) < len(v.aces):  # kept and relabelled in place
             i = len(self._ace_buttons)
-            self._ace_buttons.append(make_button(_("ace"), lambda i=i: self._click_ace(i)))
-        self._ace_cards = [a.card for a in aces]
-        for a, b in zip(aces, self._ace_buttons, strict=False):
-            b.description, b.tooltip, b.disabled = a.description, a.tooltip, not active
-        self.ace_box.children = tuple(self._ace_buttons[:len(aces)])
+            self._ace_buttons.append(ui.make_button(_("ace"), lambda i=i: self._click_ace(i)))
+        self._ace_cards = [a.card for a in v.aces]
+        for a, b in zip(v.aces, self._ace_buttons, strict=False):
+            b.description, b.tooltip, b.disabled = a.description, a.tooltip, not v.aces_active
+        self.ace_box.children = tuple(self._ace_buttons[:len(v.aces)])

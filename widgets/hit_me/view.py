@@ -15,6 +15,7 @@ from widgets.hit_me.render import (
     Arrow,
     Point,
     Span,
+    announce_prompt_html,
     last_reason_html,
     number_line_parts,
     pass_html,
@@ -24,6 +25,7 @@ from widgets.hit_me.render import (
     status_html,
 )
 from widgets.hit_me.session import Phase
+from widgets.render import _nice_range
 from widgets.shell import bot_name, format_code
 from widgets.words import _, card_name, hit_me_story_line
 
@@ -58,6 +60,8 @@ class HitMeLook(Protocol):
 
     def observation(self) -> dict[str, Any]: ...
 
+    def steady_ends(self, viewer: int | None, ends: tuple[int, int]) -> tuple[int, int]: ...
+
 
 @dataclass(frozen=True)
 class AceChoice:
@@ -75,6 +79,7 @@ class HitMeView:
     points: tuple[Point, ...]
     arrow: Arrow | None
     spans: tuple[Span, ...]
+    line_ends: tuple[int, int]  # the number line's ends (steady within a round: steady_ends)
     log_lines: tuple[str, ...]
     can_hit: bool
     can_hold: bool
@@ -90,6 +95,7 @@ class HitMeView:
     aces_active: bool
     status_html: str
     announcing: bool
+    announce_prompt: str  # the check's question, while announcing ("" otherwise)
     can_check: bool
     can_finish: bool
     finish_label: str
@@ -180,6 +186,9 @@ def table_view(s: HitMeLook) -> HitMeView:
     round_over = s.phase is Phase.REVEAL
     replay = None if s.code_open else format_code(s.deal_code)
     text, info = status_text(s, obs)
+    values = [p.value for p in points] + [sp.value for sp in spans]
+    if arrow is not None:
+        values += [arrow.start, arrow.end]
     return HitMeView(
         viewer=viewer,
         pass_to=who,
@@ -188,6 +197,7 @@ def table_view(s: HitMeLook) -> HitMeView:
                               hide_sum=None if sum_open else viewer,
                               mark_down=s.walkthrough),
         points=tuple(points), arrow=arrow, spans=tuple(spans),
+        line_ends=s.steady_ends(viewer, _nice_range([*values, -10, 10], 10)),
         log_lines=lines,
         can_hit=playing and "hit" in legal,
         can_hold=playing and "hold" in legal,
@@ -204,6 +214,8 @@ def table_view(s: HitMeLook) -> HitMeView:
         aces_active=s.phase is Phase.PLAY and not pass_up and viewer is not None,
         status_html=status_html(text, info),
         announcing=announcing,
+        announce_prompt=(announce_prompt_html(names[need] if need is not None else "", s.peeked)
+                         if s.phase is Phase.ANNOUNCE else ""),
         can_check=announcing and viewer not in s.announced,
         can_finish=announcing and (viewer in s.announced or s.walkthrough),
         finish_label=(_("Done: pass to the next student") if len(s.announce_queue) > 1

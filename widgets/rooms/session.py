@@ -107,6 +107,10 @@ class _HitMeLook:
     def observation(self) -> dict[str, Any]:
         return self.game.round.observation(self.viewer)
 
+    def steady_ends(self, viewer: int | None, ends: tuple[int, int]) -> tuple[int, int]:
+        """A room's page draws no number line: the ends its dots need now."""
+        return ends
+
     @property
     def show_me_offered(self) -> bool:
         from widgets.hit_me.session import Phase
