@@ -93,7 +93,7 @@ def _hit_me_aces() -> HitMeTable:
     t = HitMeTable(players=3, seed=11, ace_eleven=True, bot_delay=0,
                    deck="2C,3C,AS,4C,5C,AH")  # your cards: A♠, A♥
     t.peek_button.click()
-    assert len(t._ace_buttons) == 2
+    assert len(t.ace_row.buttons) == 2
     return t
 
 

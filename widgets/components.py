@@ -153,6 +153,14 @@ def vbox(children: Sequence[widgets.Widget]) -> widgets.VBox:
     return widgets.VBox(list(children), layout=shared_layout())
 
 
+def hidden_box(children: Sequence[widgets.Widget], classes: Iterable[str] = (),
+               **layout: Any) -> widgets.VBox:
+    """A VBox made hidden, with a Layout of its own (`layout`'s traits) to show it later: the
+    shape of a table's part made on first use (its view shows it)."""
+    return widgets.VBox(list(children), layout=widgets.Layout(display="none", **layout),
+                        _dom_classes=tuple(classes))
+
+
 def shown_layout(on: bool) -> widgets.Layout:
     """A Layout of its own (width auto), shown or hidden (`on`): for a widget hidden later."""
     return widgets.Layout(width="auto", display=None if on else "none")
@@ -409,6 +417,35 @@ class NumberLine(widgets.HTML):
     ) -> None:
         self._args = (points, arrow, spans, marks, limits, lo, hi)
         self.value = self._draw(self.title, self.large, self._args)
+
+
+class ButtonRow:
+    """A row of buttons for a list of choices, kept across refreshes: a button is made once, as
+    its first choice shows it, and relabelled in place after that; buttons beyond the choices
+    stay off the page. `show(choices, active)` takes choices with `description` and `tooltip`
+    (all enabled while `active`); a click on a button calls `on_click(choice)` with the
+    choice it shows now. `box` is the HBox on the page, `buttons` the buttons made."""
+
+    def __init__(self, on_click: Callable[[Any], Any], classes: Iterable[str] = ()) -> None:
+        self.on_click = on_click
+        self.buttons: list[widgets.Button] = []
+        self.choices: list[Any] = []
+        self.box = widgets.HBox([], layout=shared_layout(), _dom_classes=tuple(classes))
+
+    def _click(self, i: int) -> None:
+        if 0 <= i < len(self.choices):
+            self.on_click(self.choices[i])
+
+    def show(self, choices: Sequence[Any], active: bool) -> None:
+        self.choices = list(choices)
+        for i, c in enumerate(self.choices):
+            if i < len(self.buttons):
+                b = self.buttons[i]
+                b.description, b.tooltip, b.disabled = c.description, c.tooltip, not active
+            else:
+                self.buttons.append(make_button(c.description, lambda i=i: self._click(i),
+                                                tooltip=c.tooltip, disabled=not active))
+        self.box.children = tuple(self.buttons[:len(self.choices)])
 
 
 # ----- settings --------------------------------------------------------------------------------

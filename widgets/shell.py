@@ -448,16 +448,12 @@ class TableShell:
 
     def _build_pass(self) -> None:
         """The pass-the-device screen (lazy: a solo page never needs it)."""
-        import ipywidgets as widgets
-
-        from widgets.components import hbox, html_widget, make_button
+        from widgets.components import hbox, hidden_box, html_widget, make_button
 
         self.pass_html = html_widget("")
         self.pass_button = make_button(_("I have the device"), self._take_device,
                                        button_style="primary")
-        self.pass_box = widgets.VBox([self.pass_html, hbox([self.pass_button])])
-        self.pass_box.add_class("icg-passbox")
-        self.pass_box.layout.display = "none"
+        self.pass_box = hidden_box([self.pass_html, hbox([self.pass_button])], ["icg-passbox"])
 
     def _show_pass(self, to: str | None, html: str = "") -> None:
         """The pass-the-device screen up for the person named `to` (`html`: what it says), or

@@ -128,9 +128,8 @@ class FlapjackTable(TableShell, widgets.VBox):
         self.cancel_sign_button = ui.make_button(
             _("Choose another card"), self._cancel,
             tooltip=_("put the card back and choose again"))
-        self.sign_box = widgets.VBox([self.sign_prompt, ui.hbox(
+        self.sign_box = ui.hidden_box([self.sign_prompt, ui.hbox(
             [self.add_button, self.subtract_button, self.cancel_sign_button])])
-        self.sign_box.layout.display = "none"
 
     def _build_practice(self) -> None:
         self.practice = ui.AnswerEntry(
@@ -140,10 +139,8 @@ class FlapjackTable(TableShell, widgets.VBox):
         self.cancel_practice_button = ui.make_button(
             _("Choose another card"), self._cancel,
             tooltip=_("put the card back and choose again"))
-        self.practice_box = widgets.VBox([self.practice, self.cancel_practice_button])
-        self.practice_box.layout.display = "none"
-        self.practice_box.layout.align_items = "flex-start"
-
+        self.practice_box = ui.hidden_box([self.practice, self.cancel_practice_button],
+                                          align_items="flex-start")
 
     # The settings panel (TableShell.settings, made on first use) and its fields
     (players_field, variant_field, decks_field, colors_field, level_field, code_field,
@@ -153,7 +150,7 @@ class FlapjackTable(TableShell, widgets.VBox):
         return settings_panel(self.session, self._apply_settings)
 
     def _children(self) -> list[widgets.Widget]:
-        part = self.__dict__.get
+        part = self._part
         # the student's hand and what they press come first, under the status and the cards
         # in play, so that they are on the first screen of a Chromebook (1366x657); the
         # messages follow in a place of their own that keeps its height (issue 14 item 3)

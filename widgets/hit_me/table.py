@@ -113,8 +113,6 @@ class HitMeTable(TableShell, widgets.VBox):
                                           button_style="warning", disabled=not v.can_hold,
                                           tooltip=_("stop taking cards for this round (final)"),
                                           layout=hit_hold)
-        self._ace_buttons: list[Any] = []
-        self._ace_cards: list[dict[str, Any]] = []
         self.hint = ui.HintBox(s.hint_lines, disabled=not v.hint_enabled,
                             layout=widgets.Layout(display=None if v.show_hint else "none"))
         self.actions_box = widgets.HBox(
@@ -127,7 +125,7 @@ class HitMeTable(TableShell, widgets.VBox):
     # Parts made on first use (LazyPart): each widget made is a model sent to the page. (The
     # message area and the settings panel are every table's: TableShell.)
     (result_html,) = LazyPart.group("_build_result", 1)  # the round's result
-    (ace_box,) = LazyPart.group("_build_aces", 1)  # the first ace to count 1 or 11
+    ace_row, ace_box = LazyPart.group("_build_aces", 2)  # the first ace to count 1 or 11
     next_round_button, next_round_row = LazyPart.group("_build_next_round", 2)  # round's end
     pass_html, pass_button, pass_box = LazyPart.group("_build_pass", 3)
     announce, announce_done_button, announce_box = LazyPart.group("_build_announce", 3)
@@ -136,7 +134,9 @@ class HitMeTable(TableShell, widgets.VBox):
         self.result_html = ui.html_widget("")
 
     def _build_aces(self) -> None:
-        self.ace_box = widgets.HBox([], layout=ui.shared_layout(), _dom_classes=("icg-aces",))
+        self.ace_row = ui.ButtonRow(lambda a: self.session.choose_ace(
+            a.card, abs(a.card["value"]) != 11), ["icg-aces"])
+        self.ace_box = self.ace_row.box
 
     def _build_next_round(self) -> None:
         """Hidden and disabled until a round is over (the view shows it then)."""
@@ -153,8 +153,7 @@ class HitMeTable(TableShell, widgets.VBox):
         self.announce_done_button = ui.make_button(
             _("Turn up all the cards"), self.session.finish_announce, button_style="primary",
             tooltip=_("turn every card face up and see who wins"))
-        self.announce_box = widgets.VBox([self.announce, ui.hbox([self.announce_done_button])])
-        self.announce_box.layout.display = "none"
+        self.announce_box = ui.hidden_box([self.announce, ui.hbox([self.announce_done_button])])
 
     def _make_settings(self) -> Any:
         return settings_panel(self.session, self._apply_settings)
@@ -192,11 +191,6 @@ class HitMeTable(TableShell, widgets.VBox):
     def _take_device(self) -> None:
         self.hint.clear()
         self.session.take_device()
-
-    def _click_ace(self, i: int) -> None:
-        if 0 <= i < len(self._ace_cards):
-            c = self._ace_cards[i]
-            self.session.choose_ace(c, abs(c["value"]) != 11)
 
     # ----- the teacher box's callbacks (widgets.shell.TeacherBox) ------------------------
     def _restart_deal(self) -> None:
@@ -254,7 +248,8 @@ class HitMeTable(TableShell, widgets.VBox):
                         (self.hint.button, v.hint_enabled)])
         ui.set_shown([(self.show_sum_button, v.show_sum_visible), (self.hint, v.show_hint),
                       (self.actions_box, v.show_actions), (self.hit_button, v.show_hit_hold)])
-        self._render_aces(v)
+        if v.aces or LazyPart.built(self, "ace_row"):
+            self.ace_row.show(v.aces, v.aces_active)
         if v.announcing or LazyPart.built(self, "announce_box"):
             self._apply_announce(v)
         if v.round_over or LazyPart.built(self, "next_round_button"):
@@ -285,15 +280,3 @@ class HitMeTable(TableShell, widgets.VBox):
         ui.set_enabled([(self.announce.check_button, v.can_check),
                         (self.announce_done_button, v.can_finish)])
         self.announce_done_button.description = v.finish_label
-
-    def _render_aces(self, v: HitMeView) -> None:
-        if not v.aces and not LazyPart.built(self, "ace_box"):
-            self._ace_cards = []
-            return
-        while len(self._ace_buttons) < len(v.aces):  # kept and relabelled in place
-            i = len(self._ace_buttons)
-            self._ace_buttons.append(ui.make_button(_("ace"), lambda i=i: self._click_ace(i)))
-        self._ace_cards = [a.card for a in v.aces]
-        for a, b in zip(v.aces, self._ace_buttons, strict=False):
-            b.description, b.tooltip, b.disabled = a.description, a.tooltip, not v.aces_active
-        self.ace_box.children = tuple(self._ace_buttons[:len(v.aces)])
