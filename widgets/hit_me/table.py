@@ -94,8 +94,8 @@ class HitMeTable(TableShell, widgets.VBox):
         self.seats_html = ui.html_widget(v.seats_html)
         lo, hi = v.line_ends
         self.number_line = ui.NumberLine(_("Number line: sums and distances from zero"),
-                                      large=self.large_print, points=list(v.points),
-                                      arrow=v.arrow, spans=list(v.spans), lo=lo, hi=hi)
+                                         large=self.large_print, points=list(v.points),
+                                         arrow=v.arrow, spans=list(v.spans), lo=lo, hi=hi)
         self.peek_button = ui.make_button(v.peek_label, s.toggle_peek,
                                           tooltip=_("show or hide your own face-down card"),
                                           disabled=not v.can_peek)
@@ -114,7 +114,7 @@ class HitMeTable(TableShell, widgets.VBox):
                                           tooltip=_("stop taking cards for this round (final)"),
                                           layout=hit_hold)
         self.hint = ui.HintBox(s.hint_lines, disabled=not v.hint_enabled,
-                            layout=widgets.Layout(display=None if v.show_hint else "none"))
+                               layout=widgets.Layout(display=None if v.show_hint else "none"))
         self.actions_box = widgets.HBox(
             [self.peek_button, self.show_sum_button, self.hit_button, self.hold_button],
             layout=widgets.Layout(display=None if v.show_actions else "none"))
