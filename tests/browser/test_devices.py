@@ -299,7 +299,7 @@ def test_number_line_readable_in_forced_dark_mode(device: str, lessons_server: A
 
     dark = browser.browser_type.launch(
         executable_path=CHROMIUM, headless=True,
-        args=[*CHROMIUM_ARGS, "--enable-features=WebContentsForceDark"])
+        args=[*CHROMIUM_ARGS, "--force-dark-mode", "--enable-features=WebContentsForceDark"])
     try:
         w, h, _ = DEVICES[device]
         page = dark.new_page(viewport={"width": w, "height": h})
