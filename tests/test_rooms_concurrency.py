@@ -114,12 +114,11 @@ def test_a_kernel_killed_inside_a_move_leaves_the_room_as_it_was(rooms_url: str)
     v, after = other.load(host.code)
     assert v == version and after.to_json() == before.to_json()
     assert other.move_count(host.code) == 0
-    # The lock died with the process: the next move goes through at once.
+    # The lock died with the process: the next move goes through (a lock still held would
+    # make it raise StoreUnavailable after the store's busy timeout).
     cur = GAMES["flapjack"].current(after)
-    t0 = time.monotonic()
     other.play(host.code, cur, tickets[cur].secret, after.legal_actions(cur)[0],
                expected_version=version)
-    assert time.monotonic() - t0 < 5
     assert other.move_count(host.code) == 1
 
 

@@ -2,7 +2,9 @@
 instead of their polls; SQLite keeps polling. The real PostgreSQL of tests/pg_cluster.py (skips
 locally without its binaries, fails under CI=true) and a real asyncio loop.
 
-A session that would poll only every 60 s sees another session's move in well under a second;
+A session that would poll only every 60 s sees another session's move before its first poll
+(within WOKEN, a hang guard under LONG: no duration is asserted, only that nothing but the
+notification could have woken it);
 the listener reconnects after the server terminates its backend (pg_terminate_backend) and the
 page catches up; after the last session closes no listener thread is left."""
 
@@ -24,6 +26,7 @@ from widgets.rooms.session import SeatSession
 from widgets.rooms.store import NOTIFY_CHANNEL
 
 LONG = 60.0  # seconds between polls in these tests: a change seen sooner came by notification
+WOKEN = 30.0  # how long a test waits for a notification's wake-up (less than LONG)
 
 
 def listener_threads() -> list[threading.Thread]:
@@ -79,8 +82,8 @@ def test_a_move_wakes_the_other_session_without_its_poll(pg_url: str) -> None:
             m, other = mover(a, b)
             before = other.version
             play_one(m)
-            took = await until(lambda other=other, m=m: other.version == m.version, 2.0)
-            assert took is not None and took < 1.0, f"not woken ({took})"
+            took = await until(lambda other=other, m=m: other.version == m.version, WOKEN)
+            assert took is not None, "not woken before the poll"
             assert other.version > before
         assert b.polls - polls <= 6, "b polled by notifications only (one per move or so)"
         assert b.wakeups >= 2
@@ -110,8 +113,8 @@ def test_the_listener_reconnects_after_its_backend_is_terminated(pg_url: str) ->
         assert listener.backend_pid() not in (None, pid)
         m, other = mover(a, b)
         play_one(m)
-        took = await until(lambda: other.version == m.version, 2.0)
-        assert took is not None and took < 1.0, "not woken after the reconnection"
+        took = await until(lambda: other.version == m.version, WOKEN)
+        assert took is not None, "not woken after the reconnection"
         for s in (a, b):
             s.stop()
         store.close()
@@ -157,8 +160,8 @@ def test_the_class_view_is_woken_by_a_notification(pg_url: str) -> None:
         await asyncio.sleep(0.1)
         redraws = view.redraws
         store.create_room(FlapjackState.deal(flapjack_config(2, "classic"), rng=5))
-        took = await until(lambda: view.redraws > redraws and len(view.rooms) == 1, 2.0)
-        assert took is not None and took < 1.0
+        took = await until(lambda: view.redraws > redraws and len(view.rooms) == 1, WOKEN)
+        assert took is not None, "the class view was not woken before its poll"
         view.stop()
         store.close()
         assert await until(lambda: not listener_threads(), 3) is not None

