@@ -322,7 +322,7 @@ def _directives(csp: str) -> dict[str, list[str]]:
 def test_content_security_policy_restricts_scripts(served) -> None:
     """script-src 'self' (no 'unsafe-inline', no 'unsafe-eval'), object-src 'none',
     base-uri 'self', connect-src 'self', frame-ancestors 'self'; and the lesson pages have
-    no inline script for it to block (tests/browser/test_csp.py runs them in Chromium)."""
+    no inline script for it to block (tests/browser/test_lesson_pages.py runs them in Chromium)."""
     url, _ = served
     student = Student(url)
     for name in sorted(p.name for p in LESSONS.glob("*.ipynb")):

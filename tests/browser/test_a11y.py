@@ -1,7 +1,8 @@
 """Accessibility in a real browser: axe-core (the copy bundled by axe-playwright-python, run
-offline) finds no violation of impact "serious" or "critical" on the tree page, every lesson
-and both game tables mid-game; its color-contrast rule checks text contrast (4.5:1 for normal
-text). Every card face shows its sign as text, never by colour alone.
+offline) finds no violation of impact "serious" or "critical" on the tree page and both game
+tables mid-game (every lesson page: test_lesson_pages.py, with the same checks); its
+color-contrast rule checks text contrast (4.5:1 for normal text). Every card face shows its
+sign as text, never by colour alone.
 
 No axe rule is excluded.
 """
@@ -9,15 +10,10 @@ No axe rule is excluded.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-LESSONS_DIR = Path(__file__).resolve().parents[2] / "lessons"
-# Every lesson in English (lessons/) and in Spanish (lessons/es/: ids "es-03_hit_me").
-LESSONS = sorted(LESSONS_DIR.glob("*.ipynb")) + sorted(LESSONS_DIR.glob("es/*.ipynb"))
-IDS = ["-".join(p.relative_to(LESSONS_DIR).with_suffix("").parts) for p in LESSONS]
 TIMEOUT = 30_000
 SIGNED = re.compile(r"^[+\-\u2212]\d+$|^0$")
 
@@ -68,17 +64,6 @@ def test_tree_page(lang: str, lessons_server: Any, open_page: Any, bt: Any) -> N
     vp.page.get_by_role("link", name=start).first.wait_for(timeout=TIMEOUT)
     assert vp.page.evaluate("() => document.documentElement.lang") == lang
     axe_check(vp, bt, f"tree page ({lang})")
-
-
-@pytest.mark.parametrize("notebook", LESSONS, ids=IDS)
-def test_lesson(notebook: Path, lessons_server: Any, open_page: Any, bt: Any) -> None:
-    name = notebook.relative_to(LESSONS_DIR).as_posix()
-    vp = open_page("a11y-" + "-".join(notebook.relative_to(LESSONS_DIR).with_suffix("").parts))
-    vp.open(lessons_server.page_url(name), expect_widgets=False)
-    lang = "es" if notebook.parent.name == "es" else "en"
-    assert vp.page.evaluate("() => document.documentElement.lang") == lang
-    axe_check(vp, bt, name)  # its button-name and label rules: every control has a name
-    assert sign_problems(vp) == []
 
 
 def _button(page: Any, name: str) -> Any:

@@ -1,0 +1,104 @@
+"""Every lesson page, in English (lessons/) and in Spanish (lessons/es/), opened once in a real
+browser and checked for everything a page must be:
+
+- it loads cleanly: its widgets visible and live (a kernel websocket), no console error, no
+  page error, no request leaving the machine, no error text in the page;
+- under the Content-Security-Policy (voila.json): scripts from the server only (script-src
+  'self', plus the hash of the one fixed inline script Voila's handler may send on a slow
+  cell), no plugins (object-src 'none'), no <base> from elsewhere, connections to the server
+  only. Every `securitypolicyviolation` event and CSP console message is collected from the
+  first script on: there must be none. A positive control shows the policy is enforced: an
+  inline script and an inline event handler added to the page do not run and are reported;
+- accessible: axe-core (the copy bundled by axe-playwright-python, run offline, no rule
+  excluded) finds no violation of impact "serious" or "critical" (its button-name and label
+  rules: every control has a name; color-contrast: 4.5:1 for normal text), and every card face
+  shows its signed value as text, never by colour alone;
+- in its language: <html lang> and the scripts' words block say "es" on a Spanish page.
+
+The tree pages and the tables mid-game are in test_a11y.py, the landing page and links in
+test_pages.py.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_a11y import axe_check, sign_problems
+
+LESSONS_DIR = Path(__file__).resolve().parents[2] / "lessons"
+# Every lesson in English (lessons/) and in Spanish (lessons/es/: ids "es-03_hit_me").
+LESSONS = sorted(LESSONS_DIR.glob("*.ipynb")) + sorted(LESSONS_DIR.glob("es/*.ipynb"))
+IDS = ["-".join(p.relative_to(LESSONS_DIR).with_suffix("").parts) for p in LESSONS]
+# Errors raised a moment after the widgets appear (a failing callback, a late script) count.
+SETTLE_MS = 1500
+
+_RECORD_VIOLATIONS = """
+window.__cspViolations = [];
+document.addEventListener('securitypolicyviolation', function (e) {
+  window.__cspViolations.push(e.violatedDirective + ' blocked ' + (e.blockedURI || 'inline') +
+                              ' (' + (e.sourceFile || '') + ':' + (e.lineNumber || 0) + ')');
+});
+"""
+
+_CONTROL = """() => new Promise(resolve => {
+  window.__cspInlineRan = false;
+  const before = window.__cspViolations.length;
+  const s = document.createElement('script');
+  s.textContent = 'window.__cspInlineRan = true;';
+  document.body.appendChild(s);
+  const img = document.createElement('img');
+  img.setAttribute('onerror', 'window.__cspInlineRan = true;');
+  img.src = 'data:,not-an-image';
+  document.body.appendChild(img);
+  setTimeout(() => resolve({ran: window.__cspInlineRan,
+                            reported: window.__cspViolations.slice(before)}), 1000);
+})"""
+
+
+@pytest.mark.parametrize("notebook", LESSONS, ids=IDS)
+def test_lesson_page(notebook: Path, lessons_server: Any, open_page: Any, bt: Any) -> None:
+    name = notebook.relative_to(LESSONS_DIR).as_posix()
+    ident = "-".join(notebook.relative_to(LESSONS_DIR).with_suffix("").parts)
+    vp = open_page(ident)
+    vp.context.add_init_script(_RECORD_VIOLATIONS)
+    # open() waits until every widget view the executed notebook displays is rendered.
+    seconds = vp.open(lessons_server.page_url(name), expect_widgets=False)
+    vp.page.wait_for_timeout(SETTLE_MS)
+    vp.screenshot(f"lesson-{ident}")
+
+    # Loads cleanly, widgets visible and live.
+    assert vp.problems() == [], f"{name} (loaded in {seconds:.1f} s)"
+    # Some content was rendered (sources are stripped, so outputs and Markdown only).
+    assert vp.page.locator(".jp-Cell").count() > 0
+    wanted = vp.widget_outputs()
+    if bt.notebook_has_widgets(notebook):
+        assert wanted > 0, f"{name} imports widgets but displays none"
+    if wanted:
+        assert vp.rendered_widgets() >= wanted, f"{name}: a widget is not visible"
+        assert vp.kernel_id(), f"{name}: no kernel websocket"
+
+    # Its language: the page's, and its scripts' words (a JSON data block the policy does not
+    # need to allow: it is not run).
+    lang = "es" if notebook.parent.name == "es" else "en"
+    assert vp.page.evaluate("() => document.documentElement.lang") == lang
+    block = vp.page.evaluate(
+        "() => JSON.parse(document.getElementById('classroom-words').textContent).lang")
+    assert block == lang
+
+    # No CSP violation while it loaded and ran.
+    csp = vp.documents[-1].headers.get("content-security-policy", "")
+    assert "script-src 'self'" in csp and "object-src 'none'" in csp, csp
+    violations = vp.page.evaluate("() => window.__cspViolations")
+    assert violations == [], violations
+    assert [e for e in vp.console_errors if "Content Security Policy" in e] == []
+
+    # Accessible, every card's sign written.
+    axe_check(vp, bt, name)
+    assert sign_problems(vp) == []
+
+    # Positive control, last (it adds to the page): the policy is in force on this page.
+    control = vp.page.evaluate(_CONTROL)
+    assert control["ran"] is False, "an inline script ran despite the CSP"
+    assert any(v.startswith("script-src") for v in control["reported"]), control
