@@ -18,6 +18,15 @@ POOL ?= 30
 ALLOW_NO_TESTS ?= 1
 PYTEST_ARGS ?=
 NBVAL_ARGS  ?= --nbval-lax --nbval-current-env --nbval-cell-timeout=600
+# pytest-xdist workers for the unit, browser and nbval stages: the tests are independent and
+# mostly wait (servers, kernels, a browser), so both cores are kept busy. Each file runs whole in
+# one worker (its module fixtures start once). WORKERS=0: one process, in file order.
+WORKERS ?= 2
+XDIST = $(if $(filter 0,$(WORKERS)),,-n $(WORKERS) --dist loadfile)
+# The nbval plugin is loaded only in the nbval stage (its import costs about 2 s a process).
+NO_NBVAL := -p no:nbval
+# Each stage of `make test` appends "name seconds" here; the last line of `make test` sums them.
+STAGES_FILE := tests/artifacts/stages.txt
 
 # Every language: lessons/*.ipynb (English) and lessons/<code>/*.ipynb (lessons/es/ ...);
 # nbval collects the subfolders too.
@@ -27,12 +36,14 @@ BENCHMARKS := $(wildcard benchmarks/*.py)
 .DEFAULT_GOAL := help
 LOCALE := widgets/locale
 
-.PHONY: help venv i18n test lint unit browser nbval serve lab outputs browsers hub-proxy bench clean distclean
+.PHONY: help venv i18n test check lint unit browser nbval serve lab outputs browsers hub-proxy bench clean distclean
 
 help:
 	@echo "make serve     serve lessons/ with Voila on http://127.0.0.1:$(PORT)/ (PORT=... to change)"
 	@echo "               POOL_LESSON=03_hit_me POOL=30: 30 kernels ready for that lesson's class"
-	@echo "make test      ruff, unit and browser tests, then every lesson with nbval"
+	@echo "make check     while editing (about a minute): ruff and the tests that need no server,"
+	@echo "               browser or PostgreSQL (rules, words, render, sessions, bots, saves, rooms)"
+	@echo "make test      before a commit: ruff, unit and browser tests, every lesson with nbval"
 	@echo "make lab       JupyterLab on lessons/ (127.0.0.1:$(LAB_PORT))"
 	@echo "make outputs   after editing a lesson: refresh its checked outputs, drop the others"
 	@echo "make venv      create/update .venv from pyproject.toml (compiles the catalogues)"
@@ -81,23 +92,38 @@ define run_pytest
 	elif [ $$rc -ne 0 ]; then exit $$rc; fi
 endef
 
-test: venv lint unit browser nbval
+# Every stage, timed; the last line reads "== stages: lint Xs, unit Ys, browser Zs, nbval Ws,
+# total Ts" (.ci/run prints it again at its end).
+test: venv hub-proxy
+	@mkdir -p $(dir $(STAGES_FILE)); : > $(STAGES_FILE); t0=$$(date +%s); \
+	for stage in lint unit browser nbval; do \
+	  s0=$$(date +%s); $(MAKE) --no-print-directory $$stage || exit $$?; \
+	  echo "$$stage $$(( $$(date +%s) - s0 ))" >> $(STAGES_FILE); \
+	done; \
+	echo "total $$(( $$(date +%s) - t0 ))" >> $(STAGES_FILE); \
+	awk '{printf "%s%s %ss", (NR > 1 ? ", " : "== stages: "), $$1, $$2} END {print ""}' \
+	  $(STAGES_FILE)
+
+# The tier to run while editing: no server, no browser, no PostgreSQL, nothing marked slow.
+check: venv
+	$(BIN)/ruff check .
+	$(call run_pytest,tests/ --ignore=tests/browser $(NO_NBVAL) -m "not (serving or pg or slow)" $(XDIST) $(PYTEST_ARGS),tests/)
 
 lint: venv
 	$(BIN)/ruff check .
 
 unit: venv
-	$(call run_pytest,tests/ --ignore=tests/browser $(PYTEST_ARGS),tests/)
+	$(call run_pytest,tests/ --ignore=tests/browser $(NO_NBVAL) $(XDIST) $(PYTEST_ARGS),tests/)
 
 # A pytest run of its own: Playwright's sync API keeps an event loop running in the main
 # thread for the whole session, which would change how the tables pace computer moves in the
 # unit tests that follow it.
 browser: venv hub-proxy
-	$(call run_pytest,tests/browser $(PYTEST_ARGS),tests/browser/)
+	$(call run_pytest,tests/browser $(NO_NBVAL) $(XDIST) $(PYTEST_ARGS),tests/browser/)
 
 nbval: venv
 ifneq ($(strip $(LESSONS)),)
-	$(call run_pytest,$(NBVAL_ARGS) $(PYTEST_ARGS) lessons/,lessons/)
+	$(call run_pytest,$(NBVAL_ARGS) $(XDIST) $(PYTEST_ARGS) lessons/,lessons/)
 else
 	@echo "note: no lessons/*.ipynb yet, nbval skipped"
 endif

@@ -50,7 +50,7 @@ def pg_cluster():  # noqa: ANN201 - a generator fixture
     yield from cluster()
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.pg)])
 def rooms_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A fresh, empty room store's URL: an SQLite file, or a new PostgreSQL database."""
     if request.param == "sqlite":
@@ -60,3 +60,13 @@ def rooms_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 _ROOMS_DB_NUMBERS = itertools.count()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Every test that starts the throwaway PostgreSQL cluster is marked `pg` (make check leaves
+    them out); every test under tests/browser/ is marked `browser`."""
+    for item in items:
+        if "pg_cluster" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.pg)
+        if "browser" in item.path.parent.name:
+            item.add_marker(pytest.mark.browser)

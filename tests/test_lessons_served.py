@@ -16,6 +16,8 @@ from voila_server import find_external_urls, running_voila
 
 from widgets import course
 
+pytestmark = pytest.mark.serving  # starts Voila or Jupyter servers
+
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS = sorted(p.name for p in (ROOT / "lessons").glob("*.ipynb"))
 # (language, path in lessons/) of every page of every language
@@ -28,7 +30,7 @@ ERRORS = ("There was an error when executing cell", "Traceback (most recent call
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    with running_voila(ROOT / "lessons") as (url, _process):
+    with running_voila(ROOT / "lessons", preheat=False) as (url, _process):
         yield url
 
 

@@ -215,6 +215,7 @@ def _get(url: str, path: str, address: str, accept: str = "") -> requests.Respon
     return response
 
 
+@pytest.mark.serving
 @pytest.mark.timeout(240)
 def test_a_real_server_speaks_the_page_language() -> None:
     """Spanish and English lesson pages carry their scripts' words in their language; a

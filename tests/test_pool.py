@@ -38,7 +38,7 @@ IDLE_CULL = 8  # seconds: MappingKernelManager.cull_idle_timeout in these tests
 KERNEL_ID = re.compile(r'"kernelId": "([0-9a-f-]{36})"')
 TAKEN = "Using pre-heated kernel"
 
-pytestmark = pytest.mark.timeout(240)
+pytestmark = [pytest.mark.timeout(240), pytest.mark.serving]
 
 
 def _msg(session: str, msg_type: str, content: dict, metadata: dict | None = None) -> dict:

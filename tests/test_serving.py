@@ -35,6 +35,8 @@ from voila_server import (
     stop_voila,
 )
 
+pytestmark = pytest.mark.serving  # starts Voila or Jupyter servers
+
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SOURCE_MARKER = "SOURCE-MARKER-7f3a"
 TRACEBACK_MARKERS = ("TRACEBACK-MARKER-3c9e", "helper_that_fails_3c9e", "Traceback", "ValueError")

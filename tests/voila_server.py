@@ -70,6 +70,7 @@ def start_voila(
     *,
     timeout: float = 60.0,
     env: dict[str, str] | None = None,
+    preheat: bool = True,
 ) -> tuple[str, subprocess.Popen]:
     """Start Voila on `notebook_dir` (a directory or one notebook) on 127.0.0.1.
 
@@ -80,6 +81,11 @@ def start_voila(
     "--MappingKernelManager.cull_idle_timeout=3") override them. Returns
     the server's base URL (ending in "/") and its process, whose output goes
     to the file `process.log_path`. Stop it with `stop_voila(process)`.
+
+    preheat=False turns voila.json's pool of preheated kernels off: each page starts its
+    kernel when asked. A server on lessons/ with the pool on runs every lesson notebook at
+    start and again after each page taken (about a minute of CPU before the first test on two
+    cores); the tests of pooled pages (tests/test_pool.py) keep it on.
     """
     notebook_dir = Path(notebook_dir).resolve()
     prefix = Path(sys.prefix)
@@ -104,6 +110,7 @@ def start_voila(
             f"--Voila.ip={HOST}",
             f"--port={chosen}",
             "--Voila.port_retries=0",
+            *([] if preheat else ["--VoilaConfiguration.preheat_kernel=False"]),
             *extra_args,
         ]
         process = subprocess.Popen(

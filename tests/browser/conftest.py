@@ -85,9 +85,11 @@ def _voila_server() -> Any:
     return voila_server
 
 
-def _start(root: Path, extra_args: list[str] | None = None) -> tuple[str, subprocess.Popen]:
+def _start(root: Path, extra_args: list[str] | None = None, *, env: dict[str, str] | None = None,
+           preheat: bool = True) -> tuple[str, subprocess.Popen]:
     try:
-        return _voila_server().start_voila(root, extra_args=extra_args or [])
+        return _voila_server().start_voila(root, extra_args=extra_args or [], env=env,
+                                           preheat=preheat)
     except RuntimeError as e:
         if IN_CI:
             raise
@@ -99,12 +101,14 @@ def _stop(proc: subprocess.Popen) -> None:
 
 
 class VoilaServer:
-    """A running Voila: its base URL and process (the kernels are its descendants)."""
+    """A running Voila: its base URL and process (the kernels are its descendants), and the
+    room store its kernels share (None: the server's default)."""
 
     def __init__(self, url: str, proc: subprocess.Popen, root: Path) -> None:
         self.url = url if url.endswith("/") else url + "/"
         self.proc = proc
         self.root = root
+        self.rooms_url: str | None = None
 
     def page_url(self, notebook: str) -> str:
         """The Voila page of a notebook file inside the served folder."""
@@ -115,14 +119,32 @@ class VoilaServer:
         return _voila_server().kernel_processes(self.proc.pid)
 
 
+# The teacher's key of the served lessons (as `make serve` or a deployer sets ICG_TEACHER_KEY).
+KEY = "Q7RT-4KXM-9DVB"
+
+
 @pytest.fixture(scope="session")
-def lessons_server() -> Iterator[VoilaServer]:
-    """Voila serving lessons/ with the project's configuration (voila.json)."""
+def lessons_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaServer]:
+    """Voila serving lessons/ with the project's configuration (voila.json), as a school runs
+    it: a teacher's key (KEY) and a room store (an SQLite file, `rooms_url`) shared by every
+    kernel. One server for the whole browser run; its kernels start when a page asks (no
+    pool of preheated kernels: tests/test_pool.py covers pooled pages)."""
     if not any(LESSONS_DIR.glob("*.ipynb")):
         pytest.skip("no lessons/*.ipynb yet")
-    url, proc = _start(LESSONS_DIR)
-    yield VoilaServer(url, proc, LESSONS_DIR)
+    rooms_url = f"sqlite:///{tmp_path_factory.mktemp('rooms') / 'rooms.sqlite3'}"
+    env = {"ICG_TEACHER_KEY": KEY, "ICG_TEACHER_KEY_FILE": "/nonexistent/teacher_key",
+           "ICG_ROOMS_URL": rooms_url}
+    url, proc = _start(LESSONS_DIR, env=env, preheat=False)
+    server = VoilaServer(url, proc, LESSONS_DIR)
+    server.rooms_url = rooms_url
+    yield server
     _stop(proc)
+
+
+@pytest.fixture(scope="session")
+def keyed_server(lessons_server: VoilaServer) -> VoilaServer:
+    """The lessons' server, named for tests about the teacher's key."""
+    return lessons_server
 
 
 @pytest.fixture(scope="session")

@@ -9,44 +9,25 @@ Pause pauses the room in the store. No card of any hand reaches the page.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import (
-    IN_CI,
-    LESSONS_DIR,
-    VoilaServer,
-    _stop,
-    _voila_server,
-    format_violations,
-    unlock_teacher,
-)
+from conftest import KEY, format_violations, unlock_teacher
 
 from engine.flapjack import FlapjackConfig, FlapjackState
 from widgets.rooms import open_store
 from widgets.words import card_name
 
-KEY = "W4PD-7RKM-3XTB"
+
+@pytest.fixture
+def class_server(lessons_server: Any) -> Any:
+    """The lessons' server: a teacher's key and a room store shared by its kernels."""
+    return lessons_server
 
 
-@pytest.fixture(scope="module")
-def rooms_url(tmp_path_factory: pytest.TempPathFactory) -> str:
-    return f"sqlite:///{tmp_path_factory.mktemp('rooms') / 'rooms.sqlite3'}"
-
-
-@pytest.fixture(scope="module")
-def class_server(rooms_url: str) -> Iterator[VoilaServer]:
-    env = {"ICG_TEACHER_KEY": KEY, "ICG_TEACHER_KEY_FILE": "/nonexistent/teacher_key",
-           "ICG_ROOMS_URL": rooms_url}
-    try:
-        url, proc = _voila_server().start_voila(LESSONS_DIR, env=env)
-    except RuntimeError as e:
-        if IN_CI:
-            raise
-        pytest.skip(f"Voila could not start with the project's configuration: {e}")
-    yield VoilaServer(url, proc, LESSONS_DIR)
-    _stop(proc)
+@pytest.fixture
+def rooms_url(lessons_server: Any) -> str:
+    return lessons_server.rooms_url
 
 
 def test_the_class_view_updates_without_a_click(class_server: Any, rooms_url: str,

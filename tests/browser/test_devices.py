@@ -23,9 +23,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import unlock_teacher
+from conftest import KEY, unlock_teacher
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
-from test_teacher_key import KEY, keyed_server  # noqa: F401 - the fixture of a keyed server
 
 from widgets.words import card_name
 

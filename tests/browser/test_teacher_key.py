@@ -10,13 +10,11 @@ button, then a click, changes nothing: the kernel sends the button back disabled
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import IN_CI, LESSONS_DIR, VoilaServer, _stop, _voila_server, unlock_teacher
+from conftest import KEY, unlock_teacher
 
-KEY = "Q7RT-4KXM-9DVB"
 TEACHER_LABELS = ("Restart this deal", "Show every hand", "Deal this code",
                   "Teacher walkthrough")
 
@@ -31,20 +29,6 @@ _MODEL_JS = """async (description) => {
   }
   return false;
 }"""
-
-
-@pytest.fixture(scope="module")
-def keyed_server() -> Iterator[VoilaServer]:
-    """Voila on lessons/ whose server (and so every kernel) has a teacher's key."""
-    env = {"ICG_TEACHER_KEY": KEY, "ICG_TEACHER_KEY_FILE": "/nonexistent/teacher_key"}
-    try:
-        url, proc = _voila_server().start_voila(LESSONS_DIR, env=env)
-    except RuntimeError as e:
-        if IN_CI:
-            raise
-        pytest.skip(f"Voila could not start with the project's configuration: {e}")
-    yield VoilaServer(url, proc, LESSONS_DIR)
-    _stop(proc)
 
 
 def teacher_models(vp: Any) -> list[str]:
