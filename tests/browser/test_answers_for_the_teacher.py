@@ -38,7 +38,7 @@ KEY = "H4TR-8KQM-2WZP"
 JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 TAGS = re.compile(r"<[^>]+>")
 UNLOCK = {"en": "Unlock the teacher's controls", "es": "Desbloquear los controles del docente"}
-STUDENT_PAGES = [lesson.file for lesson in course.lessons("en")
+STUDENT_PAGES = [(lang, lesson.file) for lang in ("en", "es") for lesson in course.lessons(lang)
                  if lesson.file != "06_teacher_guide.ipynb"]
 
 
@@ -112,15 +112,17 @@ def test_the_guide_holds_no_answer_until_the_key_is_typed(
     assert vp.problems() == []
 
 
-@pytest.mark.parametrize("lesson", STUDENT_PAGES)
+@pytest.mark.parametrize(("lang", "lesson"), STUDENT_PAGES,
+                         ids=[f"{lang}-{name}" for lang, name in STUDENT_PAGES])
 def test_a_student_page_holds_no_answer_key_string(
-        lesson: str, keyed_server: Any, open_page: Any) -> None:
-    mine = own_text(lesson, "en")
-    wanted = [s for s in every_string("en") if s not in mine]
+        lang: str, lesson: str, keyed_server: Any, open_page: Any) -> None:
+    mine = own_text(lesson, lang)
+    wanted = [s for s in every_string(lang) if s not in mine]
     assert len(wanted) > 100
-    vp = open_page(f"answers-{lesson}")
-    vp.open(keyed_server.page_url(lesson),
-            expect_widgets=notebook_has_widgets(LESSONS_DIR / lesson))
+    path = lesson if lang == "en" else f"{course.FOLDERS[lang]}/{lesson}"
+    vp = open_page(f"answers-{lang}-{lesson}")
+    vp.open(keyed_server.page_url(path),
+            expect_widgets=notebook_has_widgets(LESSONS_DIR / path))
     corpus = page_corpus(vp)
     assert [s for s in wanted if s in corpus] == []
     assert vp.problems() == []
