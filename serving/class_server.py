@@ -218,9 +218,22 @@ def banner(where: ClassAddress, projector: str) -> str:
         lines.append("Connect it to the school network (Wi-Fi or cable); the projector page "
                      "then shows the address (reload it).")
     lines.append(f"Projector page (the address in large print and its QR code):  {projector}")
-    lines.append("Teacher's key: printed above (never project it). When the Wi-Fi keeps "
-                 "devices apart, see docs/deploy.md.")
+    lines.append(f"Teacher's key: {key_place()}; type it on the Teacher guide or Class view "
+                 "page, never project it.")
+    lines.append("When the school Wi-Fi keeps devices apart: docs/deploy.md, \"When the Wi-Fi "
+                 "keeps devices apart\".")
     return "\n".join(lines) + "\n"
+
+
+def key_place() -> str:
+    """Where the teacher's key is, for the terminal (never the key itself)."""
+    from widgets import teacher_key as tk
+
+    if os.environ.get(tk.KEY_ENV, "").strip():
+        return f"the one in {tk.KEY_ENV}"
+    if tk.teacher_key() is None:
+        return f"none is set, so the teacher's parts stay locked (set {tk.KEY_ENV})"
+    return f"printed above, kept in {tk.key_file()}"
 
 
 class ClassVoila(Voila):

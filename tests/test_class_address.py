@@ -111,7 +111,11 @@ def test_where_the_key_is(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
     monkeypatch.delenv(tk.KEY_ENV, raising=False)
     monkeypatch.setenv(tk.KEY_FILE_ENV, str(tmp_path / "key"))
     assert cs.key_note(words) == f"none {tk.KEY_ENV}"
+    assert "stay locked" in cs.banner(cs.class_address("", 1, SCHOOL), "p")
     (tmp_path / "key").write_text("ABCD-EFGH-JKLM\n")
     assert cs.key_note(words) == f"file {tmp_path / 'key'}"
+    assert f"kept in {tmp_path / 'key'}" in cs.banner(cs.class_address("", 1, SCHOOL), "p")
     monkeypatch.setenv(tk.KEY_ENV, "ABCD-EFGH-JKLM")
     assert cs.key_note(words) == f"env {tk.KEY_ENV}"
+    text = cs.banner(cs.class_address("", 1, SCHOOL), "p")
+    assert f"the one in {tk.KEY_ENV}" in text and "ABCD-EFGH-JKLM" not in text
