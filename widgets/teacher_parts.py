@@ -97,7 +97,9 @@ class TeacherPart(widgets.VBox):
 def _exit_ticket_key() -> widgets.Widget:
     from widgets.exit_ticket import answer_key
 
-    return html_widget(f'<pre class="icg-answer-text">{esc(answer_key())}</pre>')
+    # long questions wrap on a phone instead of widening the page
+    return html_widget('<pre class="icg-answer-text" style="white-space: pre-wrap; '
+                       f'overflow-wrap: anywhere">{esc(answer_key())}</pre>')
 
 
 def _answer_key() -> widgets.Widget:
