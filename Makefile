@@ -7,6 +7,8 @@ BIN     := $(VENV)/bin
 PY      := $(BIN)/python
 STAMP   := $(VENV)/.stamp
 PORT    ?= 8866
+# make class: where the server listens; 0.0.0.0 is every interface (the school network).
+HOST    ?= 0.0.0.0
 LAB_PORT ?= 8888
 # The lesson a class is about to open and its pool of preheated kernels (one per student,
 # about 54 MiB each): make serve POOL_LESSON=03_hit_me POOL=30. Empty: every lesson keeps
@@ -36,11 +38,13 @@ BENCHMARKS := $(wildcard benchmarks/*.py)
 .DEFAULT_GOAL := help
 LOCALE := widgets/locale
 
-.PHONY: help venv i18n test check lint unit browser nbval serve lab outputs browsers hub-proxy bench clean distclean
+.PHONY: help venv i18n test check lint unit browser nbval serve class lab outputs browsers hub-proxy bench clean distclean
 
 help:
 	@echo "make serve     serve lessons/ with Voila on http://127.0.0.1:$(PORT)/ (PORT=... to change)"
 	@echo "               POOL_LESSON=03_hit_me POOL=30: 30 kernels ready for that lesson's class"
+	@echo "make class     serve lessons/ to the school network (HOST=... to choose), print the"
+	@echo "               address students type; projector page with its QR code at /class"
 	@echo "make check     while editing (about a minute): ruff and the tests that need no server,"
 	@echo "               browser or PostgreSQL (rules, words, render, sessions, bots, saves, rooms)"
 	@echo "make test      before a commit: ruff, unit and browser tests, every lesson with nbval"
@@ -133,6 +137,17 @@ endif
 serve: venv
 	@$(PY) -m widgets.teacher_key
 	$(BIN)/voila --no-browser --Voila.ip=127.0.0.1 --port=$(PORT) \
+	  $(if $(POOL_LESSON),--ClassroomKernelManager.pool_lesson=$(POOL_LESSON) \
+	  --ClassroomKernelManager.pool_lesson_size=$(POOL)) lessons/
+
+# The same server for a class in the room: on every interface (or HOST=...), printing the
+# address students type and serving the projector page (/class) with its QR code
+# (serving/class_server.py). A busy port is an error, not another port: the printed address
+# must be the one that answers.
+class: venv
+	@$(PY) -m widgets.teacher_key
+	$(PY) -m serving.class_server --no-browser --Voila.ip=$(HOST) --port=$(PORT) \
+	  --Voila.port_retries=0 \
 	  $(if $(POOL_LESSON),--ClassroomKernelManager.pool_lesson=$(POOL_LESSON) \
 	  --ClassroomKernelManager.pool_lesson_size=$(POOL)) lessons/
 

@@ -37,6 +37,8 @@ def test_translation_mirrors_the_english_lesson(lang: str, name: str) -> None:
     assert lang_of(translated) == lang
     assert [c.cell_type for c in translated.cells] == [c.cell_type for c in english.cells], \
         "the same cells in the same order"
+    assert [c.metadata.get("tags", []) for c in translated.cells] == \
+        [c.metadata.get("tags", []) for c in english.cells], "the same tags (teacher-only parts)"
     for i, (en, tr) in enumerate(zip(english.cells, translated.cells, strict=True)):
         where = f"{name} cell {i}"
         if en.cell_type == "code":

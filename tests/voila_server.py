@@ -71,8 +71,10 @@ def start_voila(
     timeout: float = 60.0,
     env: dict[str, str] | None = None,
     preheat: bool = True,
+    module: str | None = None,
 ) -> tuple[str, subprocess.Popen]:
-    """Start Voila on `notebook_dir` (a directory or one notebook) on 127.0.0.1.
+    """Start Voila on `notebook_dir` (a directory or one notebook) on 127.0.0.1 (`module`:
+    run `python -m module` instead of the `voila` script, e.g. "serving.class_server").
 
     Voila runs from this interpreter's environment and from the repository
     root, so it loads the project's configuration like `make serve` (voila.json
@@ -104,7 +106,7 @@ def start_voila(
             prefix="voila-", suffix=".log", delete=False
         )
         cmd = [
-            str(VOILA),
+            *([sys.executable, "-m", module] if module else [str(VOILA)]),
             str(notebook_dir),
             "--no-browser",
             f"--Voila.ip={HOST}",

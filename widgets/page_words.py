@@ -160,3 +160,37 @@ def refusal_words(status: int, lang: Any = SOURCE_LANGUAGE, message: str = "") -
             "retry": _("You can also {link}."),
             "tryAgain": _("try again now"),
         }
+
+
+def projector_words(lang: Any = SOURCE_LANGUAGE) -> dict[str, str]:
+    """The sentences of `make class`'s projector page (serving/class_server.py) in `lang`.
+    '{address}', '{others}', '{where}', '{env}' and '{local}' are filled in by the page."""
+    code = page_language(lang)
+    with speaking(code):
+        return {
+            "lang": code,
+            "title": _("Integer Card Games: join the class"),
+            "type": _("Type this address in your browser:"),
+            "scan": _("or scan this code:"),
+            "qr": _("QR code of the address {address}"),
+            "then": _("Then open Start here, or the lesson your teacher names."),
+            "others": _("Another address of this computer, if the first one does not open: "
+                        "{others}"),
+            "none": _("This computer has no network address that other devices can reach: only "
+                      "this computer can open the lessons ({local}). Connect it to the school "
+                      "network (Wi-Fi or cable); this page shows the address as soon as there "
+                      "is one."),
+            "loopback": _("The lessons are served to this computer only ({local}): run make "
+                          "class without HOST=127.0.0.1 to let the students' devices in."),
+            "apart": _("Does the address not open on a student's device? Some school Wi-Fi "
+                       "keeps devices apart: see \u201cWhen the Wi-Fi keeps devices apart\u201d "
+                       "in the teacher guide."),
+            "key_file": _("Teacher: your key was printed where you ran make class, and is kept "
+                          "in {where}. Type it on the Teacher guide or Class view page; never "
+                          "show it on the projector."),
+            "key_env": _("Teacher: your key is the one set in {env} where the server was "
+                         "started. Type it on the Teacher guide or Class view page; never show "
+                         "it on the projector."),
+            "key_none": _("This server has no teacher's key, so the teacher's controls and "
+                          "answers stay locked: run make class again, or set {env}."),
+        }

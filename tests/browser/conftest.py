@@ -423,15 +423,17 @@ def format_violations(violations: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def unlock_teacher(vp: VoilaPage, key: str) -> None:
+def unlock_teacher(vp: VoilaPage, key: str,
+                   button: str = "Unlock the teacher's controls") -> None:
     """Type `key` in the page's teacher's-key box (a password field), let the value reach the
-    kernel, and press "Unlock the teacher's controls" (widgets/teacher_key.py). The caller
-    waits for what the key should (or should not) bring."""
+    kernel, and press "Unlock the teacher's controls" (widgets/teacher_key.py; `button` is its
+    label in the page's language). The caller waits for what the key should (or should not)
+    bring."""
     box = vp.page.locator("input[type=password]")
     box.fill(key)
     box.press("Tab")
     vp.wait_synced()
-    vp.page.get_by_role("button", name="Unlock the teacher's controls").click()
+    vp.page.get_by_role("button", name=button).click()
 
 
 @pytest.fixture

@@ -13,7 +13,10 @@ browser and checked for everything a page must be:
   excluded) finds no violation of impact "serious" or "critical" (its button-name and label
   rules: every control has a name; color-contrast: 4.5:1 for normal text), and every card face
   shows its signed value as text, never by colour alone;
-- in its language: <html lang> and the scripts' words block say "es" on a Spanish page.
+- in its language: <html lang> and the scripts' words block say "es" on a Spanish page;
+- no answer for the teacher only: none of the answer-key strings is in the page's HTML, DOM,
+  widget state or websocket frames (the teacher guide is searched, locked and unlocked, in
+  test_answers_for_the_teacher.py).
 
 The tree pages and the tables mid-game are in test_a11y.py, the landing page and links in
 test_pages.py.
@@ -26,6 +29,7 @@ from typing import Any
 
 import pytest
 from test_a11y import axe_check, sign_problems
+from test_answers_for_the_teacher import answer_key_strings_on
 
 LESSONS_DIR = Path(__file__).resolve().parents[2] / "lessons"
 # Every lesson in English (lessons/) and in Spanish (lessons/es/: ids "es-03_hit_me").
@@ -86,6 +90,10 @@ def test_lesson_page(notebook: Path, lessons_server: Any, open_page: Any, bt: An
     block = vp.page.evaluate(
         "() => JSON.parse(document.getElementById('classroom-words').textContent).lang")
     assert block == lang
+
+    # No answer meant for the teacher only.
+    if notebook.name != "06_teacher_guide.ipynb":
+        assert answer_key_strings_on(vp, notebook.name, lang) == []
 
     # No CSP violation while it loaded and ran.
     csp = vp.documents[-1].headers.get("content-security-policy", "")

@@ -1,0 +1,266 @@
+"""`make class`: the lessons served to the school network, and a page for the projector.
+
+`make serve` listens on 127.0.0.1, so only the teacher's computer can open the lessons.
+`make class` runs the same Voila (the same voila.json, template, kernel manager and guards)
+listening on every interface (or on HOST=...), and:
+
+- prints the address students type, short (`http://192.168.1.23:8866`), the projector page's
+  address and where the teacher's key is;
+- serves the projector page at /class: the address in large print, a QR code of it (an inline
+  SVG made by segno, in the page: no request leaves the server; its Content-Security-Policy
+  allows no script, image or font from anywhere), and where the teacher's key is (never the
+  key). It looks the address up again on every load, so after the computer joins the network a
+  reload shows it.
+
+With no network address (no Wi-Fi, no cable) it says so plainly, in the terminal and on the
+page. `network_addresses` chooses the address from the interfaces it is given, so it is tested
+with made-up ones (tests/test_class_address.py); `system_interfaces` reads the real ones.
+
+    python -m serving.class_server --no-browser --Voila.ip=0.0.0.0 --port=8866 lessons/
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import ipaddress
+import os
+import sys
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import tornado.ioloop
+import tornado.web
+from voila.app import Voila
+
+ANY_HOST = ("", "0.0.0.0", "::", "*")
+# Interfaces of containers, virtual machines and VPNs: an address there is not on the school
+# network (Docker's 172.17.0.1 is private, but no student's device can reach it).
+VIRTUAL = ("docker", "br-", "veth", "virbr", "vnet", "lxcbr", "lxdbr", "cni", "flannel",
+           "podman", "vmnet", "vboxnet", "tun", "tap", "wg", "tailscale", "zt", "utun", "lo")
+PROJECTOR_PATH = "/class"
+CSP = ("default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'; "
+       "base-uri 'none'; form-action 'none'")
+
+
+def network_addresses(interfaces: Mapping[str, Iterable[str]],
+                      up: Collection[str] | None = None) -> list[str]:
+    """The IPv4 addresses of this computer that other devices on its network can type, best
+    first: addresses of private networks (10.x, 172.16-31.x, 192.168.x: a school's) before
+    others, then in the order the interfaces come. Left out: loopback (127.x), link-local
+    (169.254.x: no network answered), interfaces of containers, virtual machines and VPNs,
+    interfaces not in `up` (when given), IPv6 (long to type) and anything that is not an
+    address. `interfaces`: interface name -> its addresses."""
+    ranked = []
+    for order, (name, addresses) in enumerate(interfaces.items()):
+        if (up is not None and name not in up) or name.lower().startswith(VIRTUAL):
+            continue
+        for text in addresses:
+            try:
+                ip = ipaddress.IPv4Address(str(text).strip())
+            except ValueError:
+                continue
+            if ip.is_loopback or ip.is_link_local or ip.is_unspecified or ip.is_multicast:
+                continue
+            ranked.append((0 if ip.is_private else 1, order, str(ip)))
+    out: list[str] = []
+    for _rank, _order, address in sorted(ranked):
+        if address not in out:
+            out.append(address)
+    return out
+
+
+def system_interfaces() -> tuple[dict[str, list[str]], set[str]]:
+    """This computer's interfaces with their IPv4 addresses, and the names of those up."""
+    import socket
+
+    import psutil
+
+    interfaces = {name: [a.address for a in addresses if a.family == socket.AF_INET]
+                  for name, addresses in psutil.net_if_addrs().items()}
+    up = {name for name, stats in psutil.net_if_stats().items() if stats.isup}
+    return interfaces, up
+
+
+def student_url(address: str, port: int) -> str:
+    """What students type: short, no path, no trailing slash ('http://192.168.1.23:8866')."""
+    host = f"[{address}]" if ":" in address else address
+    return f"http://{host}:{int(port)}"
+
+
+@dataclass(frozen=True)
+class ClassAddress:
+    """Where the students' devices find the lessons. `url` is None when no device can:
+    `local_only` when the server listens on this computer only, else no network address."""
+
+    url: str | None
+    local: str
+    others: list[str] = field(default_factory=list)
+    local_only: bool = False
+
+
+def class_address(host: str, port: int, interfaces: Mapping[str, Iterable[str]],
+                  up: Collection[str] | None = None) -> ClassAddress:
+    """The address for the students of a server listening on `host`:`port`: on every
+    interface (`host` '' or 0.0.0.0), the best network address (`network_addresses`); on one
+    address, that address; on a loopback address, none (this computer only)."""
+    local = student_url("127.0.0.1", port)
+    host = (host or "").strip()
+    if host in ANY_HOST:
+        found = network_addresses(interfaces, up)
+        if not found:
+            return ClassAddress(None, local)
+        return ClassAddress(student_url(found[0], port), local,
+                            [student_url(a, port) for a in found[1:]])
+    if host == "localhost" or _is_loopback(host):
+        return ClassAddress(None, local, local_only=True)
+    return ClassAddress(student_url(host, port), local)
+
+
+def _is_loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def qr_svg(url: str, title: str = "") -> str:
+    """A QR code of `url` as an inline SVG (black on a white ground, drawn in the SVG itself
+    so a forced dark mode leaves it readable; its title is read by screen readers)."""
+    import segno
+
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", scale=10, border=4, dark="#000000",
+                                    light="#ffffff", xmldecl=False, svgns=True,
+                                    title=title or url, svgclass="icg-qr", lineclass=None)
+    return out.getvalue().decode("utf-8")
+
+
+def key_note(words: Mapping[str, str]) -> str:
+    """Where the teacher's key is (never the key itself)."""
+    from widgets import teacher_key as tk
+
+    if os.environ.get(tk.KEY_ENV, "").strip():
+        return words["key_env"].format(env=tk.KEY_ENV)
+    if tk.teacher_key() is None:
+        return words["key_none"].format(env=tk.KEY_ENV)
+    return words["key_file"].format(where=tk.key_file())
+
+
+def projector_html(where: ClassAddress, lang: str = "en") -> str:
+    """The projector page: the address, its QR code and where the teacher's key is."""
+    from widgets.page_words import projector_words
+
+    w = projector_words(lang)
+    e = html.escape
+    if where.url:
+        body = (f'<p class="say">{e(w["type"])}</p><p class="address">{e(where.url)}</p>'
+                f'<p class="say">{e(w["scan"])}</p>'
+                f'<div class="qr">{qr_svg(where.url, w["qr"].format(address=where.url))}</div>'
+                f'<p>{e(w["then"])}</p>')
+        if where.others:
+            body += f'<p class="small">{e(w["others"].format(others=", ".join(where.others)))}</p>'
+        body += f'<p class="small">{e(w["apart"])}</p>'
+        refresh = ""
+    else:
+        said = w["loopback" if where.local_only else "none"].format(local=where.local)
+        body = f'<p class="none" role="alert">{e(said)}</p>'
+        refresh = "" if where.local_only else '<meta http-equiv="refresh" content="15">'
+    return (f'<!DOCTYPE html><html lang="{e(w["lang"])}"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">{refresh}'
+            f'<link rel="icon" href="data:,"><title>{e(w["title"])}</title><style>'
+            "body{font-family:sans-serif;margin:2rem auto;max-width:60rem;padding:0 1rem;"
+            "background:#fff;color:#000;text-align:center;font-size:1.6rem;line-height:1.4}"
+            "h1{font-size:2rem}.address{font-size:4.2rem;font-weight:bold;margin:.5rem 0;"
+            "overflow-wrap:anywhere;font-family:monospace}.qr svg{width:min(60vh,90vw);"
+            "height:auto}.small{font-size:1.1rem}.none{font-size:2rem}"
+            "footer{margin-top:2rem;font-size:1.1rem;border-top:2px solid #000;"
+            f'padding-top:1rem}}</style></head><body><main><h1>{e(w["title"])}</h1>{body}'
+            f'</main><footer><p>{e(key_note(w))}</p></footer></body></html>')
+
+
+class ProjectorHandler(tornado.web.RequestHandler):
+    """GET /class: the projector page, with the address as it is now."""
+
+    def initialize(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+
+    def get(self) -> None:
+        from widgets.page_words import page_language, request_language
+
+        lang = self.get_argument("lang", "") or request_language(
+            "", self.request.headers.get("Accept-Language", ""))
+        interfaces, up = system_interfaces()
+        page = projector_html(class_address(self.host, self.port, interfaces, up),
+                              page_language(lang))
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.set_header("Content-Security-Policy", CSP)
+        self.set_header("Cache-Control", "no-store")
+        self.set_header("X-Content-Type-Options", "nosniff")
+        self.finish(page)
+
+
+def banner(where: ClassAddress, projector: str) -> str:
+    """What `make class` prints once the server listens."""
+    lines = [""]
+    if where.url:
+        lines.append(f"Students type this address:  {where.url}")
+        if where.others:
+            lines.append(f"  (if it does not open, another address of this computer: "
+                         f"{', '.join(where.others)})")
+    elif where.local_only:
+        lines.append(f"The lessons are served to this computer only ({where.local}): run "
+                     "make class without HOST=127.0.0.1 to let the students' devices in.")
+    else:
+        lines.append("This computer has no network address that other devices can reach, so "
+                     f"only this computer can open the lessons ({where.local}).")
+        lines.append("Connect it to the school network (Wi-Fi or cable); the projector page "
+                     "then shows the address (reload it).")
+    lines.append(f"Projector page (the address in large print and its QR code):  {projector}")
+    lines.append(f"Teacher's key: {key_place()}; type it on the Teacher guide or Class view "
+                 "page, never project it.")
+    lines.append("When the school Wi-Fi keeps devices apart: docs/deploy.md, \"When the Wi-Fi "
+                 "keeps devices apart\".")
+    return "\n".join(lines) + "\n"
+
+
+def key_place() -> str:
+    """Where the teacher's key is, for the terminal (never the key itself)."""
+    from widgets import teacher_key as tk
+
+    if os.environ.get(tk.KEY_ENV, "").strip():
+        return f"the one in {tk.KEY_ENV}"
+    if tk.teacher_key() is None:
+        return f"none is set, so the teacher's parts stay locked (set {tk.KEY_ENV})"
+    return f"printed above, kept in {tk.key_file()}"
+
+
+class ClassVoila(Voila):
+    """Voila with the projector page, printing the students' address once it listens."""
+
+    def init_handlers(self) -> list:
+        from jupyter_server.utils import url_path_join
+
+        handlers = super().init_handlers()
+        route = url_path_join(self.server_url or self.base_url or "/", PROJECTOR_PATH)
+        handlers.insert(0, (route, ProjectorHandler, {"host": self.ip, "port": self.port}))
+        return handlers
+
+    def start(self) -> None:
+        tornado.ioloop.IOLoop.current().add_callback(self._announce)
+        super().start()
+
+    def _announce(self) -> None:
+        interfaces, up = system_interfaces()
+        where = class_address(self.ip, self.port, interfaces, up)
+        projector = where.local + (self.base_url or "/").rstrip("/") + PROJECTOR_PATH
+        print(banner(where, projector), flush=True)
+
+
+def main(argv: list[str] | None = None) -> Any:
+    return ClassVoila.launch_instance(argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
