@@ -268,6 +268,43 @@ def test_reload_with_the_seat_link_and_with_the_pin(rooms_url: str) -> None:
         store.rejoin(host.code, 1, ss[1].secret)
 
 
+def test_a_seat_pin_stays_the_same_until_the_student_asks_for_a_new_one(rooms_url: str) -> None:
+    """The PIN written down on the seat's first page still holds after the page reopens (seat
+    link) and on another device (another session); "New seat PIN" gives a fresh one and the
+    old one is refused from then on."""
+    from widgets.play_together import PlayTogether
+
+    store = open_store(rooms_url)
+    host = store.create_room(HitMeGame(HitMeConfig(players=3), seed=2), fill_bot=BOT)
+    first = PlayTogether(store=open_store(rooms_url), schedule=no_timer)
+    first.join_code.value, first.join_name.value = host.code, "Ana"
+    first.join()
+    assert first.session is not None
+    seat, pin = first.session.seat, first.pin
+    assert pin.isdigit() and len(pin) == 6 and pin in first.seat_html.value
+    # the page reopens with its seat link: the same seat, no new PIN
+    link = dict(parse_qsl(first.seat_link()[1:]))
+    again = PlayTogether(query=link, store=open_store(rooms_url), schedule=no_timer)
+    assert again.session is not None and again.session.seat == seat
+    assert again.pin == "" and "wrote down" in again.seat_html.value
+    # the written-down PIN on another device, twice
+    for _ in range(2):
+        other = PlayTogether(store=open_store(rooms_url), schedule=no_timer)
+        other.join_code.value, other.join_name.value = host.code, "Ana"
+        other.join_pin.value = pin
+        other.come_back()
+        assert other.session is not None and other.session.seat == seat, other.message.value
+        assert other.pin == ""
+    # a new PIN, on demand: shown, and the old one no longer holds the seat
+    other.new_pin_button.click()
+    fresh = other.pin
+    assert fresh.isdigit() and len(fresh) == 6 and fresh in other.seat_html.value
+    if fresh != pin:  # (one chance in a million that they are the same)
+        with pytest.raises(NotAllowed, match="do not hold"):
+            store.rejoin_pin(host.code, "Ana", pin)
+    assert store.rejoin_pin(host.code, "Ana", fresh).seat == seat
+
+
 def test_pin_and_checks_need_the_seats_own_secret(rooms_url: str) -> None:
     clock = Clock()
     store, host, ss = seats(rooms_url, HitMeGame(HitMeConfig(players=3), seed=2),

@@ -897,6 +897,26 @@ class RoomStore:
                   (code, seat, hash_secret(code, f"pin{seat}", pin)))
         return pin
 
+    def first_pin(self, code: object, seat: object, secret: object) -> str | None:
+        """The seat's PIN if it has none yet, made now for the student to write down; None
+        when it has one: a seat's PIN stays the same (a page reopened, a seat link, a PIN
+        rejoin on another device) until the student asks for a new one (`new_pin`). Only the
+        seat's own secret may ask."""
+        import secrets as _secrets
+
+        code = self._code(code)
+        self._extra_tables()
+        pin = "".join(_secrets.choice("0123456789") for _ in range(self.PIN_DIGITS))
+        with self._write() as c:
+            room = self._room_row(c, code, lock=True)  # (two pages of a seat: one PIN)
+            self._check_seat(c, room, seat, secret)
+            if c.one("SELECT 1 FROM icg_seat_pins WHERE code = ? AND seat = ?",
+                     (code, seat)) is not None:
+                return None
+            c.run("INSERT INTO icg_seat_pins (code, seat, pin_hash) VALUES (?, ?, ?)",
+                  (code, seat, hash_secret(code, f"pin{seat}", pin)))
+        return pin
+
     def rejoin_pin(self, code: object, name: object, pin: object,
                    now: float | None = None) -> SeatTicket:
         """Back to one's seat from another page with the room code, one's name and the seat
