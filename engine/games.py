@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.cards import Card, Convention, make_deck
+from engine.cards import Card, Convention, card_from_json, make_deck
 from engine.errors import ConfigError, IllegalActionError, Reason, is_seat
 from engine.flapjack import FlapjackConfig, FlapjackState, Play
 from engine.hit_me import ChooseAce, Hit, HitMeConfig, HitMeGame, HitMeRound, Hold, Reveal
@@ -42,6 +42,7 @@ class GameType:
     # series(config, seed, deck) -> a sequence of deals with a score table (Hit Me's
     # HitMeGame: the winner deals next), for games played deal after deal; None otherwise
     series: Callable[..., Any] | None = None
+    series_type: type | None = None  # the class `series` makes (its to_json / from_json)
 
     def card_value(self, card: Card, colors: Convention | str = Convention.BLACK_POSITIVE
                    ) -> int:
@@ -125,12 +126,37 @@ def _flapjack_action(data: dict[str, Any], state: FlapjackState, seat: Any) -> A
     return Play(_own_card(data.get("key"), own, Reason.NOT_IN_HAND, seat), data.get("sign", 1))
 
 
+def read_action(data: Any) -> Any:
+    """An action from its JSON exactly as `to_json` writes it, with no state to look in (a
+    saved move log): `{"kind": "hit"}`, `{"kind": "hold"}`, `{"kind": "reveal"}`,
+    `{"kind": "ace", "key": "AS", "high": true}`, `{"kind": "play", "key": "KS", "sign": -1}`.
+    Anything else (a field more or less, a bool for a sign, a card key not written exactly)
+    is refused with IllegalActionError(NOT_AN_ACTION); `apply_action` then checks the move."""
+    if not isinstance(data, dict) or type(data.get("kind")) is not str:
+        raise IllegalActionError(Reason.NOT_AN_ACTION, action=repr(data))
+    kind, fields = data["kind"], set(data) - {"kind"}
+    try:
+        if kind in _PLAIN_ACTIONS and not fields:
+            return _PLAIN_ACTIONS[kind]
+        if kind == "ace" and fields == {"key", "high"} and type(data["high"]) is bool:
+            return ChooseAce(card_from_json(data["key"]), data["high"])
+        if kind == "play" and fields == {"key", "sign"} and type(data["sign"]) is int \
+                and data["sign"] in (1, -1):
+            return Play(card_from_json(data["key"]), data["sign"])
+    except ConfigError as e:  # a card key not written exactly
+        raise IllegalActionError(Reason.NOT_AN_ACTION, action=repr(data), error=str(e)) from e
+    raise IllegalActionError(Reason.NOT_AN_ACTION, action=repr(data))
+
+
+_PLAIN_ACTIONS = {"hit": Hit(), "hold": Hold(), "reveal": Reveal()}
+
+
 GAMES: dict[str, GameType] = {
     "hit-me": GameType(
         "hit-me", HitMeConfig, HitMeRound,
         lambda config, rng, deck, dealer: HitMeRound.deal(config, rng, deck, dealer=dealer),
         lambda card: min(card.rank, 10), _hit_me_action,
-        lambda config, seed, deck: HitMeGame(config, seed=seed, deck=deck)),
+        lambda config, seed, deck: HitMeGame(config, seed=seed, deck=deck), HitMeGame),
     "flapjack": GameType(
         "flapjack", FlapjackConfig, FlapjackState,
         lambda config, rng, deck, dealer: FlapjackState.deal(config, rng, deck, dealer=dealer),

@@ -49,7 +49,7 @@ def student(url: str, code: str, seat: int, secret: str, rounds: int, barrier: A
             try:
                 if GAMES[game].current(state) is None:  # a Hit Me round is over: deal again
                     new = store.move(code, seat, secret, next_round,
-                                     action={"move": "next-round"}, expected_version=version)
+                                     action={"kind": "next-round"}, expected_version=version)
                 else:
                     new = store.play(code, seat, secret, _click(state, game, seat, rng),
                                      expected_version=version)
@@ -88,7 +88,7 @@ def mover_until_killed(url: str, code: str, secrets_: dict[int, str], host_secre
         cur = GAMES[game].current(state)
         if cur is None:
             if game == "hit-me":
-                store.move(code, 0, secrets_[0], next_round, action={"move": "next-round"},
+                store.move(code, 0, secrets_[0], next_round, action={"kind": "next-round"},
                            expected_version=version)
                 continue
             print("OVER", flush=True)

@@ -145,7 +145,7 @@ def test_reveal_at_the_end_of_a_hit_me_round(rooms_url: str) -> None:
     v = store.class_reveal(host.code)
     _v, state = store.load(host.code)
     assert state.revealed and _v == v and store.move_count(host.code) == moves + 1
-    assert store.moves(host.code)[-1] == (v, -1, {"move": "reveal"})
+    assert store.moves(host.code)[-1] == (v, -1, {"kind": "reveal"})
     room = store.class_rooms()[0]
     assert room.phase == "revealed" and room.scores == state.result().scores
     with pytest.raises(NotAllowed, match="already face up"):

@@ -114,7 +114,7 @@ def test_a_whole_hit_me_round_by_three_pages(rooms_url: str) -> None:
     assert store.room(host.code).seats[3].controller == "computer"
     hit_me_round(ss, clock)
     moves = store.moves(host.code)
-    assert [m[2] for m in moves].count({"move": "reveal"}) == 1
+    assert [m[2] for m in moves].count({"kind": "reveal"}) == 1
     assert any(seat == 3 for _, seat, _ in moves), "the computer seat moved"
     versions = [v for v, _, _ in moves]
     assert versions == sorted(set(versions))
@@ -413,7 +413,7 @@ def test_every_student_clicks_at_the_same_moment(rooms_url: str, game: str) -> N
     for t in threads:
         t.join(120)
     moves = store.moves(host.code)
-    reveals = sum(1 for _, _, a in moves if a == {"move": "reveal"})
+    reveals = sum(1 for _, _, a in moves if a == {"kind": "reveal"})
     assert sum(made) + reveals == len(moves) > 10
     versions = [v for v, _, _ in moves]
     assert len(set(versions)) == len(versions)

@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 from helpers import flapjack_config
 
+from engine.cards import card_from_json, parse_card
 from engine.errors import IllegalActionError
 from engine.flapjack import FlapjackState, Play
-from engine.hit_me import Hit, HitMeConfig, HitMeGame, HitMeRound, Hold, Reveal
+from engine.hit_me import ChooseAce, Hit, HitMeConfig, HitMeGame, HitMeRound, Hold, Reveal
 from widgets.rooms import (
     DamagedRoom,
     IllegalMove,
@@ -43,7 +44,7 @@ from widgets.rooms.codes import (
     parse_code,
     secret_matches,
 )
-from widgets.rooms.games import GAMES, action_from_json, action_to_json, next_round
+from widgets.rooms.games import GAMES, action_from_json, action_to_json, log_entry, next_round
 
 BOT = {"bot": "careful"}
 
@@ -93,15 +94,57 @@ def test_names() -> None:
 
 
 def test_moves_round_trip_as_json() -> None:
+    """The move log writes the engine's own action JSON and reads it back; the older form of
+    the log (`{"move": ...}`, its card as "card") reads back as the same moves."""
     state = FlapjackState.deal(flapjack_config(3, "add-or-subtract"), rng=4)
-    actions = state.legal_actions() + [Hit(), Hold(), Reveal()]
+    actions = state.legal_actions() + [Hit(), Hold(), Reveal(),
+                                       ChooseAce(card_from_json("AS#1"), True)]
     for a in actions:
+        assert action_to_json(a) == a.to_json()
         assert action_from_json(json.loads(json.dumps(action_to_json(a)))) == a
+    old = [({"move": "hit"}, Hit()), ({"move": "reveal"}, Reveal()),
+           ({"move": "play", "card": "KS", "sign": -1}, Play(parse_card("KS"), -1)),
+           ({"move": "ace", "card": "AD#1", "high": False}, ChooseAce(card_from_json("AD#1"), False))]
+    for entry, action in old:
+        assert action_from_json(entry) == action
+        assert log_entry(entry) == action.to_json()
     for bad in ({"move": "hit", "x": 1}, {"move": "play", "card": "ks", "sign": 1},
                 {"move": "play", "card": "KS", "sign": 2}, {"move": "play", "card": "KS",
-                                                            "sign": True}, "hit", None):
+                                                            "sign": True}, "hit", None,
+                {"kind": "hit", "x": 1}, {"kind": "play", "key": "ks", "sign": 1},
+                {"kind": "play", "key": "KS", "sign": True}, {"kind": "ace", "key": "AS",
+                                                             "high": 1},
+                {"kind": "hit", "move": "hit"}, {"kind": "next-round"}):
         with pytest.raises(IllegalActionError, match="not-an-action"):
             action_from_json(bad)
+
+
+def test_a_move_log_stored_in_the_older_form_still_reads_and_replays(rooms_url: str) -> None:
+    """Rows written by the store before it wrote the engine's action JSON: read back in the
+    engine's form, and the replay gives the stored state."""
+    store = open_store(rooms_url)
+    state = hit_me_game(2, 4)
+    initial = json.loads(json.dumps(state.to_json()))
+    host = store.create_room(state, fill_bot=BOT)
+    ana = store.join(host.code, "Ana")
+    store.start(host.code, host.secret)
+    version, game = store.load(host.code)
+    rows = []
+    for seat in (1, 0):  # seat 1 plays first (left of the dealer)
+        version = store.play(host.code, seat, ana.secret if seat == 0 else host.secret, Hold(),
+                             expected_version=version)
+        rows.append((version, seat))
+    # the same two moves written over in the older form, as an older store wrote them
+    with store._write() as c:
+        for v, _seat in rows:
+            c.run("UPDATE icg_moves SET action = ? WHERE code = ? AND version = ?",
+                  (json.dumps({"move": "hold"}), host.code, v))
+    log = store.moves(host.code)
+    assert [a for _, _, a in log] == [{"kind": "hold"}, {"kind": "hold"}]
+    replay = GAMES["hit-me"].load(initial)
+    for _, seat, action in log:
+        replay.round.apply_action(action_from_json(action), seat)
+    assert replay.to_json() == store.load(host.code)[1].to_json()
 
 
 # ----- helpers ---------------------------------------------------------------------------------
@@ -223,7 +266,7 @@ def play_to_end(store: RoomStore, code: str, secrets_: dict[int, str], host_secr
         if cur is None:  # a Hit Me round is over
             if len(state.history) >= 1:
                 break
-            store.move(code, 0, secrets_[0], next_round, action={"move": "next-round"},
+            store.move(code, 0, secrets_[0], next_round, action={"kind": "next-round"},
                        expected_version=version)
             made += 1
             continue
@@ -254,7 +297,7 @@ def test_whole_games_through_the_store(rooms_url: str, game: str) -> None:
     log = store.moves(host.code)
     assert [v for v, _, _ in log] == list(range(v0 + 1, v0 + made + 1))
     for _, seat, action in log:
-        if action == {"move": "next-round"}:
+        if action == {"kind": "next-round"}:
             replay.next_round()
         else:
             round_of(replay).apply_action(action_from_json(action), seat)

@@ -31,12 +31,12 @@ from typing import Any
 from engine.cards import card_from_json
 from engine.errors import IllegalActionError, Reason, Why
 from engine.flapjack import Play
-from engine.hit_me import ChooseAce, Hit, HitMeGame, Hold
+from engine.hit_me import ChooseAce, Hit, HitMeGame, Hold, Reveal
 from widgets.controller import call_later, make_bots
 from widgets.hit_me.render import announce_feedback, own_values
 from widgets.rooms import store as st
 from widgets.rooms.codes import format_code
-from widgets.rooms.games import next_round
+from widgets.rooms.games import NEXT_ROUND, next_round
 from widgets.words import _, abs_math, sum_math
 
 log = logging.getLogger(__name__)
@@ -463,7 +463,7 @@ class SeatSession:
             self._bot_move(self.turn())  # type: ignore[arg-type]
         else:
             self._store_move(lambda: self.store.move(
-                self.code, self.seat, self._secret, _reveal, action={"move": "reveal"},
+                self.code, self.seat, self._secret, _reveal, action=Reveal().to_json(),
                 expected_version=self.version), quiet=True)
 
     def _bot_move(self, seat: int) -> None:
@@ -663,7 +663,7 @@ class SeatSession:
             present = {s.seat for s in self.info.seats if s.controller == "human"}
             if present <= self.checked:
                 self._store_move(lambda: self.store.move(
-                    self.code, self.seat, self._secret, _reveal, action={"move": "reveal"},
+                    self.code, self.seat, self._secret, _reveal, action=Reveal().to_json(),
                     expected_version=self.version), quiet=True)
 
     def next_round(self) -> bool:
@@ -673,7 +673,7 @@ class SeatSession:
             self.on_change()
             return False
         return self._store_move(lambda: self.store.move(
-            self.code, self.seat, self._secret, next_round, action={"move": "next-round"},
+            self.code, self.seat, self._secret, next_round, action=NEXT_ROUND,
             expected_version=self.version), quiet=True)
 
     # ----- clicks: Flapjack -------------------------------------------------------------------

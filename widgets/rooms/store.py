@@ -42,7 +42,14 @@ from widgets.rooms.codes import (
     parse_code,
     secret_matches,
 )
-from widgets.rooms.games import GAMES, action_to_json, apply_move, game_kind
+from widgets.rooms.games import (
+    CHANGE,
+    GAMES,
+    action_to_json,
+    apply_move,
+    game_kind,
+    log_entry,
+)
 
 URL_ENV = "ICG_ROOMS_URL"
 DEFAULT_PATH = Path(__file__).resolve().parent.parent.parent / ".rooms.sqlite3"
@@ -649,7 +656,7 @@ class RoomStore:
         came first, `TableChanged`. `action` (JSON) goes to the move log.
         """
         code, now = self._code(code), time.time()
-        action_text = _json_text(action if action is not None else {"move": "change"}, "action")
+        action_text = _json_text(action if action is not None else CHANGE, "action")
         with self._write() as c:
             room = self._room_row(c, code)
             if expected_version is not None and room["version"] != expected_version:
@@ -754,12 +761,13 @@ class RoomStore:
             return int(c.one("SELECT COUNT(*) FROM icg_moves WHERE code = ?", (code,))[0])
 
     def moves(self, code: object) -> list[tuple[int, int, dict[str, Any]]]:
-        """The move log: (version, seat, action JSON) in order."""
+        """The move log: (version, seat, action JSON) in order; the action as the engine writes
+        it (`{"kind": ...}`, widgets.rooms.games.log_entry: older entries too)."""
         code = self._code(code)
         with self._read() as c:
             rows = c.all("SELECT version, seat, action FROM icg_moves WHERE code = ? "
                          "ORDER BY version", (code,))
-        return [(int(v), int(s), json.loads(a)) for v, s, a in rows]
+        return [(int(v), int(s), log_entry(json.loads(a))) for v, s, a in rows]
 
     # ----- change notification ---------------------------------------------------------------
     def subscribe(self, code: object | None, callback: Callable[[], None]) -> Any:
@@ -1141,7 +1149,7 @@ class RoomStore:
             state_text = json.dumps(state.to_json(), separators=(",", ":"))
             version = self._class_change(c, room, "reveal", None, now, state=state_text)
             c.run("INSERT INTO icg_moves (code, version, seat, action, at) VALUES (?, ?, ?, ?, ?)",
-                  (code, version, TEACHER_SEAT, _json_text({"move": "reveal"}, "action"), now))
+                  (code, version, TEACHER_SEAT, _json_text(Reveal().to_json(), "action"), now))
             return version
 
     def _class_change(self, c: _Cursor, room: dict[str, Any], action: str, seat: int | None,
