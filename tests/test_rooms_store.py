@@ -104,7 +104,8 @@ def test_moves_round_trip_as_json() -> None:
         assert action_from_json(json.loads(json.dumps(action_to_json(a)))) == a
     old = [({"move": "hit"}, Hit()), ({"move": "reveal"}, Reveal()),
            ({"move": "play", "card": "KS", "sign": -1}, Play(parse_card("KS"), -1)),
-           ({"move": "ace", "card": "AD#1", "high": False}, ChooseAce(card_from_json("AD#1"), False))]
+           ({"move": "ace", "card": "AD#1", "high": False},
+            ChooseAce(card_from_json("AD#1"), False))]
     for entry, action in old:
         assert action_from_json(entry) == action
         assert log_entry(entry) == action.to_json()
