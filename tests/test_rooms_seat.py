@@ -254,7 +254,7 @@ def test_reload_with_the_seat_link_and_with_the_pin(rooms_url: str) -> None:
         assert p.session is None and "not valid" in p.message.value
     # the PIN on a new page: wrong three times, then the seat's PIN waits (for every kernel)
     for _ in range(3):
-        with pytest.raises(NotAllowed, match="do not hold"):
+        with pytest.raises(NotAllowed, match="wrong-pin"):
             store.rejoin_pin(host.code, "Ben", "000000" if ben.pin != "000000" else "111111")
     with pytest.raises(NotAllowed, match="wait"):
         store.rejoin_pin(host.code, "ben", ben.pin)
@@ -300,7 +300,7 @@ def test_a_seat_pin_stays_the_same_until_the_student_asks_for_a_new_one(rooms_ur
     fresh = other.pin
     assert fresh.isdigit() and len(fresh) == 6 and fresh in other.seat_html.value
     if fresh != pin:  # (one chance in a million that they are the same)
-        with pytest.raises(NotAllowed, match="do not hold"):
+        with pytest.raises(NotAllowed, match="wrong-pin"):
             store.rejoin_pin(host.code, "Ana", pin)
     assert store.rejoin_pin(host.code, "Ana", fresh).seat == seat
 

@@ -212,7 +212,7 @@ def test_join_start_and_seats(rooms_url: str) -> None:
             store.join(host.code, same)
     with pytest.raises(RoomNotFound):
         store.join("ZZZ-ZZZ", "Cleo")
-    with pytest.raises(RoomNotFound, match="6 characters"):
+    with pytest.raises(RoomNotFound, match="bad-code"):
         store.join("ABC-DE0", "Cleo")
     with pytest.raises(NotAllowed, match="name"):
         store.join(host.code, "<script>")
@@ -306,7 +306,7 @@ def test_whole_games_through_the_store(rooms_url: str, game: str) -> None:
     assert replay.to_json() == stored.to_json()
     if game != "hit-me":
         assert store.room(host.code).status == "finished"
-        with pytest.raises(NotPlaying, match="over"):
+        with pytest.raises(NotPlaying, match="finished"):
             store.play(host.code, 0, ana.secret, Hit())
 
 
@@ -317,10 +317,10 @@ def test_refused_moves_change_nothing(rooms_url: str) -> None:
     version, state, cur = current_of(store, host.code)
     other = 1 - cur
     before = raw_rows(rooms_url)
-    with pytest.raises(NotYourTurn, match="not your turn"):
+    with pytest.raises(NotYourTurn, match="not-your-turn"):
         store.play(host.code, other, seats[other].secret,
                    Play(state.hands[other][0]), expected_version=version)
-    with pytest.raises(IllegalMove, match="not allowed"):
+    with pytest.raises(IllegalMove, match="illegal-move"):
         store.play(host.code, cur, seats[cur].secret, Hit(), expected_version=version)
     with pytest.raises(TableChanged, match="changed"):
         store.play(host.code, cur, seats[cur].secret, state.legal_actions(cur)[0],
@@ -331,7 +331,7 @@ def test_refused_moves_change_nothing(rooms_url: str) -> None:
         store.play(host.code, cur, host.secret, state.legal_actions(cur)[0])
     with pytest.raises(NotAllowed):
         store.play(host.code, 5, seats[cur].secret, state.legal_actions(cur)[0])
-    with pytest.raises(IllegalMove, match="another game"):
+    with pytest.raises(IllegalMove, match="other-game"):
         store.move(host.code, cur, seats[cur].secret, lambda s, p: hit_me_game(2))
 
     def boom(state: Any, seat: int) -> Any:
@@ -357,7 +357,7 @@ def test_a_forged_stored_state_is_refused(rooms_url: str) -> None:
     data["hands"][0][0] = data["hands"][1][0]  # one card twice, one lost
     raw_execute(rooms_url, "UPDATE icg_rooms SET state = ? WHERE code = ?",
                 (json.dumps(data), host.code))
-    with pytest.raises(DamagedRoom, match="refused"):
+    with pytest.raises(DamagedRoom, match="damaged"):
         store.load(host.code)
     version = store.current_version(host.code)
     with pytest.raises(DamagedRoom):
@@ -534,7 +534,7 @@ def test_a_locked_sqlite_store_gives_a_clear_error_and_loses_nothing(tmp_path: A
     blocker = sqlite3.connect(tmp_path / "rooms.sqlite3", isolation_level=None)
     blocker.execute("BEGIN EXCLUSIVE")
     t0 = time.monotonic()
-    with pytest.raises(StoreUnavailable, match="busy.*nothing was changed"):
+    with pytest.raises(StoreUnavailable, match="busy"):
         store.play(host.code, cur, seats[cur].secret, action, expected_version=version)
     assert time.monotonic() - t0 < 5
     blocker.execute("ROLLBACK")
@@ -545,9 +545,9 @@ def test_a_locked_sqlite_store_gives_a_clear_error_and_loses_nothing(tmp_path: A
 
 
 def test_an_unreachable_store_gives_a_clear_error(tmp_path: Any) -> None:
-    with pytest.raises(StoreUnavailable, match="cannot be reached"):
+    with pytest.raises(StoreUnavailable, match="unavailable"):
         RoomStore(f"sqlite:///{tmp_path / 'no-such-folder' / 'rooms.sqlite3'}")
-    with pytest.raises(StoreUnavailable, match="cannot be reached"):
+    with pytest.raises(StoreUnavailable, match="unavailable"):
         RoomStore(f"postgresql:///x?host={tmp_path}&connect_timeout=2")
 
 
@@ -562,7 +562,7 @@ def test_postgresql_down_and_back(pg_cluster: Any) -> None:
     action = state.legal_actions(cur)[0]
     pg_cluster.stop()
     try:
-        with pytest.raises(StoreUnavailable, match="cannot be reached"):
+        with pytest.raises(StoreUnavailable, match="unavailable"):
             store.play(host.code, cur, seats[cur].secret, action, expected_version=version)
         with pytest.raises(StoreUnavailable):
             store.current_version(host.code)

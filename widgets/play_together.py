@@ -37,7 +37,7 @@ from widgets.deal_codes import new_secret_seed
 from widgets.rooms import store as st
 from widgets.rooms.codes import CodeError, format_code, parse_code
 from widgets.rooms.session import SeatSession, redraw_failed_text
-from widgets.words import _
+from widgets.words import _, room_error_text
 
 GAME_OPTIONS = [("Hit Me", "hit-me"), ("Flapjack", "flapjack")]
 VARIANT_OPTIONS = [("classic", "classic"), ("simple ten", "simple-ten"),
@@ -160,7 +160,7 @@ class PlayTogether(widgets.VBox):
         try:
             return parse_code(text)
         except CodeError as e:
-            self._say(str(e))
+            self._say(room_error_text(e))
             return None
 
     def join(self) -> None:
@@ -189,10 +189,10 @@ class PlayTogether(widgets.VBox):
             ticket = attempt()
         except (st.RoomNotFound, st.NotAllowed) as e:
             self.backoff.failed()
-            self._say(str(e))
+            self._say(room_error_text(e))
             return
         except st.RoomError as e:
-            self._say(str(e))
+            self._say(room_error_text(e))
             return
         self.backoff.ok()
         self._sit(ticket, None)
@@ -211,7 +211,11 @@ class PlayTogether(widgets.VBox):
             level = ui.parse_choice(self.open_level.value, LEVELS, "computer players")
             from widgets.rooms.codes import clean_name
 
-            clean_name(self.open_name.value)
+            try:
+                clean_name(self.open_name.value)
+            except CodeError:
+                self._say(room_error_text(st.NotAllowed("bad-name")))
+                return
             state = make_state(game, players, variant, colors)
         except (ValueError, ConfigError) as e:
             self._say(str(e))
@@ -224,7 +228,7 @@ class PlayTogether(widgets.VBox):
                 fill_bot={"bot": level} if bots else None)
             ticket = self.store.join(host.code, self.open_name.value)
         except st.RoomError as e:
-            self._say(str(e))
+            self._say(room_error_text(e))
             return
         self._sit(ticket, host.secret)
 
@@ -241,7 +245,7 @@ class PlayTogether(widgets.VBox):
             info = self.store.room(code)
         except st.RoomError as e:
             self.backoff.failed()
-            self._say(str(e))
+            self._say(room_error_text(e))
             return
         host = q.get("host")
         ticket = st.SeatTicket(code, seat, info.seats[seat].name or "", q.get("key", ""))
@@ -254,7 +258,7 @@ class PlayTogether(widgets.VBox):
             self.session = SeatSession(self.store, ticket, host_secret=host_secret,
                                        on_change=self.refresh, **opts)
         except st.RoomError as e:
-            self._say(str(e))
+            self._say(room_error_text(e))
             return
         # the seat's PIN stays the same until the student asks for a new one: a page reopened
         # (seat link, PIN) shows none, only the first page of a seat shows it
