@@ -38,7 +38,6 @@ from engine.observation import (
     Observation,
     freeze,
     mark,
-    new_view,
     observation_parts,
     set_cache,
     set_stamp,
@@ -586,12 +585,11 @@ class HitMeRound(StateShape):
         apply = self.apply_action
         fixed = self.turn_actions()
         if fixed is not None:
-            new, classes, turn = new_view, _SeatToPlay.of_seat, self._turn
+            classes, marks, turn = _SeatToPlay.of_seat, _VIEWER_MARKS, self._turn
             while (seat := self.current) is not None:  # (an int: the seat to play)
-                o = new(classes[seat])  # (its viewer is `seat`)
+                o = classes[seat](marks[seat])  # (its viewer is `seat`)
                 set_state(o, self)
                 set_stamp(o, len(self._log))
-                mark(o, "viewer", seat)
                 action = choose[seat](o, [*fixed]).action
                 kind = type(action)
                 if kind is Hit or kind is Hold:  # (apply_action's checks, all met here)
@@ -958,10 +956,9 @@ class HitMeObservation(Observation):
         """`state.observation(seat, False, False)` for the seat to play (`state.current`,
         so a real seat): what a computer player gets, made without checking the seat again
         (a simulation makes one at every step)."""
-        o = new_view(_SeatToPlay.of_seat[seat])  # (its viewer is `seat`)
+        o = _SeatToPlay.of_seat[seat](_VIEWER_MARKS[seat])  # (its viewer is `seat`)
         set_state(o, state)
         set_stamp(o, len(state._log))
-        mark(o, "viewer", seat)
         return o  # (its cache of built parts is made at the first read of one)
 
     def own_state(self) -> tuple[int, int, int]:
@@ -1019,6 +1016,9 @@ class _SeatToPlay(HitMeObservation):
     _reveal = False
     _with_events = False
     of_seat: tuple[type[_SeatToPlay], ...] = ()  # (set below, one class a seat)
+    # Made as `of_seat[seat](_VIEWER_MARKS[seat])`: the dict's own storage gets the view's
+    # one field (engine.observation.mark) in the same call that makes it.
+    __init__ = dict.__init__  # type: ignore[assignment]
 
     # Its cache of built parts is made when first needed (a threshold bot reads own_state()
     # only): the two readers of the cache make sure it is there.
@@ -1046,8 +1046,10 @@ def _seat_to_play_class(seat: int) -> type[_SeatToPlay]:
     return cls
 
 
-# per seat: the class of its observations made by for_seat_to_play
+# per seat: the class of its observations made by for_seat_to_play, and the field its dict
+# storage holds
 _SeatToPlay.of_seat = tuple(_seat_to_play_class(seat) for seat in range(MAX_PLAYERS))
+_VIEWER_MARKS = tuple({"viewer": seat} for seat in range(MAX_PLAYERS))
 
 # The observation classes of Hit Me (a type test on this set is much cheaper than isinstance,
 # which goes through the Mapping ABC machinery).

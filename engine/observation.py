@@ -243,7 +243,6 @@ del LazyView._state
 # A view's dict storage holds one real field (json's encoder writes `{}` for an empty dict
 # without asking for its items): `mark(view, key, value)` puts it there.
 mark = dict.__setitem__
-new_view = dict.__new__  # (a view class is a dict: object.__new__ refuses it)
 
 
 def _plain(value: Any) -> Any:
