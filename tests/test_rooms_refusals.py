@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import json
 import sqlite3
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -109,9 +110,10 @@ def play_every_refusal(url: str, monkeypatch: pytest.MonkeyPatch) -> Plays:
     p.expect("not-this-seat", lambda: store.play(code, 0, "x" * 22, Hold()))
     # ----- seat PINs
     store.first_pin(code, 0, ana.secret)
+    at = time.time()  # (one moment for every try: the wait said does not hang on the clock)
     for _ in range(3):
-        p.expect("wrong-pin", lambda: store.rejoin_pin(code, "Ana", "abc"))
-    p.expect("pin-wait", lambda: store.rejoin_pin(code, "Ana", "abc"), "2")
+        p.expect("wrong-pin", lambda: store.rejoin_pin(code, "Ana", "abc", now=at))
+    p.expect("pin-wait", lambda: store.rejoin_pin(code, "Ana", "abc", now=at), "3")
     # ----- the class view
     p.expect("no-student", lambda: store.class_replace(code, 1), "2", shown)
     store.class_replace(code, 0)
