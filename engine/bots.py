@@ -32,7 +32,15 @@ if TYPE_CHECKING:  # numpy is imported where the expert uses it: a page with eas
 
 from engine.cards import RANK_LABELS, make_rng, signed
 from engine.errors import ConfigError
-from engine.hit_me import HIT_ME_OBSERVATIONS, MAX_CARDS, MAX_HITS, Hit, Hold, seat_ace_state
+from engine.hit_me import (
+    HIT_ME_OBSERVATIONS,
+    MAX_CARDS,
+    MAX_HITS,
+    Hit,
+    Hold,
+    best_sum,
+    seat_ace_state,
+)
 
 GAMES = ("hit-me", "flapjack")
 BOT_LEVELS: dict[str, dict[str, str]] = {
@@ -130,17 +138,11 @@ def make_bot(spec: str, game: str, rng: random.Random | int | str | None = None)
 
 @lru_cache(maxsize=100_000)
 def best_abs(s: int, pos_aces: int = 0, neg_aces: int = 0) -> int:
-    """The least |sum| when each free ace may count 11 instead of 1 (with its sign).
+    """The least |sum| when each free ace may count 11 instead of 1 (with its sign): the
+    |sum| of engine.hit_me.best_sum, the one that scores.
 
     `s` counts every ace as 1 (with its sign); `pos_aces`/`neg_aces` are the free aces."""
     return min(abs(s + 10 * a - 10 * b) for a in range(pos_aces + 1) for b in range(neg_aces + 1))
-
-
-@lru_cache(maxsize=100_000)
-def best_sum(s: int, pos_aces: int = 0, neg_aces: int = 0) -> int:
-    """The sum closest to zero the free aces allow (the one that scores)."""
-    options = [s + 10 * a - 10 * b for a in range(pos_aces + 1) for b in range(neg_aces + 1)]
-    return min(options, key=lambda x: (abs(x), x < 0))
 
 
 def _add_card(state: tuple[int, int, int], value: int, ace_eleven: bool) -> tuple[int, int, int]:

@@ -36,7 +36,7 @@ class EventKind(Enum):
 
 
 # The data fields an event may carry besides kind and seat (JSON names are the same).
-_FIELDS = ("card", "value", "before", "delta", "after", "score", "count", "values",
+EVENT_FIELDS = _FIELDS = ("card", "value", "before", "delta", "after", "score", "count", "values",
            "winners", "reason", "lead")
 
 

@@ -19,9 +19,16 @@ from engine.cards import (
     make_rng,
     stacked_order,
 )
-from engine.errors import ConfigError, IllegalActionError, Reason, Why, check_int
+from engine.errors import ConfigError, IllegalActionError, Reason, Why, check_int, is_seat
 from engine.events import Event, EventKind, frozen_card_view
-from engine.observation import FrozenDict, FrozenList, Observation, freeze, observation_parts
+from engine.observation import (
+    FrozenDict,
+    FrozenList,
+    Observation,
+    freeze,
+    observation_parts,
+    state_of,
+)
 from engine.save_shape import (
     CARD_AMOUNTS,
     CARD_LISTS,
@@ -161,6 +168,17 @@ class Play:
     card: Card
     sign: int = 1
 
+    def __eq__(self, other: object) -> bool:
+        # True == 1 in Python, but Play(card, True) is refused by apply_action: equal only
+        # with the same card and a sign of the same type and value
+        if type(other) is not Play:
+            return NotImplemented
+        return self.card == other.card and self.sign == other.sign \
+            and type(self.sign) is type(other.sign)
+
+    def __hash__(self) -> int:
+        return hash((self.card, self.sign))
+
     def __str__(self) -> str:
         return f"play {self.card.code}" + (" (subtract)" if self.sign < 0 else "")
 
@@ -218,8 +236,12 @@ class FlapjackState(StateShape):
     plays: int = 0
     passes: int = 0
     events: list[Event] = field(default_factory=list)
+    # every card of the game when it was dealt from an exact list of cards that is not the
+    # config's whole deck(s) (`deal(..., exact=True)`); None: the config's deck(s)
+    cards: list[Card] | None = None
 
     GAME, SAVE, CHECK = "flapjack", FLAPJACK_SAVE, "check_flapjack_state"
+    OPTIONAL = (("cards", CARDS),)
 
     @property
     def _log(self) -> list[Event]:
@@ -232,11 +254,13 @@ class FlapjackState(StateShape):
         config: FlapjackConfig,
         rng: random.Random | int | str | None = None,
         deck: Sequence[Card] | str | None = None,
-        exact: bool = False,
+        *,
         dealer: int = 0,
+        exact: bool = False,
     ) -> FlapjackState:
         """Shuffle and deal 7 cards each. `deck` stacks the top of the deck (top first);
-        with `exact` the given cards are the whole deck."""
+        with `exact` the given cards are the whole deck. The same arguments as
+        `HitMeRound.deal`: (config, rng, deck, dealer=...)."""
         if not isinstance(config, FlapjackConfig):
             raise ConfigError("config must be a FlapjackConfig")
         check_int(dealer, "dealer", 0, config.players - 1)
@@ -249,6 +273,7 @@ class FlapjackState(StateShape):
                 f"{config.players} players"
             )
         n = config.players
+        whole = make_deck(config.decks, config.ranks)
         state = cls(
             config=config,
             dealer=dealer,
@@ -258,6 +283,7 @@ class FlapjackState(StateShape):
             tricks=[[] for _ in range(n)],
             current=None,
             flapjacks=[0] * n,
+            cards=sorted(order) if exact and sorted(order) != sorted(whole) else None,
         )
         for _ in range(HAND_SIZE):
             for i in range(n):
@@ -274,10 +300,13 @@ class FlapjackState(StateShape):
 
     @property
     def over(self) -> bool:
+        """No seat is to play any more (`current_player` is None), as in Hit Me; Flapjack has
+        no step after that, so `over` and `is_over` are one."""
         return self.end_reason is not None
 
     @property
     def is_over(self) -> bool:
+        """Nothing is left to do (the core API's end of a game)."""
         return self.end_reason is not None
 
     @property
@@ -313,8 +342,8 @@ class FlapjackState(StateShape):
             return []
         if player is None:
             player = self.current
-        if player != self.current:
-            return []
+        elif player != self.current or not is_seat(player, self.players):
+            return []  # another seat's turn, or not a seat (True, 1.0, "1")
         return self._moves(player)
 
     def why_illegal(self, player: int, card: Card, sign: int = 1) -> Why | None:
@@ -448,7 +477,7 @@ class FlapjackObservation(Observation):
     passes: int
 
     def _build_seat(self, p: int) -> dict[str, Any]:
-        st = self._state
+        st = state_of(self)
         show = self._reveal or st.over or self.viewer == p  # leftover hands shown at the end
         value = st.config.value
         return FrozenDict({
@@ -461,27 +490,28 @@ class FlapjackObservation(Observation):
         })
 
     def _result(self) -> dict[str, Any] | None:
-        res = self._state.result()
+        res = state_of(self).result()
         return freeze(res.to_json()) if res else None
 
     _PARTS = observation_parts(
         "flapjack", "game viewer reveal config low high targets players dealer "
         "current_player over end_reason total table draw_pile played seats legal_actions "
         "plays passes events result", {
-            "reveal": lambda o: o._reveal or o._state.over,
-            "low": lambda o: o._state.config.low,
-            "high": lambda o: o._state.config.high,
-            "targets": lambda o: FrozenList(o._state.config.targets),
-            "end_reason": lambda o: o._state.end_reason.value if o._state.end_reason else None,
-            "total": lambda o: o._state.total,
-            "table": lambda o: FrozenList([frozen_card_view(c, o._state.config.value(c), added=v)
-                                           for c, v in o._state.table]),
-            "draw_pile": lambda o: len(o._state.draw_pile),
-            "played": lambda o: FrozenList([c.code for c in o._state.played_cards()]),
-            "plays": lambda o: o._state.plays,
-            "passes": lambda o: o._state.passes,
+            "reveal": lambda o: o._reveal or state_of(o).over,
+            "low": lambda o: state_of(o).config.low,
+            "high": lambda o: state_of(o).config.high,
+            "targets": lambda o: FrozenList(state_of(o).config.targets),
+            "end_reason": lambda o: None if state_of(o).end_reason is None
+            else state_of(o).end_reason.value,
+            "total": lambda o: state_of(o).total,
+            "table": lambda o: FrozenList([frozen_card_view(c, state_of(o).config.value(c), added=v)
+                                           for c, v in state_of(o).table]),
+            "draw_pile": lambda o: len(state_of(o).draw_pile),
+            "played": lambda o: FrozenList([c.code for c in state_of(o).played_cards()]),
+            "plays": lambda o: state_of(o).plays,
+            "passes": lambda o: state_of(o).passes,
             "events": lambda o: FrozenList([freeze(e.view(o.viewer, o._reveal))
-                                            for e in o._state.events])
+                                            for e in state_of(o).events])
             if o._with_events else FrozenList(),
             "result": _result,
         })

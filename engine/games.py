@@ -23,8 +23,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.cards import Card, Convention, make_deck
-from engine.errors import ConfigError
+from engine.cards import Card, Convention, card_from_json, make_deck
+from engine.errors import ConfigError, IllegalActionError, Reason, is_seat
 from engine.flapjack import FlapjackConfig, FlapjackState, Play
 from engine.hit_me import ChooseAce, Hit, HitMeConfig, HitMeGame, HitMeRound, Hold, Reveal
 
@@ -38,10 +38,11 @@ class GameType:
     state_type: type
     deal: Callable[..., Any]  # deal(config, rng, deck, dealer) -> state
     base_value: Callable[[Card], int]  # a card's size before its colour sign (A=1 ...)
-    action_from_json: Callable[[dict[str, Any], Any], Any]
+    action_from_json: Callable[[dict[str, Any], Any, Any], Any]  # (data, state, seat)
     # series(config, seed, deck) -> a sequence of deals with a score table (Hit Me's
     # HitMeGame: the winner deals next), for games played deal after deal; None otherwise
     series: Callable[..., Any] | None = None
+    series_type: type | None = None  # the class `series` makes (its to_json / from_json)
 
     def card_value(self, card: Card, colors: Convention | str = Convention.BLACK_POSITIVE
                    ) -> int:
@@ -84,20 +85,27 @@ class Game:
     def state_from_json(self, data: dict[str, Any]) -> Any:
         return self.type.state_type.from_json(data)
 
-    def action_from_json(self, data: dict[str, Any], state: Any) -> Any:
-        """An action from its observation data ({"kind": ...}), with its card from `state`."""
-        return self.type.action_from_json(data, state)
+    def action_from_json(self, data: dict[str, Any], state: Any, seat: int | None = None
+                         ) -> Any:
+        """An action from its data ({"kind": ...}, as `legal_actions` in an observation and
+        `to_json` write it) for `seat` (default: the seat to play), its card looked for in
+        that seat's own cards only: any other card (another seat's, the draw pile's, a card
+        of no game) is refused alike (IllegalActionError), so a refusal never tells where a
+        hidden card is. Data that is no action of this game raises ConfigError."""
+        if seat is None:
+            seat = state.current_player
+        return self.type.action_from_json(data, state, seat)
 
 
-def _card_by_key(key: Any, cards: Sequence[Card]) -> Card:
+def _own_card(key: Any, cards: Sequence[Card], reason: Reason, seat: Any) -> Card:
     for c in cards:
         if c.key == key:
             return c
-    raise ConfigError(f"no card {key!r} here")
+    raise IllegalActionError(reason, card=str(key), seat=seat)
 
 
-def _hit_me_action(data: dict[str, Any], state: HitMeRound) -> Any:
-    kind = data.get("kind")
+def _hit_me_action(data: dict[str, Any], state: HitMeRound, seat: Any) -> Any:
+    kind = data.get("kind") if isinstance(data, dict) else None
     if kind == "hit":
         return Hit()
     if kind == "hold":
@@ -105,24 +113,50 @@ def _hit_me_action(data: dict[str, Any], state: HitMeRound) -> Any:
     if kind == "reveal":
         return Reveal()
     if kind == "ace":
-        cards = [c for p in range(state.players) for c in state.cards(p)]
-        return ChooseAce(_card_by_key(data.get("key"), cards), data.get("high"))
+        own = state.cards(seat) if is_seat(seat, state.players) else []
+        return ChooseAce(_own_card(data.get("key"), own, Reason.NOT_YOUR_CARD, seat),
+                         data.get("high"))
     raise ConfigError(f"not a Hit Me action: {data!r}")
 
 
-def _flapjack_action(data: dict[str, Any], state: FlapjackState) -> Any:
-    if data.get("kind") != "play":
+def _flapjack_action(data: dict[str, Any], state: FlapjackState, seat: Any) -> Any:
+    if not isinstance(data, dict) or data.get("kind") != "play":
         raise ConfigError(f"not a Flapjack action: {data!r}")
-    cards = [c for h in state.hands for c in h]
-    return Play(_card_by_key(data.get("key"), cards), data.get("sign", 1))
+    own = state.hands[seat] if is_seat(seat, state.players) else []
+    return Play(_own_card(data.get("key"), own, Reason.NOT_IN_HAND, seat), data.get("sign", 1))
+
+
+def read_action(data: Any) -> Any:
+    """An action from its JSON exactly as `to_json` writes it, with no state to look in (a
+    saved move log): `{"kind": "hit"}`, `{"kind": "hold"}`, `{"kind": "reveal"}`,
+    `{"kind": "ace", "key": "AS", "high": true}`, `{"kind": "play", "key": "KS", "sign": -1}`.
+    Anything else (a field more or less, a bool for a sign, a card key not written exactly)
+    is refused with IllegalActionError(NOT_AN_ACTION); `apply_action` then checks the move."""
+    if not isinstance(data, dict) or type(data.get("kind")) is not str:
+        raise IllegalActionError(Reason.NOT_AN_ACTION, action=repr(data))
+    kind, fields = data["kind"], set(data) - {"kind"}
+    try:
+        if kind in _PLAIN_ACTIONS and not fields:
+            return _PLAIN_ACTIONS[kind]
+        if kind == "ace" and fields == {"key", "high"} and type(data["high"]) is bool:
+            return ChooseAce(card_from_json(data["key"]), data["high"])
+        if kind == "play" and fields == {"key", "sign"} and type(data["sign"]) is int \
+                and data["sign"] in (1, -1):
+            return Play(card_from_json(data["key"]), data["sign"])
+    except ConfigError as e:  # a card key not written exactly
+        raise IllegalActionError(Reason.NOT_AN_ACTION, action=repr(data), error=str(e)) from e
+    raise IllegalActionError(Reason.NOT_AN_ACTION, action=repr(data))
+
+
+_PLAIN_ACTIONS = {"hit": Hit(), "hold": Hold(), "reveal": Reveal()}
 
 
 GAMES: dict[str, GameType] = {
     "hit-me": GameType(
         "hit-me", HitMeConfig, HitMeRound,
-        lambda config, rng, deck, dealer: HitMeRound.deal(config, dealer, rng, deck),
+        lambda config, rng, deck, dealer: HitMeRound.deal(config, rng, deck, dealer=dealer),
         lambda card: min(card.rank, 10), _hit_me_action,
-        lambda config, seed, deck: HitMeGame(config, seed=seed, deck=deck)),
+        lambda config, seed, deck: HitMeGame(config, seed=seed, deck=deck), HitMeGame),
     "flapjack": GameType(
         "flapjack", FlapjackConfig, FlapjackState,
         lambda config, rng, deck, dealer: FlapjackState.deal(config, rng, deck, dealer=dealer),

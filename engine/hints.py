@@ -14,13 +14,12 @@ from typing import Any
 from engine.bots import (
     FlapjackView,
     best_abs,
-    best_sum,
     hit_me_unseen,
     hypergeometric_any,
     own_hit_me_state,
 )
 from engine.errors import ConfigError
-from engine.hit_me import MAX_CARDS, MAX_HITS
+from engine.hit_me import MAX_CARDS, MAX_HITS, best_sum
 
 
 def _viewer(observation: dict[str, Any]) -> int:

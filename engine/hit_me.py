@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -36,10 +37,12 @@ from engine.observation import (
     LazyView,
     Observation,
     freeze,
+    mark,
     observation_parts,
     set_cache,
     set_stamp,
     set_state,
+    state_of,
 )
 from engine.save_shape import (
     CARD_LISTS,
@@ -64,6 +67,35 @@ class TurnOrder(Enum):
 
     ROUND_ROBIN = "round-robin"  # one hit a pass, everyone asked each pass
     ALL_AT_ONCE = "all-at-once"  # each player takes all their hits before the next player
+
+
+@functools.lru_cache(maxsize=100_000)
+def free_aces_high(s: int, pos_aces: int = 0, neg_aces: int = 0) -> tuple[int, int]:
+    """The one rule for aces a player never chose ("ace one or eleven"): how many of the free
+    positive and free negative aces count 11, given `s`, the sum with every free ace as 1.
+
+    RULES.md: an ace is 1; the player may count it 11; where the player never chose, the
+    choice that brings the sum closest to zero. When two sums are equally close (AS and 6H:
+    -5 as 1, +5 as 11), counting 11 brings it no closer, so the aces keep their value 1: of
+    the closest sums, the one with the fewest aces counting 11. (That one is unique: two sums
+    equally close, x and -x, never have equally many aces at 11.) `final_sum`, the end of the
+    round, the hint and the computer players all count with this function (docs/rules.md)."""
+    best = (0, 0)
+    best_key = (abs(s), 0)
+    for a in range(pos_aces + 1):
+        for b in range(neg_aces + 1):
+            key = (abs(s + 10 * a - 10 * b), a + b)
+            if key < best_key:
+                best, best_key = (a, b), key
+    return best
+
+
+@functools.lru_cache(maxsize=100_000)
+def best_sum(s: int, pos_aces: int = 0, neg_aces: int = 0) -> int:
+    """The sum that scores when the free aces count as `free_aces_high` says (`s` counts every
+    free ace as 1; `pos_aces`/`neg_aces` are the free aces of each sign)."""
+    a, b = free_aces_high(s, pos_aces, neg_aces)
+    return s + 10 * a - 10 * b
 
 
 def hit_me_value(card: Card, colors: Convention) -> int:
@@ -163,6 +195,16 @@ class ChooseAce:
 
     card: Card
     high: bool
+
+    def __eq__(self, other: object) -> bool:
+        # True == 1 in Python, but ChooseAce(card, 1) is refused by apply_action (an ace is
+        # high or not): equal only with the same card and the same bool
+        if type(other) is not ChooseAce:
+            return NotImplemented
+        return self.card == other.card and self.high is other.high
+
+    def __hash__(self) -> int:
+        return hash((self.card, self.high))
 
     def __str__(self) -> str:
         return f"count {self.card.code} as {11 if self.high else 1}"
@@ -315,11 +357,13 @@ class HitMeRound(StateShape):
     def deal(
         cls,
         config: HitMeConfig,
-        dealer: int = 0,
         rng: random.Random | int | str | None = None,
         deck: Sequence[Card] | str | None = None,
+        *,
+        dealer: int = 0,
     ) -> HitMeRound:
-        """Gather, shuffle and deal a new round. `deck` stacks the top of the deck (top first)."""
+        """Gather, shuffle and deal a new round. `deck` stacks the top of the deck (top first).
+        The same arguments as `FlapjackState.deal`: (config, rng, deck, dealer=...)."""
         if not isinstance(config, HitMeConfig):
             raise ConfigError("config must be a HitMeConfig")
         if type(dealer) is not int or not 0 <= dealer < config.players:
@@ -360,8 +404,9 @@ class HitMeRound(StateShape):
     # ----- reading the state ------------------------------------------------------------
     @property
     def over(self) -> bool:
-        """Every player is done: no more hits, holds or ace choices. The round then waits in
-        its announce phase (face-down cards still hidden) until a Reveal turns them up."""
+        """No seat is to play any more (`current_player` is None), as in Flapjack: every player
+        is done, no more hits, holds or ace choices. The round then waits in its announce
+        phase (face-down cards still hidden) until a Reveal turns them up: `is_over`."""
         return self.current is None
 
     @property
@@ -419,21 +464,19 @@ class HitMeRound(StateShape):
         return sums
 
     def final_sum(self, player: int) -> int:
-        """The sum that scores: chosen aces as chosen, unchosen aces as brings it closest to 0."""
+        """The sum that scores: chosen aces as chosen, the others as `free_aces_high` says
+        (closest to 0; on a tie, aces keep 1)."""
         if not self.config.ace_eleven:
             return self.sum(player)
-        fixed, free = 0, []
+        s = pos = neg = 0
+        chosen = self.ace_high[player]
         for c in self.cards(player):
-            if c.rank == 1 and c.key not in self.ace_high[player]:
-                free.append(self.config.value(c))
-            else:
-                fixed += self.card_value(player, c)
-        best = None
-        for highs in itertools.product((False, True), repeat=len(free)):
-            s = fixed + sum(v * (11 if h else 1) for v, h in zip(free, highs, strict=True))
-            if best is None or abs(s) < abs(best):
-                best = s
-        return best
+            v = self.card_value(player, c)  # (a free ace as 1)
+            s += v
+            if c.rank == 1 and c.key not in chosen:
+                pos += v > 0
+                neg += v < 0
+        return best_sum(s, pos, neg)
 
     def pass_number(self) -> int:
         """Round robin: which pass of hits (1 to 5) is being asked now (0 when over)."""
@@ -542,9 +585,9 @@ class HitMeRound(StateShape):
         apply = self.apply_action
         fixed = self.turn_actions()
         if fixed is not None:
-            new, classes, turn = _new, _SeatToPlay.of_seat, self._turn
+            classes, marks, turn = _SeatToPlay.of_seat, _VIEWER_MARKS, self._turn
             while (seat := self.current) is not None:  # (an int: the seat to play)
-                o = new(classes[seat])  # (its viewer is `seat`)
+                o = classes[seat](marks[seat])  # (its viewer is `seat`)
                 set_state(o, self)
                 set_stamp(o, len(self._log))
                 action = choose[seat](o, [*fixed]).action
@@ -699,7 +742,7 @@ class HitMeGame:
         self.dealer = 0
         self.last_dealt[0] = 0
         self._recorded = False
-        self.round = HitMeRound.deal(config, 0, self.rng, deck)
+        self.round = HitMeRound.deal(config, self.rng, deck, dealer=0)
 
     @property
     def rounds_played(self) -> int:
@@ -751,7 +794,7 @@ class HitMeGame:
             self._record(self.round.result())
         self.dealer = self.next_dealer()
         self.last_dealt[self.dealer] = len(self.history)
-        self.round = HitMeRound.deal(self.config, self.dealer, self.rng, deck)
+        self.round = HitMeRound.deal(self.config, self.rng, deck, dealer=self.dealer)
         self._recorded = False
         return self.round
 
@@ -806,14 +849,15 @@ class HitMeSeat(LazyView):
     __slots__ = ("_p", "_mine")
 
     def __init__(self, state: HitMeRound, p: int, mine: bool, stamp: int) -> None:
-        _set(self, "_state", state)
+        set_state(self, state)
         _set(self, "_stamp", stamp)
         _set(self, "_cache", {"seat": p})
+        mark(self, "seat", p)
         _set(self, "_p", p)
         _set(self, "_mine", mine)
 
     def _own_views(self) -> list[dict[str, Any]]:
-        st, p = self._state, self._p
+        st, p = state_of(self), self._p
         own = st.card_values(p)  # face-down first, aces as chosen
         if st.config.ace_eleven:
             chosen = st.ace_high[p]
@@ -823,7 +867,7 @@ class HitMeSeat(LazyView):
         return [frozen_card_view(c, v) for c, v in zip(st.cards(p), own, strict=True)]
 
     def _face_down(self) -> dict[str, Any]:
-        st, p = self._state, self._p
+        st, p = state_of(self), self._p
         if not self._mine:
             return HIDDEN_CARD
         if st.face_down[p] is None:
@@ -831,7 +875,7 @@ class HitMeSeat(LazyView):
         return self._own_views()[0]
 
     def _face_up(self) -> list[dict[str, Any]]:
-        st, p = self._state, self._p
+        st, p = state_of(self), self._p
         if self._mine:
             views = self._own_views()
             return FrozenList(views[1:] if st.face_down[p] is not None else views)
@@ -839,13 +883,13 @@ class HitMeSeat(LazyView):
         return FrozenList([frozen_card_view(c, c.hit_me_black * f) for c in st.face_up[p]])
 
     def _count(self) -> int:
-        st, p = self._state, self._p
+        st, p = state_of(self), self._p
         return len(st.face_up[p]) + (st.face_down[p] is not None)
 
     def _sum(self) -> int | None:
         if not self._mine:
             return None
-        st = self._state
+        st = state_of(self)
         if st.config.ace_eleven and st.current is None:
             return st.final_sum(self._p)
         sums = st._sums
@@ -854,7 +898,7 @@ class HitMeSeat(LazyView):
     def _values(self) -> list[int] | None:
         if not self._mine:
             return None
-        st, p = self._state, self._p
+        st, p = state_of(self), self._p
         if st.config.ace_eleven and st.current is None:
             # once every player is done, an ace never chosen counts the way that brings the
             # sum closest to 0
@@ -862,7 +906,7 @@ class HitMeSeat(LazyView):
         return FrozenList(st.card_values(p))
 
     def _face_up_sum(self) -> int:
-        st, p = self._state, self._p
+        st, p = state_of(self), self._p
         if st._up_sums is None:
             st._count_sums()
         return st._up_sums[p]
@@ -871,10 +915,10 @@ class HitMeSeat(LazyView):
         "seat": lambda o: o._p,
         "face_down": _face_down,
         "face_up": _face_up,
-        "held": lambda o: o._state.held[o._p],
-        "hits": lambda o: len(o._state.face_up[o._p]) - 1,
+        "held": lambda o: state_of(o).held[o._p],
+        "hits": lambda o: len(state_of(o).face_up[o._p]) - 1,
         "cards": _count,
-        "in": lambda o: o._state.current is not None and not o._state.held[o._p]
+        "in": lambda o: state_of(o).current is not None and not state_of(o).held[o._p]
         and o["cards"] < MAX_CARDS,
         "face_up_sum": _face_up_sum,
         "sum": _sum,
@@ -912,7 +956,7 @@ class HitMeObservation(Observation):
         """`state.observation(seat, False, False)` for the seat to play (`state.current`,
         so a real seat): what a computer player gets, made without checking the seat again
         (a simulation makes one at every step)."""
-        o = _new(_SeatToPlay.of_seat[seat])  # (its viewer is `seat`)
+        o = _SeatToPlay.of_seat[seat](_VIEWER_MARKS[seat])  # (its viewer is `seat`)
         set_state(o, state)
         set_stamp(o, len(state._log))
         return o  # (its cache of built parts is made at the first read of one)
@@ -921,7 +965,7 @@ class HitMeObservation(Observation):
         """The viewer's (sum with free aces as 1, free positive aces, free negative aces):
         what a computer player reads (engine.bots.own_hit_me_state), worked out from the
         viewer's own seat only."""
-        st, me = self._state, self.viewer
+        st, me = state_of(self), self.viewer
         if len(st._log) != self._stamp:
             self._check()
         if me is None:
@@ -932,13 +976,13 @@ class HitMeObservation(Observation):
         return seat_ace_state(self.seat(me))
 
     def _build_seat(self, p: int) -> HitMeSeat:
-        st = self._state
+        st = state_of(self)
         return HitMeSeat(st, p, p == self.viewer or self._reveal or st.revealed, self._stamp)
 
     def _events(self) -> list[dict[str, Any]]:
         if not self._with_events:
             return FrozenList()
-        st, viewer, reveal = self._state, self.viewer, self._reveal
+        st, viewer, reveal = state_of(self), self.viewer, self._reveal
         show_all = reveal or st.revealed
         # An ace choice is a private thought: telling others of it would reveal that a
         # face-down card is an ace, so others see it only once the round is over.
@@ -946,18 +990,18 @@ class HitMeObservation(Observation):
                            if e.kind is not EventKind.ACE or show_all or e.player == viewer])
 
     def _result(self) -> dict[str, Any] | None:
-        st = self._state
+        st = state_of(self)
         res = st.result() if self._reveal or st.revealed else None
         return freeze(res.to_json()) if res else None
 
     _PARTS = observation_parts(
         "hit-me", "game viewer reveal config players dealer current_player pass_number over "
         "phase revealed draw_pile seats legal_actions events result", {
-            "reveal": lambda o: o._reveal or o._state.revealed,
-            "pass_number": lambda o: o._state.pass_number(),
-            "phase": lambda o: o._state.phase,
-            "revealed": lambda o: o._state.revealed,
-            "draw_pile": lambda o: len(o._state.deck),  # the face-down pile's count
+            "reveal": lambda o: o._reveal or state_of(o).revealed,
+            "pass_number": lambda o: state_of(o).pass_number(),
+            "phase": lambda o: state_of(o).phase,
+            "revealed": lambda o: state_of(o).revealed,
+            "draw_pile": lambda o: len(state_of(o).deck),  # the face-down pile's count
             "events": _events,
             "result": _result,
         })
@@ -972,6 +1016,9 @@ class _SeatToPlay(HitMeObservation):
     _reveal = False
     _with_events = False
     of_seat: tuple[type[_SeatToPlay], ...] = ()  # (set below, one class a seat)
+    # Made as `of_seat[seat](_VIEWER_MARKS[seat])`: the dict's own storage gets the view's
+    # one field (engine.observation.mark) in the same call that makes it.
+    __init__ = dict.__init__  # type: ignore[assignment]
 
     # Its cache of built parts is made when first needed (a threshold bot reads own_state()
     # only): the two readers of the cache make sure it is there.
@@ -999,8 +1046,10 @@ def _seat_to_play_class(seat: int) -> type[_SeatToPlay]:
     return cls
 
 
-# per seat: the class of its observations made by for_seat_to_play
+# per seat: the class of its observations made by for_seat_to_play, and the field its dict
+# storage holds
 _SeatToPlay.of_seat = tuple(_seat_to_play_class(seat) for seat in range(MAX_PLAYERS))
+_VIEWER_MARKS = tuple({"viewer": seat} for seat in range(MAX_PLAYERS))
 
 # The observation classes of Hit Me (a type test on this set is much cheaper than isinstance,
 # which goes through the Mapping ABC machinery).

@@ -6,9 +6,10 @@
   `obs.legal_actions`, ...); setting one raises `AttributeError`. Every game has the core
   fields of `CORE_FIELDS` under the same names (a game adds its own after them, e.g. Hit Me's
   `phase`, Flapjack's `total`);
-- a read-only Mapping with the same keys: `obs["draw_pile"]`, iteration, `dict(obs)`,
-  `obs.to_dict()` (the plain JSON-ready dict) and `==` with that dict all work, so code written
-  for the observation dict reads it unchanged;
+- a read-only mapping with the same keys (a dict to `isinstance` and to the json module):
+  `obs["draw_pile"]`, iteration, `dict(obs)`, `json.dumps(obs)`, `obs.to_dict()` (the plain
+  JSON-ready dict) and `==` with that dict all work, so code written for the observation dict
+  reads it unchanged;
 - lazy: a field is worked out from the state when first read, once. A computer player reads
   two or three fields (its own seat, the settings); building every seat's card views at every
   decision of a simulation cost more than the rest of the engine together. `seat(p)` builds one
@@ -27,14 +28,16 @@ plain dicts and lists a caller may change. Nested values are built frozen, once,
 (a card view is frozen once per card and value and then shared): no copies at each step.
 
 It is a view of the state at the moment it was made: reading a field not built yet after the
-state has moved on raises `RuntimeError` (ask the state for a new observation instead).
+state has moved on raises `RuntimeError` (ask the state for a new observation instead). It has
+no attribute that leads to the state (a computer player given one cannot step to the hidden
+cards or `apply_action` by a name).
 """
 
 from __future__ import annotations
 
 import copy
 import functools
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, ItemsView, Iterator, KeysView, Mapping, ValuesView
 from typing import Any
 
 # The fields every game's observation has, with the same names and meanings.
@@ -117,11 +120,19 @@ def freeze(value: Any) -> Any:
     return value
 
 
-class LazyView(Mapping[str, Any]):
-    """A read-only Mapping whose values (`_PARTS`: key -> builder) are built on first read and
+class LazyView(dict):  # type: ignore[type-arg]
+    """A read-only mapping whose values (`_PARTS`: key -> builder) are built on first read and
     kept; each key is also a read-only attribute (keys that are not identifiers, or that are
     Python words such as "in", only by key). Subclasses set `_PARTS` and `_FIELDS` (the keys,
-    in order) and may hold more slots."""
+    in order) and may hold more slots.
+
+    It is a dict to the json module (`json.dumps(obs)` writes every field, built then) and to
+    `isinstance`; every read goes through the methods below (the fields, built on first read),
+    never through the dict's own storage, which holds one field only (so that json's encoder
+    asks for `items()`). The state it reads is in a slot with no attribute name (`state_of`
+    reads it): a computer player given an observation has no attribute that leads to the game
+    (its hidden cards, `apply_action`). That is a guard against slips, not a sandbox: code in
+    the same Python process can always find an object in memory."""
 
     __slots__ = ("_state", "_stamp", "_cache")
     _PARTS: dict[str, Callable[[Any], Any]] = {}
@@ -133,7 +144,7 @@ class LazyView(Mapping[str, Any]):
         slots = {s for k in cls.__mro__ for s in getattr(k, "__slots__", ())}
         for key in cls._PARTS:
             if key.isidentifier() and key != "in" and key not in slots \
-                    and not hasattr(cls, key):  # (a Mapping's `values` stays a method)
+                    and not hasattr(cls, key):  # (a mapping's `values` stays a method)
                 setattr(cls, key, property(lambda self, k=key: self[k],
                                            doc=f"the observation's {key!r} (read-only)"))
 
@@ -143,8 +154,11 @@ class LazyView(Mapping[str, Any]):
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"{type(self).__name__} is read-only (frozen): {name}")
 
+    __setitem__ = __delitem__ = __ior__ = _read_only
+    clear = pop = popitem = setdefault = update = _read_only
+
     def _check(self) -> None:
-        if self._state._version() != self._stamp:
+        if state_of(self)._version() != self._stamp:
             raise RuntimeError("this observation was made before the last move: ask the state "
                                "for a new one")
 
@@ -153,7 +167,7 @@ class LazyView(Mapping[str, Any]):
         if value is not _MISSING:
             return value
         build = self._PARTS[key]  # KeyError for a key the observation does not have
-        if len(self._state._log) != self._stamp:  # (the state's _version(), inlined)
+        if len(state_of(self)._log) != self._stamp:  # (the state's _version(), inlined)
             self._check()
         value = self._cache[key] = build(self)
         return value
@@ -164,11 +178,23 @@ class LazyView(Mapping[str, Any]):
     def __iter__(self) -> Iterator[str]:
         return iter(self._FIELDS)
 
+    def __reversed__(self) -> Iterator[str]:
+        return reversed(self._FIELDS)
+
     def __len__(self) -> int:
         return len(self._FIELDS)
 
     def __contains__(self, key: object) -> bool:
         return key in self._PARTS
+
+    def keys(self) -> KeysView[str]:  # type: ignore[override]
+        return KeysView(self)
+
+    def items(self) -> ItemsView[str, Any]:  # type: ignore[override]
+        return ItemsView(self)
+
+    def values(self) -> ValuesView[Any]:  # type: ignore[override]
+        return ValuesView(self)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, LazyView):
@@ -177,7 +203,17 @@ class LazyView(Mapping[str, Any]):
             return NotImplemented
         return self.to_dict() == dict(other)
 
+    def __ne__(self, other: object) -> bool:
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
     __hash__ = None  # type: ignore[assignment]
+
+    def __or__(self, other: Any) -> dict[str, Any]:
+        return {**self.to_dict(), **other}
+
+    def __ror__(self, other: Any) -> dict[str, Any]:
+        return {**other, **self.to_dict()}
 
     def to_dict(self) -> dict[str, Any]:
         """Every field, as plain JSON-ready data (nested views as dicts too)."""
@@ -197,6 +233,16 @@ class LazyView(Mapping[str, Any]):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.to_dict()!r})"
+
+
+# The state a view reads, by its slot's descriptor only: the class keeps no attribute of that
+# name (see LazyView), so `view._state` raises AttributeError.
+_STATE_SLOT = LazyView.__dict__["_state"]
+state_of: Callable[[LazyView], Any] = _STATE_SLOT.__get__
+del LazyView._state
+# A view's dict storage holds one real field (json's encoder writes `{}` for an empty dict
+# without asking for its items): `mark(view, key, value)` puts it there.
+mark = dict.__setitem__
 
 
 def _plain(value: Any) -> Any:
@@ -226,7 +272,7 @@ class Observation(LazyView):
     players: int
     dealer: int
     current_player: int | None  # None when no seat is to play
-    over: bool
+    over: bool  # no seat is to play any more: current_player is None (both games)
     draw_pile: int  # cards in the face-down pile (its count is public, never its cards)
     seats: list[dict[str, Any]]  # what the viewer may see of each seat
     legal_actions: list[dict[str, Any]]  # the viewer's moves as data ({"kind": ...})
@@ -242,15 +288,16 @@ class Observation(LazyView):
         set_with_events(self, events)
         set_stamp(self, len(state._log))  # the state's _version(), inlined
         set_cache(self, {})  # parts by name and seats by number
+        mark(self, "viewer", viewer)
 
     def seat(self, p: int) -> Any:
         """One seat as `self.seats[p]` shows it, built alone."""
         value = self._cache.get(p, _MISSING)
         if value is not _MISSING:
             return value
-        if len(self._state._log) != self._stamp:
+        if len(state_of(self)._log) != self._stamp:
             self._check()
-        if type(p) is not int or not 0 <= p < self._state.players:
+        if type(p) is not int or not 0 <= p < state_of(self).players:
             raise KeyError(p)
         value = self._cache[p] = self._build_seat(p)
         return value
@@ -260,8 +307,8 @@ class Observation(LazyView):
 
 
 # Setters of the slots (the class refuses assignment; its own constructors use these).
-set_state, set_stamp, set_cache = (LazyView.__dict__[k].__set__
-                                   for k in ("_state", "_stamp", "_cache"))
+set_state = _STATE_SLOT.__set__
+set_stamp, set_cache = (LazyView.__dict__[k].__set__ for k in ("_stamp", "_cache"))
 set_viewer, set_reveal, set_with_events = (Observation.__dict__[k].__set__
                                            for k in ("viewer", "_reveal", "_with_events"))
 
@@ -274,14 +321,14 @@ def frozen_config(config: Any) -> FrozenDict:
 
 _COMMON_PARTS: dict[str, Callable[[Any], Any]] = {
     "viewer": lambda o: o.viewer,
-    "config": lambda o: frozen_config(o._state.config),
-    "players": lambda o: o._state.players,
-    "dealer": lambda o: o._state.dealer,
-    "current_player": lambda o: o._state.current,
-    "over": lambda o: o._state.over,
-    "seats": lambda o: FrozenList([freeze(o.seat(p)) for p in range(o._state.players)]),
+    "config": lambda o: frozen_config(state_of(o).config),
+    "players": lambda o: state_of(o).players,
+    "dealer": lambda o: state_of(o).dealer,
+    "current_player": lambda o: state_of(o).current,
+    "over": lambda o: state_of(o).over,
+    "seats": lambda o: FrozenList([freeze(o.seat(p)) for p in range(state_of(o).players)]),
     "legal_actions": lambda o: FrozenList() if o.viewer is None
-    else FrozenList([FrozenDict(a.to_json()) for a in o._state.legal_actions(o.viewer)]),
+    else FrozenList([FrozenDict(a.to_json()) for a in state_of(o).legal_actions(o.viewer)]),
 }
 
 

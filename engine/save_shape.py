@@ -51,18 +51,27 @@ def enum_or_none(kind: type[Enum]) -> Codec:
 Fields = Sequence[tuple[str, Codec]]
 
 
-def save_json(state: Any, game: str, fields: Fields) -> dict[str, Any]:
-    """The whole state (hidden cards included) as JSON-ready data, for saving."""
+def save_json(state: Any, game: str, fields: Fields, optional: Fields = ()) -> dict[str, Any]:
+    """The whole state (hidden cards included) as JSON-ready data, for saving. An `optional`
+    field is written only when it is not None."""
     out: dict[str, Any] = {"game": game, "config": state.config.to_json()}
     for name, codec in fields:
         out[name] = codec.dump(getattr(state, name))
+    for name, codec in optional:
+        value = getattr(state, name)
+        if value is not None:
+            out[name] = codec.dump(value)
     out["events"] = [e.to_json() for e in state.events]
     return out
 
 
-def load_fields(d: dict[str, Any], fields: Fields) -> dict[str, Any]:
-    """The constructor's arguments (config aside) from a save already checked."""
+def load_fields(d: dict[str, Any], fields: Fields, optional: Fields = ()) -> dict[str, Any]:
+    """The constructor's arguments (config aside) from a save already checked (an optional
+    field left out stays at its default)."""
     kw = {name: codec.load(d[name]) for name, codec in fields}
+    for name, codec in optional:
+        if name in d:
+            kw[name] = codec.load(d[name])
     kw["events"] = [Event.from_json(e) for e in d["events"]]
     return kw
 
@@ -77,6 +86,7 @@ class StateShape:
 
     GAME: ClassVar[str]
     SAVE: ClassVar[Fields]
+    OPTIONAL: ClassVar[Fields] = ()  # saved only when not None (engine.save_shape.save_json)
     CONFIG: ClassVar[type]
     CHECK: ClassVar[str]
     OBSERVATION: ClassVar[type]
@@ -102,7 +112,7 @@ class StateShape:
 
     def to_json(self) -> dict[str, Any]:
         """The whole state (hidden cards included) as JSON-ready data, for saving."""
-        return save_json(self, self.GAME, self.SAVE)
+        return save_json(self, self.GAME, self.SAVE, self.OPTIONAL)
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Any:
@@ -110,7 +120,8 @@ class StateShape:
         import engine.saves  # (engine.saves imports the game modules)
 
         getattr(engine.saves, cls.CHECK)(d)  # refuses a forged save, builds nothing
-        return cls(config=cls.CONFIG.from_json(d["config"]), **load_fields(d, cls.SAVE))
+        return cls(config=cls.CONFIG.from_json(d["config"]),
+                   **load_fields(d, cls.SAVE, cls.OPTIONAL))
 
     def clone(self) -> Any:
         return copy.deepcopy(self)

@@ -6,9 +6,10 @@ that says where and what, and nothing is built. Each check follows from RULES.md
 the engine changes a state (see the comments); the honest saves of seeded random play in every
 variant pass them all (tests/test_forged_saves.py).
 
-The event log is checked loosely (a list of objects, each with a known `kind`, that
-`Event.from_json` reads): its format is being changed to data fields, and nothing in the rules
-reads it back.
+The event log is checked field by field (`check_events`): each event of a kind this game
+logs, every number a bounded whole number, every card one of the game's own, no unknown key,
+a private part only of its own seat. Hit Me's log must hold its reveal exactly when the round
+says it is revealed (revealing again would log it twice).
 """
 
 from __future__ import annotations
@@ -19,8 +20,15 @@ from typing import Any
 
 from engine.cards import Card, Convention, make_deck
 from engine.errors import ConfigError
-from engine.events import Event, EventKind
-from engine.flapjack import HAND_SIZE, VARIANTS, EndReason, FlapjackConfig, FlapjackState
+from engine.events import EVENT_FIELDS, Event, EventKind
+from engine.flapjack import (
+    HAND_SIZE,
+    VARIANTS,
+    EndReason,
+    FlapjackConfig,
+    FlapjackState,
+    PassReason,
+)
 from engine.hit_me import CARDS_PER_DECK, MAX_CARDS, HitMeConfig, HitMeRound, TurnOrder
 from engine.validate import (
     MAX_DECKS,
@@ -78,7 +86,10 @@ def check_flapjack_config(d: Any, where: str = "config") -> dict[str, Any]:
     expect_int(d["limit"], f"{where}.limit", 1, 100)
     expect_bool(d["face_cards"], f"{where}.face_cards")
     expect_bool(d["add_or_subtract"], f"{where}.add_or_subtract")
-    expect_list(d["targets"], f"{where}.targets")  # the constructor checks each target
+    targets = expect_list(d["targets"], f"{where}.targets")  # the constructor checks each
+    if all(is_int(t) for t in targets) and targets != sorted(set(targets)):
+        # the settings save them sorted, each once: anything else would load as another list
+        raise fail(f"{where}.targets", f"must be in increasing order, each once; got {targets}")
     return d
 
 
@@ -90,16 +101,67 @@ def _config(make: Any, d: Any) -> Any:
         raise (e if msg.startswith("saved game refused") else fail("config", msg)) from None
 
 
-def check_events(events: Any) -> None:
-    """Loosely: a list of objects with a known kind that Event.from_json reads."""
+HIT_ME_EVENTS = ("deal", "hit", "hold", "full", "ace", "reveal", "result")
+FLAPJACK_EVENTS = ("deal", "play", "draw", "flapjack", "pass", "end")
+EVENT_KEYS = ("kind", "seat", *EVENT_FIELDS, "private")
+EVENT_NUMBERS = ("value", "before", "delta", "after", "score", "count")
+EVENT_REASONS = (*(r.value for r in PassReason), *END_REASONS)
+MAX_EVENT_NUMBER = 10_000  # far above any sum, total or count a game can reach
+
+
+def check_events(events: Any, kinds: tuple[str, ...], players: int,
+                 deck: list[Card]) -> list[dict[str, Any]]:
+    """Every event of the log: a kind this game logs, its seat one of the table's (or none),
+    each number a whole number within +-MAX_EVENT_NUMBER, `values` and `winners` lists of them
+    (winners seats), `reason` a known code, `lead` true or false, a card of the game's own
+    `deck`, no unknown key, and a private part of the same kind and seat (with no private
+    part of its own)."""
+    keys = {c.key for c in deck}
     for i, e in enumerate(expect_list(events, "events")):
-        if type(e) is not dict:
-            raise fail(f"events[{i}]", f"must be an object; got {type(e).__name__}")
-        expect_choice(e.get("kind"), f"events[{i}].kind", EVENT_KINDS)
+        _check_event(e, f"events[{i}]", kinds, players, keys, private=False)
         try:
             Event.from_json(e)
         except (KeyError, TypeError, ValueError, AttributeError) as err:
             raise fail(f"events[{i}]", f"not an event: {err!r}") from None
+    return events
+
+
+def _check_event(e: Any, where: str, kinds: tuple[str, ...], players: int, keys: set[str],
+                 private: bool) -> None:
+    if type(e) is not dict:
+        raise fail(where, f"must be an object; got {type(e).__name__}")
+    unknown = sorted(repr(k) for k in e if k not in EVENT_KEYS or (private and k == "private"))
+    if unknown:
+        raise fail(where, f"unknown field(s): {', '.join(unknown)}")
+    if "kind" not in e or "seat" not in e:
+        raise fail(where, "missing field(s): kind, seat")
+    expect_choice(e["kind"], f"{where}.kind", kinds)
+    if e["seat"] is not None:
+        expect_seat(e["seat"], f"{where}.seat", players)
+    for name in EVENT_NUMBERS:
+        if name in e:
+            expect_int(e[name], f"{where}.{name}", -MAX_EVENT_NUMBER, MAX_EVENT_NUMBER)
+    if "values" in e:
+        expect_list_of(e["values"], f"{where}.values", len(expect_list(
+            e["values"], f"{where}.values", high=MAX_EVENT_NUMBER)),
+            lambda v, w: expect_int(v, w, -MAX_EVENT_NUMBER, MAX_EVENT_NUMBER))
+    if "winners" in e:
+        expect_list_of(e["winners"], f"{where}.winners", len(expect_list(
+            e["winners"], f"{where}.winners", high=players)),
+            lambda v, w: expect_seat(v, w, players))
+    if "reason" in e:
+        expect_choice(e["reason"], f"{where}.reason", EVENT_REASONS)
+    if "lead" in e:
+        expect_bool(e["lead"], f"{where}.lead")
+    if "card" in e:
+        card = expect_card(e["card"], f"{where}.card")
+        if card.key not in keys:
+            raise fail(f"{where}.card", f"{card.key} is not a card of this game's deck(s)")
+    if "private" in e:
+        p = e["private"]
+        _check_event(p, f"{where}.private", kinds, players, keys, private=True)
+        if p["kind"] != e["kind"] or p["seat"] != e["seat"]:
+            raise fail(f"{where}.private", "must be of the same kind and seat as its event")
 
 
 # ----- Hit Me --------------------------------------------------------------------------------
@@ -134,7 +196,8 @@ def check_hit_me_round(d: Any, where: str = "Hit Me round") -> None:
                 raise fail(f"ace_high[{p}]", f"{key!r} is not one of player {p}'s aces")
             expect_bool(high, f"ace_high[{p}][{key!r}]")
     revealed = expect_bool(d["revealed"], "revealed")
-    check_events(d["events"])
+    events = check_events(d["events"], HIT_ME_EVENTS, n, make_deck(cfg.decks))
+    shown = sum(e["kind"] == "reveal" for e in events), sum(e["kind"] == "result" for e in events)
 
     # The engine's own reading of these pieces answers who is still in.
     rnd = HitMeRound(config=cfg, dealer=dealer, deck=deck, face_down=face_down,
@@ -146,15 +209,27 @@ def check_hit_me_round(d: Any, where: str = "Hit Me round") -> None:
         still = [p for p in range(n) if rnd.is_in(p)]
         if still:
             raise fail("current", f"the round is over but player(s) {still} are still in")
+        _check_reveal_logged(revealed, shown, n)
         return
     if revealed:
         raise fail("revealed", f"the cards are turned up only once every player is done, "
                                f"and player {current} is still to play")
+    _check_reveal_logged(revealed, shown, n)
     if held[current]:
         raise fail("current", f"player {current} has held and cannot be the one to play")
     if not rnd.is_in(current):
         raise fail("current", f"player {current} has 7 cards and cannot be the one to play")
     _check_turns(rnd, current)
+
+
+def _check_reveal_logged(revealed: bool, shown: tuple[int, int], n: int) -> None:
+    """The log holds the reveal (a reveal a player and the result) exactly when the round is
+    revealed: `shown` is (reveal events, result events) in the log."""
+    if shown != ((n, 1) if revealed else (0, 0)):
+        raise fail("revealed", f"{'a revealed' if revealed else 'a round not yet revealed'} "
+                               f"round logs {n if revealed else 0} reveals and "
+                               f"{1 if revealed else 0} result; the log holds {shown[0]} and "
+                               f"{shown[1]}")
 
 
 def _check_turns(rnd: HitMeRound, current: int) -> None:
@@ -238,6 +313,8 @@ def check_hit_me_game(d: Any) -> None:
         res = rnd.result()
         if res is None:
             raise fail("recorded", "a round is recorded only once it is over")
+        if not rnd.revealed:
+            raise fail("recorded", "a round is recorded once its cards are turned up (revealed)")
         if not history or history[-1] != (list(res.sums), list(res.winners)):
             raise fail("history", "the last entry must be the recorded round's result")
     # The round now dealt is number len(history) (counted from 0), or one less once recorded.
@@ -281,12 +358,24 @@ def _check_rng(value: Any) -> None:
 # ----- Flapjack ------------------------------------------------------------------------------
 def check_flapjack_state(d: Any) -> None:
     """Refuse (ConfigError) a saved Flapjack game that play by the rules cannot reach."""
-    expect_fields(d, "Flapjack game", FLAPJACK_FIELDS)
+    exact = type(d) is dict and "cards" in d  # a game dealt from an exact list of cards
+    expect_fields(d, "Flapjack game", FLAPJACK_FIELDS + (("cards",) if exact else ()))
     if d["game"] != "flapjack":
         raise fail("game", f"must be 'flapjack'; got {d['game']!r}")
     cfg = _config(FlapjackConfig.from_json, d["config"])
     n = cfg.players
-    size = cfg.deck_size()
+    full = make_deck(cfg.decks, cfg.ranks)
+    if exact:
+        deck = expect_cards(d["cards"], "cards", HAND_SIZE * n, cfg.deck_size())
+        foreign = sorted(c.key for c in deck if c not in set(full))
+        if foreign or len(set(deck)) != len(deck):
+            raise fail("cards", "the cards of the game must be different cards of its "
+                                f"{cfg.decks} deck(s)" + (f": {', '.join(foreign)}"
+                                                          if foreign else ""))
+        if sorted(deck) == sorted(full):
+            raise fail("cards", "the whole deck(s): saved without this field")
+        full = deck
+    size = len(full)
     dealer = expect_seat(d["dealer"], "dealer", n)
     draw = expect_cards(d["draw_pile"], "draw_pile", high=size - HAND_SIZE * n)
     hands = expect_list_of(d["hands"], "hands", n,
@@ -295,7 +384,7 @@ def check_flapjack_state(d: Any) -> None:
     table = [_table_entry(x, f"table[{i}]")
              for i, x in enumerate(expect_list(d["table"], "table", high=size))]
     every_card_once(draw + [c for h in hands for c in h] + [c for c, _ in table]
-                    + [c for t in tricks for c in t], make_deck(cfg.decks, cfg.ranks), "cards")
+                    + [c for t in tricks for c in t], full, "cards")
     flapjacks = expect_list_of(d["flapjacks"], "flapjacks", n,
                                lambda v, w: expect_int(v, w, 0, size))
     plays = expect_int(d["plays"], "plays", 0, size)
@@ -306,7 +395,7 @@ def check_flapjack_state(d: Any) -> None:
     end = d["end_reason"]
     if end is not None:
         expect_choice(end, "end_reason", END_REASONS)
-    check_events(d["events"])
+    check_events(d["events"], FLAPJACK_EVENTS, n, full)
 
     # Every player is dealt 7 and draws after each play while the pile lasts.
     if draw and any(len(h) != HAND_SIZE for h in hands):

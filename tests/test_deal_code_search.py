@@ -36,7 +36,7 @@ def hit_me_positions(config: Any) -> dict[str, int]:
     'down0' (seat 0's face-down card), 'up0', 'up1', ..."""
     deck = make_deck(config.decks)
     order = shuffled(deck, random.Random(1))
-    rnd = HitMeRound.deal(config, 0, random.Random(1))
+    rnd = HitMeRound.deal(config, random.Random(1), dealer=0)
     pos = {f"down{p}": order.index(rnd.face_down[p]) for p in range(config.players)}
     pos |= {f"up{p}": order.index(rnd.face_up[p][0]) for p in range(config.players)}
     return pos
@@ -179,7 +179,7 @@ def test_hit_me_later_rounds_are_not_given_by_the_shown_code() -> None:
     t.next_round_button.click()
     # what the shown code would predict if the game went on from it
     rng = random.Random(code)
-    HitMeRound.deal(t.config, 0, rng)
-    predicted = HitMeRound.deal(t.config, dealer, rng)
+    HitMeRound.deal(t.config, rng, dealer=0)
+    predicted = HitMeRound.deal(t.config, rng, dealer=dealer)
     actual = t.game.round
     assert (predicted.face_down, predicted.face_up) != (actual.face_down, actual.face_up)

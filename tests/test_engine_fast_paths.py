@@ -18,7 +18,7 @@ def test_seat_to_play_view_turn_actions_and_own_state_agree(ace_eleven: bool) ->
     bot = make_bot("threshold:3", "hit-me", random.Random(0))
     checked = 0
     for seed in range(30):
-        rnd = HitMeRound.deal(config, seed % 4, random.Random(seed))
+        rnd = HitMeRound.deal(config, random.Random(seed), dealer=seed % 4)
         while (seat := rnd.current) is not None:
             fast = HitMeObservation.for_seat_to_play(rnd, seat)
             slow = rnd.observation(seat, False, False)
@@ -37,7 +37,7 @@ def test_seat_to_play_view_turn_actions_and_own_state_agree(ace_eleven: bool) ->
 
 
 def test_the_event_log_is_made_once_and_stays_the_same_objects() -> None:
-    rnd = HitMeRound.deal(HitMeConfig(players=3), 0, random.Random(4))
+    rnd = HitMeRound.deal(HitMeConfig(players=3), random.Random(4), dealer=0)
     first = rnd.events
     assert len(first) == 3 and all(type(e) is Event for e in first)
     rnd.apply_action(Hit(), rnd.current)
@@ -47,7 +47,7 @@ def test_the_event_log_is_made_once_and_stays_the_same_objects() -> None:
 
 
 def test_an_illegal_hit_or_hold_changes_nothing() -> None:
-    rnd = HitMeRound.deal(HitMeConfig(players=3), 0, random.Random(4))
+    rnd = HitMeRound.deal(HitMeConfig(players=3), random.Random(4), dealer=0)
     before = rnd.to_json()
     other = (rnd.current + 1) % 3
     for action, seat in [(Hit(), other), (Hold(), other), (Hit(), True), (Hold(), 7),
@@ -85,7 +85,7 @@ def test_a_loaded_or_cloned_round_plays_on_like_the_original() -> None:
     """The running sums and the seats still in are worked out again after a load."""
     config = HitMeConfig(players=4)
     for seed in range(20):
-        rnd = HitMeRound.deal(config, 1, random.Random(seed))
+        rnd = HitMeRound.deal(config, random.Random(seed), dealer=1)
         for _ in range(seed % 6):
             rnd.apply_action(Hit(), rnd.current)
         copies = [HitMeRound.from_json(rnd.to_json()), rnd.clone()]
@@ -117,7 +117,8 @@ def test_play_turns_plays_as_the_general_api_does(turn_order: str) -> None:
     asked with an observation of its own seat only, and a fresh list of its legal actions."""
     config = HitMeConfig(players=4, turn_order=turn_order)
     for seed in range(25):
-        fast, slow = (HitMeRound.deal(config, seed % 4, random.Random(seed)) for _ in range(2))
+        fast, slow = (HitMeRound.deal(config, random.Random(seed), dealer=seed % 4)
+                      for _ in range(2))
         bots = [make_bot(f"threshold:{2 + seed % 4}", "hit-me", random.Random(s))
                 for s in range(4)]
         asked: list[tuple[int, int | None, list[object]]] = []
@@ -134,7 +135,7 @@ def test_play_turns_plays_as_the_general_api_does(turn_order: str) -> None:
 def test_play_turns_refuses_an_illegal_move_and_changes_nothing() -> None:
     from engine.hit_me import ChooseAce, Reveal
 
-    rnd = HitMeRound.deal(HitMeConfig(players=3), 0, random.Random(2))
+    rnd = HitMeRound.deal(HitMeConfig(players=3), random.Random(2), dealer=0)
     before = rnd.to_json()
     for bad in (Reveal(), ChooseAce(rnd.cards(rnd.current)[0], True), "hit", None):
         with pytest.raises(IllegalActionError):
@@ -143,7 +144,7 @@ def test_play_turns_refuses_an_illegal_move_and_changes_nothing() -> None:
 
 
 def test_a_seat_to_play_observation_stays_read_only() -> None:
-    rnd = HitMeRound.deal(HitMeConfig(players=4), 2, random.Random(3))
+    rnd = HitMeRound.deal(HitMeConfig(players=4), random.Random(3), dealer=2)
     obs = HitMeObservation.for_seat_to_play(rnd, rnd.current)
     assert obs.viewer == rnd.current == obs["viewer"]
     for name in ("viewer", "_state", "_stamp"):
@@ -155,7 +156,7 @@ def test_a_seat_to_play_observation_stays_read_only() -> None:
 def test_the_threshold_bot_answers_only_with_an_action_it_was_given() -> None:
     """The bot reuses a decision for a sum it has seen only while the legal actions hold
     that very action at the same place; otherwise it picks from the list it is given."""
-    rnd = HitMeRound.deal(HitMeConfig(players=4), 0, random.Random(1))
+    rnd = HitMeRound.deal(HitMeConfig(players=4), random.Random(1), dealer=0)
     bot = make_bot("threshold:0", "hit-me", random.Random(0))  # always hits
     seat = rnd.current
     obs = HitMeObservation.for_seat_to_play(rnd, seat)

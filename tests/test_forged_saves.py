@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import random
 from collections.abc import Callable
 from typing import Any
@@ -33,7 +34,7 @@ from hypothesis import strategies as st
 
 from engine.errors import ConfigError
 from engine.flapjack import FlapjackConfig, FlapjackState
-from engine.hit_me import HitMeGame, HitMeRound
+from engine.hit_me import HitMeGame, HitMeRound, Reveal
 
 Save = dict[str, Any]
 LOADERS: dict[str, Callable[[Save], Any]] = {
@@ -464,6 +465,137 @@ def not_an_object(kind: str, save: Save, rng: random.Random) -> bool:
     key = rng.choice(["config", "events"] + (["round", "history"] if "round" in save else []))
     save[key] = rng.choice(["x", 7, None, True])
     return True
+
+
+# The event log: every field of every event typed and bounded, its cards the game's own.
+EVENT_NUMBERS = ("value", "before", "delta", "after", "score", "count")
+
+
+def events_of(kind: str, save: Save) -> list[dict[str, Any]]:
+    return round_of(kind, save)["events"]
+
+
+@mutation
+def event_number_not_a_number(kind: str, save: Save, rng: random.Random) -> bool:
+    """A number of an event as text, a list, a bool, a float, NaN or far too large."""
+    spots = [(e, k) for e in events_of(kind, save) for k in EVENT_NUMBERS if k in e]
+    if not spots:
+        return False
+    event, key = rng.choice(spots)
+    event[key] = rng.choice(["x", [], True, 2.5, math.nan, math.inf, 10**50])
+    return True
+
+
+@mutation
+def event_card_not_in_play(kind: str, save: Save, rng: random.Random) -> bool:
+    """An event's card from a deck the game does not use, or not a card at all."""
+    spots = [e for e in events_of(kind, save) for e in (e, e.get("private") or {}) if "card" in e]
+    if not spots:
+        return False
+    event = rng.choice(spots)
+    code = event["card"].partition("#")[0]
+    event["card"] = rng.choice([f"{code}#{save['config']['decks']}", "ZZ", 7])
+    return True
+
+
+@mutation
+def event_field_unknown_or_misplaced(kind: str, save: Save, rng: random.Random) -> bool:
+    """An unknown key in an event, an event of the other game, a seat out of range, or a
+    private part of another seat."""
+    events = events_of(kind, save)
+    if not events:
+        return False
+    event = rng.choice(events)
+    n = save["config"]["players"]
+    choice = rng.randrange(4)
+    if choice == 0:
+        event["cheat"] = 1
+    elif choice == 1:
+        event["kind"] = "flapjack" if kind != "flapjack" else "hit"
+    elif choice == 2:
+        event["seat"] = rng.choice([n, -1, True, "0"])
+    else:
+        if event.get("seat") is None:
+            return False
+        event["private"] = {"kind": event["kind"], "seat": (event["seat"] + 1) % n}
+    return True
+
+
+@mutation
+def reveal_flag_cleared(kind: str, save: Save, rng: random.Random) -> bool:
+    """A Hit Me round whose log holds its reveal saved as not revealed (revealing it again
+    would log the reveal twice), or one marked revealed whose log never turned a card up."""
+    if kind == "flapjack":
+        return False
+    r = round_of(kind, save)
+    if r["revealed"]:
+        r["revealed"] = False
+        return True
+    if r["current"] is not None:
+        return False
+    r["revealed"] = True
+    return True
+
+
+@mutation
+def recorded_before_the_reveal(kind: str, save: Save, rng: random.Random) -> bool:
+    """A Hit Me game whose round in its announce step (cards still face down) is recorded in
+    the score table, with the matching history entry."""
+    if kind != "hit-me-game" or save["recorded"] or save["round"]["current"] is not None \
+            or save["round"]["revealed"]:
+        return False
+    res = HitMeRound.from_json(json_copy(save["round"])).result()
+    save["history"].append(res.to_json())
+    if res.tie:
+        for w in res.winners:
+            save["ties"][w] += 1
+    else:
+        save["wins"][res.winners[0]] += 1
+    save["recorded"] = True
+    return True
+
+
+@mutation
+def targets_not_as_saved(kind: str, save: Save, rng: random.Random) -> bool:
+    """Flapjack targets repeated or out of order: loading would rewrite them."""
+    if kind != "flapjack":
+        return False
+    t = save["config"]["targets"]
+    save["config"]["targets"] = rng.choice([t + t[:1], t[::-1] if len(t) > 1 else t + t])
+    return True
+
+
+def test_a_revealed_round_saved_as_not_revealed_cannot_reveal_twice() -> None:
+    """The concrete case: revealing again would have logged every reveal twice."""
+    rnd = play_hit_me_round(hit_me_config(3, "round-robin"), 4)
+    rnd.apply_action(Reveal())
+    save = json_copy(rnd.to_json())
+    save["revealed"] = False
+    with pytest.raises(ConfigError, match="saved game refused: "):
+        HitMeRound.from_json(save)
+
+
+def test_a_game_dealt_from_an_exact_deck_saves_and_loads() -> None:
+    """A game made through the public API with `exact` (the given cards are the whole deck)
+    is saved and loaded back, at every step, and plays on the same after loading."""
+    deck = "KS,QH,2C,3D,4S,5H,6C,7D,8S,9H,10C,JD,QS,KH,AC,2D,3S"
+    state = FlapjackState.deal(FlapjackConfig(), exact=True, deck=deck)
+    while True:
+        save = json_copy(state.to_json())
+        loaded = FlapjackState.from_json(save)
+        assert loaded.to_json() == save
+        assert loaded.all_cards() and sorted(c.key for c in loaded.all_cards()) == \
+            sorted(c.key for c in state.all_cards())
+        if state.is_over:
+            break
+        action = state.legal_actions()[0]
+        state.apply_action(action)
+        loaded.apply_action(loaded.legal_actions()[0])
+        assert loaded.to_json() == state.to_json()
+    forged = json_copy(state.to_json())
+    forged["cards"] = forged["cards"][1:]  # a card of the game left out of its cards
+    with pytest.raises(ConfigError, match="saved game refused: "):
+        FlapjackState.from_json(forged)
 
 
 @hsettings(max_examples=200)

@@ -737,8 +737,8 @@ def test_announce_phase_hides_what_the_reveal_will_show():
     from engine.hit_me import ChooseAce, HitMeConfig, HitMeRound, Hold, Reveal
     from widgets.words import card_aria
 
-    rnd = HitMeRound.deal(HitMeConfig(players=3, ace_eleven=True), 0, 1,
-                          deck="2C,9C,5S,AD,9H,7H")
+    rnd = HitMeRound.deal(HitMeConfig(players=3, ace_eleven=True), 1,
+                          deck="2C,9C,5S,AD,9H,7H", dealer=0)
     rnd.apply_action(ChooseAce(rnd.face_up[1][0], True), 1)  # seat 1 counts A♦ as -11
     for _ in range(3):
         rnd.apply_action(Hold())

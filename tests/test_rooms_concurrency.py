@@ -32,7 +32,7 @@ def replay_matches(store: Any, code: str, initial: dict[str, Any]) -> None:
     game = store.room(code).game
     state = GAMES[game].load(initial)
     for _, seat, action in store.moves(code):
-        if action == {"move": "next-round"}:
+        if action == {"kind": "next-round"}:
             state.next_round()
         else:
             rnd = state.round if isinstance(state, HitMeGame) else state

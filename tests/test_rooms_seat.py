@@ -114,7 +114,7 @@ def test_a_whole_hit_me_round_by_three_pages(rooms_url: str) -> None:
     assert store.room(host.code).seats[3].controller == "computer"
     hit_me_round(ss, clock)
     moves = store.moves(host.code)
-    assert [m[2] for m in moves].count({"move": "reveal"}) == 1
+    assert [m[2] for m in moves].count({"kind": "reveal"}) == 1
     assert any(seat == 3 for _, seat, _ in moves), "the computer seat moved"
     versions = [v for v, _, _ in moves]
     assert versions == sorted(set(versions))
@@ -254,7 +254,7 @@ def test_reload_with_the_seat_link_and_with_the_pin(rooms_url: str) -> None:
         assert p.session is None and "not valid" in p.message.value
     # the PIN on a new page: wrong three times, then the seat's PIN waits (for every kernel)
     for _ in range(3):
-        with pytest.raises(NotAllowed, match="do not hold"):
+        with pytest.raises(NotAllowed, match="wrong-pin"):
             store.rejoin_pin(host.code, "Ben", "000000" if ben.pin != "000000" else "111111")
     with pytest.raises(NotAllowed, match="wait"):
         store.rejoin_pin(host.code, "ben", ben.pin)
@@ -266,6 +266,43 @@ def test_reload_with_the_seat_link_and_with_the_pin(rooms_url: str) -> None:
     assert ss[1]._stopped and "PIN" in ss[1].note[0]
     with pytest.raises(NotAllowed):
         store.rejoin(host.code, 1, ss[1].secret)
+
+
+def test_a_seat_pin_stays_the_same_until_the_student_asks_for_a_new_one(rooms_url: str) -> None:
+    """The PIN written down on the seat's first page still holds after the page reopens (seat
+    link) and on another device (another session); "New seat PIN" gives a fresh one and the
+    old one is refused from then on."""
+    from widgets.play_together import PlayTogether
+
+    store = open_store(rooms_url)
+    host = store.create_room(HitMeGame(HitMeConfig(players=3), seed=2), fill_bot=BOT)
+    first = PlayTogether(store=open_store(rooms_url), schedule=no_timer)
+    first.join_code.value, first.join_name.value = host.code, "Ana"
+    first.join()
+    assert first.session is not None
+    seat, pin = first.session.seat, first.pin
+    assert pin.isdigit() and len(pin) == 6 and pin in first.seat_html.value
+    # the page reopens with its seat link: the same seat, no new PIN
+    link = dict(parse_qsl(first.seat_link()[1:]))
+    again = PlayTogether(query=link, store=open_store(rooms_url), schedule=no_timer)
+    assert again.session is not None and again.session.seat == seat
+    assert again.pin == "" and "wrote down" in again.seat_html.value
+    # the written-down PIN on another device, twice
+    for _ in range(2):
+        other = PlayTogether(store=open_store(rooms_url), schedule=no_timer)
+        other.join_code.value, other.join_name.value = host.code, "Ana"
+        other.join_pin.value = pin
+        other.come_back()
+        assert other.session is not None and other.session.seat == seat, other.message.value
+        assert other.pin == ""
+    # a new PIN, on demand: shown, and the old one no longer holds the seat
+    other.new_pin_button.click()
+    fresh = other.pin
+    assert fresh.isdigit() and len(fresh) == 6 and fresh in other.seat_html.value
+    if fresh != pin:  # (one chance in a million that they are the same)
+        with pytest.raises(NotAllowed, match="wrong-pin"):
+            store.rejoin_pin(host.code, "Ana", pin)
+    assert store.rejoin_pin(host.code, "Ana", fresh).seat == seat
 
 
 def test_pin_and_checks_need_the_seats_own_secret(rooms_url: str) -> None:
@@ -376,7 +413,7 @@ def test_every_student_clicks_at_the_same_moment(rooms_url: str, game: str) -> N
     for t in threads:
         t.join(120)
     moves = store.moves(host.code)
-    reveals = sum(1 for _, _, a in moves if a == {"move": "reveal"})
+    reveals = sum(1 for _, _, a in moves if a == {"kind": "reveal"})
     assert sum(made) + reveals == len(moves) > 10
     versions = [v for v, _, _ in moves]
     assert len(set(versions)) == len(versions)

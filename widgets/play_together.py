@@ -13,7 +13,9 @@ A thin ipywidgets layer over `widgets.rooms.session.SeatSession` (no game logic 
   polls the store on the kernel's timer).
 
 The page holds its seat's secret in the seat link (`?room=KM7Q4X&seat=1&key=...`), read back
-with `page_query()` on a reload; a seat PIN is shown too. Wrong codes, PINs and links make the
+with `page_query()` on a reload. The seat PIN is shown on the seat's first page and stays the
+same (pages reopened, other devices) until the student presses "New seat PIN", which shows a
+fresh one (the old one stops working). Wrong codes, PINs and links make the
 page wait (1, 2, 4 ... 60 s) before the next try; the store also counts wrong PINs per seat.
 """
 
@@ -35,7 +37,7 @@ from widgets.deal_codes import new_secret_seed
 from widgets.rooms import store as st
 from widgets.rooms.codes import CodeError, format_code, parse_code
 from widgets.rooms.session import SeatSession, redraw_failed_text
-from widgets.words import _
+from widgets.words import _, room_error_text
 
 GAME_OPTIONS = [("Hit Me", "hit-me"), ("Flapjack", "flapjack")]
 VARIANT_OPTIONS = [("classic", "classic"), ("simple ten", "simple-ten"),
@@ -158,7 +160,7 @@ class PlayTogether(widgets.VBox):
         try:
             return parse_code(text)
         except CodeError as e:
-            self._say(str(e))
+            self._say(room_error_text(e))
             return None
 
     def join(self) -> None:
@@ -187,10 +189,10 @@ class PlayTogether(widgets.VBox):
             ticket = attempt()
         except (st.RoomNotFound, st.NotAllowed) as e:
             self.backoff.failed()
-            self._say(str(e))
+            self._say(room_error_text(e))
             return
         except st.RoomError as e:
-            self._say(str(e))
+            self._say(room_error_text(e))
             return
         self.backoff.ok()
         self._sit(ticket, None)
@@ -209,7 +211,11 @@ class PlayTogether(widgets.VBox):
             level = ui.parse_choice(self.open_level.value, LEVELS, "computer players")
             from widgets.rooms.codes import clean_name
 
-            clean_name(self.open_name.value)
+            try:
+                clean_name(self.open_name.value)
+            except CodeError:
+                self._say(room_error_text(st.NotAllowed("bad-name")))
+                return
             state = make_state(game, players, variant, colors)
         except (ValueError, ConfigError) as e:
             self._say(str(e))
@@ -222,7 +228,7 @@ class PlayTogether(widgets.VBox):
                 fill_bot={"bot": level} if bots else None)
             ticket = self.store.join(host.code, self.open_name.value)
         except st.RoomError as e:
-            self._say(str(e))
+            self._say(room_error_text(e))
             return
         self._sit(ticket, host.secret)
 
@@ -239,7 +245,7 @@ class PlayTogether(widgets.VBox):
             info = self.store.room(code)
         except st.RoomError as e:
             self.backoff.failed()
-            self._say(str(e))
+            self._say(room_error_text(e))
             return
         host = q.get("host")
         ticket = st.SeatTicket(code, seat, info.seats[seat].name or "", q.get("key", ""))
@@ -252,14 +258,29 @@ class PlayTogether(widgets.VBox):
             self.session = SeatSession(self.store, ticket, host_secret=host_secret,
                                        on_change=self.refresh, **opts)
         except st.RoomError as e:
-            self._say(str(e))
+            self._say(room_error_text(e))
             return
-        self.pin = self.store.new_pin(ticket.code, ticket.seat, ticket.secret)
+        # the seat's PIN stays the same until the student asks for a new one: a page reopened
+        # (seat link, PIN) shows none, only the first page of a seat shows it
+        try:
+            self.pin = self.store.first_pin(ticket.code, ticket.seat, ticket.secret) or ""
+        except st.RoomError:
+            self.pin = ""
         self._build_table()
         self.children = [self.base_css, self.css, self.room_box, self.message, self.game_box]
         self.message.clear()
         self.session.redraw()  # a failing draw: a message, and the first poll draws again
         self.session.start_polling()
+
+    def new_pin(self) -> None:
+        """The student asks for a new seat PIN: shown here to write down; the old one stops
+        working (on every page)."""
+        if self.session is None:
+            return
+        pin = self.session.new_pin()
+        if pin is not None:
+            self.pin = pin
+        self.refresh()
 
     def seat_link(self) -> str:
         """This seat's link (relative: the lesson page with the seat in its query)."""
@@ -283,8 +304,12 @@ class PlayTogether(widgets.VBox):
         self.back_seat_button = ui.make_button(_("Take my seat back"), s.take_back,
                                                button_style="warning", own_layout=True,
                                                tooltip=_("play your own seat again"))
+        self.new_pin_button = ui.make_button(_("New seat PIN"), self.new_pin, own_layout=True,
+                                             tooltip=_("a new PIN to write down: the old one "
+                                                       "stops working"))
         self.room_box = widgets.VBox([self.code_html, self.seat_html, self.room_status,
-                                      widgets.HBox([self.start_button, self.back_seat_button])])
+                                      widgets.HBox([self.start_button, self.back_seat_button,
+                                                    self.new_pin_button])])
         if s.game == "flapjack":
             self._build_flapjack()
         else:
@@ -399,10 +424,12 @@ class PlayTogether(widgets.VBox):
         pin_label = html.escape(_("Your seat PIN"))
         link_text = html.escape(_("my seat link: keep it to come back"))
         at_table = html.escape(_("At this table"))
+        pin = (f" {pin_label}: <span class=\"icg-room-pin\">{html.escape(self.pin)}</span> "
+               if self.pin else " " + html.escape(_(
+                   "Your seat PIN is the one you wrote down (or press \u201cNew seat PIN\u201d)."))
+               + " ")
         self.seat_html.value = (
-            f"<div>{you_are}"
-            f" {pin_label}: <span class=\"icg-room-pin\">"
-            f"{html.escape(self.pin)}</span> "
+            f"<div>{you_are}{pin}"
             f"(<a class=\"icg-seat-link\" href=\"{html.escape(self.seat_link())}\">"
             f"{link_text}</a>)</div>"
             f"<div>{at_table}: {seats}</div>")

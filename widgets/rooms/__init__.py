@@ -2,7 +2,8 @@
 
 `widgets.rooms.store` keeps rooms (one engine state each, its seats and move log) in SQLite or
 PostgreSQL; `widgets.rooms.codes` makes and checks room codes, seat secrets and names;
-`widgets.rooms.games` says how each game's state is loaded and its moves logged.
+`widgets.rooms.games` reads the kinds of room from the engine's registry (engine/games.py)
+and reads the move log back (the engine's action JSON).
 See docs/rooms.md.
 """
 

@@ -38,7 +38,7 @@ from widgets.rooms.store import (
     StoreUnavailable,
     open_store,
 )
-from widgets.words import _
+from widgets.words import _, room_error_text
 
 log = logging.getLogger(__name__)
 
@@ -174,7 +174,7 @@ class ClassView(widgets.VBox):
         try:
             stamp = (self.store.class_stamp(), self._checks_stamp())
         except StoreUnavailable as e:
-            self.message.show(str(e), "error")
+            self.message.show(room_error_text(e), "error")
             return False
         if time.monotonic() - self.expired_at >= EXPIRE_EVERY:
             self.expired_at = time.monotonic()
@@ -205,7 +205,7 @@ class ClassView(widgets.VBox):
             rooms = self.store.class_rooms(self.stuck_after)
             checks = self.store.class_checks()
         except StoreUnavailable as e:
-            self.message.show(str(e), "error")
+            self.message.show(room_error_text(e), "error")
             return
         self.stamp, self.rooms = stamp, rooms
         self.drawn_at = time.monotonic()
@@ -266,7 +266,7 @@ class ClassView(widgets.VBox):
         try:
             what(room.info.code)
         except RoomError as e:
-            self.message.show(str(e), "error")
+            self.message.show(room_error_text(e), "error")
             self.refresh()
             return False
         self.message.show(done.format(room=room.shown), "ok")

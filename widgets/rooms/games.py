@@ -1,9 +1,18 @@
-"""The games a room can hold: how a state is saved, loaded (strictly) and read, and moves as JSON.
+"""The games a room can hold, read from the engine's one registry (engine/games.py), and the
+move log's entries.
 
-The store itself never looks inside a state; it asks the room's `GameKind` to load the saved
-JSON (the engine's strict `from_json`, which refuses a forged or damaged save), whose turn it
-is, and whether play is over. Moves go to the move log as small JSON objects
-(`{"move": "hit"}`, `{"move": "play", "card": "KS", "sign": -1}`) and can be read back.
+A room holds one engine state. For a game played deal after deal (Hit Me: its registry entry
+has a series, `HitMeGame`) the room holds the series under the game's name ("hit-me"), or one
+deal under "<name>-round" ("hit-me-round"); any other game (Flapjack) holds its state under
+its name. The store never looks inside a state: it asks the room's `GameKind` to load the saved
+JSON (the engine's strict `from_json`, which refuses a forged or damaged save), whose turn it is
+and whether play is over.
+
+Moves go to the move log as the engine writes actions (`action.to_json()`: `{"kind": "hit"}`,
+`{"kind": "play", "key": "KS", "sign": -1}`), and a room's own steps as `{"kind":
+"next-round"}` and `{"kind": "change"}`. Logs written before in the older form (`{"move":
+"hit"}`, `{"move": "play", "card": "KS", "sign": -1}`) read back as the same entries
+(`log_entry`).
 """
 
 from __future__ import annotations
@@ -12,10 +21,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.cards import card_from_json, card_to_json
 from engine.errors import IllegalActionError, Reason
-from engine.flapjack import FlapjackState, Play
-from engine.hit_me import ChooseAce, Hit, HitMeGame, HitMeRound, Hold, Reveal
+from engine.games import GAMES as ENGINE_GAMES
+from engine.games import read_action
+from engine.hit_me import HitMeGame
+
+NEXT_ROUND: dict[str, Any] = {"kind": "next-round"}  # a Hit Me game deals its next round
+CHANGE: dict[str, Any] = {"kind": "change"}  # any other change a caller makes (no action)
+ROOM_STEPS = ("next-round", "change")
 
 
 @dataclass(frozen=True)
@@ -23,72 +36,68 @@ class GameKind:
     """One kind of room state: its loader and how to read whose turn it is and whether it ended."""
 
     name: str
+    state_type: type
     load: Callable[[dict[str, Any]], Any]
     current: Callable[[Any], int | None]
     over: Callable[[Any], bool]
+
+
+def _kinds() -> dict[str, GameKind]:
+    out: dict[str, GameKind] = {}
+    for name, gt in ENGINE_GAMES.items():
+        deal = gt.state_type
+        if gt.series_type is not None:
+            # a series never ends by itself (the host deals again or closes the room)
+            out[name] = GameKind(name, gt.series_type, gt.series_type.from_json,
+                                 lambda s: s.round.current_player, lambda s: False)
+            name = f"{name}-round"
+        out[name] = GameKind(name, deal, deal.from_json, lambda s: s.current_player,
+                             lambda s: s.over)
+    return out
+
+
+GAMES: dict[str, GameKind] = _kinds()
+
+
+def game_kind(state: Any) -> str:
+    """The `GAMES` name of an engine state object."""
+    for name, kind in GAMES.items():
+        if type(state) is kind.state_type:
+            return name
+    kinds = ", ".join(k.state_type.__name__ for k in GAMES.values())
+    raise TypeError(f"a room holds one of {kinds}, not {state!r}")
 
 
 def _round_of(state: Any) -> Any:
     return state.round if isinstance(state, HitMeGame) else state
 
 
-GAMES: dict[str, GameKind] = {
-    # A game of Hit Me rounds: it never ends by itself (the host deals again or closes the room).
-    "hit-me": GameKind("hit-me", HitMeGame.from_json,
-                       lambda s: s.round.current, lambda s: False),
-    "hit-me-round": GameKind("hit-me-round", HitMeRound.from_json,
-                             lambda s: s.current, lambda s: s.over),
-    "flapjack": GameKind("flapjack", FlapjackState.from_json,
-                         lambda s: s.current, lambda s: s.over),
-}
-
-
-def game_kind(state: Any) -> str:
-    """The `GAMES` name of an engine state object."""
-    if isinstance(state, HitMeGame):
-        return "hit-me"
-    if isinstance(state, HitMeRound):
-        return "hit-me-round"
-    if isinstance(state, FlapjackState):
-        return "flapjack"
-    raise TypeError(f"a room holds a HitMeGame, HitMeRound or FlapjackState, not {state!r}")
-
-
 def action_to_json(action: Any) -> dict[str, Any]:
-    """An engine move as the move log writes it."""
-    if isinstance(action, Hit):
-        return {"move": "hit"}
-    if isinstance(action, Hold):
-        return {"move": "hold"}
-    if isinstance(action, Reveal):
-        return {"move": "reveal"}
-    if isinstance(action, ChooseAce):
-        return {"move": "ace", "card": card_to_json(action.card), "high": bool(action.high)}
-    if isinstance(action, Play):
-        return {"move": "play", "card": card_to_json(action.card), "sign": int(action.sign)}
-    raise TypeError(f"not an engine move: {action!r}")
+    """An engine move as the move log writes it: the engine's own JSON."""
+    to_json = getattr(action, "to_json", None)
+    if to_json is None or type(action).__module__.split(".")[0] != "engine":
+        raise TypeError(f"not an engine move: {action!r}")
+    return to_json()
+
+
+# The older form of the log: its kind was "move" and a card was "card".
+_OLD_KEYS = {"move": "kind", "card": "key"}
+
+
+def log_entry(d: Any) -> Any:
+    """A move log entry as written now: an entry of the older form (`{"move": ...}`, its card
+    as "card") is given in the engine's form; anything else is given back as it is."""
+    if isinstance(d, dict) and "move" in d and "kind" not in d:
+        return {_OLD_KEYS.get(k, k): v for k, v in d.items()}
+    return d
 
 
 def action_from_json(d: Any) -> Any:
-    """A logged move back as an engine move; anything else is refused with IllegalActionError."""
-    if not isinstance(d, dict) or not isinstance(d.get("move"), str):
-        raise IllegalActionError(Reason.NOT_AN_ACTION, action=d)
-    kind, fields = d["move"], set(d) - {"move"}
-    try:
-        if kind == "hit" and not fields:
-            return Hit()
-        if kind == "hold" and not fields:
-            return Hold()
-        if kind == "reveal" and not fields:
-            return Reveal()
-        if kind == "ace" and fields == {"card", "high"} and type(d["high"]) is bool:
-            return ChooseAce(card_from_json(d["card"]), d["high"])
-        if kind == "play" and fields == {"card", "sign"} and d["sign"] in (1, -1) \
-                and type(d["sign"]) is int:
-            return Play(card_from_json(d["card"]), d["sign"])
-    except ValueError as e:  # ConfigError from card_from_json
-        raise IllegalActionError(Reason.NOT_AN_ACTION, action=d, error=str(e)) from e
-    raise IllegalActionError(Reason.NOT_AN_ACTION, action=d)
+    """A logged move back as an engine move (either form); anything else is refused with
+    IllegalActionError(NOT_AN_ACTION)."""
+    if isinstance(d, dict) and "move" in d and "kind" in d:
+        raise IllegalActionError(Reason.NOT_AN_ACTION, action=repr(d))
+    return read_action(log_entry(d))
 
 
 def apply_move(action: Any) -> Callable[[Any, int], Any]:

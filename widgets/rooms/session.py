@@ -31,13 +31,13 @@ from typing import Any
 from engine.cards import card_from_json
 from engine.errors import IllegalActionError, Reason, Why
 from engine.flapjack import Play
-from engine.hit_me import ChooseAce, Hit, HitMeGame, Hold
+from engine.hit_me import ChooseAce, Hit, HitMeGame, Hold, Reveal
 from widgets.controller import call_later, make_bots
 from widgets.hit_me.render import announce_feedback, own_values
 from widgets.rooms import store as st
 from widgets.rooms.codes import format_code
-from widgets.rooms.games import next_round
-from widgets.words import _, abs_math, sum_math
+from widgets.rooms.games import NEXT_ROUND, next_round
+from widgets.words import _, abs_math, room_error_text, sum_math
 
 log = logging.getLogger(__name__)
 Schedule = Callable[[float, Callable[[], None]], None]
@@ -387,11 +387,11 @@ class SeatSession:
             self._presence()
             self._due_moves()
         except st.StoreUnavailable as e:
-            self.say(str(e), "unavailable")
+            self.say(room_error_text(e), "unavailable")
             self.on_change()
             return True
         except st.RoomNotFound as e:
-            self.say(str(e))
+            self.say(room_error_text(e))
             self.stop()
             self.on_change()
             return True
@@ -463,7 +463,7 @@ class SeatSession:
             self._bot_move(self.turn())  # type: ignore[arg-type]
         else:
             self._store_move(lambda: self.store.move(
-                self.code, self.seat, self._secret, _reveal, action={"move": "reveal"},
+                self.code, self.seat, self._secret, _reveal, action=Reveal().to_json(),
                 expected_version=self.version), quiet=True)
 
     def _bot_move(self, seat: int) -> None:
@@ -499,20 +499,19 @@ class SeatSession:
             self.say(None)
         except st.TableChanged as e:
             if not quiet:
-                self.say(_("The table changed before your move arrived (someone else moved "
-                           "first). Look again and choose.") if "since" in str(e) else str(e))
+                self.say(room_error_text(e))
         except st.NotYourTurn:
             if not quiet:
                 self.say(_("It is not your turn."))
         except st.StoreUnavailable as e:
-            self.say(str(e), "unavailable")
+            self.say(room_error_text(e), "unavailable")
         except st.RoomError as e:
             if not quiet:
-                self.say(str(e))
+                self.say(room_error_text(e))
         try:
             self.reload()
         except st.RoomError as e:
-            self.say(str(e), "unavailable")
+            self.say(room_error_text(e), "unavailable")
             self.on_change()
         return ok
 
@@ -542,7 +541,7 @@ class SeatSession:
             self._touched_at = self.clock()
             self.say(_("Welcome back: this is your seat again."), "ok")
         except st.RoomError as e:
-            self.say(str(e))
+            self.say(room_error_text(e))
         self.reload()
 
     def start(self) -> None:
@@ -555,7 +554,7 @@ class SeatSession:
             self.store.start(self.code, self._host_secret)
             self.say(None)
         except st.RoomError as e:
-            self.say(str(e))
+            self.say(room_error_text(e))
         self.reload()
 
     def replace(self, seat: int) -> None:
@@ -567,7 +566,7 @@ class SeatSession:
         try:
             self.store.replace_seat(self.code, self._host_secret, seat)
         except st.RoomError as e:
-            self.say(str(e))
+            self.say(room_error_text(e))
         self.reload()
 
     def new_pin(self) -> str | None:
@@ -575,7 +574,7 @@ class SeatSession:
         try:
             return self.store.new_pin(self.code, self.seat, self._secret)
         except st.RoomError as e:
-            self.say(str(e))
+            self.say(room_error_text(e))
             return None
 
     # ----- clicks: Hit Me ---------------------------------------------------------------------
@@ -652,7 +651,7 @@ class SeatSession:
                                     None if how == "right" and self.misses == 0 else mistake)
         except st.RoomError as e:
             self.my_check = None  # try again when the store is back
-            self.say(str(e), "unavailable")
+            self.say(room_error_text(e), "unavailable")
         self.reload()
         self._due_moves_now()
 
@@ -663,7 +662,7 @@ class SeatSession:
             present = {s.seat for s in self.info.seats if s.controller == "human"}
             if present <= self.checked:
                 self._store_move(lambda: self.store.move(
-                    self.code, self.seat, self._secret, _reveal, action={"move": "reveal"},
+                    self.code, self.seat, self._secret, _reveal, action=Reveal().to_json(),
                     expected_version=self.version), quiet=True)
 
     def next_round(self) -> bool:
@@ -673,7 +672,7 @@ class SeatSession:
             self.on_change()
             return False
         return self._store_move(lambda: self.store.move(
-            self.code, self.seat, self._secret, next_round, action={"move": "next-round"},
+            self.code, self.seat, self._secret, next_round, action=NEXT_ROUND,
             expected_version=self.version), quiet=True)
 
     # ----- clicks: Flapjack -------------------------------------------------------------------
@@ -791,4 +790,6 @@ def error_text(e: BaseException) -> str:
         from widgets.words import reason_text
 
         return reason_text(e)
+    if isinstance(e, st.RoomError):
+        return room_error_text(e)
     return str(e)

@@ -33,6 +33,7 @@ from engine.errors import ConfigError, IllegalActionError
 from engine.flapjack import FlapjackState
 from engine.hit_me import HitMeGame, Reveal
 from widgets.rooms.codes import (
+    MAX_NAME,
     CodeError,
     clean_name,
     format_code,
@@ -42,7 +43,14 @@ from widgets.rooms.codes import (
     parse_code,
     secret_matches,
 )
-from widgets.rooms.games import GAMES, action_to_json, apply_move, game_kind
+from widgets.rooms.games import (
+    CHANGE,
+    GAMES,
+    action_to_json,
+    apply_move,
+    game_kind,
+    log_entry,
+)
 
 URL_ENV = "ICG_ROOMS_URL"
 DEFAULT_PATH = Path(__file__).resolve().parent.parent.parent / ".rooms.sqlite3"
@@ -53,53 +61,91 @@ NOTIFY_CHANNEL = "icg_rooms"
 WAITING, PLAYING, PAUSED, FINISHED, CLOSED = "waiting", "playing", "paused", "finished", "closed"
 
 
-# ----- errors: each carries a sentence the page can show -------------------------------------
+# ----- errors: a code and its numbers; widgets.words.room_error_text makes the sentence -------
 class RoomError(Exception):
-    """Anything the room store refuses; `str(error)` is a sentence for the page."""
+    """Anything the room store refuses: `code` says what (each class has a default; the codes
+    are listed with their sentences in widgets.words.ROOM_ERRORS) and `data` its numbers and
+    names (JSON-ready: a room code as shown, a seat number from 0, a name, seconds). `str()`
+    is the code and data, for a developer's log; a page shows
+    `widgets.words.room_error_text(error)`, in its own language."""
+
+    code = "refused"
+
+    def __init__(self, code: str | None = None, /, **data: Any) -> None:
+        self.code = code if code is not None else type(self).code
+        self.data = data
+        super().__init__(self.code, data)
+
+    def __str__(self) -> str:
+        if not self.data:
+            return self.code
+        return f"{self.code}: " + ", ".join(f"{k}={v!r}" for k, v in self.data.items())
 
 
 class StoreUnavailable(RoomError):
     """The store cannot be reached or stays locked; nothing was changed. Try again later."""
 
+    code = "unavailable"
+
 
 class RoomNotFound(RoomError):
     """No room has this code (never made, closed and expired, or mistyped)."""
+
+    code = "no-room"
 
 
 class NotAllowed(RoomError):
     """A secret that does not hold this seat (or the host's key), or a room not open to this."""
 
+    code = "not-allowed"
+
 
 class NameTaken(RoomError):
     """Another player at this table already has the name."""
+
+    code = "name-taken"
 
 
 class RoomFull(RoomError):
     """Every seat of the room is taken."""
 
+    code = "room-full"
+
 
 class MoveRefused(RoomError):
     """A move that was not made; the room is exactly as it was."""
+
+    code = "move-refused"
 
 
 class TableChanged(MoveRefused):
     """The table changed since the page was drawn (someone else moved first)."""
 
+    code = "table-changed"
+
 
 class NotYourTurn(MoveRefused):
     """The engine refused the move because another player is to act."""
+
+    code = "not-your-turn"
 
 
 class IllegalMove(MoveRefused):
     """The engine refused the move for another reason (its message says which)."""
 
+    code = "illegal-move"
+
 
 class NotPlaying(MoveRefused):
     """The room has not started, is paused, or is over."""
 
+    code = "not-playing"
+
 
 class DamagedRoom(RoomError):
     """The saved game in the store was refused by the engine's strict loader."""
+
+    code = "damaged"
 
 
 # ----- what callers get back -----------------------------------------------------------------
@@ -218,7 +264,7 @@ class _SQLite(_Database):
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if mode.lower() != "wal":
             conn.close()
-            raise StoreUnavailable(f"the room store {self.path} cannot use WAL mode ({mode})")
+            raise StoreUnavailable("unavailable", error=f"{self.path} cannot use WAL mode ({mode})")
         # WAL + NORMAL: a killed process loses nothing committed; only a power cut can lose
         # the last moves (never half of one).
         conn.execute("PRAGMA synchronous = NORMAL")
@@ -317,10 +363,8 @@ class RoomStore:
     def _unavailable(self, e: BaseException) -> StoreUnavailable:
         text = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         if "locked" in text or "busy" in text:
-            return StoreUnavailable(f"The room store is busy ({text}); nothing was changed. "
-                                    "Try again in a moment.")
-        return StoreUnavailable(f"The room store cannot be reached ({text}); nothing was "
-                                "changed. The game goes on when it is back.")
+            return StoreUnavailable("busy", error=text)
+        return StoreUnavailable("unavailable", error=text)
 
     def _drop_connection(self) -> None:
         conn, self._conn = self._conn, None
@@ -374,8 +418,7 @@ class RoomStore:
                     "host_hash, fill_bot, created, updated FROM icg_rooms WHERE code = ?"
                     + (self._db.lock_row if lock else ""), (code,))
         if row is None:
-            raise RoomNotFound(f"There is no room {format_code(code)}: check the code "
-                               "(it may have closed).")
+            raise RoomNotFound("no-room", room=format_code(code))
         keys = ("code", "game", "settings", "state", "version", "status", "turn", "seats",
                 "host_hash", "fill_bot", "created", "updated")
         return dict(zip(keys, row, strict=True))
@@ -392,8 +435,7 @@ class RoomStore:
         n = c.run(f"UPDATE icg_rooms SET version = version + 1, updated = ?{sets} "
                   "WHERE code = ? AND version = ?", (now, *columns.values(), code, version))
         if n != 1:
-            raise TableChanged("The table changed while your move was made (someone else "
-                               "moved first); look again and choose your move.")
+            raise TableChanged("moved-first")
         if self._db.postgres:
             self._notify(c, code, version + 1)
         return version + 1
@@ -403,24 +445,23 @@ class RoomStore:
 
     def _require_host(self, room: dict[str, Any], secret: object) -> None:
         if not self._is_host(room, secret):
-            raise NotAllowed("Only the room's host can do this (the host's key was not given).")
+            raise NotAllowed("host-only")
 
     def _load_state(self, room: dict[str, Any]) -> Any:
         kind = GAMES.get(room["game"])
         if kind is None:
-            raise DamagedRoom(f"Room {format_code(room['code'])} holds an unknown game.")
+            raise DamagedRoom("damaged", room=format_code(room["code"]), error="unknown game")
         try:
             return kind.load(json.loads(room["state"]))
         except (ConfigError, ValueError, TypeError, KeyError) as e:
-            raise DamagedRoom(f"Room {format_code(room['code'])}: the stored game was refused "
-                              f"({e}); it cannot be played.") from e
+            raise DamagedRoom("damaged", room=format_code(room["code"]), error=str(e)) from e
 
     @staticmethod
     def _code(code: object) -> str:
         try:
             return parse_code(code)
         except CodeError as e:
-            raise RoomNotFound(str(e)) from e
+            raise RoomNotFound("bad-code") from e
 
     # ----- making and joining rooms ----------------------------------------------------------
     def create_room(
@@ -468,7 +509,7 @@ class RoomStore:
                 return HostTicket(code, secret)
             except self._db.integrity():
                 continue  # the code was taken: draw another
-        raise RoomError("No free room code was found; try again.")
+        raise RoomError("no-free-code")
 
     def join(self, code: object, name: object) -> SeatTicket:
         """Take the first free seat of a room that has not started, under `name`. The seat's
@@ -477,22 +518,20 @@ class RoomStore:
         try:
             shown, key = clean_name(name)
         except CodeError as e:
-            raise NotAllowed(str(e)) from e
+            raise NotAllowed("bad-name", most=MAX_NAME) from e
         secret = new_secret()
         now = time.time()
         try:
             with self._write() as c:
                 room = self._room_row(c, code, lock=True)
                 if room["status"] != WAITING:
-                    raise NotAllowed("This table has already started: ask the host, or come "
-                                     "back to your own seat with your seat link.")
+                    raise NotAllowed("started")
                 seats = self._seat_rows(c, code)
                 if any(s["name_key"] == key for s in seats):
-                    raise NameTaken(f"The name {shown} is taken at this table. If it is you, "
-                                    "come back with your seat link; otherwise add a letter.")
+                    raise NameTaken("name-taken", name=shown)
                 free = [s["seat"] for s in seats if s["name"] is None and s["bot"] is None]
                 if not free:
-                    raise RoomFull("Every seat at this table is taken.")
+                    raise RoomFull("room-full")
                 seat = free[0]
                 c.run("UPDATE icg_seats SET name = ?, name_key = ?, secret_hash = ?, "
                       "last_seen = ?, away = 0 WHERE code = ? AND seat = ?",
@@ -500,7 +539,7 @@ class RoomStore:
                 self._bump(c, code, room["version"], now)
                 self._start_if_full(c, code, now)
         except self._db.integrity() as e:  # the same name joined at the same moment
-            raise NameTaken(f"The name {shown} is taken at this table.") from e
+            raise NameTaken("name-taken", name=shown) from e
         return SeatTicket(code, seat, shown, secret)
 
     def _start_if_full(self, c: _Cursor, code: str, now: float) -> None:
@@ -534,7 +573,7 @@ class RoomStore:
         rows = self._seat_rows(c, room["code"])
         if not (type(seat) is int and 0 <= seat < len(rows)) or not secret_matches(
                 rows[seat]["secret_hash"], room["code"], seat, secret):
-            raise NotAllowed("This seat link is not valid for this table.")
+            raise NotAllowed("bad-link")
         return rows[seat]
 
     def touch(self, code: object, seat: object, secret: object) -> None:
@@ -576,7 +615,7 @@ class RoomStore:
             self._require_host(room, host_secret)
             rows = self._seat_rows(c, code)
             if not (type(seat) is int and 0 <= seat < len(rows)) or rows[seat]["name"] is None:
-                raise NotAllowed(f"Seat {seat!r} has no student to replace.")
+                raise NotAllowed("no-student", seat=seat if type(seat) is int else None)
             self._hand_to_bot(c, room, rows[seat])
             return self._bump(c, code, room["version"], time.time())
 
@@ -595,21 +634,20 @@ class RoomStore:
         Returns the new version."""
         code, now = self._code(code), time.time() if now is None else now
         teacher = by is _TEACHER
-        where = f"Room {format_code(code)}" if teacher else "This table"
+        room_shown = format_code(code) if teacher else None  # None: the host's own table
         with self._write() as c:
             room = self._room_row(c, code, lock=True)
             if not teacher:
                 self._require_host(room, by)
             if room["status"] not in allowed_from:
-                raise NotAllowed(f"{where} has already started." if action == "start" else
-                                 f"{where} is {room['status']}: it cannot be {_DONE[action]}.")
+                raise NotAllowed("already-started", room=room_shown) if action == "start" else \
+                    NotAllowed("cannot-change", room=room_shown, status=room["status"],
+                               action=action)
             if action == "start":
                 empty = [s["seat"] for s in self._seat_rows(c, code)
                          if s["name"] is None and s["bot"] is None]
                 if empty and room["fill_bot"] is None:
-                    raise NotAllowed(f"{where}: {len(empty)} seat(s) are empty and it has no "
-                                     "computer players; wait for more students or make a new "
-                                     "room.")
+                    raise NotAllowed("empty-seats", room=room_shown, count=len(empty))
                 for seat in empty:
                     c.run("UPDATE icg_seats SET bot = ? WHERE code = ? AND seat = ?",
                           (room["fill_bot"], code, seat))
@@ -649,17 +687,13 @@ class RoomStore:
         came first, `TableChanged`. `action` (JSON) goes to the move log.
         """
         code, now = self._code(code), time.time()
-        action_text = _json_text(action if action is not None else {"move": "change"}, "action")
+        action_text = _json_text(action if action is not None else CHANGE, "action")
         with self._write() as c:
             room = self._room_row(c, code)
             if expected_version is not None and room["version"] != expected_version:
-                raise TableChanged("The table changed since you looked (someone else moved "
-                                   "first); look again and choose your move.")
+                raise TableChanged("table-changed")
             if room["status"] != PLAYING:
-                raise NotPlaying({WAITING: "The game has not started yet.",
-                                  PAUSED: "The host has paused this table.",
-                                  FINISHED: "This game is over.",
-                                  CLOSED: "This table is closed."}[room["status"]])
+                raise NotPlaying("not-playing", status=room["status"])
             self._check_mover(c, room, seat, secret)
             kind = GAMES[room["game"]]
             state = self._load_state(room)
@@ -668,11 +702,11 @@ class RoomStore:
             except IllegalActionError as e:
                 current = kind.current(state)
                 if current is not None and current != seat:
-                    raise NotYourTurn(f"It is not your turn ({e}).") from e
-                raise IllegalMove(f"That move is not allowed: {e}.") from e
+                    raise NotYourTurn("not-your-turn", why=e.why.to_json()) from e
+                raise IllegalMove("illegal-move", why=e.why.to_json()) from e
             new = state if new is None else new
             if game_kind(new) != room["game"]:
-                raise IllegalMove("That change would put another game in the room.")
+                raise IllegalMove("other-game")
             state_text = json.dumps(new.to_json(), separators=(",", ":"))
             status = FINISHED if kind.over(new) else PLAYING
             version = self._bump(c, code, room["version"], now, state=state_text,
@@ -693,7 +727,7 @@ class RoomStore:
                      secret: object) -> None:
         rows = self._seat_rows(c, room["code"])
         if not (type(seat) is int and 0 <= seat < len(rows)):
-            raise NotAllowed(f"There is no seat {seat!r} at this table.")
+            raise NotAllowed("no-seat", seat=seat if type(seat) is int else None)
         row = rows[seat]
         computer = row["bot"] is not None and (row["name"] is None or row["away"])
         if computer:
@@ -704,8 +738,7 @@ class RoomStore:
                 return
         elif secret_matches(row["secret_hash"], room["code"], seat, secret):
             return
-        raise NotAllowed("This seat link is not valid for this seat (or a computer player has "
-                         "the seat: come back to it first).")
+        raise NotAllowed("not-this-seat")
 
     # ----- reading -----------------------------------------------------------------------------
     def current_version(self, code: object) -> int:
@@ -720,7 +753,7 @@ class RoomStore:
                 self._drop_connection()
                 raise self._unavailable(e) from e
         if row is None:
-            raise RoomNotFound(f"There is no room {format_code(code)}.")
+            raise RoomNotFound("no-room", room=format_code(code))
         return int(row[0])
 
     def load(self, code: object) -> tuple[int, Any]:
@@ -754,12 +787,13 @@ class RoomStore:
             return int(c.one("SELECT COUNT(*) FROM icg_moves WHERE code = ?", (code,))[0])
 
     def moves(self, code: object) -> list[tuple[int, int, dict[str, Any]]]:
-        """The move log: (version, seat, action JSON) in order."""
+        """The move log: (version, seat, action JSON) in order; the action as the engine writes
+        it (`{"kind": ...}`, widgets.rooms.games.log_entry: older entries too)."""
         code = self._code(code)
         with self._read() as c:
             rows = c.all("SELECT version, seat, action FROM icg_moves WHERE code = ? "
                          "ORDER BY version", (code,))
-        return [(int(v), int(s), json.loads(a)) for v, s, a in rows]
+        return [(int(v), int(s), log_entry(json.loads(a))) for v, s, a in rows]
 
     # ----- change notification ---------------------------------------------------------------
     def subscribe(self, code: object | None, callback: Callable[[], None]) -> Any:
@@ -897,6 +931,26 @@ class RoomStore:
                   (code, seat, hash_secret(code, f"pin{seat}", pin)))
         return pin
 
+    def first_pin(self, code: object, seat: object, secret: object) -> str | None:
+        """The seat's PIN if it has none yet, made now for the student to write down; None
+        when it has one: a seat's PIN stays the same (a page reopened, a seat link, a PIN
+        rejoin on another device) until the student asks for a new one (`new_pin`). Only the
+        seat's own secret may ask."""
+        import secrets as _secrets
+
+        code = self._code(code)
+        self._extra_tables()
+        pin = "".join(_secrets.choice("0123456789") for _ in range(self.PIN_DIGITS))
+        with self._write() as c:
+            room = self._room_row(c, code, lock=True)  # (two pages of a seat: one PIN)
+            self._check_seat(c, room, seat, secret)
+            if c.one("SELECT 1 FROM icg_seat_pins WHERE code = ? AND seat = ?",
+                     (code, seat)) is not None:
+                return None
+            c.run("INSERT INTO icg_seat_pins (code, seat, pin_hash) VALUES (?, ?, ?)",
+                  (code, seat, hash_secret(code, f"pin{seat}", pin)))
+        return pin
+
     def rejoin_pin(self, code: object, name: object, pin: object,
                    now: float | None = None) -> SeatTicket:
         """Back to one's seat from another page with the room code, one's name and the seat
@@ -909,8 +963,8 @@ class RoomStore:
         try:
             _, key = clean_name(name)
         except CodeError as e:
-            raise NotAllowed(str(e)) from e
-        wrong = NotAllowed("That name and PIN do not hold a seat at this table.")
+            raise NotAllowed("bad-name", most=MAX_NAME) from e
+        wrong = NotAllowed("wrong-pin")
         secret = new_secret()
         with self._write() as c:
             room = self._room_row(c, code, lock=True)
@@ -924,8 +978,7 @@ class RoomStore:
                 raise wrong
             pin_hash, fails, locked_until = pin_row
             if locked_until > now:
-                raise NotAllowed(f"Too many wrong PINs for this seat: wait "
-                                 f"{int(locked_until - now) + 1} seconds and try again.")
+                raise NotAllowed("pin-wait", seconds=int(locked_until - now) + 1)
             if not (isinstance(pin, str) and pin.strip().isdigit() and secret_matches(
                     pin_hash, code, f"pin{seat['seat']}", pin.strip())):
                 fails += 1
@@ -1086,13 +1139,13 @@ class RoomStore:
         with self._write() as c:
             room = self._room_row(c, code, lock=True)
             if room["status"] in (FINISHED, CLOSED):
-                raise NotAllowed(f"Room {format_code(code)} is {room['status']}.")
+                raise NotAllowed("room-status", room=format_code(code), status=room["status"])
             rows = self._seat_rows(c, code)
             if not (type(seat) is int and 0 <= seat < len(rows)) or rows[seat]["name"] is None:
-                raise NotAllowed(f"Seat {seat!r} of room {format_code(code)} has no student "
-                                 "to replace.")
+                raise NotAllowed("no-student", room=format_code(code),
+                                 seat=seat if type(seat) is int else None)
             if rows[seat]["away"]:
-                raise NotAllowed(f"A computer player already plays for {rows[seat]['name']}.")
+                raise NotAllowed("computer-already", name=rows[seat]["name"])
             self._hand_to_bot(c, room, rows[seat])
             return self._class_change(c, room, "replace", seat, now)
 
@@ -1104,16 +1157,15 @@ class RoomStore:
         with self._write() as c:
             room = self._room_row(c, code, lock=True)
             if room["status"] in (CLOSED,):
-                raise NotAllowed(f"Room {format_code(code)} is closed.")
+                raise NotAllowed("room-status", room=format_code(code), status=CLOSED)
             state = self._load_state(room)
             if room["game"] == "flapjack":
-                raise NotAllowed("Flapjack shows every hand by itself when the game ends.")
+                raise NotAllowed("flapjack-shows-hands")
             rnd = state.round if room["game"] == "hit-me" else state
             if rnd.revealed:
-                raise NotAllowed(f"The cards of room {format_code(code)} are already face up.")
+                raise NotAllowed("face-up", room=format_code(code))
             if not rnd.over:
-                raise NotAllowed(f"Room {format_code(code)}: not every player is done yet; "
-                                 "the cards turn up at the end of the round.")
+                raise NotAllowed("not-all-done", room=format_code(code))
             if room["game"] == "hit-me":
                 state.finish_round()  # cards up and the round in the score table
             else:
@@ -1121,7 +1173,7 @@ class RoomStore:
             state_text = json.dumps(state.to_json(), separators=(",", ":"))
             version = self._class_change(c, room, "reveal", None, now, state=state_text)
             c.run("INSERT INTO icg_moves (code, version, seat, action, at) VALUES (?, ?, ?, ?, ?)",
-                  (code, version, TEACHER_SEAT, _json_text({"move": "reveal"}, "action"), now))
+                  (code, version, TEACHER_SEAT, _json_text(Reveal().to_json(), "action"), now))
             return version
 
     def _class_change(self, c: _Cursor, room: dict[str, Any], action: str, seat: int | None,
@@ -1222,7 +1274,6 @@ CHECKS_TABLE = "icg_checks"
 TEACHER_SEAT = -1  # the move log's seat for the teacher's reveal
 _ROOM_KEYS = ("code", "game", "settings", "state", "version", "status", "turn", "seats",
               "host_hash", "fill_bot", "created", "updated")
-_DONE = {"pause": "paused", "resume": "resumed", "close": "closed"}
 # `by` of the class view's room changes (RoomStore._transition): the teacher's key was checked
 # before the call. A private object, so that no value a page sends (None included) can be it.
 _TEACHER = object()
