@@ -585,6 +585,31 @@ def test_lesson_2_check_set_cannot_be_passed_by_picking_the_positive_one() -> No
     assert sum(q.answer != SAME and q.numbers[q.answer] < 0 for q in seen) >= 2
 
 
+def test_lesson_2_check_scores_the_first_try() -> None:
+    """Lesson 2's check counts a question only when its first answer is right: pressing every
+    button in turn (Try again between) scores 0 of 5, not 5 of 5; a practice set still counts
+    an answer found on a later try."""
+    check = AbsoluteValuePractice(kinds=["closer"], questions=5, seed=9, first_try=True)
+    practice = AbsoluteValuePractice(kinds=["closer"], questions=5, seed=9)
+    for widget in (check, practice):
+        for _n in range(5):
+            q = widget.question
+            right = 2 if q.answer == SAME else q.answer
+            for index in [i for i in range(3) if i != right] + [right]:
+                if widget.done:
+                    break
+                widget.choice_buttons[index].click()
+                if not widget.done:
+                    widget.try_button.click()
+            widget.next_button.click()
+    assert check.correct == 0 and "0 of 5 right at the first try" in check.prompt.value
+    assert practice.correct == 5 and "5 of 5 correct" in practice.prompt.value
+    first = AbsoluteValuePractice(kinds=["closer"], questions=1, seed=9, first_try=True)
+    q = first.question
+    first.choose(2 if q.answer == SAME else q.answer)
+    assert first.correct == 1 and "right at the first try: 1" in first.header.value
+
+
 def test_practice_new_set_and_practice_code_box() -> None:
     p = AbsoluteValuePractice(kinds=["abs"], questions=2, seed=2024)
     first = p.question
