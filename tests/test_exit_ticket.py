@@ -201,7 +201,8 @@ def test_sizes_are_shown_without_a_sign() -> None:
         assert not item.answer_text.startswith("+"), item.prompt
     for lesson, item in _all_items():
         words = item.prompt.lower()
-        if not item.choices and any(k in words for k in ("distance", "absolute", "|", "percent", "score")):
+        keys = ("distance", "absolute", "|", "percent", "score")
+        if not item.choices and any(k in words for k in keys):
             assert item.size, (lesson, item.prompt)
     with pytest.raises(ValueError):
         Item("How far?", -3, size=True)
