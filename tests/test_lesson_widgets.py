@@ -641,7 +641,8 @@ def test_explorer_takes_a_card_away_like_adding_its_opposite() -> None:
     assert e.total == 3
     e.mode_toggle.value = "take"
     assert e.rank_buttons[(3, Color.RED)].disabled is False
-    assert e.rank_buttons[(9, Color.RED)].disabled  # not in the hand
+    assert e.rank_buttons[(9, Color.RED)].disabled is False  # not in the hand: a zero pair
+    assert "add a zero pair" in e.rank_buttons[(9, Color.RED)].tooltip
     e.rank_buttons[(3, Color.RED)].click()
     assert e.values == [2, 4] and e.total == 6
     assert "+3 \u2212 (-3) = +6" in e.equation.value
@@ -651,9 +652,7 @@ def test_explorer_takes_a_card_away_like_adding_its_opposite() -> None:
     for rank, color in ((2, Color.BLACK), (3, Color.RED), (4, Color.BLACK), (3, Color.BLACK)):
         added.add(rank, color)
     assert added.total == e.total == 6
-    # forged clicks: a card not in the hand, nonsense ranks and colours, a forged mode
-    e.click(9, Color.RED)
-    assert "in the hand to take away" in e.equation.value and e.values == [2, 4]
+    # forged clicks: nonsense ranks and colours, a forged mode
     e.click(99, "red")
     assert "Choose one of the card buttons" in e.equation.value and e.values == [2, 4]
     e.mode_toggle.value = "add"
@@ -662,6 +661,35 @@ def test_explorer_takes_a_card_away_like_adding_its_opposite() -> None:
     assert "Click a card to add it" not in "".join(getattr(c, "value", "") for c in e.children)
     plain = CardExplorer()
     assert plain.mode_toggle is None and plain.mode == "add"
+
+
+def test_explorer_takes_away_a_card_not_in_the_hand_with_a_zero_pair() -> None:
+    """-3 - (-7): the hand holds only 3\u2665 (-3). Taking away 7\u2665 puts in the zero pair
+    7\u2660 and 7\u2665 (the sum stays -3), then takes the 7\u2665 out: +4, the same as adding
+    +7; the hand keeps the 7\u2660."""
+    e = CardExplorer(take_away=True)
+    e.add(3, Color.RED)
+    e.mode_toggle.value = "take"
+    e.rank_buttons[(7, Color.RED)].click()
+    assert e.values == [-3, 7] and e.total == -3 - (-7) == 4
+    text = e.equation.value
+    assert "zero pair" in text and "the sum is still -3" in text
+    assert "-3 \u2212 (-7) = +4" in text and "-3 + (+7) = +4" in text
+    assert "from -3 to +4" in e.line.value
+    # +3 - (-5), the warm-up: from an empty hand's +3 to +8
+    w2 = CardExplorer(take_away=True)
+    w2.add(3, Color.BLACK)
+    w2.mode_toggle.value = "take"
+    w2.click(5, Color.RED)
+    assert w2.total == 3 - (-5) == 8
+    # at the card limit the zero-pair move is refused with a message, nothing changes
+    full = CardExplorer(take_away=True)
+    for _n in range(12):
+        full.add(1, Color.BLACK)
+    full.mode_toggle.value = "take"
+    assert full.rank_buttons[(9, Color.RED)].disabled
+    full.take_away(9, Color.RED)
+    assert len(full.cards) == 12 and "12 cards" in full.equation.value
 
 
 def test_the_simulation_panel_opens_on_request() -> None:

@@ -114,7 +114,8 @@ LESSONS: tuple[Lesson, ...] = (
            notes="Project the explorer in 'take a card away' mode first; pairs then do the "
                  "tasks and compare their equations.",
            support="Use real cards: take one away and move along a printed number line; say "
-                   '"minus negative three is plus three" aloud.',
+                   '"taking away a -3 moves me 3 to the right, like adding +3" aloud (not '
+                   '"two negatives make a positive").',
            extension="Ask for two different subtractions with the answer -4, one subtracting a "
                      "negative; order six integers and give each distance to -2.",
            standards='7.NS.1c, 6.NS.7a-b, 6.NS.7c'),
@@ -205,7 +206,8 @@ TRANSLATED: dict[str, dict[str, dict[str, str]]] = {
             "notes": "Proyecta primero el explorador en el modo 'quitar una carta'; después las "
                   "parejas hacen las tareas y comparan sus ecuaciones.",
             "support": "Usa cartas de verdad: quita una y muévete por una recta numérica impresa; "
-                    'digan en voz alta "menos menos tres es más tres".',
+                    'digan en voz alta "quitar un -3 me mueve 3 a la derecha, como sumar +3" (y '
+                    'no "dos negativos dan un positivo").',
             "extension": "Pide dos restas distintas cuyo resultado sea -4, una de ellas restando "
                       "un negativo; ordena seis enteros y da la distancia de cada uno a -2."},
         "06_teacher_guide.ipynb": {
