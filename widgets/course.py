@@ -106,7 +106,7 @@ LESSONS: tuple[Lesson, ...] = (
                    " Experiments 1 and 4.",
            extension='Use "Your own experiment" to test a rule with other opponents, and write a '
                      "claim with its evidence.",
-           standards='6.NS.7c, 7.NS.1 (in the games); statistics: 7.SP.6-7'),
+           standards='6.NS.7c, 7.NS.1, 7.SP.6-7'),
     # Added after the others: file 07 (the guide keeps 06), lesson 6 in the order of the unit.
     Lesson("07_taking_a_card_away.ipynb", "Taking a card away", PERIOD,
            "subtraction as adding the opposite, distance as |p - q|, < and >",
@@ -184,8 +184,8 @@ TRANSLATED: dict[str, dict[str, dict[str, str]]] = {
             "title": "Flapjack",
             "summary": "juega cartas para que el total sea exactamente -13, 0 o 13",
             "split": "Después, el juego clásico", "grouping": "parejas",
-            "notes": "Empieza con diez simple; pasa al clásico cuando los totales salgan rápido.",
-            "support": "Quédate en diez simple y escribe el total acumulado en papel después de "
+            "notes": "Empieza con diez sin figuras; pasa al clásico cuando los totales salgan rápido.",
+            "support": "Quédate en diez sin figuras y escribe el total acumulado en papel después de "
                     "cada carta.",
             "extension": 'Juega "sumar o restar" y haz la lista de todas las cartas que hacen un '
                       "Flapjack desde un total que elijas."},
