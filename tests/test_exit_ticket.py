@@ -224,3 +224,27 @@ def test_the_strategy_ticket_reads_a_chart_and_asks_an_integer() -> None:
     assert "about 9%" in chart.why and round(100 * hold) == 9
     integer = next(i for i in items if "2\u2660 (+2)" in i.prompt)
     assert integer.answer == abs(-5 + 2)
+
+
+def test_two_students_at_one_device_get_a_code_each() -> None:
+    """Pairs share a device: after the first code, "Next student at this device" starts the
+    same questions again; the first code stays on the page and each student's score is their
+    own. Before the end the button is not on the page, and called anyway it changes nothing."""
+    ticket = ExitTicket(3)
+    ticket.start()
+    ticket.next_student()
+    assert "Finish the exit ticket first" in ticket.status.value and ticket.index == 0
+    for right in (True,) * len(ticket.items):
+        _answer(ticket, right)
+        ticket.next_question()
+    first = ticket.code
+    assert first == "L3-RRRRR" and ticket.again_button in ticket.children
+    ticket.again_button.click()
+    assert ticket.index == 0 and ticket.marks == [] and not ticket.finished
+    assert ticket.again_button not in ticket.children and ticket.result not in ticket.children
+    for right in (False, True, True, True, False):
+        _answer(ticket, right)
+        ticket.next_question()
+    assert ticket.code == "L3-XRRRX" and ticket.score == 3
+    assert f"students before at this device: {first}" in ticket.result.value
+    assert ticket.codes == [first]

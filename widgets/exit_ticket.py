@@ -234,7 +234,7 @@ class ExitTicket(w.VBox):
      body) = LazyPart.group("_build", 9)
     # a message about a click that cannot be done now, and the score: made when first shown
     (status,) = LazyPart.group("_build_status", 1)
-    (result,) = LazyPart.group("_build_result", 1)
+    (result, again_button) = LazyPart.group("_build_result", 2)
 
     @speaks
     def __init__(self, lesson: int, items: Sequence[Item] | None = None, *,
@@ -252,6 +252,7 @@ class ExitTicket(w.VBox):
         self.index = -1  # -1: not started; len(items): finished
         self.marks: list[bool] = []
         self.answered = False
+        self.codes: list[str] = []  # the codes of the students before, on this device
         self.header = html_widget(
             "<b>" + esc(_("Exit ticket, lesson {lesson}:").format(lesson=lesson)) + "</b> "
             + esc(_("{n} questions. Your first answer to each one counts.").format(
@@ -269,6 +270,10 @@ class ExitTicket(w.VBox):
 
     def _build_result(self) -> None:
         self.result = html_widget()
+        # two students at one device: each takes the ticket in turn and gets a code
+        self.again_button = make_button(_("Next student at this device"), self.next_student,
+                                        tooltip=_("start the exit ticket again for the next "
+                                                  "student; the code above stays on the page"))
 
     def _clear_status(self) -> None:
         if LazyPart.built(self, "status"):
@@ -297,8 +302,8 @@ class ExitTicket(w.VBox):
             parts.append(self.start_button)
         elif LazyPart.built(self, "body") and self.index < len(self.items):
             parts.append(self.body)
-        self.children = [*parts, *(self.__dict__[n] for n in ("status", "result")
-                                   if LazyPart.built(self, n))]
+        shown = ("status", "result", "again_button") if self.finished else ("status",)
+        self.children = [*parts, *(self.__dict__[n] for n in shown if LazyPart.built(self, n))]
 
     # ----- actions (buttons call these; tests too) ---------------------------------------
     @speaks
@@ -352,6 +357,18 @@ class ExitTicket(w.VBox):
             self._finish()
         else:
             self._show_item()
+
+    @speaks
+    def next_student(self) -> None:
+        """After a finished ticket: the same questions for the next student at this device.
+        The codes of the students before stay listed on the page."""
+        if not self.finished:
+            self._say(_("Finish the exit ticket first: then the next student can start."))
+            return
+        self.codes.append(self.code or "")
+        self.index = 0
+        self.marks = []
+        self._show_item()
 
     # ----- reading ----------------------------------------------------------------------
     @property
@@ -431,7 +448,9 @@ class ExitTicket(w.VBox):
     def _finish(self) -> None:
         n = len(self.items)
         score = _("Score: {score} of {n}.").format(score=self.score, n=n)
-        self.result.value = (
+        before = ("<p>" + esc(_("Codes of the students before at this device: {codes}").format(
+            codes=", ".join(self.codes))) + "</p>") if self.codes else ""
+        self.result.value = before + (
             f"<p role='status' style='font-size:1.2em'><b>{esc(score)}</b> "
             + esc(_("Your code:")) + f" <b>{esc(self.code or '')}</b></p>"
             "<p>" + esc(_("Read it out or write it down for your teacher: the number after L is "
