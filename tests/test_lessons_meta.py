@@ -52,7 +52,7 @@ WORDS: dict[str, dict] = {
         "objectives": "### Objectives", "time": r"\*\*Time:\*\* (\d+) minutes",
         "time_mark": "**Time:**", "check": "## Check", "exit": "## Exit ticket",
         "warm_up": "## Warm-up", "key_ideas": "## Key ideas", "talk": "## Talk about it",
-        "contexts": ("°C", "thermometer", "sea level", "golf", "$", "money", "forecast",
+        "contexts": ("°C", "thermometer", "sea level", "golf", "$", "money", "forecast", "floor",
                      "elevation"),
         "unanswered": "think about it",
         "needs_code": (),
@@ -79,6 +79,7 @@ WORDS: dict[str, dict] = {
         "time_mark": "**Tiempo:**", "check": "## Comprobación", "exit": "## Ticket de salida",
         "warm_up": "## Calentamiento", "key_ideas": "## Ideas clave", "talk": "## Hablemos",
         "contexts": ("°C", "termómetro", "nivel del mar", "golf", "$", "dinero", "pronóstico",
+                     "piso",
                      "altitud"),
         "unanswered": "piensa en ello",
         "needs_code": (r"ejecuta (la|esta|esa) celda|vuelve a ejecutar|cambia el código|"

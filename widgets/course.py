@@ -113,7 +113,7 @@ LESSONS: tuple[Lesson, ...] = (
            extension='Play "add or subtract", and list every card that makes a Flapjack from a '
                      "total of your choice.",
            standards='7.NS.1b, 7.NS.1d',
-           plan=((DEVICES, 3), ("Warm-up (3 minutes): Pocket money", 3), ("The rules in short", 6),
+           plan=((DEVICES, 3), ("Warm-up (3 minutes): A lift", 3), ("The rules in short", 6),
                  ("A worked example", 5), ("Play: simple ten first", 8),
                  ("Then the classic game", 10), ("Check", 3), ("Key ideas", 1),
                  ("Talk about it", 2), ("Exit ticket", 4))),
