@@ -3,6 +3,8 @@ the state in the kernel, and forged values are refused with a message."""
 
 from __future__ import annotations
 
+import re
+
 import ipywidgets as widgets
 import pytest
 
@@ -53,7 +55,9 @@ def test_first_answer_counts_and_wrong_answers_explain() -> None:
     ticket.start()
     ticket.entry.value = "-11"  # |-11| is 11: the classic mistake
     assert ticket.check_typed() is False
-    assert "the answer is +11" in ticket.feedback.value and "Tip" in ticket.feedback.value
+    # a distance is shown without a sign: "11", never "+11"
+    assert "the answer is 11." in ticket.feedback.value and "Tip" in ticket.feedback.value
+    assert "+11" not in ticket.feedback.value
     ticket.entry.value = "11"
     assert ticket.check_typed() is None  # answered: a second try does not count
     assert "press Next question" in ticket.status.value
@@ -127,7 +131,120 @@ def test_ticket_answers_agree_with_the_rules() -> None:
     items = {i.prompt: i for i in et.TICKETS[4]}
     assert items["The total is -9. You play a black king (+13). What is the new total?"].answer \
         == -9 + 13
-    closer = [i for i in et.TICKETS[2] if i.choices]
-    answers = [i.answer for i in closer]
-    # the ticket's closer-to-zero questions are balanced too: a negative, a tie, a positive
-    assert sorted(answers) == sorted(["-2", "Same distance", "+4"])
+    closer = [i for i in et.TICKETS[2] if i.prompt.startswith("Which is closer")]
+    # the ticket's closer-to-zero questions: a negative number closer, and a tie
+    assert sorted(i.answer for i in closer) == sorted(["-2", "Same distance"])
+
+
+NUMBER = re.compile(r"[+-]\d+")
+
+
+def _all_items() -> list[tuple[int, Item]]:
+    return [(lesson, item) for lesson, items in et.TICKETS.items() for item in items]
+
+
+@pytest.mark.parametrize(("lesson", "item"), [
+    (lesson, item) for lesson, item in _all_items() if item.prompt.startswith("Work out")])
+def test_every_worked_answer_is_the_arithmetic(lesson: int, item: Item) -> None:
+    """"Work out -5 - (-2)." and the like: the answer is the expression, computed."""
+    expression = item.prompt.removeprefix("Work out ").rstrip(".")
+    assert re.fullmatch(r"[-+() \d]+", expression), expression
+    assert item.answer == eval(expression), (lesson, item.prompt)  # digits and signs only
+
+
+def _greater_items() -> list[Item]:
+    return [item for _lesson, item in _all_items()
+            if item.prompt.startswith(("Which is greater", "Which is the greatest",
+                                       "Which is true"))]
+
+
+def test_which_is_greater_is_not_passed_by_closer_to_zero() -> None:
+    """A student who believes "closer to zero is greater" gets every such item wrong, and one
+    who compares the digits only ("-6 is greater than -1") gets the three-way one wrong."""
+    items = _greater_items()
+    assert len(items) >= 3
+    for item in items:
+        if item.prompt == "Which is true?":  # "a < b": the rule picks the wrong relation
+            a, b = (int(n) for n in NUMBER.findall(item.answer))
+            wrong = f"{a} {'>' if abs(a) < abs(b) else '<'} {b:+d}"
+            assert item.answer != wrong and wrong in item.choices, item.choices
+            continue
+        numbers = [int(c) for c in item.choices if NUMBER.fullmatch(c)]
+        right = max(numbers)
+        assert item.answer == f"{right:+d}", item.prompt
+        closest = min(numbers, key=abs)
+        assert closest != right, f"{item.prompt}: passable by 'closer to zero is greater'"
+    three = next(i for i in items if len(i.choices) == 3 and i.prompt.startswith("Which is the"))
+    by_size = max((int(c) for c in three.choices), key=abs)
+    assert f"{by_size:+d}" != three.answer
+
+
+def test_tickets_separate_the_misconceptions() -> None:
+    """The items the guide's misconception list needs: the sign of a sum before it is worked
+    out, a greater item beside a closer-to-zero item on the same two numbers, subtracting a
+    negative, and the sum whose sign a student guesses from the first card."""
+    prompts = {item.prompt: item for _lesson, item in _all_items()}
+    sign = prompts["Before you work it out: is -9 + (+4) positive, negative or zero?"]
+    assert sign.answer == "Negative" and -9 + 4 < 0
+    assert prompts["Which is closer to zero: -2 or +5?"].answer == "-2"
+    assert prompts["Which is greater: -2 or +5?"].answer == "+5"
+    assert prompts["Work out -5 - (-2)."].answer == -3  # not +3, not -7
+    assert prompts["Work out +3 + (-8)."].answer == -5  # not +5
+
+
+def test_sizes_are_shown_without_a_sign() -> None:
+    """Distances, absolute values and percentages are shown as 11, 8, 20; a signed answer
+    keeps its sign (+5, -10)."""
+    sizes = [item for _lesson, item in _all_items() if item.size]
+    assert {item.answer_text for item in sizes} >= {"11", "8", "20", "3"}
+    for item in sizes:
+        assert not item.answer_text.startswith("+"), item.prompt
+    for lesson, item in _all_items():
+        words = item.prompt.lower()
+        keys = ("distance", "absolute", "|", "percent", "score")
+        if not item.choices and any(k in words for k in keys):
+            assert item.size, (lesson, item.prompt)
+    with pytest.raises(ValueError):
+        Item("How far?", -3, size=True)
+    assert Item("Work out 2 - 7.", -5).answer_text == "-5"
+
+
+def test_the_strategy_ticket_reads_a_chart_and_asks_an_integer() -> None:
+    """Lesson 5: a question answered from the chart (its prompt states no percentage), and
+    an integer question (the |sum| of two cards)."""
+    items = et.TICKETS[5]
+    chart = items[0]
+    assert "chart" in chart.prompt and "%" not in chart.prompt
+    from widgets.strategy import hit_table, hold_table
+
+    hold = hold_table(4, rounds=100_000, seed=1, progress=False).chance[3]
+    hit = hit_table(4, rounds=100_000, seed=1, progress=False).chance[3]
+    assert chart.answer == "The blue dot (hit)" and hit > hold + 0.1
+    assert "about 24%" in chart.why and round(100 * hit) == 24
+    assert "about 9%" in chart.why and round(100 * hold) == 9
+    integer = next(i for i in items if "2\u2660 (+2)" in i.prompt)
+    assert integer.answer == abs(-5 + 2)
+
+
+def test_two_students_at_one_device_get_a_code_each() -> None:
+    """Pairs share a device: after the first code, "Next student at this device" starts the
+    same questions again; the first code stays on the page and each student's score is their
+    own. Before the end the button is not on the page, and called anyway it changes nothing."""
+    ticket = ExitTicket(3)
+    ticket.start()
+    ticket.next_student()
+    assert "Finish the exit ticket first" in ticket.status.value and ticket.index == 0
+    for right in (True,) * len(ticket.items):
+        _answer(ticket, right)
+        ticket.next_question()
+    first = ticket.code
+    assert first == "L3-RRRRR" and ticket.again_button in ticket.children
+    ticket.again_button.click()
+    assert ticket.index == 0 and ticket.marks == [] and not ticket.finished
+    assert ticket.again_button not in ticket.children and ticket.result not in ticket.children
+    for right in (False, True, True, True, False):
+        _answer(ticket, right)
+        ticket.next_question()
+    assert ticket.code == "L3-XRRRX" and ticket.score == 3
+    assert f"students before at this device: {first}" in ticket.result.value
+    assert ticket.codes == [first]

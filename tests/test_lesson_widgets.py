@@ -590,6 +590,31 @@ def test_lesson_2_check_set_cannot_be_passed_by_picking_the_positive_one() -> No
     assert sum(q.answer != SAME and q.numbers[q.answer] < 0 for q in seen) >= 2
 
 
+def test_lesson_2_check_scores_the_first_try() -> None:
+    """Lesson 2's check counts a question only when its first answer is right: pressing every
+    button in turn (Try again between) scores 0 of 5, not 5 of 5; a practice set still counts
+    an answer found on a later try."""
+    check = AbsoluteValuePractice(kinds=["closer"], questions=5, seed=9, first_try=True)
+    practice = AbsoluteValuePractice(kinds=["closer"], questions=5, seed=9)
+    for widget in (check, practice):
+        for _n in range(5):
+            q = widget.question
+            right = 2 if q.answer == SAME else q.answer
+            for index in [i for i in range(3) if i != right] + [right]:
+                if widget.done:
+                    break
+                widget.choice_buttons[index].click()
+                if not widget.done:
+                    widget.try_button.click()
+            widget.next_button.click()
+    assert check.correct == 0 and "0 of 5 right at the first try" in check.prompt.value
+    assert practice.correct == 5 and "5 of 5 correct" in practice.prompt.value
+    first = AbsoluteValuePractice(kinds=["closer"], questions=1, seed=9, first_try=True)
+    q = first.question
+    first.choose(2 if q.answer == SAME else q.answer)
+    assert first.correct == 1 and "right at the first try: 1" in first.header.value
+
+
 def test_practice_new_set_and_practice_code_box() -> None:
     p = AbsoluteValuePractice(kinds=["abs"], questions=2, seed=2024)
     first = p.question
@@ -621,7 +646,8 @@ def test_explorer_takes_a_card_away_like_adding_its_opposite() -> None:
     assert e.total == 3
     e.mode_toggle.value = "take"
     assert e.rank_buttons[(3, Color.RED)].disabled is False
-    assert e.rank_buttons[(9, Color.RED)].disabled  # not in the hand
+    assert e.rank_buttons[(9, Color.RED)].disabled is False  # not in the hand: a zero pair
+    assert "add a zero pair" in e.rank_buttons[(9, Color.RED)].tooltip
     e.rank_buttons[(3, Color.RED)].click()
     assert e.values == [2, 4] and e.total == 6
     assert "+3 \u2212 (-3) = +6" in e.equation.value
@@ -631,9 +657,7 @@ def test_explorer_takes_a_card_away_like_adding_its_opposite() -> None:
     for rank, color in ((2, Color.BLACK), (3, Color.RED), (4, Color.BLACK), (3, Color.BLACK)):
         added.add(rank, color)
     assert added.total == e.total == 6
-    # forged clicks: a card not in the hand, nonsense ranks and colours, a forged mode
-    e.click(9, Color.RED)
-    assert "in the hand to take away" in e.equation.value and e.values == [2, 4]
+    # forged clicks: nonsense ranks and colours, a forged mode
     e.click(99, "red")
     assert "Choose one of the card buttons" in e.equation.value and e.values == [2, 4]
     e.mode_toggle.value = "add"
@@ -642,6 +666,35 @@ def test_explorer_takes_a_card_away_like_adding_its_opposite() -> None:
     assert "Click a card to add it" not in "".join(getattr(c, "value", "") for c in e.children)
     plain = CardExplorer()
     assert plain.mode_toggle is None and plain.mode == "add"
+
+
+def test_explorer_takes_away_a_card_not_in_the_hand_with_a_zero_pair() -> None:
+    """-3 - (-7): the hand holds only 3\u2665 (-3). Taking away 7\u2665 puts in the zero pair
+    7\u2660 and 7\u2665 (the sum stays -3), then takes the 7\u2665 out: +4, the same as adding
+    +7; the hand keeps the 7\u2660."""
+    e = CardExplorer(take_away=True)
+    e.add(3, Color.RED)
+    e.mode_toggle.value = "take"
+    e.rank_buttons[(7, Color.RED)].click()
+    assert e.values == [-3, 7] and e.total == -3 - (-7) == 4
+    text = e.equation.value
+    assert "zero pair" in text and "the sum is still -3" in text
+    assert "-3 \u2212 (-7) = +4" in text and "-3 + (+7) = +4" in text
+    assert "from -3 to +4" in e.line.value
+    # +3 - (-5), the warm-up: from an empty hand's +3 to +8
+    w2 = CardExplorer(take_away=True)
+    w2.add(3, Color.BLACK)
+    w2.mode_toggle.value = "take"
+    w2.click(5, Color.RED)
+    assert w2.total == 3 - (-5) == 8
+    # at the card limit the zero-pair move is refused with a message, nothing changes
+    full = CardExplorer(take_away=True)
+    for _n in range(12):
+        full.add(1, Color.BLACK)
+    full.mode_toggle.value = "take"
+    assert full.rank_buttons[(9, Color.RED)].disabled
+    full.take_away(9, Color.RED)
+    assert len(full.cards) == 12 and "12 cards" in full.equation.value
 
 
 def test_the_simulation_panel_opens_on_request() -> None:

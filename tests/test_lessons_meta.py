@@ -52,7 +52,7 @@ WORDS: dict[str, dict] = {
         "objectives": "### Objectives", "time": r"\*\*Time:\*\* (\d+) minutes",
         "time_mark": "**Time:**", "check": "## Check", "exit": "## Exit ticket",
         "warm_up": "## Warm-up", "key_ideas": "## Key ideas", "talk": "## Talk about it",
-        "contexts": ("°C", "thermometer", "sea level", "golf", "$", "money", "forecast",
+        "contexts": ("°C", "thermometer", "sea level", "golf", "$", "money", "forecast", "floor",
                      "elevation"),
         "unanswered": "think about it",
         "needs_code": (),
@@ -70,7 +70,8 @@ WORDS: dict[str, dict] = {
             "Answers to the activities and chart questions", "A class without devices",
             "Standards", "6.NS.5", "6.NS.6", "6.NS.7", "7.NS.1", "Exit tickets",
             "What to do with the results"),
-        "plan": ("45-minute period", "25-minute periods", "Support:", "Extension:",
+        "plan": ("One 45-minute period", "periods of 25 minutes", "Minute by minute:", "Support:",
+                 "Extension:",
                  "Standards:"),
     },
     "es": {
@@ -78,6 +79,7 @@ WORDS: dict[str, dict] = {
         "time_mark": "**Tiempo:**", "check": "## Comprobación", "exit": "## Ticket de salida",
         "warm_up": "## Calentamiento", "key_ideas": "## Ideas clave", "talk": "## Hablemos",
         "contexts": ("°C", "termómetro", "nivel del mar", "golf", "$", "dinero", "pronóstico",
+                     "piso",
                      "altitud"),
         "unanswered": "piensa en ello",
         "needs_code": (r"ejecuta (la|esta|esa) celda|vuelve a ejecutar|cambia el código|"
@@ -95,7 +97,8 @@ WORDS: dict[str, dict] = {
             "Respuestas de las actividades y de las preguntas sobre los gráficos",
             "Una clase sin dispositivos", "Estándares", "6.NS.5", "6.NS.6", "6.NS.7", "7.NS.1",
             "Tickets de salida", "Qué hacer con los resultados"),
-        "plan": ("clase de 45 minutos", "clases de 25 minutos", "Apoyo:", "Ampliación:",
+        "plan": ("Una clase de 45 minutos", "clases de 25 minutos", "Minuto a minuto:", "Apoyo:",
+                 "Ampliación:",
                  "Estándares:"),
     },
 }
@@ -354,26 +357,48 @@ def test_start_page_links_every_lesson_relatively(name: str) -> None:
 
 
 def test_the_plan_counts_real_periods() -> None:
-    """One lesson per 45-minute period (no lesson is longer), and the plan says so."""
+    """Each lesson's plan adds up to its minutes and starts the devices; the periods counted
+    are the ones the plans need (a lesson longer than a period takes two), and no period of
+    a plan holds more than its minutes."""
     lessons = course.student_lessons()
-    assert all(lesson.minutes <= course.PERIOD for lesson in lessons)
+    for lesson in lessons:
+        assert sum(m for _step, m in lesson.plan) == lesson.minutes, lesson.file
+        assert lesson.plan[0][0] == course.DEVICES
+        for length in (course.PERIOD, course.SHORT_PERIOD):
+            parts = course.period_parts(lesson, length)
+            assert all(used <= length for _start, used in parts), (lesson.file, length, parts)
+            assert sum(used for _start, used in parts) == \
+                lesson.minutes + course.RECAP * (len(parts) - 1)
+    assert [course.periods(lesson) for lesson in lessons] == [1, 1, 1, 1, 2, 2]
     plan = course.course_plan()
-    assert f"{len(lessons)} periods of {course.PERIOD} minutes" in plan
-    assert f"{2 * len(lessons)} periods of {course.SHORT_PERIOD} minutes" in plan
+    long = sum(course.periods(lesson) for lesson in lessons)
+    short = sum(course.periods(lesson, course.SHORT_PERIOD) for lesson in lessons)
+    assert f"{long} periods of {course.PERIOD} minutes" in plan
+    assert f"{short} periods of {course.SHORT_PERIOD} minutes" in plan
+    # lesson 2 stops at its practice, not after ten minutes
+    two = course.by_file("02_absolute_value.ipynb")
+    assert [used for _start, used in course.period_parts(two, course.SHORT_PERIOD)] == [22, 25]
 
 
 @pytest.mark.parametrize("name", STUDENT_PAGES)
-def test_lesson_time_and_split_agree_with_the_list(name: str) -> None:
-    """The time a lesson states is the one in widgets/course.py, and the heading where it
-    splits for 25-minute periods is in the lesson (in the lesson's language)."""
+def test_lesson_time_and_plan_agree_with_the_list(name: str) -> None:
+    """The time a lesson states is the one in widgets/course.py, and every heading of its plan
+    is a heading of the English lesson; where a translation's plan stops is a heading of the
+    translation (the same place among its headings)."""
     nb = load(name)
     lesson = course.by_file(Path(name).name, lang_of(nb))
     stated = re.search(words(nb)["time"], nb.cells[0].source)
     assert stated and int(stated.group(1)) == lesson.minutes, (
         f"{name}: the opening says {stated and stated.group(0)}, widgets/course.py says "
         f"{lesson.minutes} minutes")
-    headings = re.findall(r"^##+ (.+)$", markdown(nb), flags=re.MULTILINE)
-    assert lesson.split in [h.strip() for h in headings], f"{name}: no heading {lesson.split!r}"
+    english = course.headings(course.by_file(Path(name).name, "en"))
+    own = [h.strip() for h in re.findall(r"^##+ (.+)$", markdown(nb), flags=re.MULTILINE)]
+    assert len(own) == len(english)
+    for step, _minutes in lesson.plan:
+        assert step == course.DEVICES or step in english, f"{name}: no heading {step!r}"
+    text = course.lesson_plan_text(lang_of(nb))
+    for start, _used in course.period_parts(lesson, course.SHORT_PERIOD)[1:]:
+        assert f'"{own[english.index(lesson.plan[start][0])]}"' in text
 
 
 GUIDES = [p for p in PAGES if page_name(p) == "06_teacher_guide.ipynb"]

@@ -1,5 +1,6 @@
-"""The one list of the lessons: file names, titles, minutes, order and the 25-minute split,
-in every language the lessons are written in.
+"""The one list of the lessons: file names, titles, minutes, order and each lesson's minute
+by minute plan (where it stops when it takes more than one period), in every language the lessons
+are written in.
 
 The landing page (00_start_here) shows `lesson_links()` and `course_plan()`, the teacher guide
 shows `lesson_plan_text()`, the Voila landing page (/) and the tests read `lessons(lang)`;
@@ -18,7 +19,6 @@ kernel's language (`set_language`), or the `lang=` a function is given.
 from __future__ import annotations
 
 import html
-import math
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -28,7 +28,9 @@ from widgets.page_lang import speaking as _speaking
 from widgets.words import PSEUDO, _, pseudo_text
 
 PERIOD = 45  # minutes in a class period
-SHORT_PERIOD = 25  # minutes in a short period (two of them per lesson)
+SHORT_PERIOD = 25  # minutes in a short period
+RECAP = 2  # minutes of recap at the start of a period that goes on with a lesson
+DEVICES = N_("start the devices and open the page")  # the first step of every lesson's plan
 
 
 @dataclass(frozen=True)
@@ -41,13 +43,15 @@ class Lesson:
     minutes: int
     summary: str
     role: str = "lesson"
-    split: str = ""  # the '## ' heading where the lesson breaks in two for 25-minute periods
     grouping: str = ""
     notes: str = ""
     support: str = ""  # for a student who struggles
     extension: str = ""  # for a student who is done early
     standards: str = ""  # Common Core State Standards (grade 6-7 Number System)
     lang: str = "en"  # the language of this entry's text (and of its notebook's folder)
+    # minute by minute: (an English heading of the notebook, or a step marked with N_, minutes);
+    # the minutes add up to `minutes`; a period can only stop before a heading
+    plan: tuple[tuple[str, int], ...] = ()
 
     @property
     def number(self) -> int:
@@ -62,16 +66,20 @@ LESSONS: tuple[Lesson, ...] = (
            "what each lesson is about and how long it takes", role="start"),
     Lesson("01_integers_with_cards.ipynb", "Integers with cards", PERIOD,
            "card values, the number line, opposites and zero pairs",
-           split="Opposites and zero pairs", grouping="whole class, then pairs",
+           grouping="whole class, then pairs",
            notes="Project the explorer; let pairs do the four tasks; a real deck helps.",
            support="Give a printed number line from -13 to +13 and real cards to move along it; "
                    "start with black cards only, then one red card.",
            extension="Ask for three different hands of four cards with a sum of -5, and for a "
                      "rule that predicts the sum when every colour is switched.",
-           standards='6.NS.5, 6.NS.6a, 6.NS.6c, 7.NS.1a-b'),
+           standards='6.NS.5, 6.NS.6a, 6.NS.6c, 7.NS.1a-b',
+           plan=((DEVICES, 3), ("Warm-up (3 minutes): A thermometer", 3),
+                 ("The colour gives the sign", 4), ("The number line", 8),
+                 ("Opposites and zero pairs", 4), ("Try it: the card explorer", 9), ("Check", 5),
+                 ("Key ideas", 2), ("Talk about it", 3), ("Exit ticket", 4))),
     Lesson("02_absolute_value.ipynb", "Absolute value", PERIOD,
            "distance from zero; which sum is closer to zero",
-           split="Common mistakes", grouping="individual",
+           grouping="individual",
            notes="Each practice set has a code: give the whole class one code to compare "
                  "answers.",
            support='Ask "how many steps to zero?" and let the student count on a number line '
@@ -79,45 +87,70 @@ LESSONS: tuple[Lesson, ...] = (
            extension="Ask for every pair of hands that tie in distance from zero, and for a "
                      "number that is less than -3 but closer to zero than -3 (there is none: "
                      "why?).",
-           standards='6.NS.7c, 6.NS.7d, 6.NS.6a'),
+           standards='6.NS.7c, 6.NS.7d, 6.NS.6a',
+           plan=((DEVICES, 3), ("Warm-up (3 minutes): Sea level", 3),
+                 ("A distance from zero", 5), ("Which sum is closer to zero?", 6),
+                 ("Common mistakes", 5), ("Practice", 8), ("Check", 5), ("Key ideas", 2),
+                 ("Talk about it", 3), ("Exit ticket", 5))),
     Lesson("03_hit_me.ipynb", "Hit Me", PERIOD,
            "play to get your sum as close to zero as you can",
-           split="Play", grouping="pairs or threes",
+           grouping="pairs or threes",
            notes="Project the worked example first; then play; then real cards if you have "
                  "them.",
            support="Play with every card face up first (the walkthrough table) and say each new "
                    "sum aloud together.",
            extension='Play the variation where aces count 1 or 11, or against "hard" computer '
                      "players, and explain one choice the computer made.",
-           standards='7.NS.1b, 7.NS.1d, 6.NS.7c'),
+           standards='7.NS.1b, 7.NS.1d, 6.NS.7c',
+           plan=((DEVICES, 3), ("Warm-up (3 minutes): Golf scores", 3), ("The rules in short", 6),
+                 ("A worked example", 10), ("Play", 12), ("After playing", 2), ("Check", 3),
+                 ("Key ideas", 1), ("Talk about it", 2), ("Exit ticket", 3))),
     Lesson("04_flapjack.ipynb", "Flapjack", PERIOD,
            "play cards to make the total exactly -13, 0 or 13",
-           split="Then the classic game", grouping="pairs",
+           grouping="pairs",
            notes="Start with simple ten; move to classic when totals come quickly.",
            support='Stay with simple ten and write the running total on paper after every card.',
            extension='Play "add or subtract", and list every card that makes a Flapjack from a '
                      "total of your choice.",
-           standards='7.NS.1b, 7.NS.1d'),
-    Lesson("05_strategy_lab.ipynb", "Strategy lab", PERIOD,
+           standards='7.NS.1b, 7.NS.1d',
+           plan=((DEVICES, 3), ("Warm-up (3 minutes): A lift", 3), ("The rules in short", 6),
+                 ("A worked example", 5), ("Play: simple ten first", 8),
+                 ("Then the classic game", 10), ("Check", 3), ("Key ideas", 1),
+                 ("Talk about it", 2), ("Exit ticket", 4))),
+    Lesson("05_strategy_lab.ipynb", "Strategy lab", 60,
            "simulate thousands of games to find when to hit",
-           split="Experiment 3: the number of players", grouping="pairs",
+           grouping="pairs",
            notes="Each pair predicts before running a chart; discuss Experiment 4 together.",
            support="Read one chart together, one bar at a time, before pairs work alone; focus on"
                    " Experiments 1 and 4.",
            extension='Use "Your own experiment" to test a rule with other opponents, and write a '
                      "claim with its evidence.",
-           standards='6.NS.7c, 7.NS.1 (in the games); statistics: 7.SP.6-7'),
+           standards='6.NS.7c, 7.NS.1, 7.SP.6-7',
+           plan=((DEVICES, 3), ("Warm-up (3 minutes): A weather forecast", 3),
+                 ("Experiment 1: hold or hit?", 9), ("Experiment 2: which rule wins most?", 8),
+                 ("Experiment 3: the number of players", 5),
+                 ("Experiment 4: test the author's claim", 8), ("Your own experiment", 5),
+                 ("Flapjack: how often can a card make a Flapjack?", 5), ("Check", 4),
+                 ("Key ideas", 2), ("Talk about it", 3), ("Exit ticket", 5))),
     # Added after the others: file 07 (the guide keeps 06), lesson 6 in the order of the unit.
-    Lesson("07_taking_a_card_away.ipynb", "Taking a card away", PERIOD,
+    Lesson("07_taking_a_card_away.ipynb", "Taking a card away", 60,
            "subtraction as adding the opposite, distance as |p - q|, < and >",
-           split="Distance between two numbers", grouping="pairs",
+           grouping="pairs",
            notes="Project the explorer in 'take a card away' mode first; pairs then do the "
                  "tasks and compare their equations.",
            support="Use real cards: take one away and move along a printed number line; say "
-                   '"minus negative three is plus three" aloud.',
+                   '"taking away a -3 moves me 3 to the right, like adding +3" aloud (not '
+                   '"two negatives make a positive").',
            extension="Ask for two different subtractions with the answer -4, one subtracting a "
                      "negative; order six integers and give each distance to -2.",
-           standards='7.NS.1c, 6.NS.7a-b, 6.NS.7c'),
+           standards='7.NS.1c, 6.NS.7a-b, 6.NS.7c',
+           plan=((DEVICES, 3), ("Warm-up (3 minutes): A thermometer", 3),
+                 ("Taking a card away", 5),
+                 ("When the card is not in the hand: the zero-pair move", 4),
+                 ("Try it: the card explorer", 9), ("Subtraction in symbols", 2),
+                 ("Four traps", 6), ("Distance between two numbers", 9),
+                 ("Comparing and ordering with < and >", 3), ("Check", 6), ("Key ideas", 2),
+                 ("Talk about it", 3), ("Exit ticket", 5))),
     Lesson("09_play_together.ipynb", "Play together", 30,
            "Hit Me and Flapjack with classmates, each on their own device", role="play"),
     Lesson("06_teacher_guide.ipynb", "Teacher guide", 20,
@@ -138,8 +171,9 @@ FILES: tuple[str, ...] = tuple(lesson.file for lesson in LESSONS)
 LANGUAGES: dict[str, str] = {"en": "English", "es": "Español"}
 FOLDERS: dict[str, str] = {"en": "", "es": "es"}
 
-# Each lesson's text in another language: the fields of `Lesson` that are words. `split` is the
-# heading of that language's notebook. Standards codes are the same in every language.
+# Each lesson's text in another language: the fields of `Lesson` that are words (a plan's
+# headings are read from that language's notebook). Standards codes are the same in every
+# language.
 TRANSLATED: dict[str, dict[str, dict[str, str]]] = {
     "es": {
         "00_start_here.ipynb": {
@@ -148,7 +182,7 @@ TRANSLATED: dict[str, dict[str, dict[str, str]]] = {
         "01_integers_with_cards.ipynb": {
             "title": "Enteros con cartas",
             "summary": "el valor de las cartas, la recta numérica, los opuestos y los pares cero",
-            "split": "Opuestos y pares cero", "grouping": "toda la clase, después en parejas",
+            "grouping": "toda la clase, después en parejas",
             "notes": "Proyecta el explorador; deja que las parejas hagan las cuatro tareas; un "
                   "mazo de verdad ayuda.",
             "support": "Da una recta numérica impresa de -13 a +13 y cartas de verdad para "
@@ -159,7 +193,7 @@ TRANSLATED: dict[str, dict[str, dict[str, str]]] = {
         "02_absolute_value.ipynb": {
             "title": "Valor absoluto",
             "summary": "la distancia a cero; qué suma está más cerca de cero",
-            "split": "Errores frecuentes", "grouping": "trabajo individual",
+            "grouping": "trabajo individual",
             "notes": "Cada serie de práctica tiene un código: da a toda la clase el mismo código "
                   "para comparar respuestas.",
             "support": 'Pregunta "¿cuántos pasos hay hasta cero?" y deja que el estudiante los '
@@ -171,7 +205,7 @@ TRANSLATED: dict[str, dict[str, dict[str, str]]] = {
         "03_hit_me.ipynb": {
             "title": "Hit Me",
             "summary": "juega para que tu suma quede lo más cerca posible de cero",
-            "split": "A jugar", "grouping": "parejas o grupos de tres",
+            "grouping": "parejas o grupos de tres",
             "notes": "Proyecta primero el ejemplo resuelto; después, a jugar; y luego con cartas "
                   "de verdad si las tienes.",
             "support": "Juega primero con todas las cartas boca arriba (la mesa de demostración) "
@@ -182,16 +216,17 @@ TRANSLATED: dict[str, dict[str, dict[str, str]]] = {
         "04_flapjack.ipynb": {
             "title": "Flapjack",
             "summary": "juega cartas para que el total sea exactamente -13, 0 o 13",
-            "split": "Después, el juego clásico", "grouping": "parejas",
-            "notes": "Empieza con diez simple; pasa al clásico cuando los totales salgan rápido.",
-            "support": "Quédate en diez simple y escribe el total acumulado en papel después de "
-                    "cada carta.",
+            "grouping": "parejas",
+            "notes": "Empieza con diez sin figuras; pasa al clásico cuando los totales salgan "
+                  "rápido.",
+            "support": "Quédate en diez sin figuras y escribe el total acumulado en papel "
+                    "después de cada carta.",
             "extension": 'Juega "sumar o restar" y haz la lista de todas las cartas que hacen un '
                       "Flapjack desde un total que elijas."},
         "05_strategy_lab.ipynb": {
             "title": "Laboratorio de estrategia",
             "summary": "simula miles de partidas para saber cuándo pedir carta",
-            "split": "Experimento 3: el número de jugadores", "grouping": "parejas",
+            "grouping": "parejas",
             "notes": "Cada pareja hace una predicción antes de ver un gráfico; comenten juntos el "
                   "Experimento 4.",
             "support": "Lean juntos un gráfico, barra por barra, antes de que las parejas trabajen "
@@ -201,11 +236,12 @@ TRANSLATED: dict[str, dict[str, dict[str, str]]] = {
         "07_taking_a_card_away.ipynb": {
             "title": "Quitar una carta",
             "summary": "la resta como suma del opuesto, la distancia como |p - q|, < y >",
-            "split": "Distancia entre dos números", "grouping": "parejas",
+            "grouping": "parejas",
             "notes": "Proyecta primero el explorador en el modo 'quitar una carta'; después las "
                   "parejas hacen las tareas y comparan sus ecuaciones.",
             "support": "Usa cartas de verdad: quita una y muévete por una recta numérica impresa; "
-                    'digan en voz alta "menos menos tres es más tres".',
+                    'digan en voz alta "quitar un -3 me mueve 3 a la derecha, como sumar +3" (y '
+                    'no "dos negativos dan un positivo").',
             "extension": "Pide dos restas distintas cuyo resultado sea -4, una de ellas restando "
                       "un negativo; ordena seis enteros y da la distancia de cada uno a -2."},
         "06_teacher_guide.ipynb": {
@@ -227,7 +263,7 @@ TRANSLATED: dict[str, dict[str, dict[str, str]]] = {
 
 
 # The fields of a Lesson that are words (TRANSLATED gives them in another language).
-TEXT_FIELDS = ("title", "summary", "split", "grouping", "notes", "support", "extension")
+TEXT_FIELDS = ("title", "summary", "grouping", "notes", "support", "extension")
 
 
 def _language(lang: str | None) -> str:
@@ -277,12 +313,12 @@ def course_plan(lang: str | None = None) -> str:
                  + _("about {minutes} minutes").format(minutes=lesson.minutes)
                  for lesson in rows]
         total = sum(lesson.minutes for lesson in rows)
-        periods = sum(math.ceil(lesson.minutes / PERIOD) for lesson in rows)
-        short = sum(math.ceil(lesson.minutes / SHORT_PERIOD) for lesson in rows)
-        lines.append(_("In all: about {total} minutes. One lesson fits one {period}-minute "
-                       "period, so the unit takes {periods} periods of {period} minutes, or "
-                       "{short} periods of {short_period} minutes (each lesson in two parts).")
-                     .format(total=total, period=PERIOD, periods=periods, short=short,
+        long = sum(periods(lesson, PERIOD) for lesson in rows)
+        short = sum(periods(lesson, SHORT_PERIOD) for lesson in rows)
+        lines.append(_("In all: about {total} minutes, in {periods} periods of {period} minutes "
+                       "or {short} periods of {short_period} minutes (the teacher guide says "
+                       "where each lesson stops).")
+                     .format(total=total, period=PERIOD, periods=long, short=short,
                              short_period=SHORT_PERIOD))
     return "\n".join(lines)
 
@@ -353,31 +389,82 @@ def lesson_nav(name: str, lang: str | None = None) -> object:
     return HTML(lesson_nav_html(name, lang))
 
 
-# How a 45-minute period runs, the same for every lesson (minutes).
-PERIOD_PLAN = ((N_("warm-up"), 3), (N_("teach and try (the first part)"), 12),
-               (N_("play or practise (the second part)"), 18),
-               (N_("check, key ideas, talk about it"), 7), (N_("exit ticket"), 5))
+def headings(lesson: Lesson) -> list[str]:
+    """The headings (## and ###) of the lesson's notebook in its language, in order."""
+    import json
+
+    path = folder(lesson.lang) / lesson.file
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    found = []
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") == "markdown":
+            source = cell.get("source", "")
+            source = "".join(source) if isinstance(source, list) else str(source)
+            found += [h.strip() for h in re.findall(r"^##+ (.+)$", source, flags=re.MULTILINE)]
+    return found
+
+
+def _step_names(lesson: Lesson) -> list[str]:
+    """The plan's steps as shown: a heading in the lesson's language (found at the same place
+    among the headings as in the English notebook), or a step in the words in use."""
+    english = headings(by_file(lesson.file, "en"))
+    own = headings(lesson) if lesson.lang != "en" else english
+    names = []
+    for step, _minutes in lesson.plan:
+        if step in english:
+            names.append(f'"{own[english.index(step)]}"')
+        else:
+            names.append(_(step))
+    return names
+
+
+def period_parts(lesson: Lesson, period: int) -> list[tuple[int, int]]:
+    """The lesson cut into periods of `period` minutes: (index of the plan step a period starts
+    with, minutes it holds, the recap included). A period stops only before a heading; each
+    later period starts with a recap of RECAP minutes."""
+    parts: list[tuple[int, int]] = []
+    start, used = 0, 0
+    for i, (step, minutes) in enumerate(lesson.plan):
+        if used + minutes > period and i > start and step != DEVICES:
+            parts.append((start, used))
+            start, used = i, RECAP
+        used += minutes
+    parts.append((start, used))
+    return parts
+
+
+def periods(lesson: Lesson, period: int = PERIOD) -> int:
+    """How many periods of `period` minutes the lesson takes."""
+    return len(period_parts(lesson, period))
 
 
 def lesson_plan_text(lang: str | None = None) -> str:
-    """For the teacher guide: the period plans, then for each lesson its time, grouping, notes,
-    split for 25-minute periods, support, extension and standards."""
+    """For the teacher guide: for each lesson its minutes, grouping, notes, its minute by minute
+    plan, where it stops in 45- and 25-minute periods, support, extension and standards."""
     with _speaking(lang):
-        steps = ", ".join(f"{_(what)} {m}" for what, m in PERIOD_PLAN)
-        lines = [_("A {period}-minute period, one lesson: {steps} (minutes).").format(
-                     period=PERIOD, steps=steps),
-                 _("Two {short}-minute periods per lesson: period 1 is the warm-up and the "
-                   "lesson up to its split heading; period 2 starts with a 2-minute recap of "
-                   "the key ideas so far, then the rest of the lesson, the check and the exit "
-                   "ticket.").format(short=SHORT_PERIOD),
-                 ""]
+        lines = [_("Each lesson has its own plan, minute by minute; the first step starts the "
+                   "devices. When a lesson takes more than one period, stop before the heading "
+                   "named, and start the next period with a {recap}-minute recap of the key "
+                   "ideas so far.").format(recap=RECAP), ""]
         for lesson in student_lessons(lang):
             lines.append(_("{lesson} ({minutes} min, {grouping}; {file})").format(
                 lesson=_name(lesson), minutes=lesson.minutes, grouping=lesson.grouping,
                 file=lesson.file))
             lines.append(f"  {lesson.notes}")
-            lines.append("  " + _('Two {short}-minute periods: stop before "{heading}".').format(
-                short=SHORT_PERIOD, heading=lesson.split))
+            names = _step_names(lesson)
+            steps = ", ".join(f"{name} {m}" for name, (_step, m) in
+                              zip(names, lesson.plan, strict=True))
+            lines.append("  " + _("Minute by minute: {steps}.").format(steps=steps))
+            for length in (PERIOD, SHORT_PERIOD):
+                parts = period_parts(lesson, length)
+                if len(parts) == 1:
+                    lines.append("  " + _("One {period}-minute period.").format(period=length))
+                    continue
+                stops = _(" and ").join(names[start] for start, _used in parts[1:])
+                held = " + ".join(str(used) for _start, used in parts)
+                lines.append("  " + _("{n} periods of {period} minutes ({held} minutes): stop "
+                                      "before {stops}.").format(
+                    n=len(parts), period=length, held=held, stops=stops))
             lines.append("  " + _("Support: {text}").format(text=lesson.support))
             lines.append("  " + _("Extension: {text}").format(text=lesson.extension))
             lines.append("  " + _("Standards: {text}").format(text=lesson.standards))

@@ -41,13 +41,15 @@ MAX_CHOICES = 4
 class Item:
     """One question: a typed whole number (`choices` empty, `answer` an int) or a choice among
     `choices` (`answer` is the right label). `why` explains the right answer; `hint` is added
-    to the feedback after a wrong answer."""
+    to the feedback after a wrong answer. `size`: the typed answer is a distance, an absolute
+    value, a count or a percentage, shown without a sign (11, not +11)."""
 
     prompt: str
     answer: int | str
     choices: tuple[str, ...] = ()
     why: str = ""
     hint: str = ""
+    size: bool = False
 
     def __post_init__(self) -> None:
         if self.choices:
@@ -56,11 +58,15 @@ class Item:
                                  f"{MAX_CHOICES} choices")
         elif not isinstance(self.answer, int) or isinstance(self.answer, bool):
             raise ValueError(f"{self.prompt!r}: a typed answer must be a whole number")
+        elif self.size and self.answer < 0:
+            raise ValueError(f"{self.prompt!r}: a size (distance, count) is never negative")
 
     @property
     def answer_text(self) -> str:
         """The right answer as shown, in the language in use."""
-        return shown(str(self.answer)) if self.choices else signed(self.answer)
+        if self.choices:
+            return shown(str(self.answer))
+        return str(self.answer) if self.size else signed(self.answer)
 
 
 def shown(text: str) -> str:
@@ -91,42 +97,48 @@ TICKETS: dict[int, tuple[Item, ...]] = {
         Item(N_("What is the value of a red 6 (black cards +, red cards -)?"), -6,
              why=N_("Red cards count negative, so a red 6 is -6."),
              hint=N_("Which colour is negative?")),
-        Item(N_("Which is greater: -7 or -2?"), "-2", ("-7", "-2"),
-             why=N_("-2 is to the right of -7 on the number line, so it is greater."),
+        # "closer to zero is greater" picks -1, "the bigger digit is greater" picks -6
+        Item(N_("Which is the greatest: -6, -1 or +4?"), "+4", ("-6", "-1", "+4"),
+             why=N_("+4 is the farthest to the right on the number line, so it is the "
+                    "greatest, even though -1 is closer to zero."),
              hint=N_("Greater means farther to the right on the number line.")),
-        Item(N_("Work out +4 + (-9)."), -5,
-             why=N_("Start at +4 and move 9 to the left: you land on -5."),
+        Item(N_("Before you work it out: is -9 + (+4) positive, negative or zero?"),
+             N_("Negative"), (N_("Positive"), N_("Negative"), N_("Zero")),
+             why=N_("The -9 pulls 9 to the left and the +4 only 4 to the right, so the sum is "
+                    "left of zero: -9 + (+4) = -5."),
+             hint=N_("Which card is farther from zero? Its sign wins.")),
+        Item(N_("Work out +3 + (-8)."), -5,
+             why=N_("Start at +3 and move 8 to the left: you land on -5 (not +5)."),
              hint=N_("A negative card moves you to the left.")),
-        Item(N_("Which card makes a zero pair with 8\u2665 (-8)?"), "8\u2660 (+8)",
-             ("8\u2660 (+8)", "8\u2666 (-8)", "2\u2660 (+2)"),
-             why=N_("+8 is the opposite of -8: -8 + (+8) = 0."),
-             hint=N_("A zero pair is two opposites: the same distance from zero, other sides.")),
         Item(N_("Work out -3 + (-4) + (+3)."), -4,
              why=N_("-3 and +3 are a zero pair, so -4 is left."),
              hint=N_("Look for a zero pair first.")),
     ),
     2: (
-        Item(N_("What is |-11|?"), 11,
+        Item(N_("What is |-11|?"), 11, size=True,
              why=N_("-11 is 11 steps from zero, and a distance is never negative."),
              hint=N_("An absolute value is a distance.")),
         Item(N_("Which is closer to zero: -2 or +5?"), "-2", ("-2", "+5", N_("Same distance")),
              why=N_("|-2| = 2 and |+5| = 5, so -2 is closer to zero."),
              hint=N_("Compare the distances from zero, not which number is greater.")),
+        # the same two numbers: "closer to zero is greater" answers -2 twice
+        Item(N_("Which is greater: -2 or +5?"), "+5", ("-2", "+5"),
+             why=N_("+5 is to the right of -2, so it is greater, even though -2 is closer to "
+                    "zero."),
+             hint=N_("Greater is not the same as closer to zero.")),
         Item(N_("Which is closer to zero: +6 or -6?"), N_("Same distance"),
              ("+6", "-6", N_("Same distance")),
              why=N_("|+6| = |-6| = 6: both are 6 steps from zero."),
              hint=N_("How far is each one from zero?")),
         Item(N_("A hand holds +7 and -10. What is the absolute value of its sum?"), 3,
+             size=True,
              why=N_("The sum is +7 + (-10) = -3, and |-3| = 3."),
              hint=N_("Add with the signs first, then take the distance from zero.")),
-        Item(N_("Which is closer to zero: -9 or +4?"), "+4", ("-9", "+4", N_("Same distance")),
-             why=N_("|+4| = 4 and |-9| = 9, so +4 is closer. (-9 is less, but farther away.)"),
-             hint=N_("Less is not the same as closer to zero.")),
     ),
     3: (
         Item(N_("In Hit Me your cards are 6\u2663 and 9\u2666. What is your sum?"), -3,
              why=N_("+6 + (-9) = -3."), hint=N_("Black cards are +, red cards are -.")),
-        Item(N_("What is your score with a sum of -3 (its distance from zero)?"), 3,
+        Item(N_("What is your score with a sum of -3 (its distance from zero)?"), 3, size=True,
              why=N_("|-3| = 3."), hint=N_("A score is a distance, never negative.")),
         Item(N_("Final sums: Ana +3, Ben -1, Cam -4. Who wins?"), "Ben", ("Ana", "Ben", "Cam"),
              why=N_("The scores are 3, 1 and 4: Ben's -1 is the closest to zero."),
@@ -154,12 +166,18 @@ TICKETS: dict[int, tuple[Item, ...]] = {
              why=N_("-9 + (+13) = +4."), hint=N_("Start at -9 and move 13 to the right.")),
     ),
     5: (
-        Item(N_("With 4 players, holding at |sum| 3 wins about 9% of rounds and hitting about "
-                "23%. At |sum| 3, should you hold or hit?"), N_("Hit"), (N_("Hold"), N_("Hit")),
-             why=N_("Hitting wins more often (about 23% against 9%)."),
-             hint=N_("Compare the two chances.")),
-        Item(N_("What is the fair share of wins with 5 players, in percent?"), 20,
+        Item(N_("Look at the chart of Experiment 1 (4 players). At |sum| 3, which is higher: "
+                "the red bar (hold) or the blue dot (hit)?"), N_("The blue dot (hit)"),
+             (N_("The red bar (hold)"), N_("The blue dot (hit)")),
+             why=N_("At |sum| 3 the dot (hitting, about 24%) is well above the bar (holding, "
+                    "about 9%): with 4 players, hit at 3."),
+             hint=N_("Find 3 on the bottom axis, then compare the bar and the dot above it.")),
+        Item(N_("What is the fair share of wins with 5 players, in percent?"), 20, size=True,
              why=N_("1 round in 5 is 20%."), hint=N_("One round in how many?")),
+        Item(N_("Your first two cards are 5\u2665 (-5) and 2\u2660 (+2). At which |sum| of "
+                "the chart's bottom axis do you look?"), 3, size=True,
+             why=N_("-5 + (+2) = -3, and |-3| = 3."),
+             hint=N_("Add with the signs, then take the distance from zero.")),
         Item(N_("Two players tie for the lowest score. How much of a win does each get?"),
              N_("Half a win"), (N_("A whole win"), N_("Half a win"), N_("Nothing")),
              why=N_("A tie is shared: with two winners each counts half a win."),
@@ -171,22 +189,25 @@ TICKETS: dict[int, tuple[Item, ...]] = {
              hint=N_("Look at Experiment 3.")),
     ),
     6: (
-        Item(N_("Work out +2 - (-3)."), 5,
-             why=N_("Subtracting -3 is adding its opposite: +2 + (+3) = +5."),
+        Item(N_("Work out -5 - (-2)."), -3,
+             why=N_("Subtracting -2 is adding its opposite: -5 + (+2) = -3. (Not +3: two "
+                    "minus signs side by side do not make the answer positive.)"),
              hint=N_("Subtract by adding the opposite.")),
         Item(N_("Work out -4 - (+6)."), -10,
-             why=N_("Subtracting +6 is adding -6: -4 + (-6) = -10."),
+             why=N_("Subtracting +6 is adding -6: -4 + (-6) = -10, 6 more to the left."),
              hint=N_("Subtract by adding the opposite.")),
         Item(N_("A hand is worth +1. You take away its red 4 (-4). What is the hand worth "
                 "now?"), 5,
              why=N_("+1 - (-4) = +1 + (+4) = +5: taking away a negative card moves the sum "
                     "right."),
              hint=N_("Taking a card away moves the sum the opposite way to adding it.")),
-        Item(N_("What is the distance between -3 and +5 on the number line?"), 8,
+        Item(N_("What is the distance between -3 and +5 on the number line?"), 8, size=True,
              why=N_("|+5 - (-3)| = |+8| = 8: 3 steps to zero, then 5 more."),
              hint=N_("The distance between p and q is |p - q|.")),
-        Item(N_("Which is true?"), "-8 < -3", ("-8 > -3", "-8 < -3", "-8 = -3"),
-             why=N_("-8 is to the left of -3, so -8 is less: -8 < -3."),
+        # "closer to zero is greater" picks -1 > +6
+        Item(N_("Which is true?"), "-1 < +6", ("-1 > +6", "-1 < +6", "-1 = +6"),
+             why=N_("-1 is to the left of +6, so -1 is less: -1 < +6, even though -1 is "
+                    "closer to zero."),
              hint=N_("Less means farther to the left on the number line.")),
     ),
 }
@@ -213,7 +234,7 @@ class ExitTicket(w.VBox):
      body) = LazyPart.group("_build", 9)
     # a message about a click that cannot be done now, and the score: made when first shown
     (status,) = LazyPart.group("_build_status", 1)
-    (result,) = LazyPart.group("_build_result", 1)
+    (result, again_button) = LazyPart.group("_build_result", 2)
 
     @speaks
     def __init__(self, lesson: int, items: Sequence[Item] | None = None, *,
@@ -231,6 +252,7 @@ class ExitTicket(w.VBox):
         self.index = -1  # -1: not started; len(items): finished
         self.marks: list[bool] = []
         self.answered = False
+        self.codes: list[str] = []  # the codes of the students before, on this device
         self.header = html_widget(
             "<b>" + esc(_("Exit ticket, lesson {lesson}:").format(lesson=lesson)) + "</b> "
             + esc(_("{n} questions. Your first answer to each one counts.").format(
@@ -248,6 +270,10 @@ class ExitTicket(w.VBox):
 
     def _build_result(self) -> None:
         self.result = html_widget()
+        # two students at one device: each takes the ticket in turn and gets a code
+        self.again_button = make_button(_("Next student at this device"), self.next_student,
+                                        tooltip=_("start the exit ticket again for the next "
+                                                  "student; the code above stays on the page"))
 
     def _clear_status(self) -> None:
         if LazyPart.built(self, "status"):
@@ -276,8 +302,8 @@ class ExitTicket(w.VBox):
             parts.append(self.start_button)
         elif LazyPart.built(self, "body") and self.index < len(self.items):
             parts.append(self.body)
-        self.children = [*parts, *(self.__dict__[n] for n in ("status", "result")
-                                   if LazyPart.built(self, n))]
+        shown = ("status", "result", "again_button") if self.finished else ("status",)
+        self.children = [*parts, *(self.__dict__[n] for n in shown if LazyPart.built(self, n))]
 
     # ----- actions (buttons call these; tests too) ---------------------------------------
     @speaks
@@ -331,6 +357,18 @@ class ExitTicket(w.VBox):
             self._finish()
         else:
             self._show_item()
+
+    @speaks
+    def next_student(self) -> None:
+        """After a finished ticket: the same questions for the next student at this device.
+        The codes of the students before stay listed on the page."""
+        if not self.finished:
+            self._say(_("Finish the exit ticket first: then the next student can start."))
+            return
+        self.codes.append(self.code or "")
+        self.index = 0
+        self.marks = []
+        self._show_item()
 
     # ----- reading ----------------------------------------------------------------------
     @property
@@ -410,7 +448,9 @@ class ExitTicket(w.VBox):
     def _finish(self) -> None:
         n = len(self.items)
         score = _("Score: {score} of {n}.").format(score=self.score, n=n)
-        self.result.value = (
+        before = ("<p>" + esc(_("Codes of the students before at this device: {codes}").format(
+            codes=", ".join(self.codes))) + "</p>") if self.codes else ""
+        self.result.value = before + (
             f"<p role='status' style='font-size:1.2em'><b>{esc(score)}</b> "
             + esc(_("Your code:")) + f" <b>{esc(self.code or '')}</b></p>"
             "<p>" + esc(_("Read it out or write it down for your teacher: the number after L is "

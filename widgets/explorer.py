@@ -61,7 +61,10 @@ class CardExplorer(w.VBox):
     """Pick black and red cards; see each value, the running sum and |sum| on the number line.
 
     With `take_away=True` a second mode takes a card of the hand away: the sum moves as if the
-    card's opposite were added (taking away -3 moves it 3 to the right, like adding +3)."""
+    card's opposite were added (taking away -3 moves it 3 to the right, like adding +3). A card
+    that is not in the hand is taken away with the zero-pair move: the card and its opposite
+    go in first (a zero pair: the sum stays the same), then the card comes out, so -3 - (-7)
+    ends with a +7 added to the hand."""
 
     @speaks
     def __init__(self, game: str = "hit-me", colors: str = "black-positive",
@@ -141,12 +144,15 @@ class CardExplorer(w.VBox):
         label = f"{RANK_LABELS.get(rank, str(rank))}{SUIT_FOR[color].symbol}"
         if self.mode == "take":
             held = any(c.rank == rank and c.color is color for c in self.cards)
+            if held:
+                return {"description": f"{label} {signed(v)}",
+                        "tooltip": _("take away the {card}, value {value}").format(
+                            card=card_name(card), value=signed(v)),
+                        "disabled": False}
             return {"description": f"{label} {signed(v)}",
-                    "tooltip": (_("take away the {card}, value {value}").format(
-                                    card=card_name(card), value=signed(v)) if held
-                                else _("no {card} in the hand to take away").format(
-                                    card=card_name(card))),
-                    "disabled": not held}
+                    "tooltip": _("no {card} in the hand: add a zero pair, then take the {card} "
+                                 "away").format(card=card_name(card)),
+                    "disabled": len(self.cards) >= MAX_CARDS}
         return {"description": f"{label} {signed(v)}",
                 "tooltip": _("add the {card}, value {value}").format(card=card_name(card),
                                                                      value=signed(v)),
@@ -194,9 +200,7 @@ class CardExplorer(w.VBox):
         index = next((i for i in range(len(self.cards) - 1, -1, -1)
                       if self.cards[i].rank == rank and self.cards[i].color is color), None)
         if index is None:
-            name = card_name(Card(rank, SUIT_FOR[color]))
-            self.message = _("There is no {card} in the hand to take away.").format(card=name)
-            self._refresh()
+            self.zero_pair_take_away(rank, color)
             return
         before = self.total
         value = self.values[index]
@@ -206,6 +210,33 @@ class CardExplorer(w.VBox):
         self.message = _("You took away {card} ({value}): {subtraction}, the same as adding "
                          "its opposite: {addition}.").format(
             card=card.short, value=signed(value),
+            subtraction=f"{signed(before)} \u2212 ({signed(value)}) = {signed(after)}",
+            addition=f"{signed(before)} + ({signed(-value)}) = {signed(after)}")
+        self._refresh()
+
+    @speaks
+    def zero_pair_take_away(self, rank: int, color: Color) -> None:
+        """Take away a card that is not in the hand: put in a zero pair (the card and its
+        opposite: the sum does not change), then take the card away. The hand keeps the
+        opposite, so the sum moves as if the opposite were added."""
+        card = Card(rank, SUIT_FOR[color])
+        if len(self.cards) >= MAX_CARDS:
+            self.message = _("That is {n} cards: press Clear or Undo to go on.").format(
+                n=MAX_CARDS)
+            self._refresh()
+            return
+        other = Card(rank, SUIT_FOR[Color.RED if color is Color.BLACK else Color.BLACK])
+        before = self.total
+        value = card_value(card, self.game, self.colors)
+        self.cards.append(other)
+        after = self.total
+        self.last_take = (before, value, after)
+        self.message = _("There is no {card} in the hand, so first add a zero pair: {card} "
+                         "({value}) and {other} ({opposite}); the sum is still {before}. Then "
+                         "take the {card} away: {subtraction}, the same as adding its "
+                         "opposite: {addition}.").format(
+            card=card.short, value=signed(value), other=other.short, opposite=signed(-value),
+            before=signed(before),
             subtraction=f"{signed(before)} \u2212 ({signed(value)}) = {signed(after)}",
             addition=f"{signed(before)} + ({signed(-value)}) = {signed(after)}")
         self._refresh()

@@ -42,6 +42,16 @@ KIT_CSS = """
   .jp-OutputArea-output, .jp-RenderedHTMLCommon, .lm-Widget, .p-Widget, .voila-container {
     overflow: visible !important; height: auto !important; max-height: none !important;
     position: static !important; contain: none !important; }
+  /* the page's panels keep the width of the window they were laid out in (1366 px on a
+     school laptop) as inline styles: in print they take the paper's width, or Chromium
+     shrinks the whole page to fit (to about half size) */
+  #main, #jp-main-content-panel, #rendered_cells, .lm-Widget, .p-Widget, .voila-container {
+    width: auto !important; min-width: 0 !important; max-width: none !important;
+    left: auto !important; top: auto !important; }
+  .icg-kit { max-width: none; font-size: 11pt; }
+  .icg-kit table, .icg-kit th, .icg-kit td, .icg-kit p, .icg-kit li { font-size: 11pt; }
+  .icg-kit td.blank { height: 8mm; }  /* room to write by hand */
+  .icg-nav { display: none !important; }  /* the links at the page's end */
   .icg-kit .icg-kit-sheet { break-after: page; border-bottom: none; }
   .icg-kit .icg-kit-sheet:last-child { break-after: auto; }
   .icg-kit-noprint { display: none !important; }

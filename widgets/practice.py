@@ -207,9 +207,13 @@ class AbsoluteValuePractice(w.VBox):
         seed: int | None = None,
         questions: int = 10,
         *,
+        first_try: bool = False,
         lang: str | None = None,
     ) -> None:
+        """`first_try`: a check, not practice: a question counts as right only when its first
+        answer is right (Try again and Show me still help, but do not change the score)."""
         self.lang = check_lang(lang)
+        self.first_try = bool(first_try)
         kinds = tuple(kinds)
         if not kinds or any(k not in KINDS for k in kinds):
             raise ValueError(f"kinds must be taken from {', '.join(KINDS)}; got {kinds!r}")
@@ -313,9 +317,10 @@ class AbsoluteValuePractice(w.VBox):
         if self.number >= self.total_questions:
             self.done = True
             self.question = None
+            done = (_("Set finished: {correct} of {total} right at the first try.")
+                    if self.first_try else _("Set finished: {correct} of {total} correct."))
             self.prompt.value = (
-                "<b>" + _("Set finished: {correct} of {total} correct.").format(
-                    correct=self.correct, total=self.total_questions) + "</b> "
+                "<b>" + done.format(correct=self.correct, total=self.total_questions) + "</b> "
                 + _("Press <b>New set</b> for other questions, or type a practice code to "
                     "repeat a set."))
             self._show_row(None)
@@ -389,7 +394,8 @@ class AbsoluteValuePractice(w.VBox):
         if fb.valid:
             self.attempts += 1
         if fb.correct:
-            self.correct += 1
+            if not self.first_try or self.attempts == 1:
+                self.correct += 1
             self.done = True
             self.picture.value = self._picture(self.question)
         elif fb.valid and self.attempts >= MAX_ATTEMPTS_BEFORE_SHOW:
@@ -428,5 +434,7 @@ class AbsoluteValuePractice(w.VBox):
         self.header.value = (
             "<b>" + _("Question {number} of {total}").format(number=self.number,
                                                              total=self.total_questions)
-            + "</b> &middot; " + _("correct so far: {correct}").format(correct=self.correct)
+            + "</b> &middot; "
+            + (_("right at the first try: {correct}") if self.first_try
+               else _("correct so far: {correct}")).format(correct=self.correct)
             + " &middot; " + _("practice code: {code}").format(code=self.seed))

@@ -467,6 +467,13 @@ def threshold_win_rates(players: int = 4, holds: Sequence[int] = tuple(range(0, 
     return out
 
 
+def rate_margin(rate: float, rounds: int) -> float:
+    """Half the width of a 95% interval for a win rate measured over `rounds` rounds (ties
+    split, so this binomial margin is an upper bound): another deal code lands within it 19
+    times in 20."""
+    return 1.96 * math.sqrt(max(rate * (1 - rate), 0.0) / rounds)
+
+
 @cached_chart
 def threshold_chart(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds: int = 50_000,
                     seed: int = 1, progress: bool = True) -> Chart:
@@ -476,7 +483,9 @@ def threshold_chart(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds: 
     fig, ax = _figure()
     hs = list(rates)
     pct = [100 * rates[h] for h in hs]
-    ax.plot(hs, pct, marker="o", color="#1d4e89")
+    ax.errorbar(hs, pct, yerr=[100 * rate_margin(rates[h], rounds) for h in hs], marker="o",
+                color="#1d4e89", capsize=4, label=_("each bar: a 95% interval"))
+    ax.legend(loc="lower right", fontsize=8)
     best = max(rates, key=rates.get)
     ax.plot([best], [100 * rates[best]], marker="*", markersize=16, color="#b58900")
     ax.annotate(_("best: hold at {hold} or less").format(hold=best), (best, 100 * rates[best]),

@@ -40,7 +40,7 @@ def test_the_kit_prints_to_pdf(lessons_server: Any, open_page: Any) -> None:
     # the engine's figures are there: limits, targets, the example's sums, every exit ticket
     for needle in ("from -13 to +13", "-13, 0, +13", "-4, +5, -2", "+4 + (+9) = +13",
                    *(f"Exit ticket, lesson {n}" for n in TICKETS)):
-        assert needle in text.replace("\u2212", "-"), needle
+        assert needle in " ".join(text.replace("\u2212", "-").split()), needle  # lines wrap
     assert "(Ctrl+P or" not in text  # the kit's screen-only note is not printed
     assert vp.problems() == []
 
@@ -61,3 +61,35 @@ def test_no_table_is_cut_across_a_page(lessons_server: Any, open_page: Any) -> N
         .map(e => getComputedStyle(e).breakAfter)""")
     assert sheets[:-1] == ["page"] * (len(sheets) - 1), sheets
     assert kit.kit_html().count("icg-kit-sheet'") == len(sheets)
+
+
+def _font_sizes(pdf: bytes) -> list[float]:
+    """The printed size (pt) of every run of text in the PDF: the font size times the scale of
+    the text and current matrices, as a viewer draws it."""
+    sizes: list[float] = []
+    for page in pypdf.PdfReader(io.BytesIO(pdf)).pages:
+        def visit(text: str, cm: Any, tm: Any, font: Any, size: float) -> None:
+            if text.strip():
+                scale = abs(cm[3] * tm[3]) or abs(cm[0] * tm[0])
+                sizes.append(size * scale)
+        page.extract_text(visitor_text=visit)
+    return sizes
+
+
+def test_the_kit_prints_at_full_size_from_a_wide_window(lessons_server: Any,
+                                                        open_page: Any) -> None:
+    """Printed from a 1366 px window (a school laptop) the kit is not shrunk to fit: its text
+    prints at 10 pt or more, and the links at the page's end are not printed."""
+    vp = open_page("kit-wide", viewport={"width": 1366, "height": 768})
+    vp.open(lessons_server.page_url("08_printable_kit.ipynb"), expect_widgets=False)
+    vp.page.wait_for_selector(".icg-kit", timeout=30_000)
+    vp.page.emulate_media(media="print")
+    pdf = vp.page.pdf(format="A4", print_background=True, prefer_css_page_size=True)
+    sizes = sorted(_font_sizes(pdf))
+    assert sizes, "no text in the PDF"
+    median = sizes[len(sizes) // 2]
+    print(f"printed text: {sizes[0]:.1f} to {sizes[-1]:.1f} pt, median {median:.1f} pt")
+    assert median >= 10, f"the kit prints shrunk: median text {median:.1f} pt"
+    text = "\n".join(p.extract_text() or "" for p in pypdf.PdfReader(io.BytesIO(pdf)).pages)
+    assert "Back to start" not in text
+    assert vp.problems() == []

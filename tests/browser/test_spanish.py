@@ -3,7 +3,7 @@
 From the landing page (/) the student chooses Español, opens Empieza aquí, and follows the
 "Siguiente lección" links through every lesson to the last one and back to the start. On the
 way they play a round of Hit Me to its end (peek, hold, type the sum and |sum| read from their
-own cards, turn the cards up) and a game of Flapjack (diez simple) to its end. No page shows
+own cards, turn the cards up) and a game of Flapjack (diez sin figuras) to its end. No page shows
 English: the visible text contains no sentence of the English catalogue (the msgids of
 widgets/locale/) and no common English word, apart from the names the lessons keep (the
 games, the credited book and blog). Every Spanish page says <html lang="es">, makes no request
