@@ -1,4 +1,4 @@
-"""A class plays together: 32 students in 8 rooms of 4 on one Voila server (issue 11).
+"""A class plays together: 32 students in 8 rooms of 4 on one Voila server.
 
 One Voila server on 127.0.0.1 with the project's configuration and a room store (an SQLite file
 by default; with --store postgresql a throwaway PostgreSQL cluster from tests/pg_cluster.py,

@@ -1,4 +1,4 @@
-"""The gettext catalogues (issue 12): the Spanish catalogue is complete and the template is
+"""The gettext catalogues: the Spanish catalogue is complete and the template is
 up to date with the sources; the language machinery of widgets/words.py.
 
 - every msgid of widgets/locale/icg.pot has a non-empty Spanish msgstr (every plural form),

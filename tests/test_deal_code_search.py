@@ -1,4 +1,4 @@
-"""A student cannot find the hidden cards by trying deal codes (issue 15, item 2).
+"""A student cannot find the hidden cards by trying deal codes.
 
 The engine is open source: a deal code (the seed) gives the whole deal. Hit Me used to deal from
 codes 1000-99999 and Flapjack from 100000-999999, so a laptop tried them all against the cards

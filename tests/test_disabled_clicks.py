@@ -1,4 +1,4 @@
-"""A disabled button ignores a forged click, on every button of every widget (issue 15, item 6).
+"""A disabled button ignores a forged click, on every button of every widget.
 
 A page can send a click message for any button model it was sent, enabled or not, and can send
 an update that enables it first. The strategy lab's Run button ran on such a click. Here every

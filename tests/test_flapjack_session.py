@@ -180,7 +180,7 @@ def test_another_viewer_sees_only_their_own_hand() -> None:
     assert all(c.reason for c in v.hand)  # not seat 2's turn: every card refused, with why
 
 
-# ----- moved here from tests/test_flapjack_table.py (their substance is the session and view) -
+# ----- the table's behaviour, at the session and view level ---------------------------------
 from helpers import Scripted  # noqa: E402 - the scripted player shared with the table tests
 
 
@@ -414,7 +414,7 @@ def test_red_positive_colours_change_the_signs() -> None:
     assert "Red cards are positive, black cards negative." in text(render.header_html(v.header))
 
 
-# ----- moved here from tests/test_flapjack_table.py (issue 9 item 6: the session and view) --
+# ----- the table's messages, pacing, settings and deal codes, at the session and view level -
 def new(**kw) -> FlapjackSession:
     """A session dealt as a table deals its first game (the computers' moves at once)."""
     kw.setdefault("bot_delay", 0)
@@ -721,7 +721,7 @@ def test_deal_code_shown_in_walkthrough_or_when_typed():
 
 
 def test_hint_is_off_while_the_computers_play() -> None:
-    """The hint is for the student's own turn (issue 14 item 8): the view's hint_enabled."""
+    """The hint is for the student's own turn: the view's hint_enabled."""
     s = new(players=3, seed=8, walkthrough=True)
     assert s.state.current != YOU and not table_view(s, YOU).hint_enabled
     while s.state.current != YOU and not s.state.over:

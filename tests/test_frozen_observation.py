@@ -1,4 +1,4 @@
-"""An observation is read-only all the way down (issue 9): not only its fields, but every seat,
+"""An observation is read-only all the way down: not only its fields, but every seat,
 card view, event, legal action, list and setting inside it. A bot or a view that tries to change
 one gets TypeError and the state (and every later observation) is untouched; `to_dict()` stays
 plain JSON-ready data the caller may edit."""

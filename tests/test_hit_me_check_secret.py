@@ -1,4 +1,4 @@
-"""Issue 14 item 1: while a student is asked for their sum and |sum|, nothing on the table
+"""While a student is asked for their sum and |sum|, nothing on the table
 states either (seat text, number line, move log), until they answer or ask to be shown."""
 
 from __future__ import annotations

@@ -122,7 +122,7 @@ def test_walkthrough_moves_bots_only_on_next_move():
     assert len(s.game.round.events) > n
 
 
-# ----- moved here from tests/test_hit_me_table.py (their substance is the session and view) ---
+# ----- the table's behaviour, at the session and view level -----------------------------------
 def text(html: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip()
 
@@ -291,7 +291,7 @@ def test_named_players_and_levels_play_whole_rounds():
 
 
 def test_show_my_sum_while_playing_and_the_check_records_it():
-    """Issue 14 item 1: a peek shows the face-down card, not the sum; "Show my sum" shows it
+    """A peek shows the face-down card, not the sum; "Show my sum" shows it
     (seat, number line, log) and the end-of-round check records that it was shown."""
     s = session(deck=BASIC, opponents=[AlwaysHold(), AlwaysHold()])
     assert not table_view(s).can_show_sum  # nothing to add up before a peek
@@ -325,7 +325,7 @@ def test_hint_is_off_while_the_computers_play():
     assert s.game.round.current == 0 and table_view(s).hint_enabled
 
 
-# ----- moved here from tests/test_hit_me_table.py (issue 9 item 6: the session and view) ----
+# ----- the table's messages, pacing, settings and deal codes, at the session and view level ---
 def nl(v) -> str:
     """The number line as the table draws it from the view (widgets.render.number_line_svg)."""
     from widgets.render import number_line_svg
@@ -789,7 +789,7 @@ def test_typed_deal_code_and_walkthrough_show_the_code_during_play():
 
 
 def test_walkthrough_teacher_turns_up_without_typing_and_marks_the_face_down_card():
-    """Issue 14 item 2: in walkthrough mode the teacher turns every card up at the check
+    """In walkthrough mode the teacher turns every card up at the check
     without typing the sum, and each card that was face down says so."""
     s = stacked(BASIC, walkthrough=True)
     for _ in range(4):
@@ -817,7 +817,7 @@ def test_walkthrough_teacher_turns_up_without_typing_and_marks_the_face_down_car
 
 
 def test_number_line_ends_only_widen_within_a_round():
-    """Issue 14 item 8: the view's number-line ends stay put within a round (they widen when a
+    """The view's number-line ends stay put within a round (they widen when a
     dot needs it, never narrow back), and start afresh with the next round."""
     # You: 5S down, 7H up (-7); hits KH (-17), QS (-7), JS (+3); the computers hold
     s = stacked("2C,9C,5S,3D,9H,7H,KH,QS,JS")

@@ -1,4 +1,4 @@
-"""The lesson widgets in Spanish (issue 12): explorer, practice, strategy lab, exit ticket, kit,
+"""The lesson widgets in Spanish: explorer, practice, strategy lab, exit ticket, kit,
 lesson tools, teacher's key box. Each is built with lang="es" and exercised; no English text of
 their msgids reaches the page. With the pseudo-language "qps" every word on the page is marked
 (an unmarked word is a string that does not go through gettext). The exit ticket's codes and

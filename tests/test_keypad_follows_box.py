@@ -1,4 +1,4 @@
-"""Issue 14 item 6: the on-screen keypad types into the box the student last typed into.
+"""The on-screen keypad types into the box the student last typed into.
 
 ipywidgets' Text has no focus event, so the "Keypad types into" toggle follows the box whose value
 last reached the kernel (a box sends its value when it loses focus, e.g. on a keypad tap)."""

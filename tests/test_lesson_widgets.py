@@ -435,7 +435,7 @@ def test_a_cached_chart_needs_no_matplotlib(tmp_path) -> None:
     assert runs == [["True", "True"], ["False", "True"]]
 
 
-# ----- corrections checked against the simulator and the engine (issue 10, section 2) ---------
+# ----- corrections checked against the simulator and the engine ---------
 def test_hold_chart_colours_each_bar_by_the_fair_share() -> None:
     """A bar is green exactly when holding there wins at least the fair share: with 4 players
     |sum| 2 is below it (red), whatever a fixed cut at 3 would say."""
@@ -548,7 +548,7 @@ def test_figures_stated_in_the_teacher_guide() -> None:
     assert (rows[0].legal, rows[0].flapjack) == (52, 4)
 
 
-# ----- honest checks (issue 10, section 3) -------------------------------------------------------
+# ----- honest checks -------------------------------------------------------
 def _pick_positive_score(questions: list[Question]) -> int:
     """The score of a student who always picks the positive number (or the first one)."""
     score = 0

@@ -65,7 +65,7 @@ WORDS: dict[str, dict] = {
         "guide_topics": (
             "Running each lesson", "deal code", "Discussion questions", "Misconceptions",
             "Variations", "make serve", "docs/deploy.md",
-            # a run-book (issue 10, section 6)
+            # a run-book
             "Setting up, from a fresh machine", "school network", "Answer key",
             "Answers to the activities and chart questions", "A class without devices",
             "Standards", "6.NS.5", "6.NS.6", "6.NS.7", "7.NS.1", "Exit tickets",

@@ -1,4 +1,4 @@
-"""The classroom template's own words in the page's language (issue 12): widgets/page_words.py.
+"""The classroom template's own words in the page's language: widgets/page_words.py.
 
 - the messages of the lesson page's scripts (kernel-watch.js: the kernel stopped, the
   connection was lost, the lesson is slow to start, "Reload the page"; voila-setup.js's

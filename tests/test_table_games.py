@@ -382,7 +382,7 @@ def test_flapjack_same_code_same_game() -> None:
     assert run() == run()
 
 
-# ----- one teacher policy and one name policy for both tables (issue 9 item 6) -------------
+# ----- one teacher policy and one name policy for both tables -------------
 def test_both_sessions_take_the_teacher_controls_by_one_policy() -> None:
     """teacher_controls follows walkthrough unless given; a walkthrough needs them; without
     them the walkthrough switch and "Restart this deal" are refused and change nothing."""

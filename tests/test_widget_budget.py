@@ -6,11 +6,11 @@ layouts and styles were shared, 96 after; 36 once the answer box, the pass-the-d
 and the teacher's controls were made on first use, 35 with shared toggle styles;
 FlapjackTable(players=2) 221, then about 122, then 40 (parts made on first use, card buttons
 made as they look and sharing one layout, shared toggle styles). With one teacher box for
-both tables (2026-12-01, issue 9 item 6; the first table of a kernel, shared models included):
+both tables (2026-12-01; the first table of a kernel, shared models included):
 Hit Me 40 (a student's page gained "New deal" and "Large print"), Flapjack 39 (a student's
 page no longer holds the teacher's switches, which follow `walkthrough`).
 
-2026-12-01 (issue 10: the Hit Me lesson within 1.3x of the bare page; benchmarks/page_load.py
+2026-12-01 (the Hit Me lesson within 1.3x of the bare page; benchmarks/page_load.py
 counts a lesson's models in a real kernel): HitMeTable(players=3) 19 models (first table of
 a kernel 25 with the shared ones), from 35: one stylesheet model per kernel, the number line
 and the move log one HTML model each, the hint's text, the message area, the result, the ace

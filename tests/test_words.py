@@ -182,7 +182,7 @@ def test_flapjack_table_by_clicks_shows_only_marked_sentences(pseudo: None, vari
     assert "\u27e6" in end
 
 
-# ----- whole games in the pseudo-locale "qps" and in Spanish (issue 12) ----------------------
+# ----- whole games in the pseudo-locale "qps" and in Spanish ----------------------
 # The pseudo-locale is made from widgets/locale/icg.pot (every msgstr marked ⟦...⟧ and
 # accented): a word that reaches a widget unmarked was never put through gettext. Every
 # widget of the table is walked (widget_helpers.all_widgets) and every text the page shows is

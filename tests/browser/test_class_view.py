@@ -1,4 +1,4 @@
-"""The teacher's class view in a real browser on a real Voila server (issue 11).
+"""The teacher's class view in a real browser on a real Voila server.
 
 The server has a teacher's key and a room store (an SQLite file, ICG_ROOMS_URL). Students'
 sessions in the test process (their own store connections, as their kernels would) sit at a

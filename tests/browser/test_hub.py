@@ -205,7 +205,7 @@ def test_login_lands_on_the_default_url_in_voila(students: dict, hub: Hub) -> No
 
 def _seat_sum(page: Any) -> int:
     """The student's sum, from their seat's status line ('sum -3, |-3| = 3') after "Show my
-    sum" (the table states it only when asked: issue 14 item 1)."""
+    sum" (the table states it only when asked)."""
     status = page.locator('[role="group"][aria-label="You"] .icg-seat-status',
                           has_text=re.compile(r"\bsum ")).first
     status.wait_for(timeout=TIMEOUT_MS)

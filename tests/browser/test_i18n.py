@@ -1,4 +1,4 @@
-"""Both tables played to the end in the pseudo-locale "qps" in a real browser (issue 12):
+"""Both tables played to the end in the pseudo-locale "qps" in a real browser:
 every message is marked ⟦...⟧ (made from widgets/locale/icg.pot), so a word of the tables' DOM
 outside the marks (text, aria-label, title) was never translated. And `lang=`: one table in
 Spanish on a page whose kernel speaks English.

@@ -100,7 +100,7 @@ def test_a_closed_tab_frees_its_kernel(fixtures_server: Any, open_page: Any) -> 
                          f"by the browser: {beacons}; server log of the kernel: {log[-12:]}")
 
 
-# --- the same messages on a Spanish page (issue 12) ------------------------------------------
+# --- the same messages on a Spanish page ------------------------------------------
 # A lesson of lessons/es/ says <html lang="es">; the template renders its scripts' words in
 # Spanish (widgets/page_words.py, through the icg catalogue) into a JSON data block that
 # kernel-watch.js reads. The expected sentences come from the same catalogue.

@@ -1,5 +1,5 @@
-"""The server's "class is full" (503) page in Chromium, in the language of the lesson asked for
-(issue 12): a student who opens a Spanish lesson when every place is taken reads why in
+"""The server's "class is full" (503) page in Chromium, in the language of the lesson asked for:
+a student who opens a Spanish lesson when every place is taken reads why in
 Spanish, on a page that says <html lang="es">, with a real link to try again (its accessible
 name in Spanish) and no serious or critical axe-core violation. An English lesson's refusal
 stays English. The words: widgets/page_words.py refusal_words; the pages: the classroom

@@ -1,5 +1,4 @@
-"""Teacher's controls and forged clicks in a real browser, on a real Voila server (issue 15,
-items 6 and 7).
+"""Teacher's controls and forged clicks in a real browser, on a real Voila server.
 
 The server has a teacher's key (ICG_TEACHER_KEY, as `make serve` or a deployer sets it). A
 student's lesson pages hold no reveal or replay control, not even as a widget model the page

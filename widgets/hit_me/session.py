@@ -241,7 +241,7 @@ class HitMeSession:
 
     def sums_open(self, seat: int | None) -> bool:
         """May the screen state `seat`'s sum? Only once its student asked to see it (Show my
-        sum while playing, Show me at the check) or answered the check (issue 14 item 1)."""
+        sum while playing, Show me at the check) or answered the check."""
         return seat is not None and (seat in self.sum_shown or seat in self.announced)
 
     def show_sum(self) -> None:
@@ -392,7 +392,7 @@ class HitMeSession:
     def steady_ends(self, viewer: int | None, ends: tuple[int, int]) -> tuple[int, int]:
         """The number line's ends for `viewer`, given the ends its dots need now: they widen
         when a dot needs it and never narrow within a round, so the scale stays steady while
-        the round is played (issue 14 item 8). One range per viewer: a range widened by a
+        the round is played. One range per viewer: a range widened by a
         student's own sum is theirs. A new round starts afresh."""
         old = self.line_ends.get(viewer)
         if old is not None:

@@ -1,4 +1,4 @@
-// The on-screen keypad types into the box the student last tapped (issue 14 item 6).
+// The on-screen keypad types into the box the student last tapped.
 // An ipywidgets Text box tells the kernel nothing when it gets the focus, only its value when
 // it loses it, so an empty box tapped before a key press was not known to the kernel. When a
 // box of an answer entry (.icg-answer, widgets/components.py AnswerEntry) gets the focus, this

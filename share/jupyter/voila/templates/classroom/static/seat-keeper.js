@@ -1,4 +1,4 @@
-// A plain reload of the same tab keeps a student's seat at a shared table (issue 11).
+// A plain reload of the same tab keeps a student's seat at a shared table.
 // The play-together page shows its own seat link (a.icg-seat-link, "?room=...&seat=...&key=...",
 // widgets/play_together.py); its key is this tab's own and is never sent to another seat. This
 // script writes that query into this tab's address (history.replaceState: no request, no new
