@@ -791,3 +791,9 @@ class HintBox(widgets.VBox):
     def clear(self) -> None:
         if "_text" in self.__dict__:
             self.html.value = ""
+
+    def refresh(self) -> None:
+        """A hint on screen shown again as it reads now (after a peek it stops asking for
+        one); none shown: nothing."""
+        if "_text" in self.__dict__ and self.html.value:
+            self.show()

@@ -258,6 +258,7 @@ class HitMeTable(TableShell, widgets.VBox):
         if v.round_over or LazyPart.built(self, "next_round_button"):
             ui.set_enabled([(self.next_round_button, v.round_over)])
             ui.set_shown([(self.next_round_button, v.round_over)])
+        self.hint.refresh()  # a hint shown follows the peek and "Show my sum"
         if v.result_html or LazyPart.built(self, "result_html"):
             self.result_html.value = v.result_html
         self.teacher_box.show(walkthrough=s.walkthrough, can_next=v.can_next_move,
