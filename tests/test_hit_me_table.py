@@ -448,3 +448,22 @@ def test_a_table_with_an_anchor_names_it_in_a_class() -> None:
     for bad in ("Play me", "<x>", "", 3):
         with pytest.raises(ConfigError, match="anchor"):
             table(BASIC, anchor=bad)
+
+
+def test_the_last_move_names_the_card_a_hit_drew_never_a_face_down_one() -> None:
+    """The teacher's bar: "Computer 1 chose hit and drew A♣ (+1)" (the hit card is face up);
+    a hold names no card, and nothing names a computer's face-down card."""
+    t = table(players=3, opponents="medium", seed=7, walkthrough=True)
+    t.peek_button.click()
+    said = []
+    while not t.next_move_button.disabled:
+        t.next_move_button.click()
+        said.append(text(t.last_reason_html.value))
+    hits = [x for x in said if "chose hit" in x]
+    assert hits and all(re.search(r"chose hit and drew \S+ \([+-]\d+\)$", x) for x in hits)
+    assert all("drew" not in x for x in said if "chose hold" in x)
+    from engine.events import card_view
+
+    for card in t.session.game.round.face_down[1:]:
+        v = card_view(card, 0)
+        assert all(f"{v['label']}{v['symbol']}" not in x for x in said), (card, said)
