@@ -443,6 +443,51 @@ def test_walkthrough_controls_stay_in_view_on_a_projector(keyed_server: Any,  # 
     assert vp.problems() == []
 
 
+# Every text of the first game table shown under 24 px (not the number line's drawing, whose
+# labels scale with it: render.py, large print draws a narrower line).
+UNDER_24_JS = """() => { const out = []; const root = document.querySelector('.icg-game');
+  const w = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let t = w.nextNode(); t; t = w.nextNode()) { const el = t.parentElement;
+    if (!t.textContent.trim() || el.closest('svg, style') || !el.checkVisibility()) continue;
+    const px = parseFloat(getComputedStyle(el).fontSize);
+    if (px < 24 - 0.05) out.push([el.className || el.tagName, t.textContent.trim().slice(0, 30),
+                                  px]); }
+  return out; }"""
+
+
+def test_projector_large_print_with_every_hand_shown(keyed_server: Any,  # noqa: F811
+                                                      open_page: Any) -> None:
+    """The teacher guide's table at 1280x720 in Large print, "Show every hand" on, after three
+    computer moves: with the table's top at the top of the screen, "Hit me!" and Hold are
+    whole on screen; every text of the table is at least 24 px; the last move names the card
+    a hit drew."""
+    w, h, _ = DEVICES["projector"]
+    vp = open_page("projector-every-hand", viewport={"width": w, "height": h})
+    vp.open(keyed_server.page_url("06_teacher_guide.ipynb"))
+    page = vp.page
+    unlock_teacher(vp, KEY)
+    step = page.get_by_role("button", name="Next move")
+    step.wait_for(timeout=30_000)
+    page.get_by_role("button", name="Show every hand").click()
+    said = []
+    for _ in range(3):
+        if step.is_disabled():
+            break
+        step.click()
+        vp.wait_synced()
+        said.append(page.locator(".icg-last-reason").inner_text())
+    page.evaluate(f"() => ({ROOT_JS['hitme']})().scrollIntoView({{block: 'start'}})")
+    page.wait_for_timeout(SETTLE_MS)
+    page.screenshot(path=str(_artifact("devices-projector-every-hand")))
+    for name in ("Hit me!", "Hold"):
+        r = page.get_by_role("button", name=name).bounding_box()
+        assert r is not None and 0 <= r["y"] and r["y"] + r["height"] <= h, (name, r)
+    assert page.evaluate(UNDER_24_JS) == []
+    hits = [x for x in said if "chose hit" in x]
+    assert all(re.search(r"chose hit and drew \S+ \([+-]\d+\)", x) for x in hits), said
+    assert vp.problems() == []
+
+
 # ----- Hit Me's end-of-round check (items 1 and 6, inside the table) -------------------------
 def _play_hit_me_to_the_check(vp: Any, server: Any, bt: Any) -> Any:
     """tests/browser/fixtures/hit_me_table.ipynb: peek, hold, and the round ends at the check
