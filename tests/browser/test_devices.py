@@ -488,6 +488,68 @@ def test_projector_large_print_with_every_hand_shown(keyed_server: Any,  # noqa:
     assert vp.problems() == []
 
 
+# On a phone: the words of the move log split across two lines, the settings boxes narrower
+# than 6em, and the dropdowns narrower than their chosen value.
+PHONE_TEXT_JS = """() => {
+  const split = [];
+  for (const pre of document.querySelectorAll('.icg-game pre.icg-log-text')) {
+    const node = pre.firstChild;
+    if (!node || node.nodeType !== Node.TEXT_NODE) continue;
+    for (const m of node.textContent.matchAll(/\\S+/g)) {
+      const r = document.createRange();
+      r.setStart(node, m.index); r.setEnd(node, m.index + m[0].length);
+      const tops = new Set([...r.getClientRects()].map(c => Math.round(c.top)));
+      if (tops.size > 1) split.push(m[0]);
+    }
+  }
+  const narrow = [], cut = [];
+  const em = parseFloat(getComputedStyle(document.querySelector('.icg-game')).fontSize);
+  for (const el of document.querySelectorAll('.icg-game .icg-settings input, '
+                                             + '.icg-game .icg-settings select')) {
+    if (!el.checkVisibility() || el.type === 'checkbox') continue;
+    const w = el.getBoundingClientRect().width;
+    if (w < 6 * em) narrow.push([el.closest('.widget-inline-hbox').innerText.slice(0, 30), w]);
+    if (el.tagName === 'SELECT') {
+      const span = document.createElement('span');
+      span.style.font = getComputedStyle(el).font;
+      span.style.whiteSpace = 'pre';
+      span.textContent = el.options[el.selectedIndex].text;
+      document.body.appendChild(span);
+      const need = span.getBoundingClientRect().width;
+      span.remove();
+      if (need > el.clientWidth - 16) cut.push([span.textContent, need, el.clientWidth]);
+    }
+  }
+  return {split, narrow, cut};
+}"""
+
+
+@pytest.mark.parametrize("notebook", ["es/03_hit_me.ipynb", "es/04_flapjack.ipynb"])
+def test_log_and_settings_on_a_phone(notebook: str, lessons_server: Any,
+                                     open_page: Any) -> None:
+    """The Spanish tables at 390x844 after a few moves: no word of the move log broken
+    across two lines ("Car/tas", "(-8)"); with Ajustes open, every box at least 6em wide and
+    every dropdown as wide as its chosen value."""
+    w, h, _ = DEVICES["phone"]
+    vp = open_page("phone-log-settings", viewport={"width": w, "height": h})
+    vp.open(lessons_server.page_url(notebook))
+    page = vp.page
+    play = page.locator(".icg-game .jupyter-button.mod-success:visible, "
+                        ".icg-game .icg-card-btn:not([disabled]):visible")
+    for _ in range(4):
+        if play.count() and play.first.is_enabled():
+            play.first.click()
+            vp.wait_synced()
+            page.wait_for_timeout(2 * SETTLE_MS)
+    page.locator(".icg-game .widget-toggle-button", has_text="Ajustes").first.click()
+    page.locator(".icg-game .icg-settings").first.wait_for(state="visible", timeout=30_000)
+    page.wait_for_timeout(SETTLE_MS)
+    vp.screenshot(f"devices-phone-{notebook.replace('/', '-').removesuffix('.ipynb')}")
+    found = page.evaluate(PHONE_TEXT_JS)
+    assert found == {"split": [], "narrow": [], "cut": []}
+    assert vp.problems() == []
+
+
 # ----- Hit Me's end-of-round check (items 1 and 6, inside the table) -------------------------
 def _play_hit_me_to_the_check(vp: Any, server: Any, bt: Any) -> Any:
     """tests/browser/fixtures/hit_me_table.ipynb: peek, hold, and the round ends at the check
