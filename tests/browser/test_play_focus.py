@@ -2,7 +2,8 @@
 link at the top of lessons 03 and 04 (English and Spanish) brings the cards and the main
 buttons on screen in one click, with the line that says what to do; focus follows play (it
 never drops to the page body after a move, and a live region says what the table says now);
-Enter checks the answer typed in a box; from the |sum| box one Tab reaches "Check my sum";
+Enter checks the answer typed in a box and unlocks with the teacher's key; from the |sum| box
+one Tab reaches "Check my sum";
 the answer boxes ask a tablet for its number keyboard. Screenshots go to tests/artifacts/.
 """
 
@@ -14,6 +15,7 @@ from typing import Any
 
 import pytest
 from test_keyboard import _ACTIVE_JS, box_labelled, tab_to
+from test_teacher_key import KEY, keyed_server  # noqa: F401 - the fixture of a keyed server
 
 from engine import Hit, Hold
 from widgets.words import card_name
@@ -144,4 +146,45 @@ def test_focus_follows_play_and_enter_checks(fixtures_server: Any, open_page: An
     page.locator(".icg-answer .icg-msg-ok").first.wait_for(timeout=TIMEOUT)
     _shot(page, "focus-follows-play-checked")
     assert _active(page)["tag"] != "BODY"
+    assert vp.problems() == []
+
+
+def test_flapjack_focus_follows_the_card_played(fixtures_server: Any, open_page: Any,
+                                                bt: Any) -> None:
+    """Flapjack by keyboard, "say the new total" on: after a card is played with Enter, the
+    focus goes to the "New total" box (the card's button is off); Enter there checks; the focus
+    then stays on a control of the table, never on the page body."""
+    replica = bt.FlapjackReplica()
+    vp = open_page("focus-flapjack")
+    vp.open(fixtures_server.page_url("flapjack_table.ipynb"))
+    page = vp.page
+    play = replica.choose()
+    label = replica.label(play.card)
+    card = re.compile(f"^{re.escape(label)}( \\(.*\\))?$")
+    tab_to(page, lambda i: i["tag"] == "BUTTON" and bool(card.match(i["text"])), label)
+    page.keyboard.press("Enter")
+    bt.wait_total_prompt(page, play.card)
+    page.wait_for_function("() => document.activeElement.matches('.icg-answer input')",
+                           timeout=TIMEOUT)
+    new_total = replica.state.total + play.sign * replica.config.value(play.card)
+    page.keyboard.type(str(new_total))
+    page.keyboard.press("Enter")
+    replica.play(play)
+    page.locator(".icg-answer .icg-msg-ok").first.wait_for(timeout=TIMEOUT)
+    vp.wait_synced()
+    page.wait_for_timeout(500)
+    _shot(page, "focus-flapjack-after-check")
+    assert page.evaluate("() => !!document.activeElement.closest('.icg-game')"), _active(page)
+    assert vp.problems() == []
+
+
+def test_enter_in_the_teacher_key_box_unlocks(keyed_server: Any,  # noqa: F811
+                                              open_page: Any) -> None:
+    """The teacher guide: the key typed and Enter pressed, the teacher's controls appear."""
+    vp = open_page("teacher-key-enter")
+    vp.open(keyed_server.page_url("06_teacher_guide.ipynb"))
+    box = vp.page.locator("input[type=password]")
+    box.fill(KEY)
+    box.press("Enter")
+    vp.page.get_by_role("button", name="Next move").wait_for(timeout=TIMEOUT)
     assert vp.problems() == []

@@ -7,8 +7,9 @@
 //    computer players move, a card played), and the browser drops the focus to the page body.
 //    Then the focus goes to the next enabled control of the same table (after the pressed
 //    one, else the first), and back to the pressed control once it is enabled again, as long
-//    as the student has not moved the focus since. Each move of the focus is announced in a
-//    live region (#icg-live): what the table's status line says now.
+//    as the student has not moved the focus since; a new question to answer (the answer
+//    entry's Check enabled again) takes it to the question's first box. Each move of the focus
+//    is announced in a live region (#icg-live): what the table's status line says now.
 // 2. A link to an anchor in the page ("Play", href="#play" at the top of a lesson) scrolls to
 //    it in this tab (the lesson's renderer opens every link in a new tab: here a second page
 //    with its own kernel) and puts the focus on the table's first enabled control.
@@ -89,11 +90,33 @@
     say(root);
   }
 
+  // A question to answer (an answer entry's Check enabled again: Hit Me's sum at the end of
+  // a round, Flapjack's new total after a card) takes the focus to its first box, when the
+  // student is playing that table (the focus in it, or dropped to the page body).
+  var asked = new WeakSet();
+  function question(root) {
+    var entries = root.querySelectorAll('.icg-answer');
+    for (var i = 0; i < entries.length; i++) {
+      var check = entries[i].querySelector('.jupyter-button.mod-primary');
+      if (!usable(check)) { if (check) asked.delete(check); continue; }
+      if (asked.has(check)) continue;
+      asked.add(check);
+      var a = document.activeElement;
+      var here = a && a !== document.body && root.contains(a);
+      if (a && a.matches && a.matches('.icg-answer input') && root.contains(a)) continue;
+      if (!here && !lost()) continue;
+      var box = Array.prototype.filter.call(entries[i].querySelectorAll('input'), usable)[0];
+      if (box) { moveTo(box, root); pending = null; last = box; return true; }
+    }
+    return false;
+  }
+
   var scheduled = false;
   function check() {
     scheduled = false;
     mark();
     if (!lastRoot || !lastRoot.isConnected) return;
+    if (question(lastRoot)) return;
     if (pending === null) {
       if (!last || !lost()) return;
       pending = last;
