@@ -9,7 +9,8 @@
 //    one, else the first), and back to the pressed control once it is enabled again, as long
 //    as the student has not moved the focus since; a new question to answer (the answer
 //    entry's Check enabled again) takes it to the question's first box. Each move of the focus
-//    is announced in a live region (#icg-live): what the table's status line says now.
+//    and each change of the status line of the table being played is announced in a live
+//    region (#icg-live).
 // 2. A link to an anchor in the page ("Play", href="#play" at the top of a lesson) scrolls to
 //    it in this tab (the lesson's renderer opens every link in a new tab: here a second page
 //    with its own kernel) and puts the focus on the table's first enabled control.
@@ -79,7 +80,7 @@
       s.clip = 'rect(0 0 0 0)'; s.clipPath = 'inset(50%)'; s.whiteSpace = 'nowrap';
       document.body.appendChild(live);
     }
-    var status = root.querySelector('.icg-status-now, .icg-fj-status-now');
+    var status = root.querySelector('.icg-status-now, .icg-fj-status');
     var text = status ? (status.innerText || status.textContent || '').trim() : '';
     if (text && live.textContent !== text) live.textContent = text;
   }
@@ -116,12 +117,13 @@
     scheduled = false;
     mark();
     if (!lastRoot || !lastRoot.isConnected) return;
+    say(lastRoot);  // the table being played: what its status line says now
     if (question(lastRoot)) return;
     if (pending === null) {
       if (!last || !lost()) return;
       pending = last;
     } else if (document.activeElement !== last && !lost()) {
-      return;  // focus moved here earlier and still where it was put: see below
+      return;  // not where it was put here, and not lost: the student's own
     }
     var to = best(lastRoot);
     if (to && to !== document.activeElement) moveTo(to, lastRoot);
