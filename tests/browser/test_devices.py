@@ -460,7 +460,7 @@ def test_projector_large_print_with_every_hand_shown(keyed_server: Any,  # noqa:
     """The teacher guide's table at 1280x720 in Large print, "Show every hand" on, after three
     computer moves: with the table's top at the top of the screen, "Hit me!" and Hold are
     whole on screen; every text of the table is at least 24 px; the last move names the card
-    a hit drew."""
+    a hit drew; the move log is reached with a few Tabs from Hold."""
     w, h, _ = DEVICES["projector"]
     vp = open_page("projector-every-hand", viewport={"width": w, "height": h})
     vp.open(keyed_server.page_url("06_teacher_guide.ipynb"))
@@ -485,6 +485,16 @@ def test_projector_large_print_with_every_hand_shown(keyed_server: Any,  # noqa:
     assert page.evaluate(UNDER_24_JS) == []
     hits = [x for x in said if "chose hit" in x]
     assert all(re.search(r"chose hit and drew \S+ \([+-]\d+\)", x) for x in hits), said
+    # the move log is a few Tabs after Hold, and comes on screen with the focus
+    page.get_by_role("button", name="Hold").focus()
+    for _ in range(4):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.matches('pre.icg-log-text')"):
+            break
+    else:
+        raise AssertionError("the move log is not within 4 Tabs of Hold")
+    r = page.locator(".icg-game pre.icg-log-text").bounding_box()
+    assert r is not None and r["y"] < h and r["y"] + min(r["height"], 100) > 0, r
     assert vp.problems() == []
 
 
