@@ -436,3 +436,25 @@ def test_the_sign_buttons_apply_the_view_and_route_clicks():
     t.subtract_button.click()
     assert "You: 10 - 5 = 5  [5♠]" in t.move_log.text()
     assert t.sign_box.layout.display == "none"
+
+
+def test_a_flapjack_banner_goes_once_a_later_card_is_played() -> None:
+    """"Flapjack! The total is exactly ..." shows only until the next card is played (the
+    total has moved on); the move log keeps it. Games played to the end: banners seen, and
+    none ever after a later play."""
+    seen = 0
+    for seed in range(1, 30):
+        t = FlapjackTable(players=3, seed=seed, bot_delay=0, opponents="easy")
+        for _turn in range(40):
+            kinds = [e["kind"] for e in t.observation()["events"]]
+            last_play = len(kinds) - 1 - kinds[::-1].index("play") if "play" in kinds else 0
+            shown = "Flapjack!" in t.banner.value
+            assert shown == ("flapjack" in kinds[last_play:]), kinds[-6:]
+            seen += shown
+            playable = [b for b in t.hand.buttons[:len(t.hand.keys)] if not b.disabled]
+            if t.state.over or not playable:
+                break
+            playable[0].click()
+        if seen >= 3:
+            break
+    assert seen >= 3

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 import ipywidgets as widgets
+import pytest
 from helpers import find_card_text
 from widget_helpers import AlwaysHold, errors_raise  # noqa: F401 - autouse fixture
 
@@ -392,3 +393,77 @@ def test_large_print_draws_the_number_line_larger():
     w.show_sum_button.click()
     assert 'viewBox="0 0 440 ' in w.number_line.html.value and "You (all cards) at -2" in \
         w.number_line.html.value
+
+
+# ----- playing by keyboard and on a tablet ----------------------------------------------------
+def test_a_hint_on_screen_stops_asking_for_a_peek_once_peeked() -> None:
+    t = table(BASIC)
+    t.hint.button.click()
+    assert "Peek at your face-down card first" in text(t.hint.html.value)
+    t.peek_button.click()
+    assert t.hint.html.value and "Peek at your face-down card" not in text(t.hint.html.value)
+    t.show_sum_button.click()
+    assert "Show my sum" not in text(t.hint.html.value)
+
+
+def submit(box: widgets.Text) -> None:
+    """What ipywidgets' page sends when Enter is pressed in a box."""
+    box._handle_custom_msg({"event": "submit"}, [])
+
+
+def test_enter_in_an_answer_box_checks_and_check_comes_before_the_keypad() -> None:
+    t = table(BASIC)
+    t.peek_button.click()
+    t.hold_button.click()
+    entry = t.announce
+    order = list(entry.children)
+    check_row = next(i for i, w in enumerate(order) if entry.check_button in
+                     getattr(w, "children", ()))
+    assert check_row < order.index(entry.keypad) and check_row < order.index(entry.target)
+    submit(entry.boxes["sum"])  # empty boxes: checked, and told to type a whole number
+    assert t.session.announce_feedback is not None and 0 not in t.session.announced
+    entry.boxes["sum"].value = "-2"  # 5S -7H, held at once
+    entry.boxes["abs"].value = "2"
+    submit(entry.boxes["abs"])
+    assert t.session.announced.get(0) == "right"
+    entry.boxes["abs"].value = "5"
+    submit(entry.boxes["abs"])  # after the answer is settled (Check disabled): nothing
+    assert t.session.announced.get(0) == "right"
+
+
+
+def test_only_a_submit_message_checks() -> None:
+    t = table(BASIC)
+    t.peek_button.click()
+    t.hold_button.click()
+    t.announce.boxes["sum"]._handle_custom_msg({"event": "other"}, [])
+    assert t.session.announce_feedback is None
+
+
+def test_a_table_with_an_anchor_names_it_in_a_class() -> None:
+    from engine.errors import ConfigError
+
+    assert "icg-anchor-play" in table(BASIC, anchor="play")._dom_classes
+    assert "icg-game" in table(BASIC)._dom_classes
+    for bad in ("Play me", "<x>", "", 3):
+        with pytest.raises(ConfigError, match="anchor"):
+            table(BASIC, anchor=bad)
+
+
+def test_the_last_move_names_the_card_a_hit_drew_never_a_face_down_one() -> None:
+    """The teacher's bar: "Computer 1 chose hit and drew A♣ (+1)" (the hit card is face up);
+    a hold names no card, and nothing names a computer's face-down card."""
+    t = table(players=3, opponents="medium", seed=7, walkthrough=True)
+    t.peek_button.click()
+    said = []
+    while not t.next_move_button.disabled:
+        t.next_move_button.click()
+        said.append(text(t.last_reason_html.value))
+    hits = [x for x in said if "chose hit" in x]
+    assert hits and all(re.search(r"chose hit and drew \S+ \([+-]\d+\)$", x) for x in hits)
+    assert all("drew" not in x for x in said if "chose hold" in x)
+    from engine.events import card_view
+
+    for card in t.session.game.round.face_down[1:]:
+        v = card_view(card, 0)
+        assert all(f"{v['label']}{v['symbol']}" not in x for x in said), (card, said)

@@ -280,3 +280,22 @@ def test_hint_html_one_sentence_a_line_and_long_lists_as_lists():
     assert "<li>X: a; b.</li>" in hint_html(["One.", HintList("X", ["a", "b"])])
     # a sentence that looks like a list to a regular expression stays one sentence
     assert "<li>" not in hint_html(["Sr. Ana: a; b; c. Then"])
+
+
+@pytest.mark.parametrize("value", [-10, -7, -3, 0, 3, 7, 10])
+def test_long_point_labels_stay_inside_the_narrow_drawing(value: int) -> None:
+    """A phone's drawing (300 units): a label too long to centre on its point is moved along
+    to stay whole inside the drawing, never cut at an edge."""
+    from widgets.render import CHAR, NARROW_WIDTH
+
+    label = "Computer 1 (face-up cards)"
+    html = number_line_svg([Point(value, label), Point(6, "You (face-up cards)", "me")],
+                           lo=-10, hi=10)
+    narrow = html.split('class="icg-nl icg-nl-narrow"', 1)[1]
+    texts = re.findall(r'<text class="icg-nl-ptlabel" x="([\d.]+)" y="[\d.]+" '
+                       r'text-anchor="(\w+)">([^<]+)</text>', narrow)
+    assert len(texts) == 2
+    for x, anchor, text in texts:
+        w = CHAR * len(text)
+        left = {"start": float(x), "middle": float(x) - w / 2, "end": float(x) - w}[anchor]
+        assert 0 <= left and left + w <= NARROW_WIDTH, (text, x, anchor)

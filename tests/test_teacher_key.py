@@ -240,3 +240,15 @@ def test_key_from_the_file_make_serve_writes(monkeypatch, tmp_path) -> None:
 def test_a_typo_in_the_lesson_fails_when_the_cell_runs() -> None:
     with pytest.raises(TypeError, match="teacher_only"):
         tk.teacher_only(HitMeTable, player=3)
+
+
+def test_enter_in_the_key_box_unlocks(server_key: str) -> None:
+    """Enter in the box: the page sends the key, then ipywidgets' submit event (the classroom
+    template's play-focus.js sends the value first); the key is checked as on a click."""
+    wait_for_next_try()
+    gate = tk.TeacherGate(HitMeTable, players=2)
+    gate.password.set_state({"value": KEY})
+    gate.password._handle_custom_msg({"event": "submit"}, [])
+    assert isinstance(gate.table, HitMeTable) and gate.password.value == ""
+    gate.password._handle_custom_msg({"event": "submit"}, [])  # unlocked: nothing more
+    assert gate.children == (gate.table,)

@@ -622,8 +622,11 @@ class AnswerEntry(widgets.VBox):
             t = widgets.Text(value="", description=label,
                              placeholder=(placeholders or {}).get(name, _("e.g. -7")),
                              style={"description_width": "initial"},
-                             layout=widgets.Layout(width="16em"), continuous_update=False)
+                             layout=shared_layout(width="auto"), continuous_update=False)
             self.boxes[name] = t
+            # Enter in a box checks (the page sends the value first: the classroom template's
+            # static/play-focus.js)
+            t.on_msg(bound(self._submitted))
             # Text has no focus event: the keypad follows the box whose value last reached
             # the kernel (a box sends it when it loses focus, as on a tap on the keypad)
             t.observe(bound(lambda ch, name=name: self._follow(name)), names="value")
@@ -660,9 +663,17 @@ class AnswerEntry(widgets.VBox):
                                           own_layout=True)
         self.show_me_button.layout.display = "none"
         self.feedback_html = MessageArea()
-        super().__init__([self.prompt, *rows, self.target, self.keypad,
-                          hbox([self.check_button, self.show_me_button]),
-                          self.feedback_html], _dom_classes=("icg-answer",))
+        # Check right after the boxes (and its feedback), the keypad after it: from a box,
+        # one Tab reaches Check
+        super().__init__([self.prompt, *rows, hbox([self.check_button, self.show_me_button]),
+                          self.feedback_html, self.target, self.keypad],
+                         _dom_classes=("icg-answer",))
+
+    def _submitted(self, _box: Any, content: Any, _buffers: Any = None) -> None:
+        """Enter in a box: Check, while Check may be pressed (a page sends any message)."""
+        if isinstance(content, dict) and content.get("event") == "submit" \
+                and not self.check_button.disabled:
+            guarded(self.check)
 
     def press(self, key: str) -> None:
         """What a keypad button does to the chosen box."""
@@ -780,3 +791,9 @@ class HintBox(widgets.VBox):
     def clear(self) -> None:
         if "_text" in self.__dict__:
             self.html.value = ""
+
+    def refresh(self) -> None:
+        """A hint on screen shown again as it reads now (after a peek it stops asking for
+        one); none shown: nothing."""
+        if "_text" in self.__dict__ and self.html.value:
+            self.show()

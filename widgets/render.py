@@ -262,11 +262,11 @@ def _drawing(points: Sequence[Point], arrow: Arrow | None, spans: Sequence[Span]
             mid = min(max(mid, w + 2), width - w - 2)
             parts.append(f'<text class="icg-nl-arrowlabel" x="{round(mid, 1)}" '
                          f'y="{y - 8}" text-anchor="middle">{esc(arrow.label)}</text>')
-    for p, (k, anchor) in zip(points, rows, strict=True):
+    for p, (k, anchor, tx) in zip(points, rows, strict=True):
         px = x(p.value)
         parts.append(f'<circle class="icg-nl-pt icg-nl-{esc(p.kind)}" cx="{px}" '
                      f'cy="{axis_y}" r="6"/>')
-        parts.append(f'<text class="icg-nl-ptlabel" x="{px}" y="{axis_y - 15 - 18 * k}" '
+        parts.append(f'<text class="icg-nl-ptlabel" x="{tx}" y="{axis_y - 15 - 18 * k}" '
                      f'text-anchor="{anchor}">{esc(_point_text(p))}</text>')
     a11y = (f'role="img" aria-label="{esc(title)}: {esc(caption)}"' if title
             else 'aria-hidden="true"')
@@ -280,25 +280,26 @@ def _point_text(p: Point) -> str:
 
 
 def _label_rows(points: Sequence[Point], x: Any, width: int
-                ) -> tuple[list[tuple[int, str]], int]:
-    """For each point, a label row (0 = nearest the axis) and text-anchor, so that labels on
-    the same row do not overlap (widths estimated at CHAR units a character)."""
-    out: list[tuple[int, str]] = [(0, "middle")] * len(points)
+                ) -> tuple[list[tuple[int, str, float]], int]:
+    """For each point, a label row (0 = nearest the axis), text-anchor and x, so that labels on
+    the same row do not overlap and none goes past an edge of the drawing (widths estimated at
+    CHAR units a character): a label centred on its point, or moved along as little as it
+    needs to stay inside (on a phone's narrow drawing a long label may sit beside it)."""
+    out: list[tuple[int, str, float]] = [(0, "middle", 0.0)] * len(points)
     row_ends: list[float] = []
     for i in sorted(range(len(points)), key=lambda i: (x(points[i].value), i)):
         px = x(points[i].value)
         w = CHAR * len(_point_text(points[i])) + 8
-        if px - w / 2 < 2:
-            anchor, left = "start", px - 4
-        elif px + w / 2 > width - 2:
-            anchor, left = "end", px - w + 4
+        left = max(2.0, min(px - w / 2, width - 2 - w))
+        if left == px - w / 2:
+            anchor, tx = "middle", px
         else:
-            anchor, left = "middle", px - w / 2
+            anchor, tx = "start", round(left + 4, 1)
         row = next((r for r, end in enumerate(row_ends) if end <= left), len(row_ends))
         if row == len(row_ends):
             row_ends.append(0.0)
         row_ends[row] = left + w
-        out[i] = (row, anchor)
+        out[i] = (row, anchor, tx)
     return out, max(1, len(row_ends))
 
 

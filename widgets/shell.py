@@ -13,6 +13,7 @@ No ipywidgets import at module level for the policies (sessions use them without
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -56,6 +57,19 @@ def seat_names(given: Sequence[str] | None, players: int, n_students: int = 1, *
         return names[:n_students] + [bot_name(n) for n in names[n_students:]]
     people = [_("You")] if solo else [_("Player {n}").format(n=i + 1) for i in range(n_students)]
     return people + [_("Computer {n}").format(n=i + 1) for i in range(players - n_students)]
+
+
+def game_classes(anchor: Any) -> tuple[str, ...]:
+    """The CSS classes of a card table's root besides "icg-root": "icg-game" (the classroom
+    template's static/play-focus.js moves the focus through its controls) and, with an
+    `anchor` ('play'), "icg-anchor-play": a link to "#play" in the lesson's text scrolls to the
+    table (no element of its own: one widget model fewer)."""
+    if anchor is None:
+        return ("icg-game",)
+    if not isinstance(anchor, str) or not re.fullmatch(r"[a-z][a-z0-9-]{0,29}", anchor):
+        raise ConfigError(_("anchor must be a short name of small letters, digits and -, "
+                            "such as 'play'; got {value}").format(value=repr(anchor)))
+    return ("icg-game", f"icg-anchor-{anchor}")
 
 
 def parse_bool(value: Any) -> bool:

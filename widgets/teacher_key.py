@@ -39,7 +39,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from widgets.components import MessageArea, html_widget, make_button, shared_layout
+from widgets.components import MessageArea, guarded, html_widget, make_button, shared_layout
 from widgets.deal_codes import ALPHABET
 from widgets.page_lang import N_, check_lang, speaks
 from widgets.words import _, ngettext
@@ -155,6 +155,9 @@ class TeacherGate(widgets.VBox):
         self.password = widgets.Password(description=_("Teacher's key"),
                                          placeholder=_("the key"), continuous_update=False,
                                          style={"description_width": "initial"})
+        # Enter in the box unlocks (the page sends the key first: the classroom template's
+        # static/play-focus.js)
+        self.password.on_msg(self._submitted)
         self.unlock_button = make_button(_("Unlock the teacher's controls"), self.unlock,
                                          button_style="primary",
                                          tooltip=_("check the teacher's key and show the table"))
@@ -165,6 +168,11 @@ class TeacherGate(widgets.VBox):
                            layout=shared_layout(flex_flow="row wrap"))
         super().__init__([self.note, row, self.message],
                          _dom_classes=("icg-root", "icg-teacher-gate"))
+
+    def _submitted(self, _box: Any, content: Any, _buffers: Any = None) -> None:
+        if isinstance(content, dict) and content.get("event") == "submit" \
+                and not self.unlock_button.disabled:
+            guarded(self.unlock)
 
     @speaks
     def unlock(self) -> bool:

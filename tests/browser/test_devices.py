@@ -442,6 +442,123 @@ def test_walkthrough_controls_stay_in_view_on_a_projector(keyed_server: Any,  # 
     assert vp.problems() == []
 
 
+# Every text of the first game table shown under 24 px (not the number line's drawing, whose
+# labels scale with it: render.py, large print draws a narrower line).
+UNDER_24_JS = """() => { const out = []; const root = document.querySelector('.icg-game');
+  const w = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let t = w.nextNode(); t; t = w.nextNode()) { const el = t.parentElement;
+    if (!t.textContent.trim() || el.closest('svg, style') || !el.checkVisibility()) continue;
+    const px = parseFloat(getComputedStyle(el).fontSize);
+    if (px < 24 - 0.05) out.push([el.className || el.tagName, t.textContent.trim().slice(0, 30),
+                                  px]); }
+  return out; }"""
+
+
+def test_projector_large_print_with_every_hand_shown(keyed_server: Any,  # noqa: F811
+                                                      open_page: Any) -> None:
+    """The teacher guide's table at 1280x720 in Large print, "Show every hand" on, after three
+    computer moves: with the table's top at the top of the screen, "Hit me!" and Hold are
+    whole on screen; every text of the table is at least 24 px; the last move names the card
+    a hit drew; the move log is reached with a few Tabs from Hold."""
+    w, h, _ = DEVICES["projector"]
+    vp = open_page("projector-every-hand", viewport={"width": w, "height": h})
+    vp.open(keyed_server.page_url("06_teacher_guide.ipynb"))
+    page = vp.page
+    unlock_teacher(vp, KEY)
+    step = page.get_by_role("button", name="Next move")
+    step.wait_for(timeout=30_000)
+    page.get_by_role("button", name="Show every hand").click()
+    said = []
+    for _ in range(3):
+        if step.is_disabled():
+            break
+        step.click()
+        vp.wait_synced()
+        said.append(page.locator(".icg-last-reason").inner_text())
+    page.evaluate(f"() => ({ROOT_JS['hitme']})().scrollIntoView({{block: 'start'}})")
+    page.wait_for_timeout(SETTLE_MS)
+    page.screenshot(path=str(_artifact("devices-projector-every-hand")))
+    for name in ("Hit me!", "Hold"):
+        r = page.get_by_role("button", name=name).bounding_box()
+        assert r is not None and 0 <= r["y"] and r["y"] + r["height"] <= h, (name, r)
+    assert page.evaluate(UNDER_24_JS) == []
+    hits = [x for x in said if "chose hit" in x]
+    assert all(re.search(r"chose hit and drew \S+ \([+-]\d+\)", x) for x in hits), said
+    # the move log is a few Tabs after Hold, and comes on screen with the focus
+    page.get_by_role("button", name="Hold").focus()
+    for _ in range(4):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.matches('pre.icg-log-text')"):
+            break
+    else:
+        raise AssertionError("the move log is not within 4 Tabs of Hold")
+    r = page.locator(".icg-game pre.icg-log-text").bounding_box()
+    assert r is not None and r["y"] < h and r["y"] + min(r["height"], 100) > 0, r
+    assert vp.problems() == []
+
+
+# On a phone: the words of the move log split across two lines, the settings boxes narrower
+# than 6em, and the dropdowns narrower than their chosen value.
+PHONE_TEXT_JS = """() => {
+  const split = [];
+  for (const pre of document.querySelectorAll('.icg-game pre.icg-log-text')) {
+    const node = pre.firstChild;
+    if (!node || node.nodeType !== Node.TEXT_NODE) continue;
+    for (const m of node.textContent.matchAll(/\\S+/g)) {
+      const r = document.createRange();
+      r.setStart(node, m.index); r.setEnd(node, m.index + m[0].length);
+      const tops = new Set([...r.getClientRects()].map(c => Math.round(c.top)));
+      if (tops.size > 1) split.push(m[0]);
+    }
+  }
+  const narrow = [], cut = [];
+  const em = parseFloat(getComputedStyle(document.querySelector('.icg-game')).fontSize);
+  for (const el of document.querySelectorAll('.icg-game .icg-settings input, '
+                                             + '.icg-game .icg-settings select')) {
+    if (!el.checkVisibility() || el.type === 'checkbox') continue;
+    const w = el.getBoundingClientRect().width;
+    if (w < 6 * em) narrow.push([el.closest('.widget-inline-hbox').innerText.slice(0, 30), w]);
+    if (el.tagName === 'SELECT') {
+      const span = document.createElement('span');
+      span.style.font = getComputedStyle(el).font;
+      span.style.whiteSpace = 'pre';
+      span.textContent = el.options[el.selectedIndex].text;
+      document.body.appendChild(span);
+      const need = span.getBoundingClientRect().width;
+      span.remove();
+      if (need > el.clientWidth - 16) cut.push([span.textContent, need, el.clientWidth]);
+    }
+  }
+  return {split, narrow, cut};
+}"""
+
+
+@pytest.mark.parametrize("notebook", ["es/03_hit_me.ipynb", "es/04_flapjack.ipynb"])
+def test_log_and_settings_on_a_phone(notebook: str, lessons_server: Any,
+                                     open_page: Any) -> None:
+    """The Spanish tables at 390x844 after a few moves: no word of the move log broken
+    across two lines ("Car/tas", "(-8)"); with Ajustes open, every box at least 6em wide and
+    every dropdown as wide as its chosen value."""
+    w, h, _ = DEVICES["phone"]
+    vp = open_page("phone-log-settings", viewport={"width": w, "height": h})
+    vp.open(lessons_server.page_url(notebook))
+    page = vp.page
+    play = page.locator(".icg-game .jupyter-button.mod-success:visible, "
+                        ".icg-game .icg-card-btn:not([disabled]):visible")
+    for _ in range(4):
+        if play.count() and play.first.is_enabled():
+            play.first.click()
+            vp.wait_synced()
+            page.wait_for_timeout(2 * SETTLE_MS)
+    page.locator(".icg-game .widget-toggle-button", has_text="Ajustes").first.click()
+    page.locator(".icg-game .icg-settings").first.wait_for(state="visible", timeout=30_000)
+    page.wait_for_timeout(SETTLE_MS)
+    vp.screenshot(f"devices-phone-{notebook.replace('/', '-').removesuffix('.ipynb')}")
+    found = page.evaluate(PHONE_TEXT_JS)
+    assert found == {"split": [], "narrow": [], "cut": []}
+    assert vp.problems() == []
+
+
 # ----- Hit Me's end-of-round check (items 1 and 6, inside the table) -------------------------
 def _play_hit_me_to_the_check(vp: Any, server: Any, bt: Any) -> Any:
     """tests/browser/fixtures/hit_me_table.ipynb: peek, hold, and the round ends at the check

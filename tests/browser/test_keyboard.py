@@ -33,7 +33,11 @@ _ACTIVE_JS = """() => {
 
 
 def tab_to(page: Any, wanted: Callable[[dict], bool], what: str, back: bool = False) -> dict:
-    """Press Tab (Shift+Tab with `back`) until the focused element is `wanted`."""
+    """Press Tab (Shift+Tab with `back`) until the focused element is `wanted` (none when it
+    has the focus already: the page moves the focus to the next control after a move)."""
+    info = page.evaluate(_ACTIVE_JS)
+    if info["visible"] and not info["disabled"] and wanted(info):
+        return info
     seen = []
     for _ in range(MAX_TABS):
         page.keyboard.press("Shift+Tab" if back else "Tab")

@@ -62,12 +62,12 @@ FLAPJACK_CSS = """
 .icg-fj-pile { display: inline-flex; align-items: center; gap: 6px; }
 .icg-fj-pending { outline: 3px dashed #b58900; outline-offset: 2px; }
 /* Large print: ipywidgets gives HTML, buttons and inputs their own font size, so set it here. */
-.icg-flapjack.icg-large .widget-html-content { font-size: 22px; line-height: 1.35; }
+.icg-flapjack.icg-large .widget-html-content { font-size: 24px; line-height: 1.35; }
 .icg-flapjack.icg-large .widget-button, .icg-flapjack.icg-large .widget-toggle-button {
-  font-size: 20px; height: auto; min-height: 2.2em; }
+  font-size: 24px; height: auto; min-height: 2.2em; }
 .icg-flapjack.icg-large .icg-card-btn { font-size: 24px; }
 .icg-flapjack.icg-large .widget-text input, .icg-flapjack.icg-large select,
-.icg-flapjack.icg-large .widget-label { font-size: 20px; height: auto; }
+.icg-flapjack.icg-large .widget-label { font-size: 24px; height: auto; }
 """
 
 def is_add_or_subtract(obs: dict[str, Any]) -> bool:

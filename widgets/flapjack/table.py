@@ -26,14 +26,15 @@ from widgets.flapjack.session import YOU, Feedback, FlapjackSession, Note
 from widgets.flapjack.settings import FIELDS, settings_panel
 from widgets.flapjack.view import TableView, table_view
 from widgets.render import esc
-from widgets.shell import CardRow, TableShell, settings_field
+from widgets.shell import CardRow, TableShell, game_classes, settings_field
 from widgets.words import _, check_language, speaking
 
 
 class FlapjackTable(TableShell, widgets.VBox):
     """A Flapjack table. The keywords are FlapjackSession's (widgets/flapjack/session.py),
-    large_print (bigger text for a projector) and lang (the table's language, 'en', 'es';
-    None: the kernel's, widgets.words.set_language). The shell's parts (layout, settings
+    large_print (bigger text for a projector), lang (the table's language, 'en', 'es';
+    None: the kernel's, widgets.words.set_language) and anchor (a name, 'play', that a link
+    "#play" in the lesson jumps to: widgets.shell.game_classes). The shell's parts (layout, settings
     panel display, large print, the session's names on the table) are Hit Me's (TableShell)."""
 
     # what the tests and teachers read on the table; they live in the session
@@ -45,9 +46,11 @@ class FlapjackTable(TableShell, widgets.VBox):
                  seed: int | str | None = None, walkthrough: bool = False,
                  large_print: bool = False, names: Sequence[str] | None = None,
                  say_total: bool = False, bot_delay: float = 0.8, deck: str | None = None,
-                 teacher_controls: bool | None = None, lang: str | None = None) -> None:
+                 teacher_controls: bool | None = None, lang: str | None = None,
+                 anchor: str | None = None) -> None:
         self.lang = check_language(lang)
         with speaking(self.lang):
+            self._classes = game_classes(anchor)
             self._init(players, opponents, variant, decks, colors, seed, walkthrough,
                        large_print, names, say_total, bot_delay, deck, teacher_controls)
 
@@ -66,7 +69,8 @@ class FlapjackTable(TableShell, widgets.VBox):
         self._asked = 0  # the session's practice_serial last shown
         self._build()
         super().__init__(self._children(), _dom_classes=(
-            "icg-root", "icg-flapjack", *(["icg-large"] if large_print else [])))
+            "icg-root", "icg-flapjack", *self._classes,
+            *(["icg-large"] if large_print else [])))
         self._set_large_print(large_print)
         self.new_game(self.session.first_code, at_once=True)
 

@@ -9,6 +9,7 @@ The words come from widgets/words.py; widgets/flapjack/render.py turns a view in
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +22,14 @@ from widgets.words import _, ngettext
 
 if TYPE_CHECKING:
     from widgets.flapjack.session import FlapjackSession
+
+
+def current_announcements(events: Sequence[dict[str, Any]]) -> tuple[dict[str, Any], ...]:
+    """The events a banner may still announce: every pass, and a Flapjack only until the next
+    card is played (a Flapjack follows its own play): a later card moved the total, so an
+    older "Flapjack! ... exactly -10" would no longer be true (the move log keeps it)."""
+    last_play = max((i for i, e in enumerate(events) if e.get("kind") == "play"), default=-1)
+    return tuple(e for i, e in enumerate(events) if e.get("kind") != "flapjack" or i > last_play)
 
 
 @dataclass(frozen=True)
@@ -198,7 +207,7 @@ def table_view(session: FlapjackSession, viewer: int = 0) -> TableView:
                       tuple(int(t) for t in obs["targets"]),
                       int(obs["low"]), int(obs["high"]),
                       code if session.code_open else None),
-        banner_events=tuple(obs["events"][session.banner_from:]),
+        banner_events=current_announcements(obs["events"][session.banner_from:]),
         replay_code=code if obs["over"] and not session.code_open else None,
         status=status_text(obs, names, viewer, walkthrough=walk, choosing=choosing),
         hand=hand, signs=signs, walkthrough=walk,

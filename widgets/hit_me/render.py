@@ -196,16 +196,26 @@ def announce_prompt_html(name: str, peeked: bool = False) -> str:
     return "<div>" + text.replace("{name}", f"<b>{esc(name)}</b>", 1) + "</div>"
 
 
-def last_reason_html(names: Sequence[str], moves: Sequence[Any], revealed: bool) -> str:
-    """The teacher's bar: the latest computer move, with its reason once every hand is shown
-    (a reason gives away the computer's cards)."""
+def last_reason_html(names: Sequence[str], moves: Sequence[Any], revealed: bool,
+                     drawn: dict[str, Any] | None = None) -> str:
+    """The teacher's bar: the latest computer move, with the card a hit drew (`drawn`: the
+    face-up card, as the public events show it; a face-down card is never named) and its
+    reason once every hand is shown (a reason gives away the computer's cards)."""
     if not moves:
         return '<div class="icg-reason icg-last-reason">{}</div>'.format(
             esc(_("No computer moves yet.")))
     m = moves[-1]
-    what = (_("{name} chose {action}: \u201c{reason}\u201d").format(
-        name=names[m.seat], action=action_text(m.action), reason=m.reason) if revealed
-        else _("{name} chose {action}").format(name=names[m.seat], action=action_text(m.action)))
+    name, action = names[m.seat], action_text(m.action)
+    if drawn is not None and not drawn.get("hidden") and "label" in drawn:
+        card = f"{drawn['label']}{drawn['symbol']} ({drawn['value_text']})"
+        what = (_("{name} chose {action} and drew {card}: \u201c{reason}\u201d").format(
+            name=name, action=action, card=card, reason=m.reason) if revealed
+            else _("{name} chose {action} and drew {card}").format(name=name, action=action,
+                                                                  card=card))
+    else:
+        what = (_("{name} chose {action}: \u201c{reason}\u201d").format(
+            name=name, action=action, reason=m.reason) if revealed
+            else _("{name} chose {action}").format(name=name, action=action))
     return '<div class="icg-reason icg-last-reason"><b>{}</b> {}</div>'.format(
         esc(_("Last move:")), esc(what))
 

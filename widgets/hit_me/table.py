@@ -16,7 +16,7 @@ from widgets.hit_me.session import HitMeSession, Phase
 from widgets.hit_me.settings import settings_panel
 from widgets.hit_me.view import HitMeView, table_view
 from widgets.render import esc
-from widgets.shell import LazyPart, TableShell
+from widgets.shell import LazyPart, TableShell, game_classes
 from widgets.words import N_, _, check_language, speaking
 
 # Hit Me's own tooltip for a shared teacher control (translated where shown): a restart
@@ -39,7 +39,8 @@ class HitMeTable(TableShell, widgets.VBox):
     'You' or 'Player 1'..., then 'Computer 1'...); colors; turn_order; ace_eleven; bot_delay
     (0: at once, for tests);
     deck: a stacked card order for the first round, top first ('KS,7H,...'); lang: the
-    table's language ('en', 'es'; None: the kernel's, widgets.words.set_language)."""
+    table's language ('en', 'es'; None: the kernel's, widgets.words.set_language); anchor: a
+    name ('play') a link in the lesson ("#play") jumps to (widgets.shell.game_classes)."""
 
     _FROM_SESSION = _FROM_SESSION
 
@@ -49,9 +50,10 @@ class HitMeTable(TableShell, widgets.VBox):
                  turn_order: str = "round-robin", ace_eleven: bool = False,
                  bot_delay: float = 0.8, students: int | None = None,
                  deck: str | None = None, lang: str | None = None,
-                 teacher_controls: bool | None = None) -> None:
+                 teacher_controls: bool | None = None, anchor: str | None = None) -> None:
         self.lang = check_language(lang)
         with speaking(self.lang):
+            self._classes = game_classes(anchor)
             self._init(players, opponents, seed, mode, walkthrough, large_print, names, colors,
                        turn_order, ace_eleven, bot_delay, students, deck, teacher_controls)
 
@@ -76,7 +78,8 @@ class HitMeTable(TableShell, widgets.VBox):
                                 reveal=self.session.teacher_reveal, large=bool(large_print),
                                 tips=TIPS)
         super().__init__(self._children(), layout=ui.shared_layout(),
-                         _dom_classes=("icg-root", *(["icg-large"] if large_print else [])))
+                         _dom_classes=("icg-root", *self._classes,
+                                       *(["icg-large"] if large_print else [])))
         self._set_large_print(bool(large_print))
         self.session._notify = self._notify
         self.session.on_round_start = self._round_started
@@ -255,6 +258,7 @@ class HitMeTable(TableShell, widgets.VBox):
         if v.round_over or LazyPart.built(self, "next_round_button"):
             ui.set_enabled([(self.next_round_button, v.round_over)])
             ui.set_shown([(self.next_round_button, v.round_over)])
+        self.hint.refresh()  # a hint shown follows the peek and "Show my sum"
         if v.result_html or LazyPart.built(self, "result_html"):
             self.result_html.value = v.result_html
         self.teacher_box.show(walkthrough=s.walkthrough, can_next=v.can_next_move,

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from engine.cards import signed
+from engine.hit_me import Hit
 from widgets.hit_me.render import (
     Arrow,
     Point,
@@ -130,6 +131,20 @@ def ace_choices(s: HitMeLook, obs: dict[str, Any]) -> tuple[AceChoice, ...]:
     return tuple(out)
 
 
+def last_drawn(moves: Sequence[Any], events: Sequence[dict[str, Any]]
+               ) -> dict[str, Any] | None:
+    """The face-up card the latest computer move drew, if it was a hit: the card of the
+    viewer's public "hit" event of that seat (a hit card is dealt face up); None otherwise."""
+    if not moves or not isinstance(moves[-1].action, Hit):
+        return None
+    seat = moves[-1].seat
+    for e in reversed(events):
+        if e.get("seat") == seat and e.get("kind") in ("hit", "hold"):
+            card = e.get("card") if e["kind"] == "hit" else None
+            return card if isinstance(card, dict) and not card.get("hidden") else None
+    return None
+
+
 def status_text(s: HitMeLook, obs: dict[str, Any]) -> tuple[str, list[str]]:
     names = s.names
     if s.phase is Phase.REVEAL:
@@ -227,6 +242,7 @@ def table_view(s: HitMeLook) -> HitMeView:
                        and s.ctl.bot_to_move() is not None),
         reasons_html=(reasons_html(names, s.ctl.bot_moves, obs["reveal"])
                       if s.walkthrough else ""),
-        last_reason_html=(last_reason_html(names, s.ctl.bot_moves, obs["reveal"])
+        last_reason_html=(last_reason_html(names, s.ctl.bot_moves, obs["reveal"],
+                                           drawn=last_drawn(s.ctl.bot_moves, obs["events"]))
                           if s.walkthrough else ""),
     )

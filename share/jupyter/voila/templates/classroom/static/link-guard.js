@@ -13,6 +13,9 @@
         || e.altKey) return;
     var url = new URL(a.href, document.baseURI);
     if (url.origin !== location.origin || url.pathname.indexOf('/voila/render/') < 0) return;
+    // a link to a place in this page ("#play"): static/play-focus.js
+    if (url.pathname === location.pathname && url.search === location.search && url.hash)
+      return;
     e.preventDefault();
     e.stopPropagation();
     var now = Date.now();

@@ -1,0 +1,195 @@
+// Playing a card table by keyboard and by touch (the Hit Me and Flapjack tables: .icg-game,
+// widgets/hit_me/table.py and widgets/flapjack/table.py). ipywidgets cannot move the focus to
+// a button from the kernel, so the page does it here. Nothing here is sent to the kernel
+// except what a student's own key press would send.
+//
+// 1. Focus follows play. A move disables or hides the button just pressed ("Hit me!" while the
+//    computer players move, a card played), and the browser drops the focus to the page body.
+//    Then the focus goes to the next enabled control of the same table (after the pressed
+//    one, else the first), and back to the pressed control once it is enabled again, as long
+//    as the student has not moved the focus since; a new question to answer (the answer
+//    entry's Check enabled again) takes it to the question's first box. Each move of the focus
+//    and each change of the status line of the table being played is announced in a live
+//    region (#icg-live).
+// 2. A link to an anchor in the page ("Play", href="#play" at the top of a lesson) scrolls to
+//    it in this tab (the lesson's renderer opens every link in a new tab: here a second page
+//    with its own kernel) and puts the focus on the table's first enabled control.
+// 3. Enter in a box of a table sends the box's value first, then ipywidgets' "submit" event:
+//    ipywidgets sends the value on the change event that follows the key press, after its
+//    submit message, so the kernel would check the value from before. The kernel handles the
+//    submit (widgets/components.py AnswerEntry, widgets/teacher_key.py).
+// 4. The answer boxes of a table (.icg-answer) ask a tablet for its number keyboard
+//    (inputmode="numeric": an iPad's and Android's show a minus key; a phone without one has
+//    the table's own keypad with its minus key).
+(function () {
+  var GAME = '.icg-game';
+  // what is not a move of the game: the teacher's and page controls, settings, the keypad
+  var NOT_PLAY = '.icg-teacher-row, .icg-walkthrough, .icg-walkthrough-more, .icg-settings, '
+    + '.icg-keypad, .widget-toggle-buttons, .widget-toggle-button';
+  var last = null; // the game control the student last put the focus on
+  var lastIndex = -1; // its place among its table's controls then
+  var lastRoot = null;
+  var pending = null; // that control, after a move took the focus from it
+  var moving = false; // the focus is being moved here (not by the student)
+  var live = null;
+
+  function controls(root) {
+    return Array.prototype.filter.call(
+      root.querySelectorAll('button, input[type=text], input:not([type])'),
+      function (el) { return !el.closest(NOT_PLAY) && el.closest(GAME) === root; });
+  }
+
+  function usable(el) {
+    if (!el || !el.isConnected || el.disabled) return false;
+    if (el.checkVisibility) return el.checkVisibility({checkVisibilityCSS: true});
+    return el.offsetParent !== null;
+  }
+
+  function lost() {
+    var a = document.activeElement;
+    return !a || a === document.body || a === document.documentElement
+      || (a === last && !usable(a));
+  }
+
+  function best(root) {
+    if (usable(pending)) return pending;
+    var list = controls(root);
+    var start = lastIndex;
+    if (pending && pending.isConnected) {
+      start = 0;
+      for (var i = 0; i < list.length; i++) {
+        if (pending.compareDocumentPosition(list[i]) & Node.DOCUMENT_POSITION_FOLLOWING) break;
+        start = i + 1;
+      }
+    }
+    for (var j = 0; j < list.length; j++) {
+      var el = list[(Math.max(start, 0) + j) % list.length];
+      if (usable(el)) return el;
+    }
+    return null;
+  }
+
+  function say(root) {
+    if (!live) {
+      live = document.createElement('div');
+      live.id = 'icg-live';
+      live.setAttribute('role', 'status');
+      live.setAttribute('aria-live', 'polite');
+      var s = live.style;  // read by a screen reader, not shown
+      s.position = 'absolute'; s.width = '1px'; s.height = '1px'; s.overflow = 'hidden';
+      s.clip = 'rect(0 0 0 0)'; s.clipPath = 'inset(50%)'; s.whiteSpace = 'nowrap';
+      document.body.appendChild(live);
+    }
+    var status = root.querySelector('.icg-status-now, .icg-fj-status');
+    var text = status ? (status.innerText || status.textContent || '').trim() : '';
+    if (text && live.textContent !== text) live.textContent = text;
+  }
+
+  function moveTo(el, root) {
+    moving = true;
+    try { el.focus({preventScroll: false}); } finally { moving = false; }
+    say(root);
+  }
+
+  // A question to answer (an answer entry's Check enabled again: Hit Me's sum at the end of
+  // a round, Flapjack's new total after a card) takes the focus to its first box, when the
+  // student is playing that table (the focus in it, or dropped to the page body).
+  var asked = new WeakSet();
+  function question(root) {
+    var entries = root.querySelectorAll('.icg-answer');
+    for (var i = 0; i < entries.length; i++) {
+      var check = entries[i].querySelector('.jupyter-button.mod-primary');
+      if (!usable(check)) { if (check) asked.delete(check); continue; }
+      if (asked.has(check)) continue;
+      asked.add(check);
+      var a = document.activeElement;
+      var here = a && a !== document.body && root.contains(a);
+      if (a && a.matches && a.matches('.icg-answer input') && root.contains(a)) continue;
+      if (!here && !lost()) continue;
+      var box = Array.prototype.filter.call(entries[i].querySelectorAll('input'), usable)[0];
+      if (box) { moveTo(box, root); pending = null; last = box; return true; }
+    }
+    return false;
+  }
+
+  var scheduled = false;
+  function check() {
+    scheduled = false;
+    mark();
+    if (!lastRoot || !lastRoot.isConnected) return;
+    say(lastRoot);  // the table being played: what its status line says now
+    if (question(lastRoot)) return;
+    if (pending === null) {
+      if (!last || !lost()) return;
+      pending = last;
+    } else if (document.activeElement !== last && !lost()) {
+      return;  // not where it was put here, and not lost: the student's own
+    }
+    var to = best(lastRoot);
+    if (to && to !== document.activeElement) moveTo(to, lastRoot);
+  }
+
+  function schedule() {
+    if (!scheduled) {
+      scheduled = true;
+      requestAnimationFrame(check);
+    }
+  }
+
+  document.addEventListener('focusin', function (e) {
+    if (moving) { last = e.target; return; }
+    var root = e.target && e.target.closest ? e.target.closest(GAME) : null;
+    pending = null;
+    if (root && controls(root).indexOf(e.target) >= 0) {
+      last = e.target;
+      lastRoot = root;
+      lastIndex = controls(root).indexOf(e.target);
+    } else {
+      last = null;
+      lastRoot = null;
+    }
+  }, true);
+
+  new MutationObserver(schedule).observe(document.documentElement, {
+    subtree: true, childList: true, attributes: true,
+    attributeFilter: ['disabled', 'style', 'class']});
+
+  // the answer boxes: a number keyboard on a tablet
+  function mark() {
+    var boxes = document.querySelectorAll('.icg-answer input:not([inputmode])');
+    for (var i = 0; i < boxes.length; i++) {
+      boxes[i].setAttribute('inputmode', 'numeric');
+      boxes[i].setAttribute('autocomplete', 'off');
+    }
+  }
+
+  document.addEventListener('click', function (e) {
+    var a = e.target && e.target.closest ? e.target.closest('a[href^="#"]') : null;
+    if (!a || e.defaultPrevented || e.button !== 0) return;
+    var id = decodeURIComponent(a.getAttribute('href').slice(1));
+    if (!id) return;
+    e.preventDefault();
+    e.stopPropagation();
+    // a table's anchor is a class of its root (widgets/shell.py game_classes)
+    var target = document.getElementById(id)
+      || document.querySelector('.icg-anchor-' + (window.CSS ? CSS.escape(id) : id));
+    if (!target) return;  // the table is not on the page yet: stay here
+    var root = target.closest(GAME) || target;
+    root.scrollIntoView({block: 'start'});
+    var first = controls(root).filter(usable)[0];
+    if (first) {
+      moving = true;
+      try { first.focus({preventScroll: true}); } finally { moving = false; }
+      last = first; lastRoot = root; lastIndex = controls(root).indexOf(first); pending = null;
+      say(root);
+    }
+    if (history.replaceState) history.replaceState(null, '', '#' + id);
+  }, true);
+
+  document.addEventListener('keydown', function (e) {
+    if (e.key !== 'Enter' || e.isComposing) return;
+    var box = e.target;
+    if (!box || !box.matches || !box.matches(GAME + ' input, .icg-teacher-gate input')) return;
+    box.dispatchEvent(new Event('change', {bubbles: true}));
+  }, true);
+})();

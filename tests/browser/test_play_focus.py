@@ -1,0 +1,190 @@
+"""Playing from the first screen (the classroom template's static/play-focus.js): the "Play"
+link at the top of lessons 03 and 04 (English and Spanish) brings the cards and the main
+buttons on screen in one click, with the line that says what to do; focus follows play (it
+never drops to the page body after a move, and a live region says what the table says now);
+Enter checks the answer typed in a box and unlocks with the teacher's key; from the |sum| box
+one Tab reaches "Check my sum";
+the answer boxes ask a tablet for its number keyboard. Screenshots go to tests/artifacts/.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_keyboard import _ACTIVE_JS, box_labelled, tab_to
+from test_teacher_key import KEY, keyed_server  # noqa: F401 - the fixture of a keyed server
+
+from engine import Hit, Hold
+from widgets.words import card_name
+
+TIMEOUT = 30_000
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+DEVICES = {"chromebook": (1366, 657), "ipad-portrait": (768, 1024), "phone": (390, 844),
+           "projector": (1280, 720)}
+
+# The student's hand and the main buttons of each table, and what the status line says.
+NEEDED_JS = {
+    "hitme": ".icg-game .icg-seat .icg-hand, .icg-game .jupyter-button.mod-success, "
+             ".icg-game .jupyter-button.mod-warning, .icg-game .icg-status-now",
+    "flapjack": ".icg-game .icg-card-btn, .icg-game .icg-fj-status",
+}
+IN_VIEW_JS = """(sel) => {
+  const H = window.innerHeight, W = window.innerWidth;
+  const els = [...document.querySelectorAll(sel)].filter(e => e.checkVisibility());
+  return {n: els.length, out: els.filter(e => { const r = e.getBoundingClientRect();
+      return r.top < -1 || r.bottom > H + 1 || r.left < -1 || r.right > W + 1; })
+    .map(e => (e.innerText || e.getAttribute('aria-label') || '').trim().slice(0, 40)),
+    status: [...document.querySelectorAll('.icg-game .icg-status-now, .icg-game .icg-fj-status')]
+      .map(e => e.innerText.trim()).join(' ')};
+}"""
+LESSONS = [("hitme", "03_hit_me.ipynb", "Play Hit Me"),
+           ("flapjack", "04_flapjack.ipynb", "Play Flapjack"),
+           ("hitme", "es/03_hit_me.ipynb", "Jugar a Hit Me"),
+           ("flapjack", "es/04_flapjack.ipynb", "Jugar a Flapjack")]
+
+
+def _shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+@pytest.mark.parametrize(("table", "notebook", "link"), LESSONS,
+                         ids=[n.replace("/", "-").removesuffix(".ipynb") for _t, n, _l in LESSONS])
+def test_play_link_brings_the_game_on_screen(table: str, notebook: str, link: str,
+                                             lessons_server: Any, open_page: Any) -> None:
+    """At each size: from the top of the lesson, one click on the Play link, and the hand,
+    the main buttons and the status line are all inside the window; the focus is on the
+    table's first control."""
+    vp = open_page(f"play-link-{table}")
+    vp.open(lessons_server.page_url(notebook))
+    page = vp.page
+    stem = notebook.replace("/", "-").removesuffix(".ipynb")
+    for device, (w, h) in DEVICES.items():
+        page.set_viewport_size({"width": w, "height": h})
+        page.evaluate("() => { for (const e of document.querySelectorAll('*'))"
+                      " if (e.scrollTop) e.scrollTop = 0; window.scrollTo(0, 0); }")
+        play = page.get_by_role("link", name=re.compile(re.escape(link)))
+        box = play.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= h, f"{device}: no Play link on top"
+        play.click()
+        page.wait_for_timeout(300)
+        seen = page.evaluate(IN_VIEW_JS, NEEDED_JS[table])
+        _shot(page, f"play-link-{stem}-{device}")
+        assert seen["n"] >= 3 and seen["out"] == [], f"{device}: off screen {seen}"
+        assert seen["status"], f"{device}: no line says what to do"
+        focused = page.evaluate("() => !!document.activeElement.closest('.icg-game')")
+        assert focused, f"{device}: the focus is not on the table"
+    assert len(page.context.pages) == 1, "the Play link opened another tab"
+    assert vp.problems() == []
+
+
+def _active(page: Any) -> dict:
+    return page.evaluate(_ACTIVE_JS)
+
+
+def _focus_settles(page: Any, name: str) -> dict:
+    """Wait until the focus is on the game control `name`; return what has it then."""
+    try:
+        page.wait_for_function(
+            "name => { const e = document.activeElement; return e && !e.disabled &&"
+            " e.closest('.icg-game') && (e.innerText || '').trim() === name; }",
+            arg=name, timeout=TIMEOUT)
+    except Exception:
+        raise AssertionError(f"the focus is not on {name!r}: {_active(page)}") from None
+    return _active(page)
+
+
+def test_focus_follows_play_and_enter_checks(fixtures_server: Any, open_page: Any,
+                                             bt: Any) -> None:
+    """Hit Me by keyboard: after "Hit me!" the focus stays on it (the computer moved, it is the
+    student's turn again), after Hold it goes to the "My sum" box, never to the page body; the
+    live region says the status line; one Tab from the |sum| box reaches "Check my sum";
+    Enter in the box checks. The boxes have inputmode="numeric"."""
+    replica = bt.HitMeReplica()
+    vp = open_page("focus-follows-play", viewport={"width": 1366, "height": 657})
+    vp.open(fixtures_server.page_url("hit_me_table.ipynb"))
+    page = vp.page
+    tab_to(page, lambda i: i["text"] == "Peek at my face-down card", "Peek")
+    page.keyboard.press("Enter")
+    down = replica.round.face_down[0]
+    page.locator(f'.icg-card[aria-label^="{card_name(down)},"]').first.wait_for(timeout=TIMEOUT)
+    assert _active(page)["text"] == "Hide my face-down card"
+    if any(isinstance(a, Hit) for a in replica.round.legal_actions(0)):
+        tab_to(page, lambda i: i["text"] == "Hit me!", "Hit me!")
+        page.keyboard.press("Enter")
+        replica.act(Hit())
+        new = replica.round.face_up[0][-1]
+        page.locator(f'.icg-card[aria-label^="{card_name(new)},"]').first.wait_for(
+            timeout=TIMEOUT)
+        vp.wait_synced()
+        if not replica.round.over and any(isinstance(a, Hold)
+                                          for a in replica.round.legal_actions(0)):
+            _focus_settles(page, "Hit me!")
+    if not replica.round.over:
+        tab_to(page, lambda i: i["text"] == "Hold", "Hold")
+        page.keyboard.press("Enter")
+        replica.act(Hold())
+    assert replica.round.over
+    boxes = page.locator(".icg-answer input")
+    boxes.first.wait_for(state="visible", timeout=TIMEOUT)
+    page.wait_for_function("() => document.activeElement.matches('.icg-answer input')",
+                           timeout=TIMEOUT)
+    live = page.locator("#icg-live")
+    assert live.text_content().strip() == page.locator(".icg-status-now").inner_text().strip()
+    assert [boxes.nth(i).get_attribute("inputmode") for i in range(2)] == ["numeric"] * 2
+    total = replica.my_sum()
+    page.keyboard.type(str(total))
+    tab_to(page, box_labelled("Its absolute value |sum|"), "the |sum| box")
+    page.keyboard.type(str(abs(total)))
+    page.keyboard.press("Tab")
+    assert _active(page)["text"] == "Check my sum", "one Tab from |sum| reaches Check"
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Enter")
+    page.locator(".icg-answer .icg-msg-ok").first.wait_for(timeout=TIMEOUT)
+    _shot(page, "focus-follows-play-checked")
+    assert _active(page)["tag"] != "BODY"
+    assert vp.problems() == []
+
+
+def test_flapjack_focus_follows_the_card_played(fixtures_server: Any, open_page: Any,
+                                                bt: Any) -> None:
+    """Flapjack by keyboard, "say the new total" on: after a card is played with Enter, the
+    focus goes to the "New total" box (the card's button is off); Enter there checks; the focus
+    then stays on a control of the table, never on the page body."""
+    replica = bt.FlapjackReplica()
+    vp = open_page("focus-flapjack")
+    vp.open(fixtures_server.page_url("flapjack_table.ipynb"))
+    page = vp.page
+    play = replica.choose()
+    label = replica.label(play.card)
+    card = re.compile(f"^{re.escape(label)}( \\(.*\\))?$")
+    tab_to(page, lambda i: i["tag"] == "BUTTON" and bool(card.match(i["text"])), label)
+    page.keyboard.press("Enter")
+    bt.wait_total_prompt(page, play.card)
+    page.wait_for_function("() => document.activeElement.matches('.icg-answer input')",
+                           timeout=TIMEOUT)
+    new_total = replica.state.total + play.sign * replica.config.value(play.card)
+    page.keyboard.type(str(new_total))
+    page.keyboard.press("Enter")
+    replica.play(play)
+    page.locator(".icg-answer .icg-msg-ok").first.wait_for(timeout=TIMEOUT)
+    vp.wait_synced()
+    page.wait_for_timeout(500)
+    _shot(page, "focus-flapjack-after-check")
+    assert page.evaluate("() => !!document.activeElement.closest('.icg-game')"), _active(page)
+    assert vp.problems() == []
+
+
+def test_enter_in_the_teacher_key_box_unlocks(keyed_server: Any,  # noqa: F811
+                                              open_page: Any) -> None:
+    """The teacher guide: the key typed and Enter pressed, the teacher's controls appear."""
+    vp = open_page("teacher-key-enter")
+    vp.open(keyed_server.page_url("06_teacher_guide.ipynb"))
+    box = vp.page.locator("input[type=password]")
+    box.fill(KEY)
+    box.press("Enter")
+    vp.page.get_by_role("button", name="Next move").wait_for(timeout=TIMEOUT)
+    assert vp.problems() == []
