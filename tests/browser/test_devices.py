@@ -392,7 +392,7 @@ def test_table_hand_and_buttons_on_the_first_screen(table: str, lessons_server: 
     assert not below, f"below the first screen ({seen['height']} px): {below}"
 
 
-def test_walkthrough_controls_stay_in_view_on_a_projector(keyed_server: Any,  # noqa: F811
+def test_walkthrough_controls_stay_in_view_on_a_projector(keyed_server: Any,
                                                           open_page: Any) -> None:
     """The teacher guide's walkthrough at 1280x720: with the table's top at the top of the
     screen, "Next move" and "Show every hand" are on screen, and stay there (no scrolling)
@@ -454,7 +454,7 @@ UNDER_24_JS = """() => { const out = []; const root = document.querySelector('.i
   return out; }"""
 
 
-def test_projector_large_print_with_every_hand_shown(keyed_server: Any,  # noqa: F811
+def test_projector_large_print_with_every_hand_shown(keyed_server: Any,
                                                       open_page: Any) -> None:
     """The teacher guide's table at 1280x720 in Large print, "Show every hand" on, after three
     computer moves: with the table's top at the top of the screen, "Hit me!" and Hold are
@@ -486,12 +486,14 @@ def test_projector_large_print_with_every_hand_shown(keyed_server: Any,  # noqa:
     assert all(re.search(r"chose hit and drew \S+ \([+-]\d+\)", x) for x in hits), said
     # the move log is a few Tabs after Hold, and comes on screen with the focus
     page.get_by_role("button", name="Hold").focus()
-    for _ in range(4):
+    seen = []  # Hold, then the teacher box's Restart, New deal, Large print, then Peek
+    for _ in range(6):
         page.keyboard.press("Tab")
+        seen.append(page.evaluate("() => document.activeElement.outerHTML.slice(0, 90)"))
         if page.evaluate("() => document.activeElement.matches('pre.icg-log-text')"):
             break
     else:
-        raise AssertionError("the move log is not within 4 Tabs of Hold")
+        raise AssertionError("the move log is not within 6 Tabs of Hold: " + "\n".join(seen))
     r = page.locator(".icg-game pre.icg-log-text").bounding_box()
     assert r is not None and r["y"] < h and r["y"] + min(r["height"], 100) > 0, r
     assert vp.problems() == []

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import KEY
 from test_keyboard import _ACTIVE_JS, box_labelled, tab_to
-from test_teacher_key import KEY, keyed_server  # noqa: F401 - the fixture of a keyed server
 
 from engine import Hit, Hold
 from widgets.words import card_name
@@ -178,7 +178,7 @@ def test_flapjack_focus_follows_the_card_played(fixtures_server: Any, open_page:
     assert vp.problems() == []
 
 
-def test_enter_in_the_teacher_key_box_unlocks(keyed_server: Any,  # noqa: F811
+def test_enter_in_the_teacher_key_box_unlocks(keyed_server: Any,
                                               open_page: Any) -> None:
     """The teacher guide: the key typed and Enter pressed, the teacher's controls appear."""
     vp = open_page("teacher-key-enter")
