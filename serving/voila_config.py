@@ -72,3 +72,9 @@ c.Voila.kernel_websocket_connection_class = "serving.kernel_guard.VoilaPageConne
 from serving import markdown_cache  # noqa: E402
 
 markdown_cache.install()
+# The page-query websocket (/voila/query/<kernel id>) of preheated kernels: only the server's
+# own kernels may open it, one waiter per kernel, removed only by its own connection
+# (serving/query_socket.py; Voila's on_close removed another page's waiter).
+from serving import query_socket  # noqa: E402
+
+query_socket.install()
