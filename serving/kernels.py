@@ -480,6 +480,7 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
                     del self._starting_by_client[client]
         if client:
             self._client_of[kernel_id] = client
+            self._note_client(kernel_id, client)
         self._limit_kernel(kernel_id)
         try:
             self.add_restart_callback(
@@ -732,6 +733,7 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         self._pooled.discard(kernel_id)
         if client:
             self._client_of[kernel_id] = client
+            self._note_client(kernel_id, client)
         # Its idle time starts now: a kernel that waited in the pool longer than the idle cull
         # would otherwise be culled by the next cull pass, before its page has connected.
         kernel = self._kernels.get(kernel_id)
@@ -826,6 +828,38 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         self._closing = True
         return await super().shutdown_all(*args, **kwargs)
 
+    def _client_file(self, kernel_id: str) -> str | None:
+        """Where the kernel finds its page's computer: `icg-clients/<kernel id>` beside its
+        connection file (widgets.teacher_key.page_client reads it; the teacher's key's wrong
+        tries are counted per computer)."""
+        try:
+            connection = self.get_kernel(kernel_id).connection_file
+        except Exception:  # noqa: BLE001 - gone, or a kernel without a connection file
+            return None
+        if not connection:
+            return None
+        return os.path.join(os.path.dirname(connection), "icg-clients", kernel_id)
+
+    def _note_client(self, kernel_id: str, client: str) -> None:
+        path = self._client_file(kernel_id)
+        if path is None:
+            return
+        try:
+            os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(client)
+        except OSError as e:
+            self.log.warning("Could not note the computer of kernel %s: %s", kernel_id, e)
+
+    def _forget_client(self, kernel_id: str) -> None:
+        path = self._client_file(kernel_id)
+        if path is not None:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+
     def _forget(self, kernel_id: str) -> None:
         handle = self._first_connection_checks.pop(kernel_id, None)
         if handle is not None:
@@ -839,6 +873,7 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
 
     async def shutdown_kernel(self, kernel_id: str, *args, **kwargs):
         """Shut a kernel down and forget its connection bookkeeping."""
+        self._forget_client(kernel_id)
         self._forget(kernel_id)
         try:
             return await super().shutdown_kernel(kernel_id, *args, **kwargs)
@@ -847,5 +882,6 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
 
     def remove_kernel(self, kernel_id: str):
         """A kernel died (or was removed): forget its connection bookkeeping."""
+        self._forget_client(kernel_id)
         self._forget(kernel_id)
         return super().remove_kernel(kernel_id)

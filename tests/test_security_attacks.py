@@ -20,6 +20,7 @@ import shutil
 import time
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
 
@@ -223,3 +224,23 @@ def test_pages_per_computer_are_capped(plain: tuple[str, Any]) -> None:
     assert refused.status_code == 429 and "Close the lesson tabs" in refused.text
     assert _page(url, "one_button.ipynb", client="10.0.0.21").status_code == 200
     assert "Refused (pages open) from 10.0.0.20" in read_log(process)
+
+
+def test_the_server_notes_each_pages_computer_for_its_kernel(plain: tuple[str, Any]) -> None:
+    """Where a kernel reads its page's computer (the teacher's key's tries, per computer)."""
+    url, process = plain
+    r = _page(url, "one_button.ipynb", client="10.0.0.30")
+    kernel_id = KERNEL_ID.search(r.text).group(1)
+    connection = next(Path(part) for p in kernel_processes(process.pid) for part in p.cmdline()
+                      if part.endswith(f"kernel-{kernel_id}.json"))
+    note = connection.parent / "icg-clients" / kernel_id
+    assert note.read_text() == "10.0.0.30"
+    assert note.stat().st_mode & 0o077 == 0
+
+
+def test_voila_refuses_to_start_with_a_key_a_student_could_guess(tmp_path: Path) -> None:
+    shutil.copy(FIXTURES / "one_button.ipynb", tmp_path)
+    with pytest.raises(RuntimeError, match="ICG_TEACHER_KEY is one of the keys a guesser"):
+        with running_voila(tmp_path, env={"ICG_TEACHER_KEY": "password1234"},
+                           timeout=30):
+            pass
