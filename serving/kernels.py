@@ -348,6 +348,15 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         shared address (NAT).""",
     )
 
+    zmq_max_sockets = Integer(
+        8192,
+        config=True,
+        help="""ZMQ sockets the server may hold (its context's MAX_SOCKETS; ZMQ's default is
+        1023), at most the process's open-file limit (LimitNOFILE in deploy/systemd). Each
+        kernel websocket holds four; at 1023 new pages' kernel handshakes failed with "Too
+        many open files" while files were still free.""",
+    )
+
     retry_after = Integer(60, config=True, help="Retry-After (seconds) sent with a 503.")
 
     pool_fill_concurrency = Integer(
@@ -393,11 +402,25 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         self._closing = False
         self._pool_starts: asyncio.Semaphore | None = None
         self.refusals = RefusalLog(self.log)
+        self._raise_zmq_socket_cap()
         self._use_pool_lesson()
         try:
             IOLoop.current().add_callback(self._install_page_transform)
         except RuntimeError:  # no event loop (a unit test constructing the class)
             pass
+
+    def _raise_zmq_socket_cap(self) -> None:
+        if self.zmq_max_sockets <= 0:
+            return
+        try:
+            import zmq
+
+            soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+            cap = self.zmq_max_sockets if soft == resource.RLIM_INFINITY else min(
+                self.zmq_max_sockets, max(soft - 64, 1023))
+            self.context.set(zmq.MAX_SOCKETS, cap)
+        except Exception as e:  # noqa: BLE001 - a context that refuses keeps its own cap
+            self.log.warning("Could not raise the ZMQ socket cap: %s", e)
 
     def _use_pool_lesson(self) -> None:
         """Give `pool_lesson` its pool size (before Voila's manager fills the pools)."""

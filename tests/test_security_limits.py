@@ -137,3 +137,23 @@ def test_too_many_pages_open_says_so_in_the_pages_language(lang: str, words: str
     said = refusal_words(429, lang, kind="open")
     assert words in said["message"]
     assert said["heading"] != refusal_words(429, lang)["heading"]
+
+
+def test_the_systemd_unit_raises_the_open_file_limit() -> None:
+    """systemd's default of 1024 open files was reached by one student's script."""
+    import re
+    from pathlib import Path
+
+    unit = (Path(__file__).resolve().parent.parent / "deploy/systemd/voila-class@.service")
+    found = re.search(r"^LimitNOFILE=(\d+)$", unit.read_text(), re.M)
+    assert found and int(found.group(1)) >= 16384
+
+
+def test_the_kernel_manager_raises_zmqs_socket_cap() -> None:
+    """ZMQ's own cap (1023 sockets, four per kernel websocket) failed new pages first."""
+    import zmq
+
+    from serving.kernels import ClassroomKernelManager
+
+    manager = ClassroomKernelManager()
+    assert manager.context.get(zmq.MAX_SOCKETS) > 1023
