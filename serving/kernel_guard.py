@@ -172,8 +172,10 @@ class GuardedKernelConnection(ZMQChannelsWebsocketConnection):
 
     async def prepare(self) -> None:
         """Refuse the handshake (HTTP 429) beyond the websockets allowed per kernel or per
-        computer, then prepare as jupyter_server does."""
-        self._check_limits()
+        computer (a lesson page's kernel: JupyterLab's own are left alone), then prepare as
+        jupyter_server does."""
+        if self.is_page_kernel:
+            self._check_limits()
         try:
             await super().prepare()
         except BaseException:
@@ -194,13 +196,15 @@ class GuardedKernelConnection(ZMQChannelsWebsocketConnection):
             on_kernel += kernel_id == self.kernel_id
             on_client += client is not None and other == client
         if per_kernel > 0 and on_kernel >= per_kernel:
-            REFUSALS.refused("websockets per kernel", client, "kernel %s has %d open "
-                             "(max_websockets_per_kernel = %d)", self.kernel_id, on_kernel,
-                             per_kernel)
+            REFUSALS.refused("websockets per kernel", client, "Refused (websockets per "
+                             "kernel) from %s: kernel %s has %d open "
+                             "(max_websockets_per_kernel = %d)", client or "this machine",
+                             self.kernel_id, on_kernel, per_kernel)
             raise web.HTTPError(429, reason="Too Many Connections")
         if client is not None and per_client > 0 and on_client >= per_client:
-            REFUSALS.refused("websockets per computer", client, "%d open "
-                             "(max_websockets_per_client = %d)", on_client, per_client)
+            REFUSALS.refused("websockets per computer", client, "Refused (websockets per "
+                             "computer) from %s: %d open (max_websockets_per_client = %d)",
+                             client, on_client, per_client)
             raise web.HTTPError(429, reason="Too Many Connections")
         GuardedKernelConnection._live[id(self)] = (self, self.kernel_id, client, time.monotonic())
 

@@ -477,8 +477,9 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
             return await super().start_kernel(*args, **kwargs)
         if self.max_kernels > 0 and self.kernel_count() >= self.max_kernels:
             self.refusals.refused("class full", PAGE_CLIENT.get(),
-                                  "%d kernels running or starting (max_kernels = %d); a kernel "
-                                  "start was refused.", self.kernel_count(), self.max_kernels)
+                                  "Class full: %d kernels running or starting (max_kernels = "
+                                  "%d); a kernel start was refused.", self.kernel_count(),
+                                  self.max_kernels)
             own = self.class_full_message if self.class_full_message != CLASS_FULL_MESSAGE else ""
             raise refusal(503, self.class_full_message, "Class Full", own)
         client = PAGE_CLIENT.get()
@@ -534,15 +535,16 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         limit = self.max_unconnected_per_client
         if limit > 0 and self.unconnected_count(client) >= limit:
             self.refusals.refused("pages starting", client,
-                                  "%d kernels without a connected page "
-                                  "(max_unconnected_per_client = %d); a page was refused.",
-                                  self.unconnected_count(client), limit)
+                                  "Too many pages starting from %s: %d kernels without a "
+                                  "connected page (max_unconnected_per_client = %d); a page "
+                                  "was refused.", client, self.unconnected_count(client), limit)
             raise refusal(429, TOO_MANY_MESSAGE, "Too Many Pages Starting")
         limit = self.max_pages_per_client
         if limit > 0 and self.page_count(client) >= limit:
             self.refusals.refused("pages open", client,
-                                  "%d pages open (max_pages_per_client = %d); a page was "
-                                  "refused.", self.page_count(client), limit)
+                                  "Refused (pages open) from %s: %d pages open "
+                                  "(max_pages_per_client = %d); a page was refused.", client,
+                                  self.page_count(client), limit)
             raise refusal(429, TOO_MANY_OPEN_MESSAGE, "Too Many Pages Open", kind="open")
 
     def _install_retry_after(self) -> None:

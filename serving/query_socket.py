@@ -62,17 +62,19 @@ def guarded_open(self: Any, kernel_id: str) -> None:
     self._icg_kernel_id = None
     client = client_address(self.request, _header(self))
     if client is not None:
-        REFUSALS.refused("page-query socket", client, "only the server's kernels may open it")
+        REFUSALS.refused("page-query socket", client, "Refused (page-query socket) from %s: "
+                         "only the server's kernels may open it", client)
         self.close(POLICY_VIOLATION, "not for pages")
         return
     if not _known_kernel(self, kernel_id):
-        REFUSALS.refused("page-query socket", client, "no kernel %s", kernel_id)
+        REFUSALS.refused("page-query socket", client, "Refused (page-query socket) from this "
+                         "machine: no kernel %s", kernel_id)
         self.close(POLICY_VIOLATION, "no such kernel")
         return
     waiters = _waiters(cls)
     if waiters.get(kernel_id) not in (None, self):
-        REFUSALS.refused("page-query socket", client, "kernel %s already has its waiter",
-                         kernel_id)
+        REFUSALS.refused("page-query socket", client, "Refused (page-query socket) from this "
+                         "machine: kernel %s already has its waiter", kernel_id)
         self.close(POLICY_VIOLATION, "already waiting")
         return
     waiters[kernel_id] = self

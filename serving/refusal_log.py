@@ -37,8 +37,8 @@ class RefusalLog:
         self.refusals = 0
 
     def refused(self, kind: str, client: str | None, text: str, *args: object) -> bool:
-        """Note one refusal of `kind` (e.g. "websockets per kernel"); True if a line was
-        written for it."""
+        """Note one refusal of `kind` (e.g. "websockets per kernel") from `client`; the line
+        is `text % args`. True if a line was written for it."""
         self.refusals += 1
         now = self.clock()
         win = self._windows.get(kind)
@@ -54,5 +54,5 @@ class RefusalLog:
                 win.clients.add(client or "local")
             return False
         win.written += 1
-        self.log.warning("Refused (%s) from %s: " + text, kind, client or "this machine", *args)
+        self.log.warning(text, *args)
         return True
