@@ -27,6 +27,12 @@ def store(tmp_path: Path):
     return open_store(f"sqlite:///{tmp_path / 'rooms.sqlite3'}")
 
 
+@pytest.fixture()
+def either_store(rooms_url: str):
+    """SQLite and PostgreSQL (tests/conftest.py's rooms_url)."""
+    return open_store(rooms_url)
+
+
 @pytest.mark.parametrize("look_alike", ["Аna",        # Cyrillic А
                                         "ＡＮＡ",       # full-width
                                         "Ana",   # Greek capital alpha
@@ -68,7 +74,8 @@ def test_name_keys_fold_case_width_and_look_alikes() -> None:
     assert name_key("José") != name_key("Jose")  # an accent is a different name
 
 
-def test_one_computer_cannot_fill_the_store_with_rooms(store) -> None:
+def test_one_computer_cannot_fill_the_store_with_rooms(either_store) -> None:
+    store = either_store
     client = "10.0.0.7"
     made = []
     for _ in range(store.MAX_OPEN_ROOMS_PER_CLIENT):
@@ -91,7 +98,8 @@ def test_one_computer_cannot_fill_the_store_with_rooms(store) -> None:
     assert len(store.rooms()) == store.MAX_NEW_ROOMS_PER_CLIENT_HOUR + 1
 
 
-def test_rooms_expire_without_a_class_view(store) -> None:
+def test_rooms_expire_without_a_class_view(either_store) -> None:
+    store = either_store
     old = store.create_room(_game())
     now = time.time()
     with store._write() as c:  # a waiting room last changed three hours ago
