@@ -15,6 +15,7 @@ Mechanism checks (counts, status codes, kernels freed), never durations:
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import time
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
 
+import nbformat
 import pytest
 import requests
 import websocket
@@ -32,6 +34,7 @@ from voila_server import REPO_ROOT, kernel_processes, read_log, running_voila
 pytestmark = [pytest.mark.serving, pytest.mark.timeout(300)]
 
 KERNEL_ID = re.compile(r'"kernelId": "([0-9a-f-]{36})"')
+TEACHER_KEY = "7K3M-Q9XD-2VRT-H4WN"
 FIXTURES = REPO_ROOT / "tests" / "fixtures"
 
 
@@ -183,12 +186,17 @@ def test_a_full_servers_closed_tab_frees_its_kernel(tmp_path: Any) -> None:
 def plain(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
     root = tmp_path_factory.mktemp("attacks-plain")
     shutil.copy(FIXTURES / "one_button.ipynb", root)
+    gate = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        "from widgets import HitMeTable\nfrom widgets.teacher_key import teacher_only\n\n"
+        "teacher_only(HitMeTable, players=3, seed=7, walkthrough=True)")])
+    nbformat.write(gate, root / "gate.ipynb")
     args = ["--VoilaConfiguration.preheat_kernel=False",
             "--ClassroomKernelManager.max_pages_per_client=2",
             "--ClassroomKernelManager.max_unconnected_per_client=0",
             "--ClassroomKernelManager.max_websockets_per_kernel=3",
             "--ClassroomKernelManager.max_websockets_per_client=4"]
-    with running_voila(root, extra_args=args) as (url, process):
+    with running_voila(root, extra_args=args, env={"ICG_TEACHER_KEY": TEACHER_KEY}) as (
+            url, process):
         yield url, process
 
 
@@ -244,3 +252,70 @@ def test_voila_refuses_to_start_with_a_key_a_student_could_guess(tmp_path: Path)
         with running_voila(tmp_path, env={"ICG_TEACHER_KEY": "password1234"},
                            timeout=30):
             pass
+
+
+def _msg(session: str, msg_type: str, content: dict, metadata: dict | None = None) -> dict:
+    return {"header": {"msg_id": uuid.uuid4().hex, "username": "student", "session": session,
+                       "msg_type": msg_type, "version": "5.3",
+                       "date": "2026-01-01T00:00:00Z"},
+            "parent_header": {}, "metadata": metadata or {}, "content": content,
+            "channel": "shell", "buffers": []}
+
+
+class GatePage:
+    """A page with the teacher's key box, typed into as the page's widgets do."""
+
+    def __init__(self, url: str, client: str) -> None:
+        r = _page(url, "gate.ipynb", client=client)
+        assert r.status_code == 200
+        self.ws = _kernel_socket(url, KERNEL_ID.search(r.text).group(1), client)
+        self.session, control = uuid.uuid4().hex, uuid.uuid4().hex
+        self.ws.send(json.dumps(_msg(self.session, "comm_open", {
+            "comm_id": control, "target_name": "jupyter.widget.control", "data": {}},
+            {"version": "1.0.0"})))
+        self.ws.send(json.dumps(_msg(self.session, "comm_msg", {
+            "comm_id": control, "data": {"method": "request_states"}})))
+        states: dict[str, dict] = {}
+        while not states:
+            m = json.loads(self.ws.recv())
+            c = m.get("content", {})
+            if m.get("msg_type") == "comm_msg" and c.get("comm_id") == control:
+                states = {k: v["state"] for k, v in c["data"]["states"].items()}
+        self.box = next(k for k, v in states.items() if v["_model_name"] == "PasswordModel")
+        self.button = next(k for k, v in states.items() if v["_model_name"] == "ButtonModel")
+
+    def guess(self, text: str) -> str:
+        """'wait' (too many tries) or 'miss' (checked: not the key); `self.seconds`: the wait
+        the answer names. (A repeated identical answer sends no update: wait it out.)"""
+        self.ws.send(json.dumps(_msg(self.session, "comm_msg", {"comm_id": self.box, "data": {
+            "method": "update", "state": {"value": text}, "buffer_paths": []}})))
+        self.ws.send(json.dumps(_msg(self.session, "comm_msg", {
+            "comm_id": self.button, "data": {"method": "custom",
+                                             "content": {"event": "click"}}})))
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            said = json.dumps(json.loads(self.ws.recv()).get("content", {}))
+            assert text not in said, "the typed key came back to the page"
+            if "nothing was unlocked" in said.lower():
+                self.seconds = int(re.search(r"(\d+) second", said).group(1))
+                return "wait" if "Too many tries" in said else "miss"
+        raise AssertionError("the page got no answer")
+
+
+def test_a_fresh_page_does_not_start_the_teachers_key_wait_over(
+        plain: tuple[str, Any]) -> None:
+    """Four wrong keys on one page make the computer wait 8 s; a page opened then from the
+    same computer must wait too (before: its own kernel's record started at zero)."""
+    url, process = plain
+    first = GatePage(url, "10.0.0.40")
+    for n in range(4):
+        assert first.guess(f"WRONG-GUESS-{n:04d}") == "miss"
+        if n < 3:
+            time.sleep(first.seconds + 0.2)  # the computer's wait, as a patient guesser
+    first.ws.close()
+    fresh = GatePage(url, "10.0.0.40")
+    assert fresh.guess("WRONG-GUESS-FRESH") == "wait"
+    fresh.ws.close()
+    other = GatePage(url, "10.0.0.41")  # another computer is not held up
+    assert other.guess("WRONG-GUESS-OTHER") == "miss"
+    other.ws.close()
