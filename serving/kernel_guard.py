@@ -36,10 +36,16 @@ by serving/install.py), which makes the same class the server's connection class
 from __future__ import annotations
 
 import json
+import logging
 import struct
+import time
 from typing import Any
 
 from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
+from tornado import web
+
+from serving.kernels import client_address
+from serving.refusal_log import RefusalLog
 
 V1_PROTOCOL = "v1.kernel.websocket.jupyter.org"
 # header, parent_header, metadata, content, then binary buffers (widgets send a few at most).
@@ -63,6 +69,13 @@ VOILA_PAGE_ENV = "VOILA_REQUEST_URL"
 # What a page gets instead of a traceback (jupyter_server's own wording for hidden tracebacks).
 HIDDEN_TRACEBACK = "An exception occurred at runtime, which is not shown due to security reasons."
 POLICY_VIOLATION = 1008
+# Open kernel websockets allowed per kernel and per client address when the kernel manager
+# does not say (ClassroomKernelManager.max_websockets_per_kernel / _per_client).
+MAX_WEBSOCKETS_PER_KERNEL = 4
+MAX_WEBSOCKETS_PER_CLIENT = 16
+# A handshake under way (the kernel_info reply awaited) counts for this long at most.
+HANDSHAKE_SECONDS = 60.0
+REFUSALS = RefusalLog(logging.getLogger("serving.kernel_guard"))
 
 
 class RefusedFrame(ValueError):
@@ -151,6 +164,53 @@ class GuardedKernelConnection(ZMQChannelsWebsocketConnection):
 
     # Standalone Voila serves nothing but lesson pages: every kernel is a page's.
     all_kernels_are_pages = False
+    # Every kernel websocket open or in its handshake, for the per-kernel and per-computer
+    # limits: id(connection) -> (connection, kernel id, client address, when it began).
+    _live: dict[int, tuple[Any, str, str | None, float]] = {}
+
+    # --- limits on websockets --------------------------------------------------------------
+
+    async def prepare(self) -> None:
+        """Refuse the handshake (HTTP 429) beyond the websockets allowed per kernel or per
+        computer (a lesson page's kernel: JupyterLab's own are left alone), then prepare as
+        jupyter_server does."""
+        if self.is_page_kernel:
+            self._check_limits()
+        try:
+            await super().prepare()
+        except BaseException:
+            GuardedKernelConnection._live.pop(id(self), None)
+            raise
+
+    def _check_limits(self) -> None:
+        manager = self.multi_kernel_manager
+        header = getattr(manager, "client_address_header", "X-Real-IP")
+        client = client_address(self.websocket_handler.request, header)
+        per_kernel = getattr(manager, "max_websockets_per_kernel", MAX_WEBSOCKETS_PER_KERNEL)
+        per_client = getattr(manager, "max_websockets_per_client", MAX_WEBSOCKETS_PER_CLIENT)
+        on_kernel = on_client = 0
+        for key, (conn, kernel_id, other, began) in list(self._live.items()):
+            if not _still_open(conn, began):
+                GuardedKernelConnection._live.pop(key, None)
+                continue
+            on_kernel += kernel_id == self.kernel_id
+            on_client += client is not None and other == client
+        if per_kernel > 0 and on_kernel >= per_kernel:
+            REFUSALS.refused("websockets per kernel", client, "Refused (websockets per "
+                             "kernel) from %s: kernel %s has %d open "
+                             "(max_websockets_per_kernel = %d)", client or "this machine",
+                             self.kernel_id, on_kernel, per_kernel)
+            raise web.HTTPError(429, reason="Too Many Connections")
+        if client is not None and per_client > 0 and on_client >= per_client:
+            REFUSALS.refused("websockets per computer", client, "Refused (websockets per "
+                             "computer) from %s: %d open (max_websockets_per_client = %d)",
+                             client, on_client, per_client)
+            raise web.HTTPError(429, reason="Too Many Connections")
+        GuardedKernelConnection._live[id(self)] = (self, self.kernel_id, client, time.monotonic())
+
+    def disconnect(self) -> None:
+        GuardedKernelConnection._live.pop(id(self), None)
+        super().disconnect()
 
     @property
     def is_page_kernel(self) -> bool:
@@ -283,6 +343,19 @@ class GuardedKernelConnection(ZMQChannelsWebsocketConnection):
         return None
 
 
+def _still_open(conn: Any, began: float) -> bool:
+    """Whether a counted connection's websocket is open, or its handshake still under way."""
+    handler = getattr(conn, "websocket_handler", None)
+    if handler is None:
+        return False
+    ws = getattr(handler, "ws_connection", None)
+    if ws is not None:
+        return not ws.is_closing()
+    # No websocket yet: a handshake in progress, unless the request already ended (a refused
+    # or failed upgrade answers with an HTTP error and never calls on_close).
+    return not getattr(handler, "_finished", False) and time.monotonic() - began < HANDSHAKE_SECONDS
+
+
 class VoilaPageConnection(GuardedKernelConnection):
     """For standalone Voila, where every kernel belongs to a lesson page."""
 
@@ -302,8 +375,11 @@ def _load_jupyter_server_extension(serverapp: Any) -> None:
     Page rules apply to the kernels Voila starts for its pages; a JupyterLab notebook's kernel
     gets only the frame checks. A deployer's own connection class is left alone (logged).
     """
+    from serving import query_socket
     from serving.kernels import install_page_transform
     from widgets.page_words import TEMPLATE_FILTERS
+
+    query_socket.install()
 
     # Voila pages get the `_xsrf` cookie that lets a closing tab free its kernel.
     install_page_transform(serverapp.web_app)

@@ -66,9 +66,16 @@ from tornado.httputil import HTTPHeaders, HTTPServerRequest
 from tornado.ioloop import IOLoop
 from traitlets import Float, Integer, Unicode
 
+from serving.refusal_log import RefusalLog
+
 CLASS_FULL_MESSAGE = (
     "Every place on this lesson server is taken right now. "
     "Try again in a minute."
+)
+
+TOO_MANY_OPEN_MESSAGE = (
+    "Too many lesson pages are open from this computer. Close the lesson tabs you no longer "
+    "use, then try again."
 )
 
 TOO_MANY_MESSAGE = (
@@ -96,14 +103,16 @@ class Refusal(web.HTTPError):
         self.words = words
 
 
-def refusal(status_code: int, log_message: str, reason: str, message: str = "") -> Refusal:
+def refusal(status_code: int, log_message: str, reason: str, message: str = "",
+            kind: str = "") -> Refusal:
     """The refusal of the page being served, its words in the page's language: the lesson
-    folder it asked for (/voila/render/es/...) or its browser's Accept-Language."""
+    folder it asked for (/voila/render/es/...) or its browser's Accept-Language. `kind`
+    "open": too many pages open from one computer (429)."""
     path, accept = PAGE_REQUEST.get()
     try:
         from widgets.page_words import refusal_words, request_language
 
-        words = refusal_words(status_code, request_language(path, accept), message)
+        words = refusal_words(status_code, request_language(path, accept), message, kind=kind)
     except Exception:  # noqa: BLE001 - a refusal must never fail for want of words
         words = {}
     return Refusal(status_code, log_message, reason, words)
@@ -312,6 +321,42 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         (0: none). A kernel that passes it gets MemoryError instead of growing.""",
     )
 
+    max_pages_per_client = Integer(
+        8,
+        config=True,
+        help="""Most lesson pages (kernels, connected or not) one client address may have at
+        once (0: no limit). Beyond it a page gets HTTP 429 ("too many lesson pages are open
+        from this computer"). A student has one or two lessons open; without it one computer
+        could take every one of `max_kernels`. Set 0 if the students reach the server through
+        one shared address (NAT).""",
+    )
+
+    max_websockets_per_kernel = Integer(
+        4,
+        config=True,
+        help="""Most kernel websockets open at once to one kernel (0: no limit). A page opens
+        one (a reconnecting page replaces its own). Each holds four ZMQ sockets; 300 to one
+        kernel exhausted ZMQ's sockets and every new page failed. Beyond it the websocket
+        handshake gets HTTP 429.""",
+    )
+
+    max_websockets_per_client = Integer(
+        16,
+        config=True,
+        help="""Most kernel websockets one client address may have open at once, over all
+        its kernels (0: no limit). Beyond it the handshake gets HTTP 429. Set 0 behind one
+        shared address (NAT).""",
+    )
+
+    zmq_max_sockets = Integer(
+        8192,
+        config=True,
+        help="""ZMQ sockets the server may hold (its context's MAX_SOCKETS; ZMQ's default is
+        1023), at most the process's open-file limit (LimitNOFILE in deploy/systemd). Each
+        kernel websocket holds four; at 1023 new pages' kernel handshakes failed with "Too
+        many open files" while files were still free.""",
+    )
+
     retry_after = Integer(60, config=True, help="Retry-After (seconds) sent with a 503.")
 
     pool_fill_concurrency = Integer(
@@ -356,11 +401,26 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         self._restarted: set[str] = set()
         self._closing = False
         self._pool_starts: asyncio.Semaphore | None = None
+        self.refusals = RefusalLog(self.log)
+        self._raise_zmq_socket_cap()
         self._use_pool_lesson()
         try:
             IOLoop.current().add_callback(self._install_page_transform)
         except RuntimeError:  # no event loop (a unit test constructing the class)
             pass
+
+    def _raise_zmq_socket_cap(self) -> None:
+        if self.zmq_max_sockets <= 0:
+            return
+        try:
+            import zmq
+
+            soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+            cap = self.zmq_max_sockets if soft == resource.RLIM_INFINITY else min(
+                self.zmq_max_sockets, max(soft - 64, 1023))
+            self.context.set(zmq.MAX_SOCKETS, cap)
+        except Exception as e:  # noqa: BLE001 - a context that refuses keeps its own cap
+            self.log.warning("Could not raise the ZMQ socket cap: %s", e)
 
     def _use_pool_lesson(self) -> None:
         """Give `pool_lesson` its pool size (before Voila's manager fills the pools)."""
@@ -416,8 +476,10 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         if kernel_id is not None and kernel_id in self:
             return await super().start_kernel(*args, **kwargs)
         if self.max_kernels > 0 and self.kernel_count() >= self.max_kernels:
-            self.log.warning("Class full: %d kernels running or starting (max_kernels = %d); "
-                             "a kernel start was refused.", self.kernel_count(), self.max_kernels)
+            self.refusals.refused("class full", PAGE_CLIENT.get(),
+                                  "Class full: %d kernels running or starting (max_kernels = "
+                                  "%d); a kernel start was refused.", self.kernel_count(),
+                                  self.max_kernels)
             own = self.class_full_message if self.class_full_message != CLASS_FULL_MESSAGE else ""
             raise refusal(503, self.class_full_message, "Class Full", own)
         client = PAGE_CLIENT.get()
@@ -442,6 +504,7 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
                     del self._starting_by_client[client]
         if client:
             self._client_of[kernel_id] = client
+            self._note_client(kernel_id, client)
         self._limit_kernel(kernel_id)
         try:
             self.add_restart_callback(
@@ -457,15 +520,32 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         """A start for Voila's pool (it sets VOILA_PREHEAT=True in the kernel's environment)."""
         return (kwargs.get("env") or {}).get("VOILA_PREHEAT") == "True"
 
+    def page_count(self, client: str) -> int:
+        """Kernels of this client address running or starting, connected or not."""
+        running = sum(1 for kernel_id, c in self._client_of.items()
+                      if c == client and kernel_id in self._kernels)
+        return running + self._starting_by_client.get(client, 0)
+
     def _refuse_if_too_many(self, client: str | None) -> None:
         """HTTP 429 when `client` already has `max_unconnected_per_client` pages whose kernel
-        started (or was handed over) and whose page has not connected."""
+        started (or was handed over) and whose page has not connected, or
+        `max_pages_per_client` pages in all."""
+        if not client:
+            return
         limit = self.max_unconnected_per_client
-        if client and limit > 0 and self.unconnected_count(client) >= limit:
-            self.log.warning("Too many pages starting from %s: %d kernels without a connected "
-                             "page (max_unconnected_per_client = %d); a page was refused.",
-                             client, self.unconnected_count(client), limit)
+        if limit > 0 and self.unconnected_count(client) >= limit:
+            self.refusals.refused("pages starting", client,
+                                  "Too many pages starting from %s: %d kernels without a "
+                                  "connected page (max_unconnected_per_client = %d); a page "
+                                  "was refused.", client, self.unconnected_count(client), limit)
             raise refusal(429, TOO_MANY_MESSAGE, "Too Many Pages Starting")
+        limit = self.max_pages_per_client
+        if limit > 0 and self.page_count(client) >= limit:
+            self.refusals.refused("pages open", client,
+                                  "Refused (pages open) from %s: %d pages open "
+                                  "(max_pages_per_client = %d); a page was refused.", client,
+                                  self.page_count(client), limit)
+            raise refusal(429, TOO_MANY_OPEN_MESSAGE, "Too Many Pages Open", kind="open")
 
     def _install_retry_after(self) -> None:
         """Give the server's 429 and 503 responses a Retry-After header (once the tornado
@@ -614,6 +694,19 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
 
         cls.get_rendered_notebook = get_rendered_notebook
 
+        own_shutdown = cls.__dict__.get("shutdown_kernel")
+        if own_shutdown is not None:
+            @functools.wraps(own_shutdown)
+            async def shutdown_kernel(self, kernel_id, *args, **kw):
+                # Voila's shutdown looks for the kernel in its pools by calling `result()` on
+                # every finished start, which raises again for a start that max_kernels
+                # refused: every shutdown (a closed tab's beacon) then failed with 503 while
+                # the server was full. Those starts hold no kernel: drop them first.
+                self._drop_failed_starts()
+                return await own_shutdown(self, kernel_id, *args, **kw)
+
+            cls.shutdown_kernel = shutdown_kernel
+
     def _pool_size(self, notebook_name: str) -> int:
         """The configured size of a notebook's pool (as Voila's fill_if_needed reads it)."""
         pools = getattr(self, "kernel_pools_config", {}) or {}
@@ -665,6 +758,7 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         self._pooled.discard(kernel_id)
         if client:
             self._client_of[kernel_id] = client
+            self._note_client(kernel_id, client)
         # Its idle time starts now: a kernel that waited in the pool longer than the idle cull
         # would otherwise be culled by the next cull pass, before its page has connected.
         kernel = self._kernels.get(kernel_id)
@@ -724,6 +818,13 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         except Exception:  # noqa: BLE001 - a kernel we cannot ask is not alive
             return False
 
+    def _drop_failed_starts(self) -> None:
+        """Remove the pool items whose start failed or was refused (they hold no kernel)."""
+        for pool in getattr(self, "_pools", {}).values():
+            for item in list(pool):
+                if item.done() and (item.cancelled() or item.exception() is not None):
+                    pool.remove(item)
+
     def _refill_pools(self) -> None:
         """Bring every pool back to its size (a kernel left a pool, or room under max_kernels
         came free after a refill was refused)."""
@@ -752,6 +853,38 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         self._closing = True
         return await super().shutdown_all(*args, **kwargs)
 
+    def _client_file(self, kernel_id: str) -> str | None:
+        """Where the kernel finds its page's computer: `icg-clients/<kernel id>` beside its
+        connection file (widgets.teacher_key.page_client reads it; the teacher's key's wrong
+        tries are counted per computer)."""
+        try:
+            connection = self.get_kernel(kernel_id).connection_file
+        except Exception:  # noqa: BLE001 - gone, or a kernel without a connection file
+            return None
+        if not connection:
+            return None
+        return os.path.join(os.path.dirname(connection), "icg-clients", kernel_id)
+
+    def _note_client(self, kernel_id: str, client: str) -> None:
+        path = self._client_file(kernel_id)
+        if path is None:
+            return
+        try:
+            os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(client)
+        except OSError as e:
+            self.log.warning("Could not note the computer of kernel %s: %s", kernel_id, e)
+
+    def _forget_client(self, kernel_id: str) -> None:
+        path = self._client_file(kernel_id)
+        if path is not None:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+
     def _forget(self, kernel_id: str) -> None:
         handle = self._first_connection_checks.pop(kernel_id, None)
         if handle is not None:
@@ -765,6 +898,7 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
 
     async def shutdown_kernel(self, kernel_id: str, *args, **kwargs):
         """Shut a kernel down and forget its connection bookkeeping."""
+        self._forget_client(kernel_id)
         self._forget(kernel_id)
         try:
             return await super().shutdown_kernel(kernel_id, *args, **kwargs)
@@ -773,5 +907,6 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
 
     def remove_kernel(self, kernel_id: str):
         """A kernel died (or was removed): forget its connection bookkeeping."""
+        self._forget_client(kernel_id)
         self._forget(kernel_id)
         return super().remove_kernel(kernel_id)

@@ -59,6 +59,13 @@ def bundled_mathjax(page_config, **kwargs):
     return page_config
 
 
+# A teacher's key chosen in $ICG_TEACHER_KEY that a student could guess (short, or a common
+# password) stops the server at start, with a message saying why (widgets/teacher_key.py).
+from widgets.teacher_key import chosen_key_refusal  # noqa: E402
+
+if chosen_key_refusal():
+    raise SystemExit(chosen_key_refusal())
+
 c = get_config()  # noqa: F821 - provided by traitlets when it loads this file
 c.VoilaConfiguration.page_config_hook = bundled_mathjax
 # The classroom template's own words (kernel-watch.js's alerts, the loading note) in the
@@ -72,3 +79,9 @@ c.Voila.kernel_websocket_connection_class = "serving.kernel_guard.VoilaPageConne
 from serving import markdown_cache  # noqa: E402
 
 markdown_cache.install()
+# The page-query websocket (/voila/query/<kernel id>) of preheated kernels: only the server's
+# own kernels may open it, one waiter per kernel, removed only by its own connection
+# (serving/query_socket.py; Voila's on_close removed another page's waiter).
+from serving import query_socket  # noqa: E402
+
+query_socket.install()

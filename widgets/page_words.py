@@ -133,13 +133,19 @@ def request_language(path: str = "", accept_language: str = "") -> str:
     return SOURCE_LANGUAGE
 
 
-def refusal_words(status: int, lang: Any = SOURCE_LANGUAGE, message: str = "") -> dict[str, str]:
+def refusal_words(status: int, lang: Any = SOURCE_LANGUAGE, message: str = "",
+                  kind: str = "") -> dict[str, str]:
     """The heading and sentences of the 503 ("the class is full") or 429 ("too many lessons are
-    starting") page in `lang`. `message`: a deployment's own message (ClassroomKernelManager.
-    class_full_message changed from its default), shown as it is instead of ours."""
+    starting"; with `kind` "open": too many pages open from one computer) page in `lang`.
+    `message`: a deployment's own message (ClassroomKernelManager.class_full_message changed
+    from its default), shown as it is instead of ours."""
     code = page_language(lang)
     with speaking(code):
-        if status == 429:
+        if status == 429 and kind == "open":
+            heading = _("Too many lessons are open on this computer")
+            said = _("Too many lesson pages are open from this computer. Close the lesson tabs "
+                     "you no longer use, then try again.")
+        elif status == 429:
             heading = _("Too many lessons are starting")
             said = _("Too many lesson pages were started from this computer without being "
                      "opened. Wait for the pages already open to finish loading, then try "

@@ -221,11 +221,13 @@ class PlayTogether(widgets.VBox):
             self._say(str(e))
             return
         bots = self.open_bots.value is True
+        from widgets.teacher_key import page_client
+
         try:
             host = self.store.create_room(
                 state, settings={"game": game, "variant": variant if game == "flapjack" else
                                  None, "colors": colors, "computers": bots, "level": level},
-                fill_bot={"bot": level} if bots else None)
+                fill_bot={"bot": level} if bots else None, client=page_client())
             ticket = self.store.join(host.code, self.open_name.value)
         except st.RoomError as e:
             self._say(room_error_text(e))

@@ -69,11 +69,19 @@ def secret_matches(stored_hash: str | None, code: str, seat: int | str, secret: 
 
 
 def clean_name(text: object) -> tuple[str, str]:
-    """A player's name as shown, and the key two names are compared by (case and spacing
-    ignored, Unicode normalised: 'Ana' and ' ana ' are the same name), or CodeError."""
+    """A player's name as shown, and the key two names are compared by (case, spacing and
+    look-alike letters ignored: 'Ana', ' ana ' and 'Аna' with a Cyrillic А are the same name;
+    widgets/rooms/names.py), or CodeError; also for a name that poses as a computer player or
+    an empty seat ('Computer 3', 'Seat 4')."""
     if not isinstance(text, str) or len(text) > 200:
         raise CodeError(f"a name is 1 to {MAX_NAME} letters, digits, spaces or - ' .")
     name = " ".join(unicodedata.normalize("NFKC", text).split())
     if not 1 <= len(name) <= MAX_NAME or not all(c.isalnum() or c in " -'." for c in name):
         raise CodeError(f"a name is 1 to {MAX_NAME} letters, digits, spaces or - ' .")
-    return name, name.casefold()
+    from widgets.rooms.names import name_key, poses_as_a_seat
+    from widgets.words import _
+
+    if poses_as_a_seat(name):
+        raise CodeError(_("The name {name} reads like a computer player or an empty seat: "
+                          "choose another name.").format(name=name))
+    return name, name_key(name)

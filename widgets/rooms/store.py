@@ -256,6 +256,17 @@ class _SQLite(_Database):
         self.real = "REAL"
 
     def connect(self) -> Any:
+        # The store holds every hidden card and generator state: readable by the server's
+        # user only (SQLite gives its -wal and -shm files the database file's mode).
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError as e:
+            raise sqlite3.OperationalError(f"unable to open database file: {e.strerror}") from e
+        try:
+            if os.fstat(fd).st_mode & 0o077 and os.fstat(fd).st_uid == os.getuid():
+                os.fchmod(fd, 0o600)
+        finally:
+            os.close(fd)
         # isolation_level=None: no implicit transactions; every change runs in our own
         # BEGIN IMMEDIATE ... COMMIT (the write lock is taken at BEGIN, not half-way).
         conn = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None,
@@ -471,11 +482,15 @@ class RoomStore:
         settings: dict[str, Any] | None = None,
         bots: dict[int, dict[str, Any]] | None = None,
         fill_bot: dict[str, Any] | None = None,
+        client: str | None = None,
     ) -> HostTicket:
         """A new room holding `state` (a HitMeGame, HitMeRound or FlapjackState, one seat per
         player). `bots` gives some seats to computer players now; `fill_bot` is the computer
         player that takes the seats still empty when the host starts, and the seats of
-        students who are away too long. The host's secret is returned once and kept hashed."""
+        students who are away too long. The host's secret is returned once and kept hashed.
+        `client`: the computer asking (its page's address); one computer may have
+        MAX_OPEN_ROOMS_PER_CLIENT rooms open and make MAX_NEW_ROOMS_PER_CLIENT_HOUR an hour.
+        Old rooms are expired here too, every EXPIRE_EVERY seconds, class view open or not."""
         game = game_kind(state)
         seats = state.round.players if game == "hit-me" else state.players
         if not 2 <= seats <= MAX_SEATS:
@@ -491,10 +506,17 @@ class RoomStore:
         GAMES[game].load(json.loads(state_text))  # what is stored must load back
         turn = GAMES[game].current(state)
         now = time.time()
+        self._expire_now_and_then(now)
+        if client:
+            self._owner_table()
         for _ in range(20):
             code, secret = new_code(), new_secret()
             try:
                 with self._write() as c:
+                    if client:
+                        self._check_rooms_of(c, client, now)
+                        c.run("INSERT INTO icg_room_owners (code, client, created) "
+                              "VALUES (?, ?, ?)", (code, client[:64], now))
                     c.run("INSERT INTO icg_rooms (code, game, settings, state, version, status, "
                           "turn, seats, host_hash, fill_bot, created, updated) "
                           "VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)",
@@ -859,20 +881,67 @@ class RoomStore:
 
     # ----- expiry ----------------------------------------------------------------------------
     def expire(self, finished_after: float = 6 * 3600, abandoned_after: float = 24 * 3600,
-               now: float | None = None) -> list[str]:
-        """Delete rooms finished or closed more than `finished_after` seconds ago, and rooms
-        with no change for `abandoned_after` seconds. Returns their codes."""
+               now: float | None = None, waiting_after: float = 2 * 3600) -> list[str]:
+        """Delete rooms finished or closed more than `finished_after` seconds ago, rooms still
+        waiting for players `waiting_after` seconds after their last change, and rooms with no
+        change for `abandoned_after` seconds. Returns their codes."""
         now = time.time() if now is None else now
         with self._write() as c:
             rows = c.all("SELECT code FROM icg_rooms WHERE (status IN (?, ?) AND updated < ?) "
-                         "OR updated < ?",
-                         (FINISHED, CLOSED, now - finished_after, now - abandoned_after))
+                         "OR (status = ? AND updated < ?) OR updated < ?",
+                         (FINISHED, CLOSED, now - finished_after, WAITING,
+                          now - waiting_after, now - abandoned_after))
             codes = [r[0] for r in rows]
             for code in codes:
                 for table in ("icg_class_log", "icg_moves", "icg_seats", "icg_rooms"):
                     c.run(f"DELETE FROM {table} WHERE code = ?", (code,))
                 self._notify(c, code, 0)
         return codes
+
+    # ----- rooms per computer, and expiry without a class view ------------------------------
+    MAX_OPEN_ROOMS_PER_CLIENT = 3
+    MAX_NEW_ROOMS_PER_CLIENT_HOUR = 12
+    EXPIRE_EVERY = 600.0
+    OWNER_SCHEMA = """CREATE TABLE IF NOT EXISTS icg_room_owners (
+        code TEXT PRIMARY KEY,
+        client TEXT NOT NULL,
+        created {real} NOT NULL)"""
+
+    def _owner_table(self) -> None:
+        if getattr(self, "_owners_ready", False):
+            return
+        with self._write() as c:
+            if self._db.postgres:
+                c.execute("SELECT pg_advisory_xact_lock(4244)")
+            c.execute(self.OWNER_SCHEMA.format(real=self._db.real))
+        self._owners_ready = True
+
+    def _check_rooms_of(self, c: _Cursor, client: str, now: float) -> None:
+        from widgets.words import _
+
+        c.run("DELETE FROM icg_room_owners WHERE created < ? AND code NOT IN "
+              "(SELECT code FROM icg_rooms)", (now - 3600,))
+        open_rooms = c.one("SELECT COUNT(*) FROM icg_room_owners o JOIN icg_rooms r "
+                           "ON r.code = o.code WHERE o.client = ? AND r.status IN (?, ?, ?)",
+                           (client[:64], WAITING, PLAYING, PAUSED))[0]
+        if open_rooms >= self.MAX_OPEN_ROOMS_PER_CLIENT:
+            raise NotAllowed(_("This computer already has {n} tables open: finish or close "
+                               "one before opening another.").format(n=open_rooms))
+        recent = c.one("SELECT COUNT(*) FROM icg_room_owners WHERE client = ? AND created > ?",
+                       (client[:64], now - 3600))[0]
+        if recent >= self.MAX_NEW_ROOMS_PER_CLIENT_HOUR:
+            raise NotAllowed(_("This computer opened {n} tables in the last hour: join a "
+                               "table, or wait before opening another.").format(n=recent))
+
+    def _expire_now_and_then(self, now: float) -> None:
+        last = getattr(self, "_expired_at", None)
+        if last is not None and now - last < self.EXPIRE_EVERY:
+            return
+        self._expired_at = now
+        try:
+            self.expire(now=now)
+        except RoomError:  # busy: the next room made tries again
+            self._expired_at = None
 
     # =============================================================================================
     # ----- students' side (rooms-seat): seat PINs and announce-check results ------------------
