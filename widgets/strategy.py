@@ -484,7 +484,8 @@ def threshold_chart(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds: 
     hs = list(rates)
     pct = [100 * rates[h] for h in hs]
     ax.errorbar(hs, pct, yerr=[100 * rate_margin(rates[h], rounds) for h in hs], marker="o",
-                color="#1d4e89", capsize=4, label=_("each bar: a {level} interval").format(level="95%"))
+                color="#1d4e89", capsize=4,
+                label=_("each bar: a {level} interval").format(level="95%"))
     ax.legend(loc="lower right", fontsize=8)
     best = max(rates, key=rates.get)
     ax.plot([best], [100 * rates[best]], marker="*", markersize=16, color="#b58900")
