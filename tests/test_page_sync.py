@@ -5,9 +5,18 @@ it; here, which widgets are sent again, counted by what their comms publish."""
 
 from __future__ import annotations
 
+import comm
 import ipywidgets as w
+import pytest
 
 from widgets import page_sync
+
+
+@pytest.fixture(autouse=True)
+def recording_comms(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The widgets here get comm's own in-process comm, whatever else was imported before (an
+    ipykernel import in the same process makes its kernel-less comms, which publish nothing)."""
+    monkeypatch.setattr(comm, "create_comm", lambda *a, **k: comm.DummyComm(*a, **k))
 
 
 def _published(widget: w.Widget) -> list[dict]:

@@ -5,6 +5,7 @@ store file's mode."""
 from __future__ import annotations
 
 import os
+import re
 import stat
 import time
 from pathlib import Path
@@ -15,7 +16,7 @@ from engine.hit_me import HitMeConfig, HitMeGame
 from widgets.rooms import NameTaken, NotAllowed, open_store
 from widgets.rooms.codes import CodeError, clean_name
 from widgets.rooms.names import name_key, poses_as_a_seat
-from widgets.words import speaking
+from widgets.words import room_error_text, speaking
 
 
 def _game(players: int = 3) -> HitMeGame:
@@ -54,10 +55,14 @@ def test_a_name_posing_as_a_computer_or_a_seat_is_refused(store, name: str, lang
                                                           words: str) -> None:
     assert poses_as_a_seat(name)
     host = store.create_room(_game())
-    with speaking(lang), pytest.raises(NotAllowed, match=words):
+    with pytest.raises(NotAllowed) as refused:
         store.join(host.code, name)
-    with speaking(lang), pytest.raises(CodeError, match=words):
+    with pytest.raises(CodeError) as bad:
         clean_name(name)
+    for error in (refused.value, bad.value):
+        assert error.code == "poses-as-seat"
+        with speaking(lang):
+            assert re.search(words, room_error_text(error)), room_error_text(error)
 
 
 @pytest.mark.parametrize("name", ["Ana", "Seth", "Sebastián", "Computer Wiz", "Marta López",

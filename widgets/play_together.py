@@ -213,8 +213,8 @@ class PlayTogether(widgets.VBox):
 
             try:
                 clean_name(self.open_name.value)
-            except CodeError:
-                self._say(room_error_text(st.NotAllowed("bad-name")))
+            except CodeError as e:
+                self._say(room_error_text(e))
                 return
             state = make_state(game, players, variant, colors)
         except (ValueError, ConfigError) as e:

@@ -730,6 +730,8 @@ ROOM_ERRORS: dict[str, str | tuple[str, str]] = {
     "bad-code": N_("A room code is 6 characters: the digits 2 to 9 and the letters except I, "
                    "L, O and U (for example KM7-Q4X)."),
     "bad-name": N_("A name is 1 to {most} letters, digits, spaces or - ' ."),
+    "poses-as-seat": N_("The name {name} reads like a computer player or an empty seat: "
+                        "choose another name."),
     "moved-first": N_("The table changed while your move was made (someone else moved "
                       "first); look again and choose your move."),
     "table-changed": N_("The table changed before your move arrived (someone else moved "
@@ -785,7 +787,8 @@ def room_error_text(error: Any) -> str:
     from widgets.rooms.codes import MAX_NAME, CodeError
 
     if isinstance(error, CodeError):
-        code, d = getattr(error, "code", "bad-code"), {"most": MAX_NAME}
+        code = getattr(error, "code", "bad-code")
+        d = {"most": MAX_NAME, "name": getattr(error, "name", "")}
     else:
         code, d = getattr(error, "code", "refused"), dict(getattr(error, "data", {}) or {})
     room = d.get("room")

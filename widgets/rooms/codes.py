@@ -27,7 +27,14 @@ CODE_HELP = ("a room code is 6 characters: the digits 2 to 9 and the letters exc
 
 
 class CodeError(ValueError):
-    """A room code, name or secret that is not well formed (the message says why)."""
+    """A room code, name or secret that is not well formed: the message says why, for a
+    developer; `code` is its key in widgets.words.ROOM_ERRORS ("bad-code", "bad-name",
+    "poses-as-seat"), whose sentence a page shows, and `name` the name refused."""
+
+    def __init__(self, message: str, code: str = "bad-code", name: str = "") -> None:
+        super().__init__(message)
+        self.code = code
+        self.name = name
 
 
 def new_code() -> str:
@@ -74,14 +81,13 @@ def clean_name(text: object) -> tuple[str, str]:
     widgets/rooms/names.py), or CodeError; also for a name that poses as a computer player or
     an empty seat ('Computer 3', 'Seat 4')."""
     if not isinstance(text, str) or len(text) > 200:
-        raise CodeError(f"a name is 1 to {MAX_NAME} letters, digits, spaces or - ' .")
+        raise CodeError(f"a name is 1 to {MAX_NAME} letters, digits, spaces or - ' .", "bad-name")
     name = " ".join(unicodedata.normalize("NFKC", text).split())
     if not 1 <= len(name) <= MAX_NAME or not all(c.isalnum() or c in " -'." for c in name):
-        raise CodeError(f"a name is 1 to {MAX_NAME} letters, digits, spaces or - ' .")
+        raise CodeError(f"a name is 1 to {MAX_NAME} letters, digits, spaces or - ' .", "bad-name")
     from widgets.rooms.names import name_key, poses_as_a_seat
-    from widgets.words import _
 
     if poses_as_a_seat(name):
-        raise CodeError(_("The name {name} reads like a computer player or an empty seat: "
-                          "choose another name.").format(name=name))
+        raise CodeError(f"{name!r} poses as a computer player or an empty seat",
+                        "poses-as-seat", name)
     return name, name_key(name)

@@ -540,7 +540,7 @@ class RoomStore:
         try:
             shown, key = clean_name(name)
         except CodeError as e:
-            raise NotAllowed("bad-name", most=MAX_NAME) from e
+            raise NotAllowed(e.code, most=MAX_NAME, name=e.name) from e
         secret = new_secret()
         now = time.time()
         try:
@@ -1032,7 +1032,7 @@ class RoomStore:
         try:
             _, key = clean_name(name)
         except CodeError as e:
-            raise NotAllowed("bad-name", most=MAX_NAME) from e
+            raise NotAllowed(e.code, most=MAX_NAME, name=e.name) from e
         wrong = NotAllowed("wrong-pin")
         secret = new_secret()
         with self._write() as c:
