@@ -1,0 +1,121 @@
+"""The static site (tools/build_site.py, `make site`) in Chromium, served by
+`python -m http.server`: its pages run their Python in the browser, make no request off that
+server and log no console error.
+
+The site is built once per test run (session fixture `site_dir`, into a temporary folder; the
+downloads come from .site-cache/, so only the first build on a machine fetches anything).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from static_site import (
+    LOAD_TIMEOUT,
+    SitePage,
+    build,
+    play_flapjack_game,
+    play_hit_me_round,
+    static_server,
+    wait_interactive,
+)
+
+from widgets.course import FOLDERS
+from widgets.words import _, speaking
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="session")
+def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("static-site") / "site"
+    build(out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def site_url(site_dir: Path) -> Iterator[str]:
+    with static_server(site_dir) as url:
+        yield url
+
+
+@pytest.fixture
+def site_page(browser: Any, site_url: str) -> Iterator[SitePage]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    yield SitePage(context, site_url)
+    context.close()
+
+
+def render_path(lang: str, page: str) -> str:
+    folder = FOLDERS[lang]
+    return f"voici/render/{folder + '/' if folder else ''}{page}.html"
+
+
+def test_public_build_has_the_pages_and_no_answer_key(site_dir: Path) -> None:
+    info = json.loads((site_dir / "build.json").read_text())
+    assert info["teacher"] is False
+    for lang, folder in FOLDERS.items():
+        assert (site_dir / folder / "index.html").is_file()
+        for page in ("00_start_here", "01_integers_with_cards", "02_absolute_value",
+                     "03_hit_me", "04_flapjack", "05_strategy_lab", "06_teacher_guide",
+                     "07_taking_a_card_away", "08_printable_kit"):
+            assert (site_dir / render_path(lang, page)).is_file(), (lang, page)
+        for page in ("09_play_together", "10_class_view"):
+            assert not (site_dir / render_path(lang, page)).exists(), (lang, page)
+    guide = (site_dir / "files" / "06_teacher_guide.ipynb").read_text()
+    assert "answer_key(" not in guide and "teacher_only(" in guide
+
+
+def test_landing_page_links_every_page_of_the_site(site_page: SitePage, site_dir: Path) -> None:
+    for lang, folder in FOLDERS.items():
+        site_page.open(f"{folder + '/' if folder else ''}index.html")
+        page = site_page.page
+        assert page.locator("html").get_attribute("lang") == lang
+        hrefs = page.locator(".icg-lesson-list a").evaluate_all(
+            "els => els.map(a => a.href)")
+        assert len(hrefs) == 9
+        for href in hrefs:
+            rel = href.split("/", 3)[3]
+            assert (site_dir / rel).is_file(), href
+    assert site_page.problems() == []
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_hit_me_round_in_the_browser(site_page: SitePage, lang: str) -> None:
+    site_page.open(render_path(lang, "03_hit_me"))
+    page = site_page.page
+    wait_interactive(page, lang)
+    assert page.locator("html").get_attribute("lang") == lang
+    round_ = play_hit_me_round(page, lang)
+    assert round_["cards"], "the student's seat shows its cards"
+    with speaking(lang):
+        said = _("Round {n}").format(n=1)
+    assert re.search(r"\w", round_["result"]) and said.split()[0] in page.inner_text("body")
+    # the lesson's links lead to pages of the static site
+    nav = page.locator(".icg-nav a").evaluate_all("els => els.map(a => a.getAttribute('href'))")
+    assert nav == ["04_flapjack.html", "00_start_here.html"]
+    assert site_page.problems() == []
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_flapjack_game_in_the_browser(site_page: SitePage, lang: str) -> None:
+    site_page.open(render_path(lang, "04_flapjack"))
+    game = play_flapjack_game(site_page.page)
+    assert game["plays"] > 0 and game["end"].strip()
+    with speaking(lang):
+        assert _("Game over") in game["end"]
+    assert site_page.problems() == []
+
+
+def test_pages_load_with_no_request_off_the_server(site_page: SitePage) -> None:
+    """The landing page's language switch and a lesson page without a table (the kit) run
+    their code: the kit's sheets appear."""
+    site_page.open(render_path("en", "08_printable_kit"))
+    site_page.page.locator(".jupyter-widgets, .icg-kit, .jp-OutputArea-output").nth(2).wait_for(
+        timeout=LOAD_TIMEOUT)
+    assert site_page.problems() == []

@@ -1,0 +1,59 @@
+"""What the lessons do differently when their kernel runs in the browser (the static site,
+widgets/in_browser.py), checked both ways in this (server) kernel."""
+
+from __future__ import annotations
+
+import ipywidgets as w
+import pytest
+from babel.numbers import format_decimal
+
+import widgets.in_browser as ib
+from widgets.course import lesson_links, lesson_nav_html
+from widgets.page_lang import grouped, grouped_without_babel, speaking
+
+
+def test_this_kernel_is_not_the_browsers() -> None:
+    assert ib.IN_BROWSER is False
+    assert w.Layout(display=None).get_state()["display"] is None
+
+
+def test_links_follow_the_site(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert ib.page_href("03_hit_me.ipynb") == "03_hit_me.ipynb"
+    assert ib.page_href("03_hit_me.ipynb", in_browser=True) == "03_hit_me.html"
+    assert ib.on_this_site("09_play_together.ipynb")
+    assert not ib.on_this_site("10_class_view.ipynb", in_browser=True)
+    server = lesson_links().data
+    assert "href='03_hit_me.ipynb'" in server and "09_play_together.ipynb" in server
+    monkeypatch.setattr(ib, "IN_BROWSER", True)
+    static = lesson_links().data
+    assert "href='03_hit_me.html'" in static and ".ipynb" not in static
+    assert "09_play_together" not in static and "10_class_view" not in static
+    nav = lesson_nav_html("03_hit_me.ipynb", "es")
+    assert "href='04_flapjack.html'" in nav and "href='00_start_here.html'" in nav
+
+
+def test_layout_none_goes_to_the_page_as_empty() -> None:
+    """The browser's kernel drops synced values of None: after install() a shown box is sent
+    as display "" (the same for the page: no CSS property), a hidden one as "none"."""
+    box = w.VBox(layout=w.Layout(display="none"))
+    try:
+        assert "display" in ib.install()
+        box.layout.display = None
+        assert box.layout.get_state()["display"] == ""
+        assert box.layout.get_state()["width"] == ""
+        box.layout.display = "none"
+        assert box.layout.get_state()["display"] == "none"
+        assert box.layout.display == "none" and ib.install() != []  # idempotent
+    finally:
+        ib.uninstall()
+    box.layout.display = None
+    assert box.layout.get_state()["display"] is None
+
+
+@pytest.mark.parametrize("n", [0, 7, -9, 999, 1000, 2024, 9999, 10_000, 20_000, 100_000,
+                               1_234_567, -20_000])
+def test_numbers_grouped_without_babel_as_babel_does(n: int) -> None:
+    assert grouped_without_babel(n, "es") == format_decimal(n, locale="es")
+    with speaking("es"):
+        assert grouped(n) == format_decimal(n, locale="es")
+    assert grouped_without_babel(n, "en") == f"{n:,}"
