@@ -57,3 +57,24 @@ def test_numbers_grouped_without_babel_as_babel_does(n: int) -> None:
     with speaking("es"):
         assert grouped(n) == format_decimal(n, locale="es")
     assert grouped_without_babel(n, "en") == f"{n:,}"
+
+
+def test_strategy_charts_without_numpy_say_where_they_run(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kernel without numpy and matplotlib (the browser's) shows a note in place of each
+    chart, in the page's language; with them the chart is drawn."""
+    from widgets import strategy
+
+    assert strategy.SIMULATIONS is True
+    monkeypatch.setattr(strategy, "SIMULATIONS", False)
+    note = strategy.players_chart(players=(2, 3), rounds=50, seed=1)
+    assert isinstance(note, strategy.NoSimulation)
+    assert "numpy" in note._repr_html_() and "<img" not in note._repr_html_()
+    panel = strategy.ChartByPlayers("threshold", players=(2, 3), value=2, rounds=50, seed=1)
+    assert "numpy" in panel.picture.value
+    with speaking("es"):
+        assert "navegador" in strategy.hold_chart(players=2, rounds=50, seed=1)._repr_html_()
+    monkeypatch.setattr(strategy, "SIMULATIONS", True)
+    monkeypatch.setenv(strategy.CACHE_ENV, "off")
+    chart = strategy.players_chart(players=(2, 3), rounds=50, seed=1)
+    assert not isinstance(chart, strategy.NoSimulation) and "<img" in chart._repr_html_()

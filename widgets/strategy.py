@@ -226,6 +226,27 @@ def _key_value(v: Any) -> Any:
     return list(v) if isinstance(v, tuple | range | list) else v
 
 
+# The simulations and charts need numpy and matplotlib; a kernel without them (the static
+# site's, in the browser) shows a note in place of each chart (checked without importing them).
+SIMULATIONS = all(importlib.util.find_spec(m) is not None for m in ("numpy", "matplotlib"))
+
+
+class NoSimulation(Chart):
+    """In place of a chart in a kernel without numpy and matplotlib: a note that says where
+    the simulation runs."""
+
+    def __init__(self) -> None:
+        super().__init__(None, _("This simulation needs numpy and matplotlib, which the lessons "
+                                 "running in the browser do not have: open the strategy lab on "
+                                 "the lessons' server (Voila) to run it."))
+
+    def png(self) -> bytes:
+        raise RuntimeError(self.alt)
+
+    def _repr_html_(self) -> str:
+        return f'<p class="icg-note" role="note">{html.escape(self.alt)}</p>'
+
+
 def cached_chart(fn: Callable[..., Chart]) -> Callable[..., Chart]:
     """Keep `fn`'s charts on disk by arguments (progress aside) and code version."""
     sig = inspect.signature(fn)
@@ -234,6 +255,8 @@ def cached_chart(fn: Callable[..., Chart]) -> Callable[..., Chart]:
     def wrapper(*args: Any, **kwargs: Any) -> Chart:
         bound = sig.bind(*args, **kwargs)
         bound.apply_defaults()
+        if not SIMULATIONS:
+            return NoSimulation()
         folder = chart_cache_dir()
         if folder is None:
             return fn(*args, **kwargs)
