@@ -66,12 +66,12 @@ def peek_clicks(page, n: int) -> list[float]:
     return out
 
 
-STRATEGY_CHART = "svg.icg-chart, .icg-chart svg, .jp-OutputArea-output img"
+STRATEGY_CHART = "svg.icg-chart-svg"
 
 
 def strategy_experiment(sp: ss.SitePage) -> float | None:
-    """The strategy lab's first chart: page opened to chart shown (None when an error shows
-    first or nothing comes in 3 minutes)."""
+    """The strategy lab's first chart in a warm browser: page opened to chart shown, the
+    kernel's start included (None when an error shows first or nothing comes in 3 minutes)."""
     t0 = time.monotonic()
     sp.open("voici/render/05_strategy_lab.html")
     page = sp.page

@@ -59,22 +59,46 @@ def test_numbers_grouped_without_babel_as_babel_does(n: int) -> None:
     assert grouped_without_babel(n, "en") == f"{n:,}"
 
 
-def test_strategy_charts_without_numpy_say_where_they_run(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """A kernel without numpy and matplotlib (the browser's) shows a note in place of each
-    chart, in the page's language; with them the chart is drawn."""
+def test_strategy_charts_without_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kernel without numpy and matplotlib (the browser's): the first experiment (hold or
+    hit) is drawn as SVG from plain-Python rounds, every other chart is a note saying where it
+    runs, in the page's language; with them the charts are matplotlib images as before."""
     from widgets import strategy
 
     assert strategy.SIMULATIONS is True
+    monkeypatch.setenv(strategy.CACHE_ENV, "off")
+    drawn = strategy.hold_chart(players=3, rounds=300, seed=2)
+    assert type(drawn) is strategy.Chart and "<img" in drawn._repr_html_()
     monkeypatch.setattr(strategy, "SIMULATIONS", False)
+    plain = strategy.hold_chart(players=3, rounds=300, seed=2)
+    assert isinstance(plain, strategy.SvgChart)
+    page = plain._repr_html_()
+    assert "<svg" in page and "<img" not in page and "300 simulated rounds" in page
+    assert plain.rows[0].startswith("|sum| 0: hold ") and len(plain.rows) == 21
     note = strategy.players_chart(players=(2, 3), rounds=50, seed=1)
     assert isinstance(note, strategy.NoSimulation)
     assert "numpy" in note._repr_html_() and "<img" not in note._repr_html_()
     panel = strategy.ChartByPlayers("threshold", players=(2, 3), value=2, rounds=50, seed=1)
     assert "numpy" in panel.picture.value
     with speaking("es"):
-        assert "navegador" in strategy.hold_chart(players=2, rounds=50, seed=1)._repr_html_()
-    monkeypatch.setattr(strategy, "SIMULATIONS", True)
-    monkeypatch.setenv(strategy.CACHE_ENV, "off")
-    chart = strategy.players_chart(players=(2, 3), rounds=50, seed=1)
-    assert not isinstance(chart, strategy.NoSimulation) and "<img" in chart._repr_html_()
+        assert "navegador" in strategy.players_chart(players=(2, 3), rounds=50)._repr_html_()
+        assert "rondas simuladas" in strategy.hold_chart(players=2, rounds=50)._repr_html_()
+
+
+def test_plain_rounds_agree_with_the_numpy_simulator() -> None:
+    """The plain-Python rounds (20,000) give the numpy simulator's chances (100,000 rounds) at
+    every |sum| seen often, holding and hitting (seeded: the same figures every run)."""
+    from widgets.strategy import hit_table, hold_table
+    from widgets.strategy_plain import hold_hit_tables
+
+    hold, hit = hold_hit_tables(4, 3, 20_000, seed=1)
+    assert sum(hold.count) == 20_000
+    held = hold_table(4, 3, 100_000, seed=1, progress=False)
+    hitting = hit_table(4, 3, 100_000, seed=1, progress=False)
+    for k in range(21):
+        if hold.count[k] >= 400:
+            assert abs(hold.chance[k] - float(held.chance[k])) < 0.05, k
+            assert abs(hit.chance[k] - float(hitting.chance[k])) < 0.05, k
+    # the lesson's figures: holding at 0 wins most rounds, at 3 or more hitting does better
+    assert hold.chance[0] > 0.75
+    assert all(hit.chance[k] > hold.chance[k] for k in range(3, 21) if hold.count[k])

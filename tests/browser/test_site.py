@@ -111,10 +111,48 @@ def test_flapjack_game_in_the_browser(site_page: SitePage, lang: str) -> None:
     assert site_page.problems() == []
 
 
-def test_pages_load_with_no_request_off_the_server(site_page: SitePage) -> None:
-    """The landing page's language switch and a lesson page without a table (the kit) run
-    their code: the kit's sheets appear."""
-    site_page.open(render_path("en", "08_printable_kit"))
-    site_page.page.locator(".jupyter-widgets, .icg-kit, .jp-OutputArea-output").nth(2).wait_for(
-        timeout=LOAD_TIMEOUT)
+ERROR_OUTPUTS_JS = """() => [...document.querySelectorAll('.jp-OutputArea-output')]
+  .filter(e => /error|stderr/.test(e.getAttribute('data-mime-type') || '')
+               || /Traceback|Error: /.test(e.innerText))
+  .map(e => e.innerText.slice(0, 300))"""
+
+
+def wait_all_cells(page: Any, name: str = "") -> None:
+    """Every lesson page ends with its links to the next lesson: they show once every cell
+    has run (the start page: its list of lessons, then the plan's text)."""
+    if name == "00_start_here":
+        page.locator(".icg-lesson-list").first.wait_for(timeout=LOAD_TIMEOUT)
+        page.get_by_text(re.compile("periods")).first.wait_for(timeout=LOAD_TIMEOUT)
+    else:
+        page.locator(".icg-nav").first.wait_for(timeout=LOAD_TIMEOUT)
+
+
+@pytest.mark.parametrize("path", [
+    ("en", "00_start_here"), ("en", "01_integers_with_cards"), ("es", "02_absolute_value"),
+    ("en", "06_teacher_guide"), ("en", "07_taking_a_card_away"), ("es", "08_printable_kit"),
+], ids="/".join)
+def test_every_cell_of_a_page_runs(site_page: SitePage, path: tuple[str, str]) -> None:
+    """The explorer, practice sets, exit tickets, the guide and the kit: every cell runs in the
+    browser with no error shown and no request off the server."""
+    lang, name = path
+    site_page.open(render_path(lang, name))
+    page = site_page.page
+    wait_all_cells(page, name)
+    assert page.evaluate(ERROR_OUTPUTS_JS) == []
+    if name in ("01_integers_with_cards", "02_absolute_value", "07_taking_a_card_away"):
+        assert page.locator(".jupyter-widgets").count() > 0
+    assert site_page.problems() == []
+
+
+def test_strategy_lab_first_experiment(site_page: SitePage) -> None:
+    """The first experiment (hold or hit at each |sum|) runs in plain Python and is drawn as
+    SVG with its numbers; the charts that need numpy say where they run."""
+    site_page.open(render_path("en", "05_strategy_lab"))
+    page = site_page.page
+    chart = page.locator("svg.icg-chart-svg").first
+    chart.wait_for(timeout=LOAD_TIMEOUT)
+    assert "hold" in chart.get_attribute("aria-label")
+    assert "simulated rounds" in chart.inner_html()
+    wait_all_cells(page)
+    assert page.evaluate(ERROR_OUTPUTS_JS) == []
     assert site_page.problems() == []
