@@ -32,6 +32,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 import time
 import zipfile
 from pathlib import Path
@@ -47,8 +48,16 @@ NPM = CACHE / "npm"
 
 # Pages left out of the static site: they share state between devices through the server.
 SERVER_ONLY = ("09_play_together.ipynb", "10_class_view.ipynb")
-# Code cells of the teacher guide that print an answer key: only in a teacher build.
+# The teacher guide's answer keys, only in a teacher build: the code cells that print them and
+# the Markdown sections of answers (by cell id; the Spanish guide's ids are "es-" + these).
 ANSWER_KEY_CALLS = ("answer_key(", "full_answer_key(")
+ANSWER_KEY_CELLS = ("06-cb53c5", "06-e64b35")
+
+
+def answer_key_cell(cell: dict) -> bool:
+    if cell["cell_type"] == "code":
+        return any(k in "".join(cell["source"]) for k in ANSWER_KEY_CALLS)
+    return cell.get("id", "").removeprefix("es-") in ANSWER_KEY_CELLS
 TEACHER_ONLY = re.compile(r"teacher_only\((\w+),\s*")
 PYODIDE_FILES = ("pyodide.js", "pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm",
                  "python_stdlib.zip", "package.json")
@@ -293,9 +302,12 @@ def notebooks(src: Path, teacher: bool) -> list[str]:
         rel = nb_path.relative_to(ROOT / "lessons")
         nb = json.loads(nb_path.read_text())
         if not teacher:
-            nb["cells"] = [c for c in nb["cells"]
-                           if not (c["cell_type"] == "code"
-                                   and any(k in "".join(c["source"]) for k in ANSWER_KEY_CALLS))]
+            kept = [c for c in nb["cells"] if not answer_key_cell(c)]
+            if nb_path.name == "06_teacher_guide.ipynb" and \
+                    len(nb["cells"]) - len(kept) != len(ANSWER_KEY_CELLS) + 2:
+                raise SystemExit(f"{rel}: the answer key's cells were not all found "
+                                 f"(tools/build_site.py ANSWER_KEY_CELLS)")
+            nb["cells"] = kept
         else:  # a teacher's copy: no key to type (a key in a static page is no secret)
             for c in nb["cells"]:
                 if c["cell_type"] == "code":
@@ -406,11 +418,18 @@ def build(out: Path, teacher: bool) -> None:
     venv = build_venv()
     npm_pkg = pyodide_runtime(lock)
     wheels(lock, venv / "bin" / "pip")
-    src = CACHE / "src"
-    work = CACHE / "work"
-    for d in (src, work):
-        shutil.rmtree(d, ignore_errors=True)
-        d.mkdir(parents=True)
+    # the site's sources in a folder of this build's own (two builds may run at once)
+    with tempfile.TemporaryDirectory(dir=CACHE, prefix="build-") as tmp:
+        src, work = Path(tmp) / "src", Path(tmp) / "work"
+        src.mkdir()
+        work.mkdir()
+        assemble(src, work, out, npm_pkg, lock, venv, teacher)
+    log(f"built {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out} "
+        f"in {time.monotonic() - t0:.0f} s")
+
+
+def assemble(src: Path, work: Path, out: Path, npm_pkg: Path, lock: dict, venv: Path,
+             teacher: bool) -> None:
     runtime(src, npm_pkg, lock, venv, work)
     pages = notebooks(src, teacher)
     lite_config(src)
@@ -424,8 +443,6 @@ def build(out: Path, teacher: bool) -> None:
     postprocess(out)
     (out / "build.json").write_text(json.dumps(
         {"teacher": teacher, "pages": pages, "pyodide": lock["pyodide"]["version"]}, indent=1))
-    log(f"built {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out} "
-        f"in {time.monotonic() - t0:.0f} s")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -67,8 +67,12 @@ def test_public_build_has_the_pages_and_no_answer_key(site_dir: Path) -> None:
             assert (site_dir / render_path(lang, page)).is_file(), (lang, page)
         for page in ("09_play_together", "10_class_view"):
             assert not (site_dir / render_path(lang, page)).exists(), (lang, page)
-    guide = (site_dir / "files" / "06_teacher_guide.ipynb").read_text()
-    assert "answer_key(" not in guide and "teacher_only(" in guide
+    for folder in FOLDERS.values():
+        guide = (site_dir / "files" / folder / "06_teacher_guide.ipynb").read_text()
+        assert "answer_key(" not in guide and "teacher_only(" in guide
+        for heading in ("## Answer key", "## Answers to the activities", "## Clave de respuestas",
+                        "## Respuestas de las actividades"):
+            assert heading not in guide
 
 
 def test_landing_page_links_every_page_of_the_site(site_page: SitePage, site_dir: Path) -> None:
