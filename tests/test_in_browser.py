@@ -102,3 +102,12 @@ def test_plain_rounds_agree_with_the_numpy_simulator() -> None:
     # the lesson's figures: holding at 0 wins most rounds, at 3 or more hitting does better
     assert hold.chance[0] > 0.75
     assert all(hit.chance[k] > hold.chance[k] for k in range(3, 21) if hold.count[k])
+
+
+def test_hit_me_levels_without_numpy() -> None:
+    """The hard computer players (the expert computes with numpy) are offered only where
+    numpy is."""
+    from widgets.hit_me.settings import offered_levels
+
+    assert ib.NUMPY is True and offered_levels() == ("easy", "medium", "hard")
+    assert offered_levels(numpy=False) == ("easy", "medium")

@@ -4,6 +4,7 @@ builds) against the kernel on a Voila server.
 - `IN_BROWSER`: this kernel runs in the browser (Pyodide's sys.platform is "emscripten").
 - `page_href(file)`: a lesson's link as the site serves it (`03_hit_me.ipynb` on Voila,
   `03_hit_me.html` on the static site).
+- `NUMPY`: numpy can be imported (not in the browser: the Hit Me expert is not offered there).
 - `on_this_site(file)`: whether a page is served here (Play together and the Class view need
   the server: the static site leaves them out).
 - `install()`: what the browser's kernel needs before any widget is made; the browser's kernel
@@ -14,10 +15,13 @@ builds) against the kernel on a Voila server.
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from typing import Any
 
 IN_BROWSER = sys.platform == "emscripten"
+# numpy is not in the browser's kernel (no Pyodide build of it on the package registries)
+NUMPY = importlib.util.find_spec("numpy") is not None
 SERVER_ONLY = frozenset({"09_play_together.ipynb", "10_class_view.ipynb"})
 
 
