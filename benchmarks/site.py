@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import os
 import statistics
 import sys
 import time
@@ -93,6 +94,7 @@ def main() -> None:
     args = ap.parse_args()
     if not (args.site / "build.json").is_file():
         ss.build(args.site)
+    print("load average at the start: " + " / ".join(f"{x:.1f}" for x in os.getloadavg()))
     n_pages, mb, gz = sizes(args.site)
     print(f"pages {n_pages}, {mb:.1f} MB, gzip {gz:.1f} MB")
     from playwright.sync_api import sync_playwright
@@ -116,6 +118,7 @@ def main() -> None:
         browser.close()
     if problems:
         print("problems:", *problems[:10], sep="\n  ")
+    print("load average at the end: " + " / ".join(f"{x:.1f}" for x in os.getloadavg()))
     strat = "n/a" if strategy is None else f"{strategy:.1f} s"
     print(f"site: {n_pages} pages, {mb:.1f} MB ({gz:.1f} MB gzip), first lesson interactive "
           f"cold {cold:.1f} s / warm {warm:.1f} s, click p50 {statistics.median(clicks):.0f} ms, "
@@ -123,8 +126,6 @@ def main() -> None:
 
 
 def ss_chromium() -> str:
-    import os
-
     return os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
 

@@ -255,6 +255,48 @@ def project_wheel(dest: Path) -> Path:
 
 # ---------------------------------------------------------------- the site's sources
 
+def python_for(version: str) -> str | None:
+    """A CPython of the runtime's minor version (Pyodide 0.27: 3.12) to byte-compile the wheels:
+    $SITE_PYTHON, python3.12 on the PATH (not pyenv's shim), or one of pyenv's; None when there
+    is none."""
+    minor = ".".join(version.split(".")[:2])
+    pyenv = sorted(Path.home().glob(f".pyenv/versions/{minor}.*/bin/python{minor}"))
+    on_path = shutil.which(f"python{minor}")
+    if on_path and "/shims/" in on_path:  # pyenv's shim runs another version unless selected
+        on_path = None
+    return os.environ.get("SITE_PYTHON") or on_path or (str(pyenv[-1]) if pyenv else None)
+
+
+def compiled(whl: Path, python: str | None, work: Path, keep: bool = True) -> Path:
+    """The wheel with every module byte-compiled for the runtime's Python (unchecked-hash .pyc
+    files beside the sources): a page imports them without compiling IPython, ipywidgets and
+    the lessons' code in the browser each time it opens. The wheel itself when `python` is
+    None. `keep`: kept in .site-cache/compiled (not the project's wheel, new at every edit)."""
+    if python is None:
+        return whl
+    # kept by the source wheel's digest: a second build compiles only the project's wheel
+    out = (CACHE / "compiled" / sha256(whl)[:24] if keep else work / "compiled") / whl.name
+    if keep and out.is_file():
+        return out
+    tree = work / "compile" / whl.stem
+    shutil.rmtree(tree, ignore_errors=True)
+    with zipfile.ZipFile(whl) as z:
+        z.extractall(tree)
+    run([python, "-m", "compileall", "-q", "-j", "0", "--invalidation-mode", "unchecked-hash",
+         str(tree)], stdout=subprocess.DEVNULL)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_suffix(f".{os.getpid()}.tmp")
+    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as z:
+        for f in sorted(tree.rglob("*")):
+            if f.is_file():
+                info = zipfile.ZipInfo(f.relative_to(tree).as_posix(),
+                                       date_time=(2020, 1, 1, 0, 0, 0))
+                info.compress_type = zipfile.ZIP_DEFLATED
+                z.writestr(info, f.read_bytes())
+    os.replace(tmp, out)
+    return out
+
+
 def lock_entry(name: str, whl: Path, version: str, depends: list[str],
                imports: list[str]) -> dict:
     return {"name": name, "version": version, "file_name": whl.name, "install_dir": "site",
@@ -271,8 +313,12 @@ def runtime(src: Path, npm_pkg: Path, lock: dict, venv: Path, work: Path) -> Non
         shutil.copy(npm_pkg / f, pyo / f)
     plock = json.loads((npm_pkg / "pyodide-lock.json").read_text())
     packages = {}
+    python = python_for(plock["info"]["python"])
+    log(f"byte-compiling the wheels with {python}" if python else
+        "no CPython of the runtime's version: the wheels stay uncompiled (slower pages)")
 
-    def add(name, whl, version, depends, imports):
+    def add(name, whl, version, depends, imports, keep=True):
+        whl = compiled(whl, python, work, keep)
         shutil.copy(whl, pyo / whl.name)
         packages[name] = lock_entry(name, pyo / whl.name, version, depends, imports)
 
@@ -287,7 +333,7 @@ def runtime(src: Path, npm_pkg: Path, lock: dict, venv: Path, work: Path) -> Non
     add("widgetsnbextension", ext_pypi / "widgetsnbextension-4.0.999-py3-none-any.whl",
         "4.0.999", [], ["widgetsnbextension"])
     add("integer-card-games", project_wheel(work), "0.1.0", ["ipywidgets"],
-        ["engine", "widgets"])
+        ["engine", "widgets"], keep=False)
     plock["packages"] = packages
     (pyo / "pyodide-lock.json").write_text(json.dumps(plock, indent=1))
 
