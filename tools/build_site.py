@@ -182,8 +182,6 @@ def relock() -> None:
     of the files the registries serve for them now."""
     lock = json.loads(LOCK.read_text())
     pip = build_venv() / "bin" / "pip"
-    for w in lock["wheels"]:
-        (WHEELS / w.get("file", "-")).unlink(missing_ok=True)
     shutil.rmtree(WHEELS, ignore_errors=True)
     WHEELS.mkdir(parents=True)
     pip_download(pip, [f"{w['name']}=={w['version']}" for w in lock["wheels"]])
