@@ -38,7 +38,7 @@ BENCHMARKS := $(wildcard benchmarks/*.py)
 .DEFAULT_GOAL := help
 LOCALE := widgets/locale
 
-.PHONY: help venv i18n test check lint unit browser nbval serve class lab outputs browsers hub-proxy bench clean distclean
+.PHONY: help venv i18n test check lint unit browser nbval serve class lab outputs browsers hub-proxy bench clean distclean site
 
 help:
 	@echo "make serve     serve lessons/ with Voila on http://127.0.0.1:$(PORT)/ (PORT=... to change)"
@@ -54,6 +54,8 @@ help:
 	@echo "make i18n      extract the widgets' strings, update widgets/locale/*/icg.po, compile"
 	@echo "make browsers  install Debian's chromium for the browser tests (root)"
 	@echo "make hub-proxy install configurable-http-proxy (npm) into .hub-node/ for the hub test"
+	@echo "make site      build site/: the lessons as static pages (Python in the browser, no server;"
+	@echo "               TEACHER=1: a teacher's copy with the answer keys, never to publish)"
 	@echo "make bench     run benchmarks/*.py"
 	@echo "make clean     remove caches and test artifacts (distclean also removes .venv)"
 
@@ -189,6 +191,12 @@ $(HUB_PROXY):
 	  echo "Install Node.js 20 or later with npm, then run: make hub-proxy"; \
 	fi
 
+# The static site (docs/deploy.md): every page but Play together and the Class view, built with
+# Voici from pinned registry packages (tools/site/); downloads cached in .site-cache/.
+TEACHER ?=
+site: venv
+	$(PY) tools/build_site.py $(if $(filter 1 yes true,$(TEACHER)),--teacher)
+
 bench: venv
 ifneq ($(strip $(BENCHMARKS)),)
 	@set -e; for f in $(BENCHMARKS); do echo "== $$f"; $(PY) $$f; done
@@ -202,4 +210,4 @@ clean:
 	find . -path ./$(VENV) -prune -o -name .ipynb_checkpoints -type d -prune -exec rm -rf {} +
 
 distclean: clean
-	rm -rf $(VENV) .hub-node
+	rm -rf $(VENV) .hub-node .site-cache site

@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from widgets.in_browser import on_this_site, page_href
 from widgets.page_lang import N_, language
 from widgets.page_lang import speaking as _speaking
 from widgets.words import PSEUDO, _, pseudo_text
@@ -341,10 +342,11 @@ def lesson_links(lang: str | None = None) -> object:
     with _speaking(lang):
         minutes = _("{minutes} min")
         rows = "".join(
-            f"<tr><td><a href='{html.escape(lesson.file)}'>"
+            f"<tr><td><a href='{html.escape(page_href(lesson.file))}'>"
             f"{html.escape(_name(lesson))}</a></td><td>{html.escape(lesson.summary)}</td>"
             f"<td>{html.escape(minutes.format(minutes=lesson.minutes))}</td></tr>"
-            for lesson in lessons(lang) if lesson.role != "start")
+            for lesson in lessons(lang)
+            if lesson.role != "start" and on_this_site(lesson.file))
         head = "".join(f"<th>{html.escape(word)}</th>"
                        for word in (_("Lesson"), _("What you do"), _("Time")))
     return HTML(f"{NAV_CSS}<table class='icg-lesson-list'><thead><tr>{head}</tr></thead>"
@@ -372,12 +374,12 @@ def lesson_nav_html(name: str, lang: str | None = None) -> str:
     with _speaking(lang):
         if nxt is not None:
             label = _("Next lesson: {title}").format(title=_name(nxt))
-            links.append(f"<a href='{html.escape(nxt.file)}'>{html.escape(label)}</a>")
+            links.append(f"<a href='{html.escape(page_href(nxt.file))}'>{html.escape(label)}</a>")
         elif by_file(name).role == "lesson":
             last = _("That was the last lesson of the unit.")
             links.append(f"<span>{html.escape(last)}</span>")
         back = _("Back to start")
-        links.append(f"<a href='{html.escape(start.file)}'>{html.escape(back)}</a>")
+        links.append(f"<a href='{html.escape(page_href(start.file))}'>{html.escape(back)}</a>")
         aria = html.escape(_("Lessons"), quote=True)
     return f"{NAV_CSS}<nav class='icg-nav' aria-label='{aria}'>{''.join(links)}</nav>"
 

@@ -40,9 +40,24 @@ def grouped(n: int) -> str:
     code = language()
     if code in ("en", "qps"):
         return f"{n:,}"
-    from babel.numbers import format_decimal
-
+    try:
+        from babel.numbers import format_decimal
+    except ImportError:  # the static site's kernel (no Babel in the browser)
+        return grouped_without_babel(n, code)
     return format_decimal(n, locale=code)
+
+
+# A language's group separator and the fewest digits a number has before it is grouped
+# (as Babel writes them: 1.000 in Spanish), for a kernel without Babel.
+GROUPING = {"es": (".", 4)}
+
+
+def grouped_without_babel(n: int, code: str) -> str:
+    """`grouped` from GROUPING (English's comma for a language it does not list)."""
+    sep, min_digits = GROUPING.get(code, (",", 4))
+    if len(str(abs(n))) < min_digits:
+        return str(n)
+    return f"{n:,}".replace(",", sep)
 
 
 def speaks(method: F) -> F:

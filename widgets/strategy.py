@@ -226,6 +226,27 @@ def _key_value(v: Any) -> Any:
     return list(v) if isinstance(v, tuple | range | list) else v
 
 
+# The simulations and charts need numpy and matplotlib; a kernel without them (the static
+# site's, in the browser) shows a note in place of each chart (checked without importing them).
+SIMULATIONS = all(importlib.util.find_spec(m) is not None for m in ("numpy", "matplotlib"))
+
+
+class NoSimulation(Chart):
+    """In place of a chart in a kernel without numpy and matplotlib: a note that says where
+    the simulation runs."""
+
+    def __init__(self) -> None:
+        super().__init__(None, _("This simulation needs numpy and matplotlib, which the lessons "
+                                 "running in the browser do not have: open the strategy lab on "
+                                 "the lessons' server (Voila) to run it."))
+
+    def png(self) -> bytes:
+        raise RuntimeError(self.alt)
+
+    def _repr_html_(self) -> str:
+        return f'<p class="icg-note" role="note">{html.escape(self.alt)}</p>'
+
+
 def cached_chart(fn: Callable[..., Chart]) -> Callable[..., Chart]:
     """Keep `fn`'s charts on disk by arguments (progress aside) and code version."""
     sig = inspect.signature(fn)
@@ -234,6 +255,9 @@ def cached_chart(fn: Callable[..., Chart]) -> Callable[..., Chart]:
     def wrapper(*args: Any, **kwargs: Any) -> Chart:
         bound = sig.bind(*args, **kwargs)
         bound.apply_defaults()
+        if not SIMULATIONS:  # the browser's kernel: the plain-Python chart, or a note
+            plain = PLAIN_CHARTS.get(fn.__name__)
+            return plain(*args, **kwargs) if plain else NoSimulation()
         folder = chart_cache_dir()
         if folder is None:
             return fn(*args, **kwargs)
@@ -408,6 +432,34 @@ def hold_colors(chance: Sequence[float], players: int) -> list[str]:
     return [HOLD_GOOD if (not math.isnan(c) and c >= fair) else HOLD_BAD for c in chance]
 
 
+def _hold_words(players: int, opponent_hold: int, rounds: int, abs_sum: Sequence[int],
+                chance: Sequence[float], hit_chance: Sequence[float],
+                count: Sequence[float]) -> dict[str, Any]:
+    """The hold-or-hit chart's words: title, labels, numbers and alternative text."""
+    fair = _("fair share {share}").format(share=f"{100 / players:.0f}%")
+    rows = [_("|sum| {k}: hold {hold}, hit {hit} ({rounds})").format(
+                k=k, hold=_pct(c), hit=_pct(h), rounds=_rounds(int(n)))
+            for k, c, h, n in zip(abs_sum, chance, hit_chance, count, strict=True)]
+    alt = (_("Bar chart of the chance to win when holding at each |sum|, {players}, with dots "
+             "for hitting instead: {values}; {fair}.").format(
+        players=_players(players),
+        values="; ".join(_("{k}: hold {hold}, hit {hit}").format(k=k, hold=_pct(c), hit=_pct(h))
+                         for k, c, h in zip(list(abs_sum)[:8], list(chance)[:8],
+                                            list(hit_chance)[:8], strict=True)),
+        fair=fair))
+    return {
+        "fair": fair, "rows": rows, "alt": alt,
+        "hold": _("hold (green: at or above the fair share, red: below)"),
+        "hit": _("hit instead, then hold at {hold} or less").format(hold=opponent_hold),
+        "x": _("|sum| of your first two cards (distance from zero)"),
+        "y": _("chance to win (%), a tie split"),
+        "title": [_("Hold or hit at each |sum|: {players}, others hold at {hold} or less")
+                  .format(players=_players(players), hold=opponent_hold),
+                  ngettext("{rounds} simulated round", "{rounds} simulated rounds",
+                           rounds).format(rounds=grouped(rounds))],
+    }
+
+
 @cached_chart
 def hold_chart(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds: int = 100_000,
                seed: int = 1, progress: bool = True) -> Chart:
@@ -419,36 +471,58 @@ def hold_chart(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds: int =
     fig, ax = _figure()
     import numpy as np
 
+    words = _hold_words(players, opponent_hold, rounds, table.abs_sum, table.chance,
+                        hit.chance, table.count)
     pct = 100 * np.nan_to_num(table.chance)
-    ax.bar(table.abs_sum, pct, color=hold_colors(table.chance, players),
-           label=_("hold (green: at or above the fair share, red: below)"))
-    ax.plot(hit.abs_sum, 100 * hit.chance, "o", color="#1d4e89",
-            label=_("hit instead, then hold at {hold} or less").format(hold=opponent_hold))
+    ax.bar(table.abs_sum, pct, color=hold_colors(table.chance, players), label=words["hold"])
+    ax.plot(hit.abs_sum, 100 * hit.chance, "o", color="#1d4e89", label=words["hit"])
     ax.axhline(100 / players, color="#333", linestyle="--", linewidth=1)
-    fair = _("fair share {share}").format(share=f"{100 / players:.0f}%")
-    ax.text(MAX_ABS, 100 / players + 1.5, fair, ha="right")
+    ax.text(MAX_ABS, 100 / players + 1.5, words["fair"], ha="right")
     ax.set_xticks(table.abs_sum)
-    ax.set_xlabel(_("|sum| of your first two cards (distance from zero)"))
-    ax.set_ylabel(_("chance to win (%), a tie split"))
+    ax.set_xlabel(words["x"])
+    ax.set_ylabel(words["y"])
     ax.set_ylim(0, 100)
     ax.legend(loc="upper right", fontsize=8)
-    ax.set_title(_("Hold or hit at each |sum|: {players}, others hold at {hold} or less")
-                 .format(players=_players(players), hold=opponent_hold) + "\n"
-                 + ngettext("{rounds} simulated round", "{rounds} simulated rounds",
-                            rounds).format(rounds=grouped(rounds)))
+    ax.set_title("\n".join(words["title"]))
     fig.tight_layout()
-    rows = [_("|sum| {k}: hold {hold}, hit {hit} ({rounds})").format(
-                k=k, hold=_pct(c), hit=_pct(h), rounds=_rounds(int(n)))
-            for k, c, h, n in zip(table.abs_sum, table.chance, hit.chance, table.count,
-                                  strict=True)]
-    alt = (_("Bar chart of the chance to win when holding at each |sum|, {players}, with dots "
-             "for hitting instead: {values}; {fair}.").format(
-        players=_players(players),
-        values="; ".join(_("{k}: hold {hold}, hit {hit}").format(k=k, hold=_pct(c), hit=_pct(h))
-                         for k, c, h in zip(table.abs_sum[:8], table.chance[:8],
-                                            hit.chance[:8], strict=True)),
-        fair=fair))
-    return Chart(fig, alt, rows)
+    return Chart(fig, words["alt"], words["rows"])
+
+
+class SvgChart(Chart):
+    """A chart drawn as SVG (no matplotlib): shown inline with its numbers."""
+
+    def __init__(self, svg: str, alt: str, rows: Sequence[str] = ()) -> None:
+        super().__init__(None, alt, rows)
+        self.svg = svg
+
+    def png(self) -> bytes:
+        raise RuntimeError("an SVG chart has no PNG")
+
+    def _repr_html_(self) -> str:
+        items = "".join(f"<li>{html.escape(r)}</li>" for r in self.rows)
+        numbers = (f"<details><summary>{html.escape(self.numbers_label)}</summary>"
+                   f"<ul>{items}</ul></details>" if items else "")
+        return f'<figure class="icg-chart" style="margin:0">{self.svg}{numbers}</figure>'
+
+
+def hold_chart_plain(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds: int = 100_000,
+                     seed: int = 1, progress: bool = True) -> Chart:
+    """`hold_chart` without numpy or matplotlib (widgets.strategy_plain): at most
+    BROWSER_ROUNDS rounds, played in plain Python, drawn as SVG."""
+    from widgets.strategy_plain import BROWSER_ROUNDS, bar_chart_svg, hold_hit_tables
+
+    _check(players, rounds)
+    rounds = min(rounds, BROWSER_ROUNDS)
+    table, hit = hold_hit_tables(players, opponent_hold, rounds, seed)
+    words = _hold_words(players, opponent_hold, rounds, table.abs_sum, table.chance,
+                        hit.chance, table.count)
+    svg = bar_chart_svg(
+        [0.0 if math.isnan(c) else 100 * c for c in table.chance],
+        hold_colors(table.chance, players), [100 * c for c in hit.chance],
+        fair=100 / players, fair_label=words["fair"], title=words["title"], x_label=words["x"],
+        y_label=words["y"], legend=[("bar", HOLD_GOOD, words["hold"]),
+                                    ("dot", "#1d4e89", words["hit"])], alt=words["alt"])
+    return SvgChart(svg, words["alt"], words["rows"])
 
 
 # ----- Hit Me: which threshold wins most ----------------------------------------------------
@@ -725,6 +799,10 @@ ROUND_CHOICES = (1_000, 10_000, 100_000)
 # the experiments the panel can switch between (both take a number of players)
 PANEL_CHARTS = (("hold", N_("Hold or hit at each |sum|")),
                 ("threshold", N_("Which holding rule wins most")))
+
+
+# The charts drawn without numpy and matplotlib (in the browser), by chart function name.
+PLAIN_CHARTS: dict[str, Callable[..., Chart]] = {"hold_chart": hold_chart_plain}
 
 
 class ChartByPlayers(w.VBox):

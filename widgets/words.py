@@ -48,9 +48,11 @@ class UnknownLanguageError(ValueError):
 
 
 def available_languages() -> list[str]:
-    """'en', every language with a catalogue in widgets/locale, and the pseudo-locale."""
+    """'en', every language with a catalogue in widgets/locale (its .po, or only its .mo as in
+    the static site's packaged lessons), and the pseudo-locale."""
     found = sorted(p.name for p in LOCALE_DIR.glob("*")
-                   if (p / "LC_MESSAGES" / f"{DOMAIN}.po").is_file())
+                   if (p / "LC_MESSAGES" / f"{DOMAIN}.po").is_file()
+                   or (p / "LC_MESSAGES" / f"{DOMAIN}.mo").is_file())
     return [SOURCE_LANGUAGE, *[c for c in found if c != SOURCE_LANGUAGE], PSEUDO]
 
 
@@ -79,7 +81,7 @@ def _load(code: str) -> gettext.NullTranslations:
         return _mo_from_catalog(pseudo_catalog())
     mo = LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.mo"
     po = mo.with_suffix(".po")
-    if mo.is_file() and mo.stat().st_mtime >= po.stat().st_mtime:
+    if mo.is_file() and (not po.is_file() or mo.stat().st_mtime >= po.stat().st_mtime):
         with mo.open("rb") as fp:
             return gettext.GNUTranslations(fp)
     # No compiled catalogue (a checkout without `make i18n`) or an older one: compile the

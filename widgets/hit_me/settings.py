@@ -10,9 +10,18 @@ import ipywidgets as widgets
 
 from widgets.components import SettingsPanel, parse_choice, parse_deal_code, parse_int_setting
 from widgets.hit_me import session as hs
+from widgets.in_browser import NUMPY
 from widgets.shell import parse_bool
 from widgets.shell import settings_panel as shell_settings_panel
 from widgets.words import _, level_name
+
+
+def offered_levels(numpy: bool | None = None) -> tuple[str, ...]:
+    """The computer players a student may choose: not the hard one (the expert computes with
+    numpy) in a kernel without numpy (the static site's, in the browser)."""
+    if numpy is None:
+        numpy = NUMPY
+    return hs.LEVELS if numpy else tuple(lv for lv in hs.LEVELS if lv != "hard")
 
 
 def settings_panel(session: hs.HitMeSession,
@@ -29,8 +38,8 @@ def settings_panel(session: hs.HitMeSession,
          lambda v: parse_choice(v, [t for _t, t in turns], _("turn order"))),
         ("ace_eleven", _("Aces count 1 or 11"), widgets.Checkbox(), parse_bool),
         ("opponents", _("Computer players"),
-         widgets.Dropdown(options=[(level_name(lv), lv) for lv in hs.LEVELS]),
-         lambda v: parse_choice(v, hs.LEVELS, _("computer players"))),
+         widgets.Dropdown(options=[(level_name(lv), lv) for lv in offered_levels()]),
+         lambda v: parse_choice(v, offered_levels(), _("computer players"))),
         ("mode", _("Who plays"),
          widgets.Dropdown(options=[(_("one student (solo)"), "solo"),
                                    (_("students pass the device"), "pass-device")]),

@@ -1,0 +1,167 @@
+"""The static site (tools/build_site.py, `make site`) in Chromium, served by
+`python -m http.server`: its pages run their Python in the browser, make no request off that
+server and log no console error.
+
+The site is built once per test run (session fixture `site_dir`, into a temporary folder; the
+downloads come from .site-cache/, so only the first build on a machine fetches anything).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from static_site import (
+    LOAD_TIMEOUT,
+    SitePage,
+    build,
+    play_flapjack_game,
+    play_hit_me_round,
+    static_server,
+    wait_interactive,
+)
+
+from widgets.course import FOLDERS
+from widgets.words import _, speaking
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="session")
+def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("static-site") / "site"
+    build(out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def site_url(site_dir: Path) -> Iterator[str]:
+    with static_server(site_dir) as url:
+        yield url
+
+
+@pytest.fixture
+def site_page(browser: Any, site_url: str) -> Iterator[SitePage]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    yield SitePage(context, site_url)
+    context.close()
+
+
+def render_path(lang: str, page: str) -> str:
+    folder = FOLDERS[lang]
+    return f"voici/render/{folder + '/' if folder else ''}{page}.html"
+
+
+def test_public_build_has_the_pages_and_no_answer_key(site_dir: Path) -> None:
+    info = json.loads((site_dir / "build.json").read_text())
+    assert info["teacher"] is False
+    for lang, folder in FOLDERS.items():
+        assert (site_dir / folder / "index.html").is_file()
+        for page in ("00_start_here", "01_integers_with_cards", "02_absolute_value",
+                     "03_hit_me", "04_flapjack", "05_strategy_lab", "06_teacher_guide",
+                     "07_taking_a_card_away", "08_printable_kit"):
+            assert (site_dir / render_path(lang, page)).is_file(), (lang, page)
+        for page in ("09_play_together", "10_class_view"):
+            assert not (site_dir / render_path(lang, page)).exists(), (lang, page)
+    from widgets.teacher_parts import answer_strings
+
+    for lang, folder in FOLDERS.items():
+        guide = (site_dir / "files" / folder / "06_teacher_guide.ipynb").read_text()
+        page = (site_dir / render_path(lang, "06_teacher_guide")).read_text()
+        assert "teacher_page(" in guide and "teacher-only" not in guide
+        wanted = [a for found in answer_strings(lang).values() for a in found]
+        assert len(wanted) > 100
+        flat = " ".join(json.loads(guide) and " ".join(
+            "".join(c["source"]) for c in json.loads(guide)["cells"]).split())
+        assert [a for a in wanted if a in flat or a in page] == []
+
+
+def test_landing_page_links_every_page_of_the_site(site_page: SitePage, site_dir: Path) -> None:
+    for lang, folder in FOLDERS.items():
+        site_page.open(f"{folder + '/' if folder else ''}index.html")
+        page = site_page.page
+        assert page.locator("html").get_attribute("lang") == lang
+        hrefs = page.locator(".icg-lesson-list a").evaluate_all(
+            "els => els.map(a => a.href)")
+        assert len(hrefs) == 9
+        for href in hrefs:
+            rel = href.split("/", 3)[3]
+            assert (site_dir / rel).is_file(), href
+    assert site_page.problems() == []
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_hit_me_round_in_the_browser(site_page: SitePage, lang: str) -> None:
+    site_page.open(render_path(lang, "03_hit_me"))
+    page = site_page.page
+    wait_interactive(page, lang)
+    assert page.locator("html").get_attribute("lang") == lang
+    round_ = play_hit_me_round(page, lang)
+    assert round_["cards"], "the student's seat shows its cards"
+    with speaking(lang):
+        said = _("Round {n}").format(n=1)
+    assert re.search(r"\w", round_["result"]) and said.split()[0] in page.inner_text("body")
+    # the lesson's links lead to pages of the static site
+    nav = page.locator(".icg-nav a").evaluate_all("els => els.map(a => a.getAttribute('href'))")
+    assert nav == ["04_flapjack.html", "00_start_here.html"]
+    assert site_page.problems() == []
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_flapjack_game_in_the_browser(site_page: SitePage, lang: str) -> None:
+    site_page.open(render_path(lang, "04_flapjack"))
+    game = play_flapjack_game(site_page.page)
+    assert game["plays"] > 0 and game["end"].strip()
+    assert game["end"].startswith({"en": "Game over", "es": "Fin del juego"}[lang])
+    assert site_page.problems() == []
+
+
+ERROR_OUTPUTS_JS = """() => [...document.querySelectorAll('.jp-OutputArea-output')]
+  .filter(e => /error|stderr/.test(e.getAttribute('data-mime-type') || '')
+               || /Traceback|Error: /.test(e.innerText))
+  .map(e => e.innerText.slice(0, 300))"""
+
+
+def wait_all_cells(page: Any, name: str = "") -> None:
+    """Every lesson page ends with its links to the next lesson: they show once every cell
+    has run (the start page: its list of lessons, then the plan's text)."""
+    if name == "00_start_here":
+        page.locator(".icg-lesson-list").first.wait_for(timeout=LOAD_TIMEOUT)
+        page.get_by_text(re.compile("periods")).first.wait_for(timeout=LOAD_TIMEOUT)
+    else:
+        page.locator(".icg-nav").first.wait_for(timeout=LOAD_TIMEOUT)
+
+
+@pytest.mark.parametrize("path", [
+    ("en", "00_start_here"), ("en", "01_integers_with_cards"), ("es", "02_absolute_value"),
+    ("en", "06_teacher_guide"), ("en", "07_taking_a_card_away"), ("es", "08_printable_kit"),
+], ids="/".join)
+def test_every_cell_of_a_page_runs(site_page: SitePage, path: tuple[str, str]) -> None:
+    """The explorer, practice sets, exit tickets, the guide and the kit: every cell runs in the
+    browser with no error shown and no request off the server."""
+    lang, name = path
+    site_page.open(render_path(lang, name))
+    page = site_page.page
+    wait_all_cells(page, name)
+    assert page.evaluate(ERROR_OUTPUTS_JS) == []
+    if name in ("01_integers_with_cards", "02_absolute_value", "07_taking_a_card_away"):
+        assert page.locator(".jupyter-widgets").count() > 0
+    assert site_page.problems() == []
+
+
+def test_strategy_lab_first_experiment(site_page: SitePage) -> None:
+    """The first experiment (hold or hit at each |sum|) runs in plain Python and is drawn as
+    SVG with its numbers; the charts that need numpy say where they run."""
+    site_page.open(render_path("en", "05_strategy_lab"))
+    page = site_page.page
+    chart = page.locator("svg.icg-chart-svg").first
+    chart.wait_for(timeout=LOAD_TIMEOUT)
+    assert "hold" in chart.get_attribute("aria-label")
+    assert "simulated rounds" in chart.inner_html()
+    wait_all_cells(page)
+    assert page.evaluate(ERROR_OUTPUTS_JS) == []
+    assert site_page.problems() == []

@@ -1,0 +1,517 @@
+"""Build the static site (site/): every lesson page that needs no shared server, running its
+Python in the browser (Pyodide, through Voici), from the package registries only.
+
+    python tools/build_site.py [--teacher] [--out site]
+    python tools/build_site.py --relock      # rewrite tools/site/lock.json from the registries
+
+What it takes, all pinned (tools/site/requirements.txt and tools/site/lock.json) and cached in
+.site-cache/ (git-ignored), so that a second build fetches nothing:
+
+- the build tools (voici-core, jupyterlite-pyodide-kernel and their dependencies) from PyPI,
+  installed into .site-cache/venv;
+- the Pyodide runtime from npm (the package `pyodide`, its core files only);
+- the pure-Python wheels the kernel and the lessons import (IPython, ipywidgets, ...) from PyPI;
+- the project's own engine/ and widgets/ packed into a wheel here.
+
+The runtime's pyodide-lock.json is rewritten to list only those local wheels, and every page's
+kernel settings point at the local copies: the site makes no request off the server it is
+served from. Play together and the Class view (shared state) are left out. Without --teacher
+the answer keys are left out of the teacher guide (docs/deploy.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import hashlib
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+HERE = ROOT / "tools" / "site"
+REQUIREMENTS = HERE / "requirements.txt"
+LOCK = HERE / "lock.json"
+CACHE = ROOT / ".site-cache"
+VENV = CACHE / "venv"
+WHEELS = CACHE / "wheels"
+NPM = CACHE / "npm"
+
+# Pages left out of the static site: they share state between devices through the server.
+SERVER_ONLY = ("09_play_together.ipynb", "10_class_view.ipynb")
+# The teacher guide's answers, only in a teacher build: its Markdown cells tagged
+# "teacher-only:<part>" (widgets/teacher_parts.py) and the code cells that show those parts or
+# compute a key once the teacher's key is typed (a key in a static page is no secret).
+TEACHER_TAG = "teacher-only"
+TEACHER_CALLS = ("teacher_part(", "teacher_notes(", "answer_key(", "full_answer_key(")
+
+
+def teacher_only_cell(cell: dict) -> bool:
+    """A cell of answers for the teacher: left out of the public site."""
+    if cell["cell_type"] == "code":
+        return any(k in "".join(cell["source"]) for k in TEACHER_CALLS)
+    tags = cell.get("metadata", {}).get("tags") or []
+    return any(t == TEACHER_TAG or t.startswith(TEACHER_TAG + ":") for t in tags)
+
+
+TEACHER_ONLY = re.compile(r"teacher_(?:only|page)\((\w+),\s*")
+PYODIDE_FILES = ("pyodide.js", "pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm",
+                 "python_stdlib.zip", "package.json")
+KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
+PROJECT_WHEEL = "integer_card_games-0.1.0-py3-none-any.whl"
+
+# Stand-ins for two compiled modules of Pyodide's full release (not on npm): IPython imports
+# sqlite3 for its history (off in this kernel), and the kernel's dependencies name ssl.
+SQLITE3_STANDIN = '''"""A stand-in for sqlite3 in the static site's kernel: IPython imports it
+for its history, which the kernel keeps off; connecting says so."""
+PARSE_DECLTYPES = 1
+PARSE_COLNAMES = 2
+
+
+class Error(Exception):
+    pass
+
+
+class DatabaseError(Error):
+    pass
+
+
+class OperationalError(DatabaseError):
+    pass
+
+
+class Connection:
+    pass
+
+
+def connect(*args, **kwargs):
+    raise OperationalError("sqlite3 is not available in the static site's kernel")
+
+
+def register_converter(*args, **kwargs):
+    pass
+
+
+def register_adapter(*args, **kwargs):
+    pass
+'''
+STANDINS = {"sqlite3": {"sqlite3/__init__.py": SQLITE3_STANDIN},
+            "ssl": {"ssl/__init__.py": '"""A stand-in for ssl: nothing here opens a socket."""\n'}}
+
+
+def log(msg: str) -> None:
+    print(f"[site] {msg}", flush=True)
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def run(cmd: list[str], **kw) -> None:
+    subprocess.run(cmd, check=True, **kw)
+
+
+# ---------------------------------------------------------------- build tools (PyPI)
+
+def build_venv() -> Path:
+    """.site-cache/venv with exactly the pinned build tools (reinstalled when the pins change)."""
+    want = sha256(REQUIREMENTS)
+    stamp = VENV / ".requirements-sha256"
+    if stamp.exists() and stamp.read_text() == want:
+        return VENV
+    log("installing the build tools into .site-cache/venv")
+    shutil.rmtree(VENV, ignore_errors=True)
+    run([sys.executable, "-m", "venv", str(VENV)])
+    run([str(VENV / "bin" / "pip"), "install", "-q", "--disable-pip-version-check",
+         "--no-deps", "-r", str(REQUIREMENTS)])
+    stamp.write_text(want)
+    return VENV
+
+
+# ---------------------------------------------------------------- Pyodide runtime (npm)
+
+def pyodide_runtime(lock: dict) -> Path:
+    """The npm package `pyodide` unpacked in .site-cache/npm (checked against the lock)."""
+    spec = lock["pyodide"]
+    tgz = NPM / f"pyodide-{spec['version']}.tgz"
+    unpacked = NPM / f"pyodide-{spec['version']}"
+    if not tgz.exists():
+        log(f"fetching pyodide@{spec['version']} from npm")
+        NPM.mkdir(parents=True, exist_ok=True)
+        run(["npm", "pack", "--silent", f"pyodide@{spec['version']}", "--pack-destination",
+             str(NPM)], stdout=subprocess.DEVNULL)
+    digest = "sha512-" + base64.b64encode(hashlib.sha512(tgz.read_bytes()).digest()).decode()
+    if digest != spec["integrity"]:
+        tgz.unlink()
+        raise SystemExit(f"{tgz.name}: integrity {digest} is not the lock's {spec['integrity']}")
+    if not (unpacked / "package" / "pyodide-lock.json").exists():
+        shutil.rmtree(unpacked, ignore_errors=True)
+        with tarfile.open(tgz) as tar:
+            tar.extractall(unpacked, filter="data")
+    return unpacked / "package"
+
+
+# ---------------------------------------------------------------- wheels (PyPI)
+
+def pip_download(pip: Path, specs: list[str]) -> None:
+    run([str(pip), "download", "-q", "--disable-pip-version-check", "--no-deps",
+         "--only-binary=:all:", "--platform", "any", "--python-version", "3.12",
+         "--implementation", "py", "--abi", "none", "-d", str(WHEELS), *specs])
+
+
+def wheels(lock: dict, pip: Path) -> None:
+    """Every wheel of the lock in .site-cache/wheels, checked against its sha256."""
+    WHEELS.mkdir(parents=True, exist_ok=True)
+    missing = [w for w in lock["wheels"] if not (WHEELS / w["file"]).exists()]
+    if missing:
+        log(f"fetching {len(missing)} wheels from PyPI")
+        pip_download(pip, [f"{w['name']}=={w['version']}" for w in missing])
+    for w in lock["wheels"]:
+        got = sha256(WHEELS / w["file"])
+        if got != w["sha256"]:
+            (WHEELS / w["file"]).unlink()
+            raise SystemExit(f"{w['file']}: sha256 {got} is not the lock's {w['sha256']}")
+
+
+def relock() -> None:
+    """Rewrite tools/site/lock.json: the pinned names and versions it lists, with the digests
+    of the files the registries serve for them now."""
+    lock = json.loads(LOCK.read_text())
+    pip = build_venv() / "bin" / "pip"
+    shutil.rmtree(WHEELS, ignore_errors=True)
+    WHEELS.mkdir(parents=True)
+    pip_download(pip, [f"{w['name']}=={w['version']}" for w in lock["wheels"]])
+    norm = lambda s: re.sub(r"[-_.]+", "_", s).lower()  # noqa: E731
+    for w in lock["wheels"]:
+        found = [p for p in WHEELS.glob("*.whl")
+                 if norm(p.name.split("-")[0]) == norm(w["name"])
+                 and p.name.split("-")[1] == w["version"]]
+        w["file"], w["sha256"] = found[0].name, sha256(found[0])
+    spec = lock["pyodide"]
+    out = subprocess.run(["npm", "view", f"pyodide@{spec['version']}", "dist.integrity"],
+                         check=True, capture_output=True, text=True).stdout.strip()
+    spec["integrity"] = out
+    LOCK.write_text(json.dumps(lock, indent=1) + "\n")
+    log(f"wrote {LOCK.relative_to(ROOT)}")
+
+
+# ---------------------------------------------------------------- the project's wheel
+
+def wheel_record(files: dict[str, bytes], dist_info: str) -> bytes:
+    lines = []
+    for name, data in files.items():
+        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+        lines.append(f"{name},sha256={digest},{len(data)}")
+    lines.append(f"{dist_info}RECORD,,")
+    return ("\n".join(lines) + "\n").encode()
+
+
+def write_wheel(path: Path, name: str, version: str, files: dict[str, bytes]) -> None:
+    dist_info = f"{name}-{version}.dist-info/"
+    files = dict(files)
+    files[dist_info + "METADATA"] = (f"Metadata-Version: 2.1\nName: {name}\n"
+                                     f"Version: {version}\n").encode()
+    files[dist_info + "WHEEL"] = (b"Wheel-Version: 1.0\nGenerator: tools/build_site.py\n"
+                                  b"Root-Is-Purelib: true\nTag: py3-none-any\n")
+    record = wheel_record(files, dist_info)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for fn, data in sorted(files.items()):
+            info = zipfile.ZipInfo(fn, date_time=(2020, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, data)
+        z.writestr(zipfile.ZipInfo(dist_info + "RECORD", date_time=(2020, 1, 1, 0, 0, 0)), record)
+
+
+def project_wheel(dest: Path) -> Path:
+    """engine/ and widgets/ (Python, styles, scripts, catalogues compiled to .mo) as a wheel;
+    the rooms (shared play, the class view) stay on the server."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    files: dict[str, bytes] = {}
+    for pkg in ("engine", "widgets"):
+        for p in sorted((ROOT / pkg).rglob("*")):
+            rel = p.relative_to(ROOT).as_posix()
+            if not p.is_file() or "__pycache__" in rel or rel.startswith("widgets/rooms/"):
+                continue
+            if p.suffix in (".py", ".css", ".js", ".svg", ".png", ".json"):
+                files[rel] = p.read_bytes()
+            elif p.suffix == ".po":
+                with p.open("rb") as f:
+                    catalog = read_po(f)
+                buf = io.BytesIO()
+                write_mo(buf, catalog)
+                files[rel[:-3] + ".mo"] = buf.getvalue()
+    path = dest / PROJECT_WHEEL
+    write_wheel(path, "integer_card_games", "0.1.0", files)
+    return path
+
+
+# ---------------------------------------------------------------- the site's sources
+
+def python_for(version: str) -> str | None:
+    """A CPython of the runtime's minor version (Pyodide 0.27: 3.12) to byte-compile the wheels:
+    $SITE_PYTHON, python3.12 on the PATH (not pyenv's shim), or one of pyenv's; None when there
+    is none."""
+    minor = ".".join(version.split(".")[:2])
+    pyenv = sorted(Path.home().glob(f".pyenv/versions/{minor}.*/bin/python{minor}"))
+    on_path = shutil.which(f"python{minor}")
+    if on_path and "/shims/" in on_path:  # pyenv's shim runs another version unless selected
+        on_path = None
+    return os.environ.get("SITE_PYTHON") or on_path or (str(pyenv[-1]) if pyenv else None)
+
+
+def compiled(whl: Path, python: str | None, work: Path, keep: bool = True) -> Path:
+    """The wheel with every module byte-compiled for the runtime's Python (unchecked-hash .pyc
+    files beside the sources): a page imports them without compiling IPython, ipywidgets and
+    the lessons' code in the browser each time it opens. The wheel itself when `python` is
+    None. `keep`: kept in .site-cache/compiled (not the project's wheel, new at every edit)."""
+    if python is None:
+        return whl
+    # kept by the source wheel's digest: a second build compiles only the project's wheel
+    out = (CACHE / "compiled" / sha256(whl)[:24] if keep else work / "compiled") / whl.name
+    if keep and out.is_file():
+        return out
+    tree = work / "compile" / whl.stem
+    shutil.rmtree(tree, ignore_errors=True)
+    with zipfile.ZipFile(whl) as z:
+        z.extractall(tree)
+    run([python, "-m", "compileall", "-q", "-j", "0", "--invalidation-mode", "unchecked-hash",
+         str(tree)], stdout=subprocess.DEVNULL)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_suffix(f".{os.getpid()}.tmp")
+    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as z:
+        for f in sorted(tree.rglob("*")):
+            if f.is_file():
+                info = zipfile.ZipInfo(f.relative_to(tree).as_posix(),
+                                       date_time=(2020, 1, 1, 0, 0, 0))
+                info.compress_type = zipfile.ZIP_DEFLATED
+                z.writestr(info, f.read_bytes())
+    os.replace(tmp, out)
+    return out
+
+
+def lock_entry(name: str, whl: Path, version: str, depends: list[str],
+               imports: list[str]) -> dict:
+    return {"name": name, "version": version, "file_name": whl.name, "install_dir": "site",
+            "sha256": sha256(whl), "package_type": "package", "imports": imports,
+            "depends": depends, "unvendored_tests": False}
+
+
+def runtime(src: Path, npm_pkg: Path, lock: dict, venv: Path, work: Path) -> None:
+    """static/pyodide: the runtime's core files, every wheel, and a pyodide-lock.json that lists
+    only those wheels."""
+    pyo = src / "static" / "pyodide"
+    pyo.mkdir(parents=True)
+    for f in PYODIDE_FILES:
+        shutil.copy(npm_pkg / f, pyo / f)
+    plock = json.loads((npm_pkg / "pyodide-lock.json").read_text())
+    packages = {}
+    python = python_for(plock["info"]["python"])
+    log(f"byte-compiling the wheels with {python}" if python else
+        "no CPython of the runtime's version: the wheels stay uncompiled (slower pages)")
+
+    def add(name, whl, version, depends, imports, keep=True):
+        whl = compiled(whl, python, work, keep)
+        shutil.copy(whl, pyo / whl.name)
+        packages[name] = lock_entry(name, pyo / whl.name, version, depends, imports)
+
+    for w in lock["wheels"]:
+        add(w["name"], WHEELS / w["file"], w["version"], w["depends"], w["imports"])
+    for name, files in STANDINS.items():
+        whl = work / f"{name}-1.0.0-py3-none-any.whl"
+        write_wheel(whl, name, "1.0.0", {k: v.encode() for k, v in files.items()})
+        add(name, whl, "1.0.0", [], [name])
+    ext_pypi = (venv / "share/jupyter/labextensions/@jupyterlite/pyodide-kernel-extension/"
+                "static/pypi")
+    add("widgetsnbextension", ext_pypi / "widgetsnbextension-4.0.999-py3-none-any.whl",
+        "4.0.999", [], ["widgetsnbextension"])
+    add("integer-card-games", project_wheel(work), "0.1.0", ["ipywidgets"],
+        ["engine", "widgets"], keep=False)
+    plock["packages"] = packages
+    (pyo / "pyodide-lock.json").write_text(json.dumps(plock, indent=1))
+
+
+def notebooks(src: Path, teacher: bool) -> list[str]:
+    """files/: the lessons (English at the top, each language in its folder), without the
+    server-only pages, and without the answer keys unless `teacher`."""
+    pages = []
+    for nb_path in sorted(ROOT.glob("lessons/*.ipynb")) + sorted(ROOT.glob("lessons/*/*.ipynb")):
+        if nb_path.name in SERVER_ONLY:
+            continue
+        rel = nb_path.relative_to(ROOT / "lessons")
+        nb = json.loads(nb_path.read_text())
+        if not teacher:
+            kept = [c for c in nb["cells"] if not teacher_only_cell(c)]
+            if nb_path.name == "06_teacher_guide.ipynb" and len(kept) == len(nb["cells"]):
+                raise SystemExit(f"{rel}: no cell of answers for the teacher was found "
+                                 f"(tools/build_site.py teacher_only_cell)")
+            nb["cells"] = kept
+        else:  # a teacher's copy: no key to type; the answers' Markdown shows as it is
+            nb["cells"] = [c for c in nb["cells"] if not (
+                c["cell_type"] == "code" and "teacher_notes(" in "".join(c["source"]))]
+            for c in nb["cells"]:
+                if c["cell_type"] == "code":
+                    source = TEACHER_ONLY.sub(r"\1(", "".join(c["source"]))
+                    if "teacher_part(" in source:
+                        source = ("from widgets.teacher_parts import open_without_key\n"
+                                  "open_without_key()\n" + source)
+                    c["source"] = source
+        for c in nb["cells"]:
+            if c["cell_type"] == "code":
+                c["outputs"], c["execution_count"] = [], None
+        dest = src / "files" / rel
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text(json.dumps(nb, indent=1))
+        pages.append(rel.as_posix())
+    return pages
+
+
+def lite_config(src: Path) -> None:
+    cfg = {"jupyter-lite-schema-version": 0, "jupyter-config-data": {
+        "litePluginSettings": {KERNEL_PLUGIN: {
+            "pyodideUrl": "./static/pyodide/pyodide.js", "disablePyPIFallback": True}}}}
+    (src / "jupyter-lite.json").write_text(json.dumps(cfg, indent=1))
+
+
+# ---------------------------------------------------------------- after Voici
+
+CONFIG_RE = re.compile(r'(<script id="jupyter-config-data" type="application/json">)(.*?)'
+                       r"(</script>)", re.S)
+CDN_LINK = re.compile(r'\s*<link[^>]+href="https?://[^"]*"[^>]*>')
+# What a page loads by itself (scripts, images, styles); a link a reader follows is not a load.
+EXTERNAL = re.compile(r"""(?:\ssrc=["']https?://|<link[^>]+href=["']https?://)""")
+
+
+def postprocess(out: Path) -> None:
+    """Every page's kernel settings relative to the page (the kernel resolves them against the
+    page's folder), and no stylesheet link off the site."""
+    for html in out.rglob("*.html"):
+        text = html.read_text()
+        m = CONFIG_RE.search(text)
+        if m:
+            cfg = json.loads(m.group(2))
+            base = cfg.get("baseUrl", "./")
+            s = cfg.get("litePluginSettings", {}).get(KERNEL_PLUGIN)
+            if s:
+                rel = lambda u: base + u[2:] if u.startswith("./") else u  # noqa: E731,B023
+                s["pyodideUrl"] = rel(s["pyodideUrl"])
+                s["pipliteUrls"] = [rel(u) for u in s.get("pipliteUrls", [])]
+                s["disablePyPIFallback"] = True
+            text = text[:m.start(2)] + json.dumps(cfg) + text[m.end(2):]
+        text = CDN_LINK.sub("", text)
+        if EXTERNAL.search(text):
+            raise SystemExit(f"{html.relative_to(out)}: a link off the site is left")
+        text = IPYNB_LINK.sub(page_link, text)
+        html.write_text(text)
+    landing_pages(out)
+
+
+IPYNB_LINK = re.compile(r'<a href="([\w-]+)\.ipynb"([^>]*)>(.*?)</a>', re.S)
+
+
+def page_link(m: re.Match) -> str:
+    """A lesson's Markdown link as the site serves it; a link to a server-only page becomes its
+    text."""
+    if f"{m.group(1)}.ipynb" in SERVER_ONLY:
+        return m.group(3)
+    return f'<a href="{m.group(1)}.html"{m.group(2)}>{m.group(3)}</a>'
+
+
+def landing_pages(out: Path) -> None:
+    """index.html in every language's folder (es/index.html ...): the lessons in the unit's
+    order, the language choice; plain HTML, no kernel."""
+    from html import escape
+
+    sys.path.insert(0, str(ROOT))
+    from widgets.course import FOLDERS, landing_page
+
+    for code, folder in FOLDERS.items():
+        page = landing_page(folder)
+        t = page["classroomText"]
+        up = "../" if folder else ""
+        render = f"{up}voici/render/{folder + '/' if folder else ''}"
+        langs = " ".join(
+            f'<a href="{up}{lang["path"] + "/" if lang["path"] else ""}index.html"'
+            f' lang="{lang["code"]}"'
+            + (' aria-current="page"' if lang["code"] == code else "")
+            + f">{escape(lang['name'])}</a>"
+            for lang in page["classroomLanguages"])
+        rows = "".join(
+            f'<li><a href="{render}{escape(les["file"][:-6])}.html">{escape(les["name"])}</a>'
+            f' <span>{escape(les["summary"])}</span> <span>({les["minutes"]} min)</span></li>'
+            for les in page["classroomLessons"] if les["file"] not in SERVER_ONLY)
+        doc = (f'<!DOCTYPE html>\n<html lang="{code}"><head><meta charset="utf-8">'
+               '<meta name="viewport" content="width=device-width, initial-scale=1">'
+               f"<title>{escape(t['page_title'])}</title><style>"
+               "body{font-family:sans-serif;max-width:50em;margin:2em auto;padding:0 1em;"
+               "line-height:1.5}a{font-size:1.15em;display:inline-block;min-height:24px}"
+               "li{margin:.6em 0}nav a{margin-right:1em}</style></head><body>"
+               f"<h1>{escape(t['title'])}</h1>"
+               f'<nav aria-label="{escape(t["languages"])}">{langs}</nav>'
+               f"<p>{escape(t['opening'])}</p>"
+               f'<h2>{escape(t["lesson_list"])}</h2><ul class="icg-lesson-list">{rows}</ul>'
+               "</body></html>\n")
+        dest = out / folder / "index.html" if folder else out / "index.html"
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text(doc)
+
+
+def build(out: Path, teacher: bool) -> None:
+    t0 = time.monotonic()
+    lock = json.loads(LOCK.read_text())
+    venv = build_venv()
+    npm_pkg = pyodide_runtime(lock)
+    wheels(lock, venv / "bin" / "pip")
+    # the site's sources in a folder of this build's own (two builds may run at once)
+    with tempfile.TemporaryDirectory(dir=CACHE, prefix="build-") as tmp:
+        src, work = Path(tmp) / "src", Path(tmp) / "work"
+        src.mkdir()
+        work.mkdir()
+        assemble(src, work, out, npm_pkg, lock, venv, teacher)
+    log(f"built {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out} "
+        f"in {time.monotonic() - t0:.0f} s")
+
+
+def assemble(src: Path, work: Path, out: Path, npm_pkg: Path, lock: dict, venv: Path,
+             teacher: bool) -> None:
+    runtime(src, npm_pkg, lock, venv, work)
+    pages = notebooks(src, teacher)
+    lite_config(src)
+    shutil.rmtree(out, ignore_errors=True)
+    log(f"voici build: {len(pages)} pages ({'teacher' if teacher else 'public'} build)")
+    env = dict(os.environ, JUPYTER_PATH=str(ROOT / "share" / "jupyter"))
+    env.pop("JUPYTER_CONFIG_DIR", None)
+    run([str(venv / "bin" / "voici"), "build", "--contents", "files", "--output-dir",
+         str(out), "--no-sourcemaps", "--template", "classroom"], cwd=src, env=env,
+        stdout=subprocess.DEVNULL)
+    postprocess(out)
+    (out / "build.json").write_text(json.dumps(
+        {"teacher": teacher, "pages": pages, "pyodide": lock["pyodide"]["version"]}, indent=1))
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, default=ROOT / "site")
+    ap.add_argument("--teacher", action="store_true",
+                    help="a teacher's copy: the answer keys included (never publish it)")
+    ap.add_argument("--relock", action="store_true",
+                    help="rewrite tools/site/lock.json's digests from the registries")
+    args = ap.parse_args(argv)
+    if args.relock:
+        relock()
+    else:
+        build(args.out.resolve(), args.teacher)
+
+
+if __name__ == "__main__":
+    main()
