@@ -111,3 +111,16 @@ def test_hit_me_levels_without_numpy() -> None:
 
     assert ib.NUMPY is True and offered_levels() == ("easy", "medium", "hard")
     assert offered_levels(numpy=False) == ("easy", "medium")
+
+
+def test_the_lesson_plan_is_written_where_the_notebooks_are_not(monkeypatch: pytest.MonkeyPatch,
+                                                                tmp_path: object) -> None:
+    """The static site's kernel has the code but not the notebooks beside it: the guide's plan
+    names each step as widgets/course.py writes it instead of the notebook's heading."""
+    from widgets import course
+
+    beside = course.lesson_plan_text()
+    monkeypatch.setattr(course, "LESSONS_DIR", tmp_path)
+    alone = course.lesson_plan_text()
+    assert alone.count("Minute by minute") == beside.count("Minute by minute") > 5
+    assert '"' in beside and alone != beside

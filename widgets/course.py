@@ -392,10 +392,14 @@ def lesson_nav(name: str, lang: str | None = None) -> object:
 
 
 def headings(lesson: Lesson) -> list[str]:
-    """The headings (## and ###) of the lesson's notebook in its language, in order."""
+    """The headings (## and ###) of the lesson's notebook in its language, in order; none where
+    the notebooks are not beside the code (the static site's in-browser kernel: a plan then
+    names its steps as widgets/course.py writes them)."""
     import json
 
     path = folder(lesson.lang) / lesson.file
+    if not path.is_file():
+        return []
     nb = json.loads(path.read_text(encoding="utf-8"))
     found = []
     for cell in nb.get("cells", []):

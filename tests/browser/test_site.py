@@ -9,6 +9,7 @@ downloads come from .site-cache/, so only the first build on a machine fetches a
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,6 +34,12 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="session")
 def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site `make test` built in its site stage (ICG_SITE_DIR), or one built now."""
+    made = os.environ.get("ICG_SITE_DIR")
+    if made:
+        if not (Path(made) / "build.json").is_file():
+            pytest.fail(f"ICG_SITE_DIR={made} holds no built site (make site)", pytrace=False)
+        return Path(made)
     out = tmp_path_factory.mktemp("static-site") / "site"
     build(out)
     return out
