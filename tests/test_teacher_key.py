@@ -1,4 +1,4 @@
-"""The teacher's controls on pages served to a class (issue 15, item 7).
+"""The teacher's controls on pages served to a class.
 
 Every lesson page, the teacher guide included, is served to students. No control that reveals
 the hidden hands or replays a deal in progress may be reachable there: not built (a built widget

@@ -185,7 +185,7 @@ class LazyPart:
 
 
 class TeacherBox:
-    """The teacher box of every table, one component (issue 9 item 6): the same controls in
+    """The teacher box of every table, one component: the same controls in
     the same order with the same labels on Hit Me and Flapjack. A first row, `bar`:
     "Teacher walkthrough" (on/off), "Show every hand", "Next move", "Restart this deal",
     "New deal", "Large print", then the latest computer move; a second part, `more`: the
@@ -258,7 +258,7 @@ class TeacherBox:
         if not teacher:
             self.bar: Any = row
             return
-        # the latest computer move stays on screen with the cards (issue 14 item 2)
+        # the latest computer move stays on screen with the cards
         self.last_reason_html = html_widget("")
         self.bar = widgets.VBox([row, self.last_reason_html], layout=shared_layout(),
                                 _dom_classes=("icg-walkthrough",))

@@ -1,4 +1,4 @@
-"""The lessons on the devices a school has (issue 14): a Chromebook (1366x768 less the browser's
+"""The lessons on the devices a school has: a Chromebook (1366x768 less the browser's
 bars: 1366x657), an iPad both ways (768x1024, 1024x768), a phone (390x844), a projector
 (1280x720) and 200% zoom (a 1366x657 window at 200%: 683x328 CSS px, device scale 2).
 
@@ -7,10 +7,8 @@ control is at least 24x24 px (WCAG 2.5.8), no visible text is under 12 px (the c
 times the scale of any SVG it is drawn in). A full-page screenshot of each goes to
 tests/artifacts/devices-<lesson>-<device>.png for a person to look at.
 
-The card tables (lessons 03 and 04) are measured on their own (test_table_*), since their
-inside is being reworked (issue 14 items 1, 2, 3, 6): a check that fails only because of one
-of those items is marked xfail(strict=True) with the item's number, so it turns into a failure
-the day it passes. Then the number line's text under Chromium's forced dark mode and under
+The card tables (lessons 03 and 04) are measured on their own (test_table_*), each loaded once
+and audited at every size. Then the number line's text under Chromium's forced dark mode and under
 emulated `forced-colors: active`: a contrast of at least 4.5:1, measured in pixels.
 """
 
@@ -196,18 +194,11 @@ def _artifact(name: str) -> Path:
 
 # ----- the tables ------------------------------------------------------------------------
 TABLES = {"hitme": "03_hit_me.ipynb", "flapjack": "04_flapjack.ipynb"}
-# (table, kind): the issue item whose change to the table's inside fixes it.
-TABLE_ITEMS: dict[tuple[str, str], str] = {}
 
 
 def _table_params() -> list[Any]:
-    out = []
-    for table in TABLES:
-        for kind in ("hscroll", "cut", "small-control", "small-text"):
-            item = TABLE_ITEMS.get((table, kind))
-            marks = [pytest.mark.xfail(strict=True, reason=item)] if item else []
-            out.append(pytest.param(table, kind, id=f"{table}-{kind}", marks=marks))
-    return out
+    return [pytest.param(table, kind, id=f"{table}-{kind}") for table in TABLES
+            for kind in ("hscroll", "cut", "small-control", "small-text")]
 
 
 @pytest.fixture(scope="module")
@@ -589,7 +580,7 @@ def _play_hit_me_to_the_check(vp: Any, server: Any, bt: Any) -> Any:
 
 
 def _sum_statements(total: int) -> list[str]:
-    """The ways the table states the student's sum or |sum| (issue 14 item 1)."""
+    """The ways the table states the student's sum or |sum|."""
     from engine.cards import signed
 
     s = signed(total)

@@ -109,7 +109,7 @@ class FlapjackTable(TableShell, widgets.VBox):
         self._build_teacher_box(teacher=s.teacher_controls, walkthrough=s.walkthrough,
                                 reveal=s.show_hands, large=False)
         # banners ("Flapjack!", passes) and messages: one place that keeps a height of its
-        # own, so that a banner coming or going does not move the hand (issue 14 item 3)
+        # own, so that a banner coming or going does not move the hand
         self.messages = widgets.VBox([self.banner, self.message],
                                      layout=ui.shared_layout())
         self.messages.add_class("icg-fj-messages")
@@ -157,7 +157,7 @@ class FlapjackTable(TableShell, widgets.VBox):
         part = self._part
         # the student's hand and what they press come first, under the status and the cards
         # in play, so that they are on the first screen of a Chromebook (1366x657); the
-        # messages follow in a place of their own that keeps its height (issue 14 item 3)
+        # messages follow in a place of their own that keeps its height
         return [w for w in [
             self.base_css, self.css, self.header, self.status, self.table_view,
             self.hand_title, self.hand_box, part("sign_box"), part("practice_box"),

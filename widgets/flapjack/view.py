@@ -92,8 +92,8 @@ class TableView:
     # the hands are hidden: a reason can name a card in a hand); None: no move yet
     last_move: tuple[str, str, str] | None
     asking_total: bool  # say-total: the new total is being asked
-    # the hint button: on the viewer's own turn only (off while the computers play: issue 14
-    # item 8), and not while the new total is being asked
+    # the hint button: on the viewer's own turn only (off while the computers play), and not
+    # while the new total is being asked
     hint_enabled: bool
     over: bool
     settings_label: str
@@ -130,7 +130,7 @@ def _hand(session: FlapjackSession, obs: dict[str, Any], viewer: int,
         found = whys.get(card["key"], (Why(Reason.NOT_IN_HAND),))
         reason = _reason_words(found, aos, viewer)
         # a reason of the moment (another player's turn, the game over) stays off the card's
-        # label: the status says it once, and the row keeps its length (issue 14 item 3)
+        # label: the status says it once, and the row keeps its length
         waiting = all(w is not None and w.reason in (Reason.NOT_YOUR_TURN, Reason.GAME_OVER)
                       for w in found)
         out.append(CardChoice(card["key"], card, reason,

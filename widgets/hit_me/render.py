@@ -130,7 +130,7 @@ def number_line_parts(obs: dict[str, Any], names: Sequence[str], *, peeked: bool
             known[p] = seat["sum"]
     for seat in obs["seats"]:
         p = seat["seat"]
-        if p in known:  # each dot says what it counts (issue 14 item 8)
+        if p in known:  # each dot says what it counts
             kind = "winner" if res and p in res["winners"] else ("me" if p == viewer else "sum")
             points.append(Point(known[p], _("{name} (all cards)").format(name=names[p]), kind))
             spans.append(Span(known[p], _("{name}: {abs}").format(name=names[p],

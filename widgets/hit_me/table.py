@@ -165,7 +165,7 @@ class HitMeTable(TableShell, widgets.VBox):
         part = self._part
         box = self.teacher_box
         # the teacher's bar at the top, with the cards: what a walkthrough presses every step
-        # and the latest computer move (issue 14 item 2); on a student's page ("New deal",
+        # and the latest computer move; on a student's page ("New deal",
         # "Large print") it comes after the game, so the hand stays on the first screen
         teacher = self.session.teacher_controls
         return [w for w in [

@@ -186,7 +186,7 @@ def table_view(s: HitMeLook) -> HitMeView:
     who = names[need] if pass_up and need is not None else None
     peeked = s.peeked and viewer is not None
     # nothing states the student's sum until they answer the check or ask to see it, while
-    # playing ("Show my sum") or at the check ("Show me") (issue 14 item 1)
+    # playing ("Show my sum") or at the check ("Show me")
     sum_open = s.sums_open(viewer)
     points, arrow, spans = number_line_parts(obs, names, peeked=peeked and sum_open)
     events = obs["events"]
