@@ -52,7 +52,13 @@ import websocket
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
-from voila_server import kernel_processes, read_log, start_voila, stop_voila  # noqa: E402
+from voila_server import (  # noqa: E402
+    kernel_processes,
+    query_sockets_closed_out_of_order,
+    read_log,
+    start_voila,
+    stop_voila,
+)
 
 KERNEL_ID = re.compile(r'"kernelId": "([0-9a-f-]{36})"')
 MAX_KERNELS = 20
@@ -146,17 +152,7 @@ class Class(threading.Thread):
 
 def query_sockets(url: str, process: Any) -> bool:
     for _ in range(5):
-        any_id = str(uuid.uuid4())
-        opened = []
-        for _ in range(3):
-            try:
-                opened.append(websocket.create_connection(_ws(url, f"voila/query/{any_id}"),
-                                                          timeout=10))
-            except (OSError, websocket.WebSocketException):
-                pass
-        for i in (2, 0, 1):
-            if i < len(opened):
-                opened[i].close()
+        query_sockets_closed_out_of_order(url, str(uuid.uuid4()))
     deal = secrets.token_hex(3)
     try:
         page = Page(url, "query_echo.ipynb", None, f"?deal={deal}", connect=False, timeout=60)

@@ -62,11 +62,28 @@ def rooms_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 _ROOMS_DB_NUMBERS = itertools.count()
 
 
+# The files that take longest (pytest --durations on the project's machine), longest first.
+# They run first: make test's workers (pytest-xdist, a file each) take files in the order
+# collected, and a long file taken last leaves the other worker idle at the end.
+LONGEST_FIRST = (
+    # unit stage: servers started, kernels culled, whole games
+    "test_security_http.py", "test_security_attacks.py", "test_serving.py", "test_pool.py",
+    "test_security_ws.py", "test_random_play.py", "test_observations.py",
+    "test_table_games.py", "test_widget_safety.py", "test_lessons_served.py",
+    # browser stage: three students' games, a Spanish journey, the static site, every device
+    "test_play_together.py", "test_spanish.py", "test_site.py", "test_devices.py",
+    "test_hub.py", "test_lesson_pages.py", "test_answers_for_the_teacher.py",
+)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Every test that starts the throwaway PostgreSQL cluster is marked `pg` (make check leaves
-    them out); every test under tests/browser/ is marked `browser`."""
+    them out); every test under tests/browser/ is marked `browser`. The longest files first
+    (LONGEST_FIRST), the others in their usual order."""
     for item in items:
         if "pg_cluster" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.pg)
         if "browser" in item.path.parent.name:
             item.add_marker(pytest.mark.browser)
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable within a file

@@ -29,7 +29,13 @@ import nbformat
 import pytest
 import requests
 import websocket
-from voila_server import REPO_ROOT, kernel_processes, read_log, running_voila
+from voila_server import (
+    REPO_ROOT,
+    kernel_processes,
+    query_sockets_closed_out_of_order,
+    read_log,
+    running_voila,
+)
 
 pytestmark = [pytest.mark.serving, pytest.mark.timeout(300)]
 
@@ -115,17 +121,7 @@ def _wait_query_waiter(url: str, process: Any, seconds: float = 120) -> None:
 def test_query_sockets_closed_out_of_order_leave_the_waiting_kernel_alone(
         pooled: tuple[str, Any]) -> None:
     url, process = pooled
-    any_id = str(uuid.uuid4())
-    attack = []
-    for _ in range(3):
-        try:
-            attack.append(websocket.create_connection(_ws_url(url, f"voila/query/{any_id}"),
-                                                      timeout=10))
-        except websocket.WebSocketException:
-            pass  # refused at the handshake: as good
-    for i in (2, 0, 1):
-        if i < len(attack):
-            attack[i].close()
+    query_sockets_closed_out_of_order(url, str(uuid.uuid4()))
     try:
         r = _page(url, "query_echo.ipynb", "?deal=K7QX", timeout=45)
     except (requests.Timeout, requests.ConnectionError):  # a read timeout is either

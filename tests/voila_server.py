@@ -286,3 +286,27 @@ def find_external_urls(html: str, allowed: Iterable[str] = NON_FETCHED_IDENTIFIE
     candidates += [m.group(1) for m in _CSS_OR_JS_FETCH.finditer(code)]
     candidates += [m.group(0) for m in _ABSOLUTE_URL.finditer(code)]
     return sorted({url for url in candidates if url not in allowed and _is_external(url)})
+
+
+def ws_url(url: str, path: str) -> str:
+    """The websocket URL of `path` on the server at `url`."""
+    return url.replace("http://", "ws://") + path
+
+
+def query_sockets_closed_out_of_order(url: str, kernel_id: str) -> int:
+    """The page-query attack: three websockets to /voila/query/<kernel_id> (any id), closed in
+    the order 3rd, 1st, 2nd (upstream Voila's bookkeeping then dropped another page's waiter).
+    Returns how many the server let open (a refused handshake is as good)."""
+    import websocket
+
+    opened = []
+    for _ in range(3):
+        try:
+            opened.append(websocket.create_connection(ws_url(url, f"voila/query/{kernel_id}"),
+                                                      timeout=10))
+        except (OSError, websocket.WebSocketException):
+            pass
+    for i in (2, 0, 1):
+        if i < len(opened):
+            opened[i].close()
+    return len(opened)
