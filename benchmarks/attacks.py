@@ -54,6 +54,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 from voila_server import (  # noqa: E402
     kernel_processes,
+    message,
     query_sockets_closed_out_of_order,
     read_log,
     start_voila,
@@ -254,10 +255,11 @@ def half_open_connections(url: str, process: Any) -> bool:
 
 def _states(ws: websocket.WebSocket) -> tuple[str, dict[str, dict]]:
     session, control = uuid.uuid4().hex, uuid.uuid4().hex
-    ws.send(json.dumps(_msg(session, "comm_open", {"comm_id": control,
+    ws.send(json.dumps(message("comm_open", session, {"comm_id": control,
                                                    "target_name": "jupyter.widget.control",
-                                                   "data": {}}, {"version": "1.0.0"})))
-    ws.send(json.dumps(_msg(session, "comm_msg", {"comm_id": control,
+                                                   "data": {}},
+                               metadata={"version": "1.0.0"})))
+    ws.send(json.dumps(message("comm_msg", session, {"comm_id": control,
                                                   "data": {"method": "request_states"}})))
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -268,13 +270,6 @@ def _states(ws: websocket.WebSocket) -> tuple[str, dict[str, dict]]:
     return session, {}
 
 
-def _msg(session: str, msg_type: str, content: dict, metadata: dict | None = None) -> dict:
-    return {"header": {"msg_id": uuid.uuid4().hex, "username": "student", "session": session,
-                       "msg_type": msg_type, "version": "5.3",
-                       "date": "2026-01-01T00:00:00Z"},
-            "parent_header": {}, "metadata": metadata or {}, "content": content,
-            "channel": "shell", "buffers": []}
-
 
 def _guess(page: Page, guess: str) -> str:
     """Type `guess` in the page's key box and press Unlock; the gate's answer."""
@@ -282,9 +277,9 @@ def _guess(page: Page, guess: str) -> str:
     session, states = _states(ws)
     box = next(k for k, s in states.items() if s.get("_model_name") == "PasswordModel")
     button = next(k for k, s in states.items() if s.get("_model_name") == "ButtonModel")
-    ws.send(json.dumps(_msg(session, "comm_msg", {"comm_id": box, "data": {
+    ws.send(json.dumps(message("comm_msg", session, {"comm_id": box, "data": {
         "method": "update", "state": {"value": guess}, "buffer_paths": []}})))
-    ws.send(json.dumps(_msg(session, "comm_msg", {"comm_id": button, "data": {
+    ws.send(json.dumps(message("comm_msg", session, {"comm_id": button, "data": {
         "method": "custom", "content": {"event": "click"}}})))
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

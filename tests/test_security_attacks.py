@@ -32,6 +32,7 @@ import websocket
 from voila_server import (
     REPO_ROOT,
     kernel_processes,
+    message,
     query_sockets_closed_out_of_order,
     read_log,
     running_voila,
@@ -250,13 +251,6 @@ def test_voila_refuses_to_start_with_a_key_a_student_could_guess(tmp_path: Path)
             pass
 
 
-def _msg(session: str, msg_type: str, content: dict, metadata: dict | None = None) -> dict:
-    return {"header": {"msg_id": uuid.uuid4().hex, "username": "student", "session": session,
-                       "msg_type": msg_type, "version": "5.3",
-                       "date": "2026-01-01T00:00:00Z"},
-            "parent_header": {}, "metadata": metadata or {}, "content": content,
-            "channel": "shell", "buffers": []}
-
 
 class GatePage:
     """A page with the teacher's key box, typed into as the page's widgets do."""
@@ -266,10 +260,10 @@ class GatePage:
         assert r.status_code == 200
         self.ws = _kernel_socket(url, KERNEL_ID.search(r.text).group(1), client)
         self.session, control = uuid.uuid4().hex, uuid.uuid4().hex
-        self.ws.send(json.dumps(_msg(self.session, "comm_open", {
+        self.ws.send(json.dumps(message("comm_open", self.session, {
             "comm_id": control, "target_name": "jupyter.widget.control", "data": {}},
-            {"version": "1.0.0"})))
-        self.ws.send(json.dumps(_msg(self.session, "comm_msg", {
+            metadata={"version": "1.0.0"})))
+        self.ws.send(json.dumps(message("comm_msg", self.session, {
             "comm_id": control, "data": {"method": "request_states"}})))
         states: dict[str, dict] = {}
         while not states:
@@ -283,9 +277,9 @@ class GatePage:
     def guess(self, text: str) -> str:
         """'wait' (too many tries) or 'miss' (checked: not the key); `self.seconds`: the wait
         the answer names. (A repeated identical answer sends no update: wait it out.)"""
-        self.ws.send(json.dumps(_msg(self.session, "comm_msg", {"comm_id": self.box, "data": {
+        self.ws.send(json.dumps(message("comm_msg", self.session, {"comm_id": self.box, "data": {
             "method": "update", "state": {"value": text}, "buffer_paths": []}})))
-        self.ws.send(json.dumps(_msg(self.session, "comm_msg", {
+        self.ws.send(json.dumps(message("comm_msg", self.session, {
             "comm_id": self.button, "data": {"method": "custom",
                                              "content": {"event": "click"}}})))
         deadline = time.monotonic() + 60

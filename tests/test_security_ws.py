@@ -19,7 +19,6 @@ reply, the page's own widget states, a click).
 
 from __future__ import annotations
 
-import datetime
 import json
 import re
 import shutil
@@ -46,6 +45,7 @@ from jupyter_server.services.kernels.connection.base import (
 from voila_server import (
     REPO_ROOT,
     kernel_processes,
+    message,
     read_log,
     running_voila,
     start_jupyter_server,
@@ -76,26 +76,6 @@ WIDGET_STATE = {
 
 
 # --- a page's kernel websocket, spoken by hand --------------------------------------------------
-
-
-def message(msg_type: str, session: str, content: dict, channel: str | bytes = "shell",
-            metadata: dict | None = None) -> dict:
-    """A Jupyter message as a page's front end builds it."""
-    return {
-        "header": {
-            "msg_id": uuid.uuid4().hex,
-            "username": "student",
-            "session": session,
-            "msg_type": msg_type,
-            "version": "5.3",
-            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
-        },
-        "parent_header": {},
-        "metadata": metadata or {},
-        "content": content,
-        "channel": channel,
-        "buffers": [],
-    }
 
 
 def v1_frame(msg: dict) -> bytes:

@@ -9,6 +9,7 @@ fetch from outside the server.
 from __future__ import annotations
 
 import contextlib
+import datetime as _dt
 import os
 import re
 import signal
@@ -17,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from html.parser import HTMLParser
 from pathlib import Path
@@ -310,3 +312,24 @@ def query_sockets_closed_out_of_order(url: str, kernel_id: str) -> int:
         if i < len(opened):
             opened[i].close()
     return len(opened)
+
+
+def message(msg_type: str, session: str, content: dict, channel: str | bytes = "shell",
+            metadata: dict | None = None) -> dict:
+    """A Jupyter message as a page's front end builds it (for the attack tests and
+    benchmarks/attacks.py)."""
+    return {
+        "header": {
+            "msg_id": uuid.uuid4().hex,
+            "username": "student",
+            "session": session,
+            "msg_type": msg_type,
+            "version": "5.3",
+            "date": _dt.datetime.now(_dt.timezone.utc).isoformat(),
+        },
+        "parent_header": {},
+        "metadata": metadata or {},
+        "content": content,
+        "channel": channel,
+        "buffers": [],
+    }
