@@ -459,39 +459,50 @@ def close_context(ctx: Any) -> None:
     server reached `max_kernels` and answered pages with 503 "class is full"."""
     for inner in list(getattr(ctx, "contexts", [])):  # a whole browser: each of its contexts
         close_context(inner)
-    # The beacon is sent as the page closes; closing the context at once can cancel it on its
-    # way (a CI run kept a closed tab's kernel 20 s): wait until each beacon is answered.
-    started: list[Any] = []
-    answered: list[Any] = []
+    # Closing the context at once can cancel a beacon on its way (a CI run kept a closed tab's
+    # kernel 20 s), and Playwright reports no answer to a closed page's beacon: so ask the
+    # server itself until each beaconed kernel is gone.
+    beacons: list[str] = []
 
-    def _beacon(into: list[Any]) -> Callable[[Any], None]:
-        return lambda r: into.append(r) if "/api/shutdown/" in r.url else None
+    def _beacon(request: Any) -> None:
+        if "/voila/api/shutdown/" in request.url:
+            beacons.append(request.url)
 
     try:
-        ctx.on("request", _beacon(started))
-        ctx.on("requestfinished", _beacon(answered))
-        ctx.on("requestfailed", _beacon(answered))
+        ctx.on("request", _beacon)
         for page in list(getattr(ctx, "pages", [])):
             if page.is_closed():
                 continue
             with page.expect_event("close", timeout=10_000):
                 page.close(run_before_unload=True)
-        t0 = time.monotonic()
-        while time.monotonic() < t0 + 10:
-            if started and len(answered) >= len(started):
-                break
-            if not started and time.monotonic() > t0 + 1:  # a page with no kernel: no beacon
-                break
-            try:  # pumps Playwright's events while it waits
-                ctx.wait_for_event("requestfinished", timeout=200)
-            except Exception:  # noqa: BLE001 - a timeout: look again
-                pass
-    except Exception:  # noqa: BLE001 - closing a dead page must not mask the test's result
+        if not beacons:  # a page with no kernel sends none; give a late one a moment
+            ctx.wait_for_event("request", predicate=lambda r: "/voila/api/shutdown/" in r.url,
+                               timeout=300)
+    except Exception:  # noqa: BLE001 - a timeout, or a dead page: nothing more to wait for
         pass
+    for url in beacons:
+        _wait_until_kernel_gone(ctx, url)
     try:
         ctx.close()
     except Exception:  # noqa: BLE001 - closing a dead context must not mask the result
         pass
+
+
+def _wait_until_kernel_gone(ctx: Any, beacon_url: str, limit: float = 10.0) -> None:
+    """Poll the kernel a beacon shut down (GET api/kernels/<id>, with the context's cookies, so
+    a hub's pages too) until the server says 404, for at most `limit` seconds."""
+    base, _, kernel_id = beacon_url.partition("voila/api/shutdown/")
+    kernel_id = kernel_id.split("?")[0]
+    t0 = time.monotonic()
+    while time.monotonic() < t0 + limit:
+        try:
+            status = ctx.request.get(f"{base}api/kernels/{kernel_id}", timeout=5_000,
+                                     max_redirects=0).status
+        except Exception:  # noqa: BLE001 - the server is gone: so is its kernel
+            return
+        if status != 200:
+            return
+        time.sleep(0.1)
 
 
 def card_forms(card: Any) -> list[str]:
