@@ -104,11 +104,12 @@ class VoilaServer:
     """A running Voila: its base URL and process (the kernels are its descendants), and the
     room store its kernels share (None: the server's default)."""
 
-    def __init__(self, url: str, proc: subprocess.Popen, root: Path) -> None:
+    def __init__(self, url: str, proc: subprocess.Popen, root: Path,
+                 rooms_url: str | None = None) -> None:
         self.url = url if url.endswith("/") else url + "/"
         self.proc = proc
         self.root = root
-        self.rooms_url: str | None = None
+        self.rooms_url = rooms_url
 
     def page_url(self, notebook: str) -> str:
         """The Voila page of a notebook file inside the served folder."""
@@ -135,9 +136,7 @@ def lessons_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaSe
     env = {"ICG_TEACHER_KEY": KEY, "ICG_TEACHER_KEY_FILE": "/nonexistent/teacher_key",
            "ICG_ROOMS_URL": rooms_url}
     url, proc = _start(LESSONS_DIR, env=env, preheat=False)
-    server = VoilaServer(url, proc, LESSONS_DIR)
-    server.rooms_url = rooms_url
-    yield server
+    yield VoilaServer(url, proc, LESSONS_DIR, rooms_url)
     _stop(proc)
 
 
