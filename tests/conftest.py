@@ -27,6 +27,18 @@ settings.register_profile("project", deadline=None, suppress_health_check=[Healt
 settings.load_profile("project")
 
 
+@pytest.fixture()
+def server_key(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> str:
+    """The server has a teacher's key, TEACHER_KEY, and no key file."""
+    from helpers import TEACHER_KEY
+
+    from widgets import teacher_key as tk
+
+    monkeypatch.setenv(tk.KEY_ENV, TEACHER_KEY)
+    monkeypatch.setenv(tk.KEY_FILE_ENV, str(tmp_path / "no-such-file"))
+    return TEACHER_KEY
+
+
 @pytest.fixture(scope="session")
 def repo_root() -> Path:
     """The repository root (where pyproject.toml and voila.json live)."""

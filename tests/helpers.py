@@ -37,6 +37,9 @@ HIT_ME_VARIANTS: dict[str, dict[str, Any]] = {
 }
 FLAPJACK_VARIANTS = ("classic", "simple-ten", "add-or-subtract")
 
+# The teacher's key of the tests that give the kernel one (the `server_key` fixture).
+TEACHER_KEY = "7K3M-Q9XD-2VRT"
+
 
 def flapjack_config(players: int, variant: str, **kw: Any) -> FlapjackConfig:
     """A Flapjack table with the fewest decks that deal 7 cards to everyone."""

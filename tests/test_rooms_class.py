@@ -276,16 +276,7 @@ def _rows(url: str) -> list[Any]:
 
 
 # ----- the class view widget ------------------------------------------------------------------
-KEY = "7K3M-Q9XD-2VRT"
-
-
-@pytest.fixture()
-def server_key(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> str:
-    from widgets import teacher_key as tk
-
-    monkeypatch.setenv(tk.KEY_ENV, KEY)
-    monkeypatch.setenv(tk.KEY_FILE_ENV, str(tmp_path / "no-such-file"))
-    return KEY
+from helpers import TEACHER_KEY as KEY  # noqa: E402
 
 
 def click(button: Any) -> None:

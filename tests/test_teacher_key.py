@@ -23,6 +23,7 @@ from typing import Any
 import ipywidgets as widgets
 import nbformat
 import pytest
+from helpers import TEACHER_KEY as KEY
 from ipywidgets.widgets.widget import _instances
 from widget_helpers import all_widgets, errors_raise, synced_text  # noqa: F401
 
@@ -32,17 +33,10 @@ from widgets.hit_me_table import Phase
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS = sorted((ROOT / "lessons").glob("*.ipynb"))
-KEY = "7K3M-Q9XD-2VRT"
+
 # Labels of the controls that reveal hands or replay/choose a deal in progress.
 TEACHER_LABELS = {"Restart this deal", "Show every hand", "Deal this code", "Teacher walkthrough"}
 
-
-@pytest.fixture()
-def server_key(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> str:
-    """The server has a teacher's key (as `make serve` or the deployer sets it)."""
-    monkeypatch.setenv(tk.KEY_ENV, KEY)
-    monkeypatch.setenv(tk.KEY_FILE_ENV, str(tmp_path / "no-such-file"))
-    return KEY
 
 
 def msg(gate: tk.TeacherGate) -> str:

@@ -15,19 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import TEACHER_KEY as KEY
 
 from widgets import HitMeTable
 from widgets import teacher_key as tk
 
 ROOT = Path(__file__).resolve().parent.parent
-KEY = "7K3M-Q9XD-2VRT"
-
-
-@pytest.fixture()
-def server_key(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> str:
-    monkeypatch.setenv(tk.KEY_ENV, KEY)
-    monkeypatch.setenv(tk.KEY_FILE_ENV, str(tmp_path / "no-such-file"))
-    return KEY
 
 
 class Clock:
