@@ -196,6 +196,32 @@ def test_a_page_a_move_behind_is_refused_in_spanish_on_its_table(rooms_url: str,
     assert twin.message.value == ""  # the room's own line: no game refusal there
 
 
+def test_a_seat_a_computer_player_has_shows_no_move_until_taken_back(rooms_url: str) -> None:
+    store = open_store(rooms_url)
+    host = store.create_room(HitMeGame(HitMeConfig(players=2), seed=8), fill_bot={"bot": "easy"})
+    pages = []
+    for name in ("Ana", "Ben"):
+        page = PlayTogether(store=open_store(rooms_url), schedule=no_timer, bot_delay=0)
+        page.join_code.value, page.join_name.value = host.code, name
+        page.join_button.click()
+        pages.append(page)
+    pump(pages)
+    mover = next(p for p in pages if p.session.my_turn())
+    assert not mover.table.hit_button.disabled and not shown(mover.back_seat_button)
+    store.replace_seat(host.code, host.secret, mover.session.seat)  # the host gives it away
+    mover.session.poll()
+    assert mover.session.away and shown(mover.back_seat_button)
+    assert mover.table.hit_button.disabled and mover.table.hold_button.disabled
+    before = store.current_version(host.code)
+    mover.table.hit_button.click()  # a forged click on the switched-off button: nothing
+    assert mover.session.hit() is False  # and the session refuses it too, on the table
+    assert "Take my seat back" in message(mover.table)
+    assert store.current_version(host.code) == before
+    mover.back_seat_button.click()
+    assert not mover.session.away and "Welcome back" in mover.message.value
+    assert not mover.table.hit_button.disabled
+
+
 # ----- Flapjack --------------------------------------------------------------------------------
 def test_two_pages_play_flapjack_through_the_table(rooms_url: str, spanish: None) -> None:
     store, code, pages = two_pages(

@@ -1,5 +1,6 @@
 """The Hit Me table widget (`HitMeTable`, an ipywidgets VBox): builds its widgets once, routes
-clicks to a `HitMeSession` (session.py) and copies `table_view(session)` (view.py) to the widgets.
+clicks to a `HitMeSession` (session.py), or to a room's seat (`HitMeTable.over(seat)`,
+widgets/rooms/session.py), and copies `table_view(session)` (view.py) to the widgets.
 Every view comes from the viewer's observation: a card the person at the screen may not see is
 never in any widget value. Phases: PLAY, ANNOUNCE (sum and |sum| typed first), REVEAL."""
 

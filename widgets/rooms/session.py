@@ -54,7 +54,7 @@ from widgets.hit_me.session import (
 from widgets.rooms import store as st
 from widgets.rooms.codes import format_code
 from widgets.rooms.games import NEXT_ROUND, next_round
-from widgets.words import _, flapjack_hint_lines, room_error_text
+from widgets.words import _, flapjack_hint_lines, hint_sentence, room_error_text
 
 log = logging.getLogger(__name__)
 Schedule = Callable[[float, Callable[[], None]], None]
@@ -486,13 +486,19 @@ class SeatSession:
             self.on_change()
         return ok
 
+    def _refuse_away(self) -> bool:
+        """While a computer player has this seat: say so (the table's message) and return
+        True; False otherwise."""
+        if not self.away:
+            return False
+        self.say(_("A computer player has your seat now: press \"Take my seat back\" first."))
+        self.on_change()
+        return True
+
     def _play(self, action: Any) -> bool:
         """A student's engine move, with the version this page showed (refused with a
         message while a computer player has the seat or the room is not playing)."""
-        if self.away:
-            self.say(_("A computer player has your seat now: press \"Take my seat back\" "
-                       "first."))
-            self.on_change()
+        if self._refuse_away():
             return False
         if self.status != st.PLAYING:
             self.say({st.WAITING: _("The game has not started yet."),
@@ -714,6 +720,9 @@ class HitMeSeat(SeatSession):
     def hint_lines(self) -> list[Any]:
         return hint_lines_for(self, self.my_turn() and self.phase is Phase.PLAY)
 
+    def hint_text(self) -> str:
+        return hint_sentence(self.hint_lines())
+
     def hit(self) -> bool:
         return self._hit_me_move(Hit())
 
@@ -746,7 +755,7 @@ class HitMeSeat(SeatSession):
     def check_announce(self, answers: dict[str, int | None]) -> bool | None:
         """This student's typed sum and |sum| (True right, False wrong, None not now)."""
         values = self.announce_values()
-        if values is None or self.my_check is not None or self.away:
+        if values is None or self.my_check is not None or self._refuse_away():
             return None
         seen = self.seat in self.sum_shown
         ok, text = check_answer(values, answers, seen)
@@ -801,8 +810,8 @@ class HitMeSeat(SeatSession):
             self.say(_("The next round comes after every card is turned up."))
             self.on_change()
             return False
-        if self.away:
-            return self._play(None)  # refused with the message: a computer player has the seat
+        if self._refuse_away():
+            return False
         return self._store_move(lambda: self.store.move(
             self.code, self.seat, self._secret, next_round, action=NEXT_ROUND,
             expected_version=self.version), quiet=True)
@@ -872,8 +881,6 @@ class FlapjackSeat(HandChoices, SeatSession):
         return flapjack_hint_lines(self.state.observation(self.seat))
 
     def hint_text(self) -> str:
-        from widgets.words import hint_sentence
-
         return hint_sentence(self.hint_lines())
 
 
