@@ -162,8 +162,9 @@ def test_refusals_are_messages_and_change_nothing(rooms_url: str) -> None:
     v = store.current_version(host.code)
     assert mover.choose_ace("ZZ", True) is False
     assert store.current_version(host.code) == v
-    # Flapjack buttons on a Hit Me table
-    assert mover.click_card("KS") is False and store.current_version(host.code) == v
+    # a forged ace (a card view that is not one of the seat's aces): a message, nothing moved
+    assert mover.choose_ace({"key": "KS"}, True) is False
+    assert store.current_version(host.code) == v
 
 
 def test_table_changed_when_the_page_is_stale(rooms_url: str) -> None:
@@ -176,12 +177,13 @@ def test_table_changed_when_the_page_is_stale(rooms_url: str) -> None:
                                                          mover.secret), schedule=no_timer)
     card = next(c for c in mover.state.hands[mover.seat]
                 if mover.state.why_illegal(mover.seat, c, 1) is None)
-    assert mover.click_card(card.key) is True
+    assert mover.click_card(card.key) is None  # no refusal: played
     n = store.move_count(host.code)
     # the twin page still shows the old version: its click is refused, nothing doubled
     other = next(c for c in twin.state.hands[twin.seat] if c.key != card.key
                  and twin.state.why_illegal(twin.seat, c, 1) is None)
-    assert twin.click_card(other.key) is False
+    refusal = twin.click_card(other.key)
+    assert refusal is not None and refusal == twin.note
     assert "changed" in twin.note[0] or "turn" in twin.note[0]
     assert store.move_count(host.code) == n
 
@@ -203,9 +205,9 @@ def test_a_whole_flapjack_game_by_three_pages(rooms_url: str) -> None:
             for c in s.state.hands[s.seat]:
                 signs = [sg for sg in (1, -1) if s.state.why_illegal(s.seat, c, sg) is None]
                 if signs:
-                    assert s.click_card(c.key) is True and s.selected == c.key
+                    assert s.click_card(c.key) is None and s.selected == c.key
                     assert s.view().signs is not None
-                    assert s.choose_sign(signs[-1]) is True
+                    assert s.choose_sign(signs[-1]) is None
                     break
     pump(ss, clock)
     assert all(s.status == "finished" for s in ss)
@@ -223,9 +225,9 @@ def test_a_card_from_another_hand_is_refused(rooms_url: str) -> None:
     mover = ss[turn]
     theirs = ss[(turn + 1) % 3].state.hands[(turn + 1) % 3][0]
     v = store.current_version(host.code)
-    assert mover.click_card(theirs.key) is False
+    assert mover.click_card(theirs.key) == ("That card is not in your hand.", "error")
     assert mover.note == ("That card is not in your hand.", "error")
-    assert mover.click_card(12345) is False  # type: ignore[arg-type] - a forged value
+    assert mover.click_card(12345) is not None  # type: ignore[arg-type] - a forged value
     assert store.current_version(host.code) == v
 
 
@@ -263,7 +265,7 @@ def test_reload_with_the_seat_link_and_with_the_pin(rooms_url: str) -> None:
     # the old link no longer holds the seat
     ss[1]._touched_at = -1e9
     ss[1].poll()
-    assert ss[1]._stopped and "PIN" in ss[1].note[0]
+    assert ss[1]._stopped and "PIN" in ss[1].room_note[0]
     with pytest.raises(NotAllowed):
         store.rejoin(host.code, 1, ss[1].secret)
 
@@ -358,7 +360,7 @@ def test_the_host_starts_and_only_the_host(rooms_url: str) -> None:
                     host_secret=host.secret, schedule=no_timer)
     b = SeatSession(open_store(rooms_url), store.join(host.code, "Ben"), schedule=no_timer)
     b.start()
-    assert b.status == "waiting" and "opened" in b.note[0]
+    assert b.status == "waiting" and "opened" in b.room_note[0]
     assert a.hit() is False and "not started" in a.note[0]
     a.start()
     b.poll()
@@ -404,7 +406,7 @@ def test_every_student_clicks_at_the_same_moment(rooms_url: str, game: str) -> N
                 playable = [c for c in hand if s.state.why_illegal(s.seat, c, 1) is None]
                 card = playable[0] if playable else (hand[0] if hand else None)
                 if card is not None:
-                    made[i] += s.click_card(card.key)
+                    made[i] += s.click_card(card.key) is None
             barrier.wait()
 
     threads = [threading.Thread(target=click, args=(i,)) for i in range(len(pages))]
@@ -446,7 +448,7 @@ def test_a_redraw_that_raises_shows_a_message_and_the_next_poll_draws_again(
                        store=open_store(rooms_url), schedule=no_timer)
     s = ben.session
     assert s is not None and shown(ben) == ""
-    real, fails = ben._refresh_flapjack, [2]
+    real, fails = ben.table.refresh, [2]
 
     def flaky() -> None:
         if fails[0] > 0:
@@ -454,12 +456,12 @@ def test_a_redraw_that_raises_shows_a_message_and_the_next_poll_draws_again(
             raise RuntimeError("a broken redraw")
         real()
 
-    ben._refresh_flapjack = flaky  # type: ignore[method-assign]
+    ben.table.refresh = flaky  # type: ignore[method-assign]
     mover = ss[ss[0].turn()]
     card = next(c for c in mover.state.hands[mover.seat]
                 if mover.state.why_illegal(mover.seat, c, 1) is None)
-    log_before = ben.move_log.text()
-    assert mover.click_card(card.key) is True
+    log_before = ben.table.move_log.text()
+    assert mover.click_card(card.key) is None
     version = store.current_version(host.code)
     s.poll()  # the change is loaded; drawing it raises: a message, not an exception
     assert s.redraw_failed and s.version == version
@@ -468,21 +470,21 @@ def test_a_redraw_that_raises_shows_a_message_and_the_next_poll_draws_again(
     s.poll()  # fails again, still the message
     assert s.redraw_failed and "could not be redrawn" in shown(ben)
     s.poll()  # the same version: drawn this time, the message gone
-    assert not s.redraw_failed and s.note is None and shown(ben) == ""
-    assert ben.move_log.text() != log_before
+    assert not s.redraw_failed and s.room_note is None and shown(ben) == ""
+    assert ben.table.move_log.text() != log_before
     assert store.move_count(host.code) == 1  # nothing lost, nothing doubled
 
 
 def test_a_seat_and_a_session_satisfy_one_protocol(rooms_url: str) -> None:
-    """widgets.hit_me.view.table_view reads a HitMeLook: a one-screen HitMeSession and a room
-    seat's look both provide every part of it (a missing part fails here, not on a page)."""
+    """widgets.hit_me.view.table_view reads a HitMeLook: a one-screen HitMeSession and a room's
+    seat both provide every part of it (a missing part fails here, not on a page)."""
     from widgets.hit_me.session import HitMeSession
     from widgets.hit_me.view import HitMeLook, table_view
-    from widgets.rooms.session import _HitMeLook
+    from widgets.rooms.session import HitMeSeat
 
     _store, _host, ss = seats(rooms_url, HitMeGame(HitMeConfig(players=3), seed=5), ["Ana"])
-    look = _HitMeLook(ss[0])
-    assert isinstance(look, HitMeLook) and table_view(look).viewer == 0
+    assert isinstance(ss[0], HitMeSeat)
+    assert isinstance(ss[0], HitMeLook) and table_view(ss[0]).viewer == 0
     s = HitMeSession(bot_delay=0)
     s.new_game(players=3, opponents="easy", seed=5, mode="solo", colors="black-positive",
                turn_order="round-robin", ace_eleven=False, students=None)

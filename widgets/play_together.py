@@ -8,8 +8,9 @@ A thin ipywidgets layer over `widgets.rooms.session.SeatSession` (no game logic 
 * the lobby: "Open a table" (game, variant and settings, seats, empty seats as computer players
   or not, your name) gives a short room code shown big; "Join" (code + name) gives a seat;
   "Come back" (code + name + seat PIN) gives one's seat back on another page;
-* the table: the room code, this seat's PIN and seat link, the host's Start button, and the
-  Hit Me or Flapjack table drawn from this seat's view only; it updates by itself (the session
+* the table: the room code, this seat's PIN and seat link, the host's Start button, the room's
+  messages, and the game: `HitMeTable.over(seat)` or `FlapjackTable.over(seat)`, the tables a
+  one-screen game uses, drawn from this seat's view only; it updates by itself (the session
   polls the store on the kernel's timer).
 
 The page holds its seat's secret in the seat link (`?room=KM7Q4X&seat=1&key=...`), read back
@@ -34,6 +35,8 @@ from engine.flapjack import FlapjackConfig, FlapjackState
 from engine.hit_me import HitMeConfig, HitMeGame
 from widgets import components as ui
 from widgets.deal_codes import new_secret_seed
+from widgets.flapjack.table import FlapjackTable
+from widgets.hit_me.table import HitMeTable
 from widgets.rooms import store as st
 from widgets.rooms.codes import CodeError, format_code, parse_code
 from widgets.rooms.session import SeatSession, redraw_failed_text
@@ -312,86 +315,15 @@ class PlayTogether(widgets.VBox):
         self.room_box = widgets.VBox([self.code_html, self.seat_html, self.room_status,
                                       widgets.HBox([self.start_button, self.back_seat_button,
                                                     self.new_pin_button])])
-        if s.game == "flapjack":
-            self._build_flapjack()
+        # the game: the table a one-screen game uses, drawn over this seat (the seat's view
+        # only); the room's page redraws the room's parts, then the table
+        if s.game_name == "flapjack":
+            self.table: Any = FlapjackTable.over(s)
+            self.table.hand.box.add_class("icg-room-hand")
         else:
-            self._build_hit_me()
-
-    def _build_hit_me(self) -> None:
-        s = self.session
-        assert s is not None
-        self.status_html = ui.html_widget("", ["icg-status"])
-        self.seats_html = ui.html_widget("")
-        self.number_line = ui.NumberLine(_("Number line: sums and distances from zero"))
-        self.peek_button = ui.make_button(_("Peek at my face-down card"), s.toggle_peek,
-                                          tooltip=_("show or hide your own face-down card"))
-        self.hit_button = ui.make_button(_("Hit me!"), s.hit, button_style="success",
-                                         own_layout=True, tooltip=_("take one more card"))
-        self.hold_button = ui.make_button(_("Hold"), s.hold, button_style="warning",
-                                          own_layout=True, tooltip=_("stop taking cards"))
-        self.ace_box = widgets.HBox([])
-        self._ace_buttons: list[widgets.Button] = []
-        self._ace_cards: list[dict[str, Any]] = []
-        self.hint = ui.HintBox(s.hint_text)
-        self.announce = ui.AnswerEntry(
-            [("sum", _("My sum")), ("abs", _("Its absolute value |sum|"))],
-            on_check=s.check_announce, on_show_me=s.show_me, check_label=_("Check my sum"),
-            placeholders={"abs": _("a whole number")})
-        self.announce.layout.display = "none"
-        self._announce_shown: Any = None
-        self.result_html = ui.html_widget("")
-        self.next_round_button = ui.make_button(_("Next round"), s.next_round,
-                                                button_style="primary", own_layout=True,
-                                                tooltip=_("the next dealer deals a new round"))
-        self.scores_html = ui.html_widget("")
-        self.move_log = ui.MoveLog(_("Move log"))
-        self.game_box = widgets.VBox([
-            ui.html_widget('<div class="icg-title">Hit Me</div>'), self.status_html,
-            self.seats_html, widgets.HBox([self.peek_button, self.hit_button,
-                                           self.hold_button]),
-            self.ace_box, self.hint, self.announce, self.result_html,
-            ui.hbox([self.next_round_button]), self.number_line, self.scores_html,
-            self.move_log])
-
-    def _build_flapjack(self) -> None:
-        from widgets.flapjack import render
-        from widgets.flapjack.hand import CardRow
-
-        s = self.session
-        assert s is not None
-        self.fj_css = ui.html_widget(f"<style>{render.FLAPJACK_CSS}</style>", ["icg-style"])
-        self.header = ui.html_widget("", ["icg-fj-header"])
-        self.banner = ui.html_widget("", ["icg-fj-banner-box"])
-        self.status_html = ui.html_widget("", ["icg-fj-status"])
-        self.seats_html = ui.html_widget("", ["icg-fj-seats"])
-        self.table_html = ui.html_widget("", ["icg-fj-tableview"])
-        self.number_line = ui.NumberLine(_("Running total"))
-        self.hand_title = ui.html_widget("")
-        self.hand = CardRow(s.click_card, lambda key: self._refused_card())
-        self.hand.box.add_class("icg-room-hand")
-        self.sign_prompt = ui.html_widget("")
-        self.add_button = ui.make_button("+ " + _("Add"), lambda: s.choose_sign(1))
-        self.subtract_button = ui.make_button(f"{ui.MINUS} " + _("Subtract"),
-                                              lambda: s.choose_sign(-1))
-        self.cancel_button = ui.make_button(_("Choose another card"), s.cancel)
-        self.sign_box = widgets.VBox([self.sign_prompt, ui.hbox(
-            [self.add_button, self.subtract_button, self.cancel_button])])
-        self.sign_box.layout.display = "none"
-        self.hint = ui.HintBox(s.hint_text)
-        self.move_log = ui.MoveLog(_("Move log"))
-        self.game_box = widgets.VBox([
-            self.fj_css, self.header, self.banner, self.status_html, self.seats_html,
-            self.table_html, self.number_line, self.hand_title, self.hand.box, self.sign_box,
-            self.hint, self.move_log], _dom_classes=("icg-flapjack",))
-
-    def _refused_card(self) -> None:
-        self._say(_("That card cannot be played now."))
-
-    def _click_ace(self, i: int) -> None:
-        s = self.session
-        if s is not None and 0 <= i < len(self._ace_cards):
-            c = self._ace_cards[i]
-            s.choose_ace(c["key"], abs(c["value"]) != 11)
+            self.table = HitMeTable.over(s)
+        s.on_change = self.refresh
+        self.game_box = widgets.VBox([self.table])
 
     # ----- the view to the widgets ----------------------------------------------------------
     def refresh(self) -> None:
@@ -410,7 +342,7 @@ class PlayTogether(widgets.VBox):
             return
         info = s.info
         assert info is not None
-        note = s.note
+        note = s.room_note
         if note is not None:
             self.message.show(note[0], "error" if note[1] in ("unavailable", "redraw")
                               else note[1])
@@ -445,80 +377,7 @@ class PlayTogether(widgets.VBox):
             self.game_box.layout.display = "none"
             return
         self.game_box.layout.display = None
-        if s.game == "flapjack":
-            self._refresh_flapjack()
-        else:
-            self._refresh_hit_me()
-
-    def _refresh_hit_me(self) -> None:
-        from widgets.hit_me.render import announce_prompt_html, score_table_html
-
-        s = self.session
-        assert s is not None
-        v = s.view()
-        self.status_html.value = v.status_html
-        self.seats_html.value = v.seats_html
-        self.number_line.show(list(v.points), v.arrow, list(v.spans))
-        self.move_log.set_lines(list(v.log_lines))
-        self.hit_button.disabled = not v.can_hit
-        self.hold_button.disabled = not v.can_hold
-        self.peek_button.disabled = not v.can_peek
-        self.peek_button.description = v.peek_label
-        self.hint.button.disabled = not v.hint_enabled
-        show = None if v.show_hit_hold and not v.round_over else "none"
-        self.hit_button.layout.display = self.hold_button.layout.display = show
-        while len(self._ace_buttons) < len(v.aces):
-            i = len(self._ace_buttons)
-            self._ace_buttons.append(ui.make_button("ace", lambda i=i: self._click_ace(i)))
-        self._ace_cards = [a.card for a in v.aces]
-        for a, b in zip(v.aces, self._ace_buttons, strict=False):
-            b.description, b.tooltip, b.disabled = a.description, a.tooltip, not v.aces_active
-        self.ace_box.children = tuple(self._ace_buttons[:len(v.aces)])
-        # the announce check: this student's own, once per round
-        key = (s.check_round, v.announcing)
-        if v.announcing and self._announce_shown != key:
-            self._announce_shown = key
-            self.announce.reset(announce_prompt_html(s.name))
-        if v.announcing and s.feedback is not None:
-            self.announce.feedback(*s.feedback)
-        if v.announcing and s.my_check is not None:
-            self.announce.lock()
-            if s.feedback is None:
-                self.announce.feedback(_("You have announced your sum. The cards turn up when "
-                                         "everyone has."), "ok")
-        elif v.announcing:
-            self.announce.offer_show_me(s.misses >= 2)
-        self.announce.check_button.disabled = not v.can_check
-        self.announce.layout.display = None if v.announcing else "none"
-        self.result_html.value = v.result_html
-        self.next_round_button.disabled = not v.round_over or s.away
-        self.next_round_button.layout.display = None if v.round_over else "none"
-        self.scores_html.value = score_table_html(s.names, s.state.wins, s.state.ties)
-
-    def _refresh_flapjack(self) -> None:
-        from widgets.flapjack import render
-
-        s = self.session
-        assert s is not None
-        v = s.view()
-        self.header.value = render.header_html(v.header)
-        self.banner.value = render.view_banner_html(v)
-        self.status_html.value = render.notice_html(v.status, "info")
-        self.seats_html.value = render.seats_html(v.obs, v.names, s.seat)
-        self.table_html.value = render.table_html(v.obs)
-        self.number_line.show(**render.number_line_args(v.obs))
-        self.hand.show(v.hand)
-        self.hand_title.value = render.hand_title_html(len(v.hand))
-        if v.signs is None:
-            self.sign_box.layout.display = "none"
-        else:
-            self.sign_prompt.value = render.sign_prompt_html(v.signs)
-            for b, c in zip((self.add_button, self.subtract_button), v.signs.buttons,
-                            strict=True):
-                b.description, b.tooltip, b.disabled = c.description, c.tooltip, c.disabled
-            self.sign_box.layout.display = None
-        self.hint.button.disabled = v.over
-        self.move_log.set_lines(render.log_lines(v.obs, v.names, s.seat))
+        self.table.refresh()
 
 
 def play_together(**kw: Any) -> PlayTogether:

@@ -200,7 +200,8 @@ class TeacherBox:
     `on_next()`, `on_restart()`, `on_new_deal()`, `on_code(text)` with the typed deal code,
     `on_large(on)`), the switches' first values, a tooltip of its own by part name (`tips`,
     marked with N_, translated here), and, at each refresh, `show(...)` with its view's data
-    (whether the next move may be stepped, the reasons as HTML). Every button is a
+    (whether the next move may be stepped, the reasons as HTML). `new_deal` False (a room's
+    seat, where the room deals): no "New deal" either. Every button is a
     GuardedButton (components.make_button); every label goes through `_()`."""
 
     TEACHER = ("walkthrough_toggle", "reveal_toggle", "next_move_button", "restart_button",
@@ -213,7 +214,7 @@ class TeacherBox:
                  on_reveal: Callable[[bool], Any], on_next: Callable[[], Any],
                  on_restart: Callable[[], Any], on_new_deal: Callable[[], Any],
                  on_code: Callable[[str], Any], on_large: Callable[[bool], Any],
-                 tips: dict[str, str] | None = None) -> None:
+                 tips: dict[str, str] | None = None, new_deal: bool = True) -> None:
         import ipywidgets as widgets
 
         from widgets.components import hbox, html_widget, make_button, make_toggle, shared_layout
@@ -246,12 +247,15 @@ class TeacherBox:
                                               tooltip=tip["restart"])
             controls += [self.walkthrough_toggle, self.reveal_toggle, self.next_move_button,
                          self.restart_button]
-        self.new_deal_button = make_button(_("New deal"), on_new_deal,
-                                           tooltip=_("shuffle and deal with a fresh deal code"))
+        self.new_deal_button: Any = None
+        if new_deal:
+            self.new_deal_button = make_button(
+                _("New deal"), on_new_deal, tooltip=_("shuffle and deal with a fresh deal code"))
+            controls.append(self.new_deal_button)
         self.large_print_toggle = make_toggle(_("Large print"), _("bigger text for a projector"),
                                               large)
         self.large_print_toggle.observe(switch(on_large), names="value")
-        controls += [self.new_deal_button, self.large_print_toggle]
+        controls.append(self.large_print_toggle)
         # (a row of buttons wraps whole on a narrow screen: style.css, every hbox of a table)
         row = widgets.HBox(controls, layout=shared_layout(), _dom_classes=("icg-teacher-row",))
         self.more: Any = None
@@ -331,7 +335,8 @@ class TableShell:
 
     The table provides `_children()`, `_make_settings()` (its settings panel, showing the
     session's settings) and the attributes `session`, `number_line`, `large_print`. The shell
-    makes the settings toggle (`_settings_toggle()`), the message area (`message`: made on the
+    makes the settings toggle (`_settings_toggle()`; None on a room's seat, where the room
+    deals), the message area (`message`: made on the
     first message, or by the table at once) and the settings panel (`settings`: made the first
     time it is opened or read; about 30 widget models a page would otherwise receive at
     start-up), both parts made on first use (LazyPart)."""
@@ -417,7 +422,8 @@ class TableShell:
 
     # ----- the teacher box (TeacherBox): one for every table ------------------------------
     def _build_teacher_box(self, *, teacher: bool, walkthrough: bool, reveal: bool,
-                           large: bool, tips: dict[str, str] | None = None) -> None:
+                           large: bool, tips: dict[str, str] | None = None,
+                           new_deal: bool = True) -> None:
         """Make the table's TeacherBox; its callbacks are the table's own methods
         (`_set_walkthrough`, `_set_reveal`, `_next_move`, `_restart_deal`, `_new_deal`,
         `_deal_code`; `_tell(text, kind)` says what happened)."""
@@ -425,7 +431,8 @@ class TableShell:
             teacher=teacher, walkthrough=walkthrough, reveal=reveal, large=large,
             on_walkthrough=self._set_walkthrough, on_reveal=self._set_reveal,
             on_next=self._next_move, on_restart=self._restart_deal, on_new_deal=self._new_deal,
-            on_code=self._replay_code, on_large=self._set_large_print, tips=tips)
+            on_code=self._replay_code, on_large=self._set_large_print, tips=tips,
+            new_deal=new_deal)
 
     # the box's parts, read on the table (None: not made, on a student's page)
     walkthrough_toggle = property(lambda self: self.teacher_box.walkthrough_toggle)

@@ -329,8 +329,9 @@ def test_three_students_play_a_hit_me_round(rooms_server: tuple[str, str], open_
         # attached, not visible: the last answer turns the cards up at once, which hides the
         # announce box (and its "Right!") a moment later
         vp.page.get_by_text("Right!").first.wait_for(state="attached", timeout=TIMEOUT)
-    for vp in pages:  # the last answer turned the cards up on every page
-        vp.page.get_by_text("The round is over: every card is face up.").wait_for(
+    for vp in pages:  # the last answer turned the cards up on every page (the table's status,
+        # which the page's live region also says: the first of the two)
+        vp.page.get_by_text("The round is over: every card is face up.").first.wait_for(
             timeout=TIMEOUT)
     all_down = [r.face_down[p] for p in range(3)]
     for vp in pages:

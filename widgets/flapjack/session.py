@@ -71,7 +71,136 @@ class Feedback:
     done: bool = False
 
 
-class FlapjackSession:
+class HandChoices:
+    """The choices of one seat's own hand, shared by a one-screen `FlapjackSession` (seat `YOU`)
+    and a room's seat (widgets/rooms/session.py, `FlapjackSeat`): why each card may not be played
+    (as data, for `card_whys` and the view), and the clicks on the hand (choose a card, choose
+    + or -, put it back), each refused with a message that changes nothing.
+
+    The class using it provides `state` (the game), `config`, `viewer` (the seat at this
+    screen), `selected` and `pending` (the card waiting for + or -, the total being asked),
+    `note`, `changed()` (after a change) and `_commit(key, sign)` (the chosen move: played, or
+    first asked about); `_may_move()` says whether the person at this screen may move their
+    seat at all (a room's seat: not while a computer player has it or the room is paused)."""
+
+    viewer = YOU
+    state: FlapjackState
+    config: Any
+    selected: str | None
+    pending: tuple[str, int] | None
+    note: Note | None
+
+    def changed(self) -> None:  # pragma: no cover - every user defines it
+        raise NotImplementedError
+
+    def _commit(self, key: str, sign: int) -> Note | None:  # pragma: no cover
+        raise NotImplementedError
+
+    def _may_move(self) -> bool:
+        return True
+
+    def _state_or_none(self) -> FlapjackState | None:
+        return self.state
+
+    # ----- the viewer's own cards (the session may look at these, never at other hands) ----
+    def my_turn(self, viewer: int | None = None) -> bool:
+        st = self._state_or_none()
+        v = self.viewer if viewer is None else viewer
+        return st is not None and not st.over and st.current == v and self._may_move()
+
+    def _own_card(self, key: str | None, viewer: int | None = None) -> Card | None:
+        v = self.viewer if viewer is None else viewer
+        for c in self.state.hands[v]:
+            if c.key == key:
+                return c
+        return None
+
+    def signs(self) -> tuple[int, ...]:
+        return (1, -1) if self.config.add_or_subtract else (1,)
+
+    def why(self, card: Card, sign: int, viewer: int | None = None) -> Why | None:
+        """Why `viewer` may not play their own `card` with `sign` now, as data (None: allowed)."""
+        st = self.state
+        v = self.viewer if viewer is None else viewer
+        if st.over:
+            return Why(Reason.GAME_OVER)
+        if st.current != v or not self._may_move():
+            return Why(Reason.NOT_YOUR_TURN, {"current": st.current, "seat": v})
+        return st.why_illegal(v, card, sign)
+
+    def card_whys(self, viewer: int | None = None) -> dict[str, tuple[Why | None, ...]]:
+        """For each card in `viewer`'s own hand: why each sign is refused (None: allowed)."""
+        v = self.viewer if viewer is None else viewer
+        return {c.key: tuple(self.why(c, s, v) for s in self.signs())
+                for c in self.state.hands[v]}
+
+    def why_text(self, card: Card, sign: int) -> str | None:
+        why = self.why(card, sign)
+        return None if why is None else words.reason_text(why, self.config.add_or_subtract,
+                                                          viewer=self.viewer)
+
+    def card_reason(self, card: Card) -> str | None:
+        """Why a card cannot be played at all now, in words (None: some way is legal)."""
+        whys = [self.why_text(card, s) for s in self.signs()]
+        if any(w is None for w in whys):
+            return None
+        if len(whys) == 1 or whys[0] == whys[1]:
+            return whys[0]
+        return words.both_ways_refused(whys[0], whys[1])
+
+    # ----- clicks -------------------------------------------------------------------------
+    def _say(self, text: str, kind: str = "error") -> Note:
+        self.note = (text, kind)
+        return self.note
+
+    def click_card(self, key: str) -> Note | None:
+        """The student chose a card. Returns the refusal (nothing changed) or None."""
+        if not self.my_turn():
+            return self._say(_("Wait for your turn."))
+        card = self._own_card(key)
+        if card is None:
+            return self._say(_("That card is not in your hand."))
+        reason = self.card_reason(card)
+        if reason:
+            return self._say(_("You cannot play {card} now: {reason}.").format(
+                card=card.short, reason=reason))
+        self.note = None
+        if self.config.add_or_subtract:
+            self.selected = key
+            self.pending = None
+            self.changed()
+            return None
+        return self._commit(key, 1)
+
+    def refused_card(self, key: str | None) -> Note:
+        """A click on a switched-off card (only a forged one): a message, nothing else."""
+        card = self._own_card(key) if key is not None else None
+        reason = self.card_reason(card) if card is not None else None
+        return self._say(_("You cannot play {card} now: {reason}.").format(
+            card=card.short, reason=reason) if card and reason
+            else _("That card cannot be played now."))
+
+    def choose_sign(self, sign: int) -> Note | None:
+        key = self.selected
+        card = self._own_card(key) if key else None
+        if key is None or card is None or not self.my_turn() or sign not in (1, -1):
+            return self._say(_("Choose a card first."))
+        why = self.why_text(card, sign)
+        if why:
+            return self._say((_("You cannot add {card} now: {reason}.") if sign > 0 else
+                              _("You cannot subtract {card} now: {reason}.")).format(
+                card=card.short, reason=why))
+        self.selected = None
+        return self._commit(key, sign)
+
+    def cancel(self) -> None:
+        """Put the chosen card back."""
+        self.selected = None
+        self.pending = None
+        self.changed()
+
+
+class FlapjackSession(HandChoices):
     """One student's Flapjack table without widgets (see the module docstring). Keywords:
     players (2-8), opponents ('easy'/'medium'/'hard' or a bot: 'random'/'greedy'/'expert', or
     one per computer player), variant ('classic', 'simple-ten', 'add-or-subtract'), decks,
@@ -86,6 +215,8 @@ class FlapjackSession:
     the teacher's key: widgets/teacher_key.py; widgets.shell.check_teacher),
     schedule(delay, fn) (how a paced computer move waits; default: the kernel's loop) and
     on_change() (called after every change)."""
+
+    room = False  # one screen (a room's seat, widgets/rooms/session.py, is True: the room deals)
 
     def __init__(
         self,
@@ -157,6 +288,9 @@ class FlapjackSession:
     def state(self) -> FlapjackState:
         """The game being played (for tests and teachers; views never read it)."""
         assert self._game is not None
+        return self._game
+
+    def _state_or_none(self) -> FlapjackState | None:
         return self._game
 
     @property
@@ -261,99 +395,6 @@ class FlapjackSession:
         self.code_typed = values["seed"] is not None
         self.new_game(values["seed"])
         return None
-
-    # ----- the viewer's own cards (the session may look at these, never at other hands) ----
-    def my_turn(self, viewer: int = YOU) -> bool:
-        st = self._game
-        return st is not None and not st.over and st.current == viewer
-
-    def _own_card(self, key: str | None, viewer: int = YOU) -> Card | None:
-        for c in self.state.hands[viewer]:
-            if c.key == key:
-                return c
-        return None
-
-    def signs(self) -> tuple[int, ...]:
-        return (1, -1) if self.config.add_or_subtract else (1,)
-
-    def why(self, card: Card, sign: int, viewer: int = YOU) -> Why | None:
-        """Why `viewer` may not play their own `card` with `sign` now, as data (None: allowed)."""
-        st = self.state
-        if st.over:
-            return Why(Reason.GAME_OVER)
-        if st.current != viewer:
-            return Why(Reason.NOT_YOUR_TURN, {"current": st.current, "seat": viewer})
-        return st.why_illegal(viewer, card, sign)
-
-    def card_whys(self, viewer: int = YOU) -> dict[str, tuple[Why | None, ...]]:
-        """For each card in `viewer`'s own hand: why each sign is refused (None: allowed)."""
-        return {c.key: tuple(self.why(c, s, viewer) for s in self.signs())
-                for c in self.state.hands[viewer]}
-
-    def why_text(self, card: Card, sign: int) -> str | None:
-        why = self.why(card, sign)
-        return None if why is None else words.reason_text(why, self.config.add_or_subtract,
-                                                          viewer=YOU)
-
-    def card_reason(self, card: Card) -> str | None:
-        """Why a card cannot be played at all now, in words (None: some way is legal)."""
-        whys = [self.why_text(card, s) for s in self.signs()]
-        if any(w is None for w in whys):
-            return None
-        if len(whys) == 1 or whys[0] == whys[1]:
-            return whys[0]
-        return words.both_ways_refused(whys[0], whys[1])
-
-    # ----- clicks -------------------------------------------------------------------------
-    def _say(self, text: str, kind: str = "error") -> Note:
-        self.note = (text, kind)
-        return self.note
-
-    def click_card(self, key: str) -> Note | None:
-        """The student chose a card. Returns the refusal (nothing changed) or None."""
-        if not self.my_turn():
-            return self._say(_("Wait for your turn."))
-        card = self._own_card(key)
-        if card is None:
-            return self._say(_("That card is not in your hand."))
-        reason = self.card_reason(card)
-        if reason:
-            return self._say(_("You cannot play {card} now: {reason}.").format(
-                card=card.short, reason=reason))
-        self.note = None
-        if self.config.add_or_subtract:
-            self.selected = key
-            self.pending = None
-            self.changed()
-            return None
-        return self._commit(key, 1)
-
-    def refused_card(self, key: str | None) -> Note:
-        """A click on a switched-off card (only a forged one): a message, nothing else."""
-        card = self._own_card(key) if key is not None else None
-        reason = self.card_reason(card) if card is not None else None
-        return self._say(_("You cannot play {card} now: {reason}.").format(
-            card=card.short, reason=reason) if card and reason
-            else _("That card cannot be played now."))
-
-    def choose_sign(self, sign: int) -> Note | None:
-        key = self.selected
-        card = self._own_card(key) if key else None
-        if key is None or card is None or not self.my_turn():
-            return self._say(_("Choose a card first."))
-        why = self.why_text(card, sign)
-        if why:
-            return self._say((_("You cannot add {card} now: {reason}.") if sign > 0 else
-                              _("You cannot subtract {card} now: {reason}.")).format(
-                card=card.short, reason=why))
-        self.selected = None
-        return self._commit(key, sign)
-
-    def cancel(self) -> None:
-        """Put the chosen card back."""
-        self.selected = None
-        self.pending = None
-        self.changed()
 
     def _commit(self, key: str, sign: int) -> Note | None:
         if self.say_total:

@@ -1,13 +1,15 @@
-"""The Flapjack table widget: one student (seat 0) against computer players, or a walkthrough.
+"""The Flapjack table widget: one student (seat 0) against computer players, a walkthrough, or
+a student's seat at a shared room (`FlapjackTable.over(seat)`, widgets/rooms/session.py).
 
     from widgets import FlapjackTable
     FlapjackTable(players=3, opponents="medium", variant="classic", seed=1234)
 
 A thin ipywidgets shell: it builds its widgets once (parts made on first use through LazyPart),
-routes every click to `FlapjackSession` (widgets/flapjack/session.py) and applies
-`table_view(session, YOU)` (widgets/flapjack/view.py, rendered by widgets/flapjack/render.py)
-to the widgets' values. The student's hand is a row of real buttons, one per card ("7♦ -7");
-cards that would break the limit are disabled with the reason in their label.
+routes every click to its session (`FlapjackSession`, widgets/flapjack/session.py, or a room's
+`FlapjackSeat`) and applies `table_view(session, session.viewer)` (widgets/flapjack/view.py,
+rendered by widgets/flapjack/render.py) to the widgets' values. The student's hand is a row of
+real buttons, one per card ("7♦ -7"); cards that would break the limit are disabled with the
+reason in their label.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from engine.flapjack import FlapjackState
 from widgets import components as ui
 from widgets.controller import call_later
 from widgets.flapjack import render
-from widgets.flapjack.session import YOU, Feedback, FlapjackSession, Note
+from widgets.flapjack.session import Feedback, FlapjackSession, Note
 from widgets.flapjack.settings import FIELDS, settings_panel
 from widgets.flapjack.view import TableView, table_view
 from widgets.render import esc
@@ -61,18 +63,39 @@ class FlapjackTable(TableShell, widgets.VBox):
         if not isinstance(large_print, bool):
             raise ConfigError(_("large_print must be True or False; got {value}").format(
                 value=repr(large_print)))
-        self.session = FlapjackSession(
+        session = FlapjackSession(
             players=players, opponents=opponents, variant=variant, decks=decks, colors=colors,
             seed=seed, walkthrough=walkthrough, names=names, say_total=say_total,
             bot_delay=bot_delay, deck=deck, teacher_controls=teacher_controls,
             schedule=call_later, on_change=self.refresh)
+        self._attach(session, large_print)
+        self.new_game(self.session.first_code, at_once=True)
+
+    @classmethod
+    def over(cls, session: Any, *, large_print: bool = False, lang: str | None = None,
+             anchor: str | None = None) -> FlapjackTable:
+        """The table drawn over a session made elsewhere: a room's seat
+        (widgets/rooms/session.py, `FlapjackSeat`), which offers what a FlapjackSession offers
+        the table (its seat's observation, `card_whys`, the clicks on the hand, `note`,
+        `hint_lines`). With `session.room` the room deals: no "New deal", no settings."""
+        self = cls.__new__(cls)
+        self.lang = check_language(lang)
+        with speaking(self.lang):
+            self._classes = game_classes(anchor)
+            self._attach(session, large_print)
+            session.on_change = self.refresh
+            self.refresh()
+        return self
+
+    def _attach(self, session: Any, large_print: bool) -> None:
+        """Build the widgets over `session` and become the box that holds them."""
+        self.session = session
         self._asked = 0  # the session's practice_serial last shown
         self._build()
         super().__init__(self._children(), _dom_classes=(
             "icg-root", "icg-flapjack", *self._classes,
             *(["icg-large"] if large_print else [])))
         self._set_large_print(large_print)
-        self.new_game(self.session.first_code, at_once=True)
 
     # ----- the session's parts, for tests and teachers ------------------------------------
     card_buttons = property(lambda self: self.hand.buttons)
@@ -88,7 +111,7 @@ class FlapjackTable(TableShell, widgets.VBox):
 
     def observation(self) -> dict[str, Any]:
         """What this table shows: the student's view, or every hand when revealed."""
-        return self.session.observation(YOU)
+        return self.session.observation(self.session.viewer)
 
     # ----- widgets ------------------------------------------------------------------------
     def _build(self) -> None:
@@ -107,14 +130,14 @@ class FlapjackTable(TableShell, widgets.VBox):
         self.hint.layout.align_items = "flex-start"
         s = self.session
         self._build_teacher_box(teacher=s.teacher_controls, walkthrough=s.walkthrough,
-                                reveal=s.show_hands, large=False)
+                                reveal=s.show_hands, large=False, new_deal=not s.room)
         # banners ("Flapjack!", passes) and messages: one place that keeps a height of its
         # own, so that a banner coming or going does not move the hand
         self.messages = widgets.VBox([self.banner, self.message],
                                      layout=ui.shared_layout())
         self.messages.add_class("icg-fj-messages")
         self.move_log = ui.MoveLog(_("Move log"))
-        self.settings_toggle = self._settings_toggle()
+        self.settings_toggle = None if s.room else self._settings_toggle()
         self.css = ui.html_widget(f"<style>{render.FLAPJACK_CSS}</style>", ["icg-style"])
         self.base_css = ui.style_widget()
 
@@ -249,20 +272,21 @@ class FlapjackTable(TableShell, widgets.VBox):
     def _refresh(self) -> None:
         if self.session.controller.state is None or "header" not in self.__dict__:
             return
-        v = table_view(self.session, YOU)
+        viewer = self.session.viewer
+        v = table_view(self.session, viewer)
         self._notify(*(self.session.note or (None,)))
         if self.session.pending is not None and self.session.practice_serial != self._asked:
             self._ask(v)
         self.header.value = render.header_html(v.header)
         self.banner.value = render.view_banner_html(v)
         self.status.value = render.notice_html(v.status, "info")
-        self.seats.value = render.seats_html(v.obs, v.names, YOU)
+        self.seats.value = render.seats_html(v.obs, v.names, viewer)
         self.table_view.value = render.table_html(v.obs)
         self.number_line.show(**render.number_line_args(v.obs))
         self.hand.show(v.hand)
         self.hand_title.value = render.hand_title_html(len(v.hand))
         self._apply_signs(v)
-        self.move_log.set_lines(render.log_lines(v.obs, v.names, YOU))
+        self.move_log.set_lines(render.log_lines(v.obs, v.names, viewer))
         self.teacher_box.show(walkthrough=v.walkthrough, can_next=v.next_enabled,
                               last_reason=render.view_last_reason_html(v),
                               reasons=render.view_reasons_html(v))
@@ -270,7 +294,8 @@ class FlapjackTable(TableShell, widgets.VBox):
         if v.over and ui.LazyPart.built(self, "practice"):
             self.practice.check_button.disabled = True
             self.cancel_practice_button.disabled = True
-        self.settings_toggle.description = v.settings_label
+        if self.settings_toggle is not None:
+            self.settings_toggle.description = v.settings_label
 
     def _ask(self, v: TableView) -> None:
         """Say the new total: a new question in the practice box."""

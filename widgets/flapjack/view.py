@@ -184,11 +184,12 @@ def table_view(session: FlapjackSession, viewer: int = 0) -> TableView:
     cfg = session.config  # the settings (public): title and colours for the header
     aos = bool(obs["config"].get("add_or_subtract"))
     names = tuple(session.names)
-    my_turn = not obs["over"] and obs["current_player"] == viewer
+    my_turn = session.my_turn(viewer)
     whys = session.card_whys(viewer)
     hand = _hand(session, obs, viewer, whys)
     signs = _signs(session, obs, viewer, hand, whys, my_turn)
-    code = format_code(session.deal_code)
+    # (a room deals from a secret nobody sees: it has no code to show, `deal_code` None)
+    code = None if session.deal_code is None else format_code(session.deal_code)
     choosing = ""
     chosen = next((c for c in hand if c.key == session.selected), None)
     if chosen is not None:

@@ -43,12 +43,56 @@ class Phase(Enum):
     REVEAL = "reveal"
 
 
+def widen_ends(line_ends: dict[int | None, tuple[int, int]], viewer: int | None,
+               ends: tuple[int, int]) -> tuple[int, int]:
+    """The number line's ends for `viewer` (kept in `line_ends`, one range per viewer, emptied
+    at each new round), given the ends its dots need now: they widen when a dot needs it and
+    never narrow within a round, so the scale stays steady while the round is played."""
+    old = line_ends.get(viewer)
+    if old is not None:
+        ends = (min(ends[0], old[0]), max(ends[1], old[1]))
+    line_ends[viewer] = ends
+    return ends
+
+
+def check_answer(values: Sequence[int], answers: dict[str, int | None],
+                 sum_seen: bool) -> tuple[bool, str]:
+    """The end-of-round check of a student's typed sum and |sum|: (right, what to say). Right
+    after "Show my sum" counts as shown, and says so."""
+    ok, text = announce_feedback(list(values), answers.get("sum"), answers.get("abs"))
+    if ok and sum_seen:
+        text += " " + _("(You saw your sum during the round with \u201cShow my sum\u201d: next "
+                        "time, try adding it up yourself.)")
+    return ok, text
+
+
+def shown_sum_text(values: Sequence[int]) -> str:
+    """"Show me" at the check: the sum and its absolute value."""
+    return _("Here it is: {sum}, and {abs}.").format(sum=sum_math(list(values)),
+                                                    abs=abs_math(sum(values)))
+
+
+def hint_lines_for(s: Any, my_turn: bool) -> list[Any]:
+    """The hint for the viewer of a session (a HitMeSession or a room's seat), one sentence a
+    line: only on their own turn (`my_turn`), after a peek and with their sum open."""
+    if not my_turn:
+        return [_("Hints are for your own turn.")]
+    if not s.peeked:
+        return [_("Peek at your face-down card first: the hint works with your whole sum.")]
+    if not s.sums_open(s.viewer):
+        return [_("The hint works with your whole sum: press \u201cShow my sum\u201d first "
+                  "(the check at the end of the round will know you saw it).")]
+    return hit_me_hint_lines(s.game.round.observation(s.viewer), s.names)
+
+
 def _quiet(text: str | None, kind: str = "info") -> None:
     """The default `notify`: a session without a screen keeps the last message."""
 
 
 class HitMeSession:
     """See the module docstring. `new_game(...)` takes the table's settings."""
+
+    room = False  # one screen (a room's seat, widgets/rooms/session.py, is True: the room deals)
 
     def __init__(self, *, walkthrough: bool = False, teacher_controls: bool | None = None,
                  bot_delay: float = 0.8, names: Sequence[str] | None = None,
@@ -282,15 +326,8 @@ class HitMeSession:
 
     def hint_lines(self) -> list[Any]:
         """The hint, one sentence a line (widgets.words.hit_me_hint_lines)."""
-        if (self.viewer is None or self.phase is not Phase.PLAY
-                or self.game.round.current != self.viewer):
-            return [_("Hints are for your own turn.")]
-        if not self.peeked:
-            return [_("Peek at your face-down card first: the hint works with your whole sum.")]
-        if not self.sums_open(self.viewer):
-            return [_("The hint works with your whole sum: press \u201cShow my sum\u201d first "
-                      "(the check at the end of the round will know you saw it).")]
-        return hit_me_hint_lines(self.game.round.observation(self.viewer), self.names)
+        return hint_lines_for(self, self.viewer is not None and self.phase is Phase.PLAY
+                              and self.game.round.current == self.viewer)
 
     def next_move(self) -> None:
         if self.walkthrough and self.phase is Phase.PLAY:
@@ -303,12 +340,10 @@ class HitMeSession:
             if self.phase is not Phase.ANNOUNCE or v is None or v in self.announced:
                 return None
             values = self.announce_values() or []
-            ok, text = announce_feedback(values, answers.get("sum"), answers.get("abs"))
+            ok, text = check_answer(values, answers, v in self.sum_shown)
             if ok and v in self.sum_shown:  # right, but the sum was on the screen
                 self.announced[v] = "shown"
-                self.announce_feedback = (text + " " + _(
-                    "(You saw your sum during the round with \u201cShow my sum\u201d: next "
-                    "time, try adding it up yourself.)"), "ok")
+                self.announce_feedback = (text, "ok")
             elif ok:
                 self.announced[v] = "right"
                 self.announce_feedback = (text, "ok")
@@ -330,9 +365,7 @@ class HitMeSession:
                 return
             values = self.announce_values() or []
             self.announced[v] = "shown"
-            self.announce_feedback = (
-                _("Here it is: {sum}, and {abs}.").format(sum=sum_math(values),
-                                                         abs=abs_math(sum(values))), "info")
+            self.announce_feedback = (shown_sum_text(values), "info")
         self.changed()
 
     def finish_announce(self) -> None:
@@ -394,11 +427,7 @@ class HitMeSession:
         when a dot needs it and never narrow within a round, so the scale stays steady while
         the round is played. One range per viewer: a range widened by a
         student's own sum is theirs. A new round starts afresh."""
-        old = self.line_ends.get(viewer)
-        if old is not None:
-            ends = (min(ends[0], old[0]), max(ends[1], old[1]))
-        self.line_ends[viewer] = ends
-        return ends
+        return widen_ends(self.line_ends, viewer, ends)
 
     def settings_args(self) -> dict[str, Any]:
         """This game's settings, as `new_game` takes them."""

@@ -1,5 +1,6 @@
 """The Hit Me table widget (`HitMeTable`, an ipywidgets VBox): builds its widgets once, routes
-clicks to a `HitMeSession` (session.py) and copies `table_view(session)` (view.py) to the widgets.
+clicks to a `HitMeSession` (session.py), or to a room's seat (`HitMeTable.over(seat)`,
+widgets/rooms/session.py), and copies `table_view(session)` (view.py) to the widgets.
 Every view comes from the viewer's observation: a card the person at the screen may not see is
 never in any widget value. Phases: PLAY, ANNOUNCE (sum and |sum| typed first), REVEAL."""
 
@@ -61,29 +62,50 @@ class HitMeTable(TableShell, widgets.VBox):
               walkthrough: bool, large_print: bool, names: Sequence[str] | None, colors: str,
               turn_order: str, ace_eleven: bool, bot_delay: float, students: int | None,
               deck: str | None, teacher_controls: bool | None) -> None:
-        self.session = HitMeSession(walkthrough=walkthrough, teacher_controls=teacher_controls,
-                                    bot_delay=bot_delay, names=names)
+        session = HitMeSession(walkthrough=walkthrough, teacher_controls=teacher_controls,
+                               bot_delay=bot_delay, names=names)
         # The game first, then every widget made as the first view shows it: each model goes to
         # the page once, with no update message right after it (a bad setting makes none). The
         # computers' opening moves are made at once (`at_once`): no paced move is left to change
         # the widgets while a page loads them.
-        self.session.new_game(players=players, opponents=opponents, seed=seed, mode=mode,
-                              colors=colors, turn_order=turn_order, ace_eleven=ace_eleven,
-                              students=students, deck=deck, at_once=True)
-        self._announce_round = self.session.announce_round
+        session.new_game(players=players, opponents=opponents, seed=seed, mode=mode,
+                         colors=colors, turn_order=turn_order, ace_eleven=ace_eleven,
+                         students=students, deck=deck, at_once=True)
+        self._attach(session, large_print)
+
+    @classmethod
+    def over(cls, session: Any, *, large_print: bool = False, lang: str | None = None,
+             anchor: str | None = None) -> HitMeTable:
+        """The table drawn over a session made elsewhere: a room's seat
+        (widgets/rooms/session.py, `HitMeSeat`), which offers what `table_view` reads
+        (`HitMeLook`) and the clicks a HitMeSession takes. With `session.room` the room deals
+        and turns the cards up: no "New deal", no settings, no "Turn up all the cards"."""
+        self = cls.__new__(cls)
+        self.lang = check_language(lang)
+        with speaking(self.lang):
+            self._classes = game_classes(anchor)
+            self._attach(session, large_print)
+        return self
+
+    def _attach(self, session: Any, large_print: bool) -> None:
+        """Build the widgets over `session`, become the box that holds them, and take the
+        session's hooks (redraw, messages, a new round)."""
+        self.session = session
+        # a table made while a check is asked resets its box at the first refresh
+        self._announce_round = session.announce_round if session.phase is Phase.PLAY else None
         self.large_print = bool(large_print)
-        self._build_widgets(table_view(self.session))
-        self._build_teacher_box(teacher=self.session.teacher_controls,
-                                walkthrough=self.session.walkthrough,
-                                reveal=self.session.teacher_reveal, large=bool(large_print),
-                                tips=TIPS)
+        self._build_widgets(table_view(session))
+        self._build_teacher_box(teacher=session.teacher_controls,
+                                walkthrough=session.walkthrough,
+                                reveal=session.teacher_reveal, large=bool(large_print),
+                                tips=TIPS, new_deal=not session.room)
         super().__init__(self._children(), layout=ui.shared_layout(),
                          _dom_classes=("icg-root", *self._classes,
                                        *(["icg-large"] if large_print else [])))
         self._set_large_print(bool(large_print))
-        self.session._notify = self._notify
-        self.session.on_round_start = self._round_started
-        self.session.on_change = self.refresh
+        session._notify = self._notify
+        session.on_round_start = self._round_started
+        session.on_change = self.refresh
         self._game_made()
         self.refresh()
 
@@ -123,7 +145,7 @@ class HitMeTable(TableShell, widgets.VBox):
             layout=widgets.Layout(display=None if v.show_actions else "none"))
         self.scores_html = ui.html_widget(score_table_html(s.names, s.game.wins, s.game.ties))
         self.move_log = ui.MoveLog(_("Move log"), lines=list(v.log_lines))
-        self.settings_toggle = self._settings_toggle()
+        self.settings_toggle = None if s.room else self._settings_toggle()
 
     # Parts made on first use (LazyPart): each widget made is a model sent to the page. (The
     # message area and the settings panel are every table's: TableShell.)
@@ -153,9 +175,11 @@ class HitMeTable(TableShell, widgets.VBox):
             [("sum", _("My sum")), ("abs", _("Its absolute value |sum|"))],
             on_check=self.session.check_announce, on_show_me=self.session.show_me,
             check_label=_("Check my sum"), placeholders={"abs": _("a whole number")})
+        # (a room turns the cards up by itself once every student has answered)
         self.announce_done_button = ui.make_button(
             _("Turn up all the cards"), self.session.finish_announce, button_style="primary",
-            tooltip=_("turn every card face up and see who wins"))
+            tooltip=_("turn every card face up and see who wins"),
+            layout=ui.shown_layout(not self.session.room))
         self.announce_box = ui.hidden_box([self.announce, ui.hbox([self.announce_done_button])])
 
     def _make_settings(self) -> Any:

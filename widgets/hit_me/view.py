@@ -34,9 +34,14 @@ from widgets.words import _, card_name, hit_me_story_line
 @runtime_checkable
 class HitMeLook(Protocol):
     """What `table_view` reads of a session: a `HitMeSession` (one screen) and a room's seat
-    (widgets/rooms/session.py, `_HitMeLook`) both provide it. `observation()` is the viewer's
-    own; `game` is read only for the next dealer once the round is over, `ctl` (the computer
-    players' runner: `bot_to_move()`, `bot_moves`) only in walkthrough mode."""
+    (widgets/rooms/session.py, `HitMeSeat`) both provide it. `observation()` is the viewer's
+    own (its legal actions: the moves this screen may make now); `game` is read only for the
+    next dealer once the round is over, `ctl` (the computer players' runner: `bot_to_move()`,
+    `bot_moves`) only in walkthrough mode. `room`: a seat at a shared room, where each student
+    answers the check on their own page and the cards turn up once everyone has (no "Turn up
+    all the cards"); `deal_code` None: no code to show (a room deals from a secret)."""
+
+    room: bool
 
     config: Any
     game: Any
@@ -49,7 +54,7 @@ class HitMeLook(Protocol):
     teacher_reveal: bool
     round_number: int
     code_open: bool
-    deal_code: int | str
+    deal_code: int | str | None
     peeked: bool
     pass_screen: bool
     announced: dict[int, str]
@@ -199,7 +204,7 @@ def table_view(s: HitMeLook) -> HitMeView:
     my_turn = playing and obs["current_player"] == viewer
     announcing = s.phase is Phase.ANNOUNCE and not pass_up and viewer is not None
     round_over = s.phase is Phase.REVEAL
-    replay = None if s.code_open else format_code(s.deal_code)
+    replay = None if s.code_open or s.deal_code is None else format_code(s.deal_code)
     text, info = status_text(s, obs)
     values = [p.value for p in points] + [sp.value for sp in spans]
     if arrow is not None:
@@ -232,7 +237,7 @@ def table_view(s: HitMeLook) -> HitMeView:
         announce_prompt=(announce_prompt_html(names[need] if need is not None else "", s.peeked)
                          if s.phase is Phase.ANNOUNCE else ""),
         can_check=announcing and viewer not in s.announced,
-        can_finish=announcing and (viewer in s.announced or s.walkthrough),
+        can_finish=announcing and not s.room and (viewer in s.announced or s.walkthrough),
         finish_label=(_("Done: pass to the next student") if len(s.announce_queue) > 1
                       else _("Turn up all the cards")),
         round_over=round_over,

@@ -1,19 +1,28 @@
-"""One student's seat at a shared room, without ipywidgets: `SeatSession`.
+"""One student's seat at a shared room, without ipywidgets: `SeatSession`, made as a
+`HitMeSeat` or a `FlapjackSeat` by the room's game.
+
+A seat offers its table what a one-screen session offers it (widgets/hit_me/session.py,
+widgets/flapjack/session.py), so `HitMeTable.over(seat)` and `FlapjackTable.over(seat)` draw
+it: the table's own view (`table_view`) built from this seat's observation only, with its
+legal actions (none while a computer player has the seat or the room is not playing), the
+hint, Hit Me's end-of-round check, Flapjack's banners, and one method per click. `room` is
+True: the room deals (no "New deal", no settings) and turns Hit Me's cards up by itself.
 
 The session holds the store, the room code, the seat and the seat's secret (and the host's
 secret when this page opened the room). It polls the room's version on a kernel timer
 (`schedule(delay, fn)`, by default the kernel's loop as the tables' computer players use) and,
-when it changed, loads the state and redraws from `observation(seat)` through the tables' own
-view functions (widgets/hit_me/view.py, widgets/flapjack/view.py). A click becomes one store move
-with the version the page showed; `TableChanged`, `NotYourTurn`, `IllegalMove`,
-`StoreUnavailable` ... become a message. The whole state stays in the kernel: the view is built
-from this seat's observation only.
+when it changed, loads the state and redraws (`on_change()`). A click becomes one store move
+with the version the page showed; `TableChanged`, `NotYourTurn`, `IllegalMove` ... become the
+table's message (`note`, also told to `_notify(text, kind)`); the room's own news (the store
+unavailable, a redraw that failed, the seat taken back elsewhere, the host's start) is
+`room_note`, which the room's page shows above the table. The whole state stays in the
+kernel.
 
 Computer players (empty seats chosen as computers, or a student away too long) are moved by any
 kernel that sees it is their turn: the first seated student's kernel after `bot_delay`, the others
-later as a fallback; the version check makes the move happen once. Hit Me's announce step runs in
+later as a fallback; the version check makes the move happen once. Hit Me's check runs in
 each student's own kernel; the result goes to the store (`record_check`), and once every student
-present has announced, a kernel turns the cards up (one `reveal` move).
+present has answered, a kernel turns the cards up (one `reveal` move).
 
 Presence: the poll calls `touch` every `presence_every` seconds and `mark_absent(absent_after)`
 when a student was not seen for that long; the student takes the seat back with `take_back()`
@@ -22,22 +31,30 @@ when a student was not seen for that long; the student takes the seat back with 
 
 from __future__ import annotations
 
-import dataclasses
 import logging
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
 from engine.cards import card_from_json
-from engine.errors import IllegalActionError, Reason, Why
-from engine.flapjack import Play
+from engine.errors import IllegalActionError
+from engine.flapjack import FlapjackState, Play
 from engine.hit_me import ChooseAce, Hit, HitMeGame, Hold, Reveal
 from widgets.controller import call_later, make_bots
-from widgets.hit_me.render import announce_feedback, own_values
+from widgets.flapjack.session import HandChoices, Note
+from widgets.hit_me.render import own_values
+from widgets.hit_me.session import (
+    Phase,
+    check_answer,
+    hint_lines_for,
+    shown_sum_text,
+    widen_ends,
+)
 from widgets.rooms import store as st
 from widgets.rooms.codes import format_code
 from widgets.rooms.games import NEXT_ROUND, next_round
-from widgets.words import _, abs_math, room_error_text, sum_math
+from widgets.words import _, flapjack_hint_lines, hint_sentence, room_error_text
 
 log = logging.getLogger(__name__)
 Schedule = Callable[[float, Callable[[], None]], None]
@@ -65,98 +82,32 @@ def seat_label(info: st.SeatInfo) -> str:
     return info.name
 
 
-class _HitMeLook:
-    """One seat of a room as widgets.hit_me.view.table_view reads a session: it satisfies
-    `widgets.hit_me.view.HitMeLook`, the Protocol a HitMeSession satisfies too."""
+class Elsewhere:
+    """The computer players' runner as a room's seat shows it to its table: a room's computer
+    players are moved through the store (`SeatSession._due_moves`), so this page has none to
+    step through or to explain (no walkthrough at a room)."""
 
-    mode = "solo"
     walkthrough = False
-    teacher_reveal = False
-    code_open = False
-    deal_code = 0
-    pass_screen = False
-    ctl = None
+    bot_moves: tuple[Any, ...] = ()
 
     def __init__(self, seat: SeatSession) -> None:
-        from widgets.hit_me.session import Phase
-
-        game: HitMeGame = seat.state
-        self.game, self.config = game, game.config
-        self.viewer = seat.seat
-        self.holder = seat.seat
-        self.names = seat.names
-        phase = game.round.phase
-        self.phase = {"play": Phase.PLAY, "announce": Phase.ANNOUNCE}.get(phase, Phase.REVEAL)
-        self.peeked = seat.peeked
-        self.students = [s.seat for s in seat.info.seats if s.controller == "human"]
-        self.announced = dict.fromkeys(seat.checked, "right")
-        if seat.my_check is not None:
-            self.announced[seat.seat] = seat.my_check
-        self.announce_queue = [] if seat.seat in self.announced else [seat.seat]
-        self.announce_misses = seat.misses
-        self.round_number = round_index(game) + 1
-
-    def needed(self) -> int | None:
-        return self.announce_queue[0] if self.announce_queue else None
-
-    def sums_open(self, seat: int | None) -> bool:
-        """As HitMeSession.sums_open: a seat's sum is stated only once its student answered the
-        check or asked to be shown (a room offers no "Show my sum" while playing yet)."""
-        return seat is not None and seat in self.announced
-
-    def observation(self) -> dict[str, Any]:
-        return self.game.round.observation(self.viewer)
-
-    def steady_ends(self, viewer: int | None, ends: tuple[int, int]) -> tuple[int, int]:
-        """A room's page draws no number line: the ends its dots need now."""
-        return ends
+        self._seat = seat
 
     @property
-    def show_me_offered(self) -> bool:
-        from widgets.hit_me.session import Phase
+    def state(self) -> Any:
+        return self._seat.state
 
-        return self.phase is Phase.ANNOUNCE and self.announce_misses >= 2
+    def bot_to_move(self) -> None:
+        return None
 
 
-class _FlapjackLook:
-    """What widgets.flapjack.view.table_view reads of a FlapjackSession, for one seat."""
-
-    walkthrough = False
-    code_open = False
-    deal_code = 0
-    pending = None
-
-    class controller:  # noqa: N801 - read as session.controller.bot_moves
-        bot_moves: tuple[Any, ...] = ()
-
-    def __init__(self, seat: SeatSession) -> None:
-        self.state = seat.state
-        self.config = seat.state.config
-        self.names = seat.names
-        self.selected = seat.selected
-        self.banner_from = seat.banner_from
-
-    def observation(self, viewer: int) -> dict[str, Any]:
-        return self.state.observation(viewer, reveal=self.state.over)
-
-    def signs(self) -> tuple[int, ...]:
-        return (1, -1) if self.config.add_or_subtract else (1,)
-
-    def why(self, card: Any, sign: int, viewer: int) -> Why | None:
-        s = self.state
-        if s.over:
-            return Why(Reason.GAME_OVER)
-        if s.current != viewer:
-            return Why(Reason.NOT_YOUR_TURN, {"current": s.current, "seat": viewer})
-        return s.why_illegal(viewer, card, sign)
-
-    def card_whys(self, viewer: int) -> dict[str, tuple[Why | None, ...]]:
-        return {c.key: tuple(self.why(c, s, viewer) for s in self.signs())
-                for c in self.state.hands[viewer]}
+def _quiet(text: str | None, kind: str = "info") -> None:
+    """The default `_notify`: no table draws this seat yet."""
 
 
 class SeatSession:
-    """One seat of a room, for one page (see the module docstring).
+    """One seat of a room, for one page (see the module docstring). `SeatSession(store,
+    ticket, ...)` makes the seat of the room's game: a `FlapjackSeat` or a `HitMeSeat`.
 
     `ticket` is the SeatTicket from `store.join`/`rejoin_pin` (or rebuilt from a seat link);
     `host_secret` makes this page the room's host (Start, and replacing an absent student).
@@ -167,8 +118,20 @@ class SeatSession:
     `bot_delay` seconds before a computer move;
     `presence_every` seconds between `touch` calls; `absent_after` seconds without a `touch`
     before a student's seat goes to the computer. `on_change()` is called after every redraw-
-    worthy change; `note` holds the message to show ((text, kind) or None).
+    worthy change; `note` holds the table's message and `room_note` the room's ((text, kind)
+    or None).
     """
+
+    room = True  # the room deals: no "New deal", no settings at the table
+    teacher_controls = False
+    walkthrough = False
+    code_open = False
+    deal_code = None  # a room deals from a secret nobody sees: no code to show
+
+    def __new__(cls, store: st.RoomStore, ticket: st.SeatTicket, **kw: Any) -> SeatSession:
+        if cls is SeatSession:
+            cls = FlapjackSeat if store.room(ticket.code).game == "flapjack" else HitMeSeat
+        return super().__new__(cls)
 
     def __init__(self, store: st.RoomStore, ticket: st.SeatTicket, *,
                  host_secret: str | None = None, poll_every: float = 0.1,
@@ -186,21 +149,16 @@ class SeatSession:
         self.presence_every, self.absent_after = float(presence_every), float(absent_after)
         self.schedule = schedule or call_later
         self.on_change = on_change or (lambda: None)
+        self._notify: Callable[[str | None, str], None] = _quiet
         self.clock = clock
+        self.lock = threading.RLock()  # (the tables draw under the session's lock)
+        self.controller = self.ctl = Elsewhere(self)
         self.note: tuple[str, str] | None = None
+        self.room_note: tuple[str, str] | None = None
         self.version = -1
         self.state: Any = None
         self.info: st.RoomInfo | None = None
         self.names: list[str] = []
-        self.peeked = False
-        self.selected: str | None = None
-        self.banner_from = 0
-        self.checked: set[int] = set()  # seats that announced this round (from the store)
-        self.my_check: str | None = None  # 'right' or 'shown' once this seat announced
-        self.misses = 0
-        self.first_mistake: str | None = None
-        self.feedback: tuple[str, str] | None = None
-        self.check_round = -1
         self.polls = 0
         self.loads = 0
         self._changed_at = clock()
@@ -215,11 +173,17 @@ class SeatSession:
 
     # ----- who and what ---------------------------------------------------------------------
     @property
+    def viewer(self) -> int:
+        """The seat this page shows (the tables draw its view)."""
+        return self.seat
+
+    @property
     def is_host(self) -> bool:
         return self._host_secret is not None
 
     @property
-    def game(self) -> str:
+    def game_name(self) -> str:
+        """The room's game: 'hit-me' or 'flapjack'."""
         assert self.info is not None
         return self.info.game
 
@@ -246,46 +210,52 @@ class SeatSession:
         """A computer player has this seat (the student was away, or the host replaced them)."""
         return self.info is not None and self.info.seats[self.seat].controller == "computer"
 
+    @property
+    def config(self) -> Any:
+        return self.state.config
+
     def _round(self) -> Any:
-        return self.state.round if isinstance(self.state, HitMeGame) else self.state
+        return self.state
 
     def turn(self) -> int | None:
         """The seat to move now (None in Hit Me's announce step and at the end)."""
         r = self._round()
         return None if r.over else r.current
 
-    def my_turn(self) -> bool:
-        return self.status == st.PLAYING and not self.away and self.turn() == self.seat
+    def _may_move(self) -> bool:
+        """The student at this page may move their seat: the room plays, and no computer
+        player has the seat."""
+        return self.info is not None and self.status == st.PLAYING and not self.away
+
+    def my_turn(self, viewer: int | None = None) -> bool:
+        return self._may_move() and self.turn() == self.seat
 
     def say(self, text: str | None, kind: str = "error") -> tuple[str, str] | None:
+        """The table's message (a refusal, or None: no message)."""
         self.note = None if text is None else (text, kind)
+        self._notify(text, kind)
         return self.note
+
+    def say_room(self, text: str | None, kind: str = "error") -> tuple[str, str] | None:
+        """The room's message (kind 'unavailable': the store; 'redraw': a failed redraw)."""
+        self.room_note = None if text is None else (text, kind)
+        return self.room_note
 
     # ----- loading and polling --------------------------------------------------------------
     def reload(self) -> None:
-        """Read the room (state, seats, announce checks) again and redraw."""
+        """Read the room (state, seats, and what the game adds) again and redraw."""
         version, state = self.store.load(self.code)
         info = self.store.room(self.code)
         self.loads += 1
-        old_events = len(self._round().events) if self.state is not None and \
-            not isinstance(self.state, HitMeGame) else 0
+        old = self.state
         self.version, self.state, self.info = version, state, info
         self.names = [seat_label(s) for s in info.seats]
-        if isinstance(state, HitMeGame):
-            idx = round_index(state)
-            if idx != self.check_round:  # a new round: the announce check starts afresh
-                self.check_round, self.my_check, self.misses = idx, None, 0
-                self.first_mistake, self.feedback, self.peeked = None, None, False
-            self.checked = {c["seat"] for c in self.store.checks(self.code)
-                            if c["round"] == idx}
-            if self.seat in self.checked and self.my_check is None:
-                self.my_check = "right"  # announced on an earlier page of this seat
-        else:
-            self.banner_from = min(old_events, len(state.events))
-            if self.selected is not None and not self.my_turn():
-                self.selected = None
+        self._loaded(old)
         self._changed_at = self.clock()
         self.redraw()
+
+    def _loaded(self, old: Any) -> None:
+        """After a reload (`old`: the state shown before): what the game keeps of its own."""
 
     def redraw(self) -> bool:
         """Call `on_change()` (the page's redraw). When it raises, the page gets a clear
@@ -296,12 +266,12 @@ class SeatSession:
         except Exception as e:  # noqa: BLE001 - a bad redraw must not stop the page
             log.exception("room %s seat %s: redraw failed", self.code, self.seat)
             self.redraw_failed = True
-            self.say(redraw_failed_text(e), "redraw")
+            self.say_room(redraw_failed_text(e), "redraw")
             return False
         if self.redraw_failed:
             self.redraw_failed = False
-            if self.note is not None and self.note[1] == "redraw":
-                self.say(None)
+            if self.room_note is not None and self.room_note[1] == "redraw":
+                self.say_room(None)
                 self.on_change()  # without the message
         return True
 
@@ -381,17 +351,17 @@ class SeatSession:
             if version != self.version or self.redraw_failed:
                 self.reload()
                 changed = True
-            if self.note and self.note[1] == "unavailable":
-                self.say(None)
+            if self.room_note and self.room_note[1] == "unavailable":
+                self.say_room(None)
                 changed = True
             self._presence()
             self._due_moves()
         except st.StoreUnavailable as e:
-            self.say(room_error_text(e), "unavailable")
+            self.say_room(room_error_text(e), "unavailable")
             self.on_change()
             return True
         except st.RoomNotFound as e:
-            self.say(room_error_text(e))
+            self.say_room(room_error_text(e))
             self.stop()
             self.on_change()
             return True
@@ -405,8 +375,8 @@ class SeatSession:
         try:
             self.store.touch(self.code, self.seat, self._secret)
         except st.NotAllowed:  # the seat's secret changed (PIN rejoin on another page)
-            self.say(_("This seat was taken back on another page (with its PIN); this page "
-                       "only watches now."), "error")
+            self.say_room(_("This seat was taken back on another page (with its PIN); this "
+                            "page only watches now."), "error")
             self.stop()
             self.on_change()
             return
@@ -431,18 +401,21 @@ class SeatSession:
 
     def _due(self) -> str | None:
         """What this kernel may have to do for the room: 'bot' (a computer player's turn),
-        'reveal' (every student present announced) or None."""
+        'reveal' (every student present answered Hit Me's check) or None."""
         info = self.info
         if info is None or info.status != st.PLAYING or self.away or self.state is None:
             return None
         turn = self.turn()
         if turn is not None and info.seats[turn].controller == "computer":
             return "bot"
-        if isinstance(self.state, HitMeGame) and self.state.round.phase == "announce":
-            present = {s.seat for s in info.seats if s.controller == "human"}
-            if present <= self.checked:
-                return "reveal"
-        return None
+        return "reveal" if self._reveal_due() else None
+
+    def _reveal_due(self) -> bool:
+        return False
+
+    def _turn_up(self) -> None:
+        """Hit Me: turn every card of the round up (one store move; another kernel's first is
+        no news)."""
 
     def _wait(self) -> float:
         rank = self._rank()
@@ -462,14 +435,12 @@ class SeatSession:
         if due == "bot":
             self._bot_move(self.turn())  # type: ignore[arg-type]
         else:
-            self._store_move(lambda: self.store.move(
-                self.code, self.seat, self._secret, _reveal, action=Reveal().to_json(),
-                expected_version=self.version), quiet=True)
+            self._turn_up()
 
     def _bot_move(self, seat: int) -> None:
         assert self.info is not None
         spec = self.info.seats[seat].bot or {"bot": "medium"}
-        game = "hit-me" if isinstance(self.state, HitMeGame) else "flapjack"
+        game = self.game_name
         level = str(spec.get("bot", "medium")) if isinstance(spec, dict) else str(spec)
         try:
             bot = make_bots({seat: level}, game, f"{self.code}/{self.version}")[seat]
@@ -504,23 +475,30 @@ class SeatSession:
             if not quiet:
                 self.say(_("It is not your turn."))
         except st.StoreUnavailable as e:
-            self.say(room_error_text(e), "unavailable")
+            self.say_room(room_error_text(e), "unavailable")
         except st.RoomError as e:
             if not quiet:
                 self.say(room_error_text(e))
         try:
             self.reload()
         except st.RoomError as e:
-            self.say(room_error_text(e), "unavailable")
+            self.say_room(room_error_text(e), "unavailable")
             self.on_change()
         return ok
 
+    def _refuse_away(self) -> bool:
+        """While a computer player has this seat: say so (the table's message) and return
+        True; False otherwise."""
+        if not self.away:
+            return False
+        self.say(_("A computer player has your seat now: press \"Take my seat back\" first."))
+        self.on_change()
+        return True
+
     def _play(self, action: Any) -> bool:
-        """A student's engine move, with the version this page showed."""
-        if self.away:
-            self.say(_("A computer player has your seat now: press \"Take my seat back\" "
-                       "first."))
-            self.on_change()
+        """A student's engine move, with the version this page showed (refused with a
+        message while a computer player has the seat or the room is not playing)."""
+        if self._refuse_away():
             return False
         if self.status != st.PLAYING:
             self.say({st.WAITING: _("The game has not started yet."),
@@ -539,34 +517,34 @@ class SeatSession:
         try:
             self.store.rejoin(self.code, self.seat, self._secret)
             self._touched_at = self.clock()
-            self.say(_("Welcome back: this is your seat again."), "ok")
+            self.say_room(_("Welcome back: this is your seat again."), "ok")
         except st.RoomError as e:
-            self.say(room_error_text(e))
+            self.say_room(room_error_text(e))
         self.reload()
 
     def start(self) -> None:
         """The host starts the room (empty seats go to computer players)."""
         if self._host_secret is None:
-            self.say(_("Only the student who opened this table can start it."))
+            self.say_room(_("Only the student who opened this table can start it."))
             self.on_change()
             return
         try:
             self.store.start(self.code, self._host_secret)
-            self.say(None)
+            self.say_room(None)
         except st.RoomError as e:
-            self.say(room_error_text(e))
+            self.say_room(room_error_text(e))
         self.reload()
 
     def replace(self, seat: int) -> None:
         """The host gives an absent student's seat to a computer player at once."""
         if self._host_secret is None:
-            self.say(_("Only the student who opened this table can do this."))
+            self.say_room(_("Only the student who opened this table can do this."))
             self.on_change()
             return
         try:
             self.store.replace_seat(self.code, self._host_secret, seat)
         except st.RoomError as e:
-            self.say(room_error_text(e))
+            self.say_room(room_error_text(e))
         self.reload()
 
     def new_pin(self) -> str | None:
@@ -574,186 +552,10 @@ class SeatSession:
         try:
             return self.store.new_pin(self.code, self.seat, self._secret)
         except st.RoomError as e:
-            self.say(room_error_text(e))
+            self.say_room(room_error_text(e))
             return None
-
-    # ----- clicks: Hit Me ---------------------------------------------------------------------
-    def toggle_peek(self) -> None:
-        self.peeked = not self.peeked
-        self.on_change()
-
-    def hit(self) -> bool:
-        return self._hit_me_move(Hit())
-
-    def hold(self) -> bool:
-        return self._hit_me_move(Hold())
-
-    def _hit_me_move(self, action: Any) -> bool:
-        if not isinstance(self.state, HitMeGame):
-            self.say(_("That is a Hit Me button; this table plays Flapjack."))
-            self.on_change()
-            return False
-        if self.status == st.PLAYING and not self.away and self.turn() != self.seat:
-            self.say(_("It is not your turn."))
-            self.on_change()
-            return False
-        return self._play(action)
-
-    def choose_ace(self, key: str, high: bool) -> bool:
-        try:
-            card = card_from_json(key)
-        except ValueError:
-            self.say(_("That is not one of your aces."))
-            self.on_change()
-            return False
-        return self._play(ChooseAce(card, bool(high)))
-
-    def announce_values(self) -> list[int] | None:
-        if not isinstance(self.state, HitMeGame) or self.state.round.phase != "announce":
-            return None
-        return own_values(self.state.round.observation(self.seat)["seats"][self.seat])
-
-    def check_announce(self, answers: dict[str, int | None]) -> bool | None:
-        """This student's typed sum and |sum| (True right, False wrong, None not now)."""
-        values = self.announce_values()
-        if values is None or self.my_check is not None or self.away:
-            return None
-        typed_sum, typed_abs = answers.get("sum"), answers.get("abs")
-        ok, text = announce_feedback(values, typed_sum, typed_abs)
-        if ok:
-            self.feedback = (text, "ok")
-            self._record("right")
-        else:
-            if typed_sum is not None and typed_abs is not None:
-                self.misses += 1
-                if self.first_mistake is None:
-                    self.first_mistake = "sum" if typed_sum != sum(values) else "abs"
-            self.feedback = (text, "error")
-            self.on_change()
-        return ok
-
-    def show_me(self) -> None:
-        values = self.announce_values()
-        if values is None or self.my_check is not None or self.misses < 2:
-            return
-        self.feedback = (_("Here it is: {sum}, and {abs}.").format(
-            sum=sum_math(values), abs=abs_math(sum(values))), "info")
-        if self.first_mistake is None:
-            self.first_mistake = "shown"
-        self._record("shown")
-
-    def _record(self, how: str) -> None:
-        self.my_check = how
-        mistake = self.first_mistake if how == "right" else (self.first_mistake or "shown")
-        try:
-            self.store.record_check(self.code, self.seat, self._secret, self.check_round,
-                                    how == "right" and self.misses == 0, self.misses,
-                                    None if how == "right" and self.misses == 0 else mistake)
-        except st.RoomError as e:
-            self.my_check = None  # try again when the store is back
-            self.say(room_error_text(e), "unavailable")
-        self.reload()
-        self._due_moves_now()
-
-    def _due_moves_now(self) -> None:
-        """The last student to announce turns the cards up at once."""
-        if isinstance(self.state, HitMeGame) and self.state.round.phase == "announce" \
-                and self.info is not None and self.info.status == st.PLAYING:
-            present = {s.seat for s in self.info.seats if s.controller == "human"}
-            if present <= self.checked:
-                self._store_move(lambda: self.store.move(
-                    self.code, self.seat, self._secret, _reveal, action=Reveal().to_json(),
-                    expected_version=self.version), quiet=True)
-
-    def next_round(self) -> bool:
-        """Deal the next round (after the reveal; the first click of any student does it)."""
-        if not isinstance(self.state, HitMeGame) or not self.state.round.revealed:
-            self.say(_("The next round comes after every card is turned up."))
-            self.on_change()
-            return False
-        return self._store_move(lambda: self.store.move(
-            self.code, self.seat, self._secret, next_round, action=NEXT_ROUND,
-            expected_version=self.version), quiet=True)
-
-    # ----- clicks: Flapjack -------------------------------------------------------------------
-    def _own_card(self, key: object) -> Any:
-        if isinstance(self.state, HitMeGame) or not isinstance(key, str):
-            return None
-        return next((c for c in self.state.hands[self.seat] if c.key == key), None)
-
-    def click_card(self, key: str) -> bool:
-        """A card of this student's hand: played (or chosen, in add or subtract)."""
-        card = self._own_card(key)
-        if card is None:
-            self.say(_("That card is not in your hand."))
-            self.on_change()
-            return False
-        if not self.my_turn():
-            self.say(_("Wait for your turn."))
-            self.on_change()
-            return False
-        signs = (1, -1) if self.state.config.add_or_subtract else (1,)
-        if all(self.state.why_illegal(self.seat, card, s) is not None for s in signs):
-            self.say(_("You cannot play {card} now.").format(card=card.short))
-            self.on_change()
-            return False
-        if self.state.config.add_or_subtract:
-            self.selected = key
-            self.say(None)
-            self.on_change()
-            return True
-        return self._play(Play(card, 1))
-
-    def choose_sign(self, sign: int) -> bool:
-        card = self._own_card(self.selected)
-        if card is None or sign not in (1, -1):
-            self.say(_("Choose a card first."))
-            self.on_change()
-            return False
-        self.selected = None
-        return self._play(Play(card, sign))
-
-    def cancel(self) -> None:
-        self.selected = None
-        self.on_change()
 
     # ----- what the page shows ----------------------------------------------------------------
-    def view(self) -> Any:
-        """This seat's table view: a HitMeView or a Flapjack TableView, built by the tables'
-        own view functions from this seat's observation only."""
-        if isinstance(self.state, HitMeGame):
-            from widgets.hit_me.view import table_view as hit_me_view
-
-            v = hit_me_view(_HitMeLook(self))
-            if v.round_over:
-                from widgets.hit_me.render import result_html
-
-                r = self.state.round
-                v = dataclasses.replace(v, result_html=result_html(
-                    r.observation(self.seat)["result"], self.names, self.state.next_dealer(),
-                    None, False))
-            if self.away or self.status != st.PLAYING:
-                v = dataclasses.replace(v, can_hit=False, can_hold=False, can_check=False,
-                                        can_finish=False)
-            return v
-        from widgets.flapjack.view import table_view as flapjack_view
-
-        v = flapjack_view(_FlapjackLook(self), self.seat)  # type: ignore[arg-type]
-        return dataclasses.replace(v, replay_code=None)
-
-    def hint_text(self) -> str:
-        """The table's hint, for this seat only (Hit Me: after a peek, on one's own turn)."""
-        from widgets.words import flapjack_hint, hit_me_hint
-
-        if isinstance(self.state, HitMeGame):
-            if not self.my_turn() or self.state.round.phase != "play":
-                return _("Hints are for your own turn.")
-            if not self.peeked:
-                return _("Peek at your face-down card first: the hint works with your whole "
-                         "sum.")
-            return hit_me_hint(self.state.round.observation(self.seat), self.names)
-        return flapjack_hint(self.state.observation(self.seat))
-
     def room_status(self) -> str:
         """One line for the room's header: status and whose turn (plain text)."""
         info = self.info
@@ -776,6 +578,310 @@ class SeatSession:
         if turn == self.seat:
             return _("Your turn.")
         return _("{name}'s turn.").format(name=self.names[turn])
+
+
+
+class HitMeSeat(SeatSession):
+    """A seat at a Hit Me room: what `HitMeTable` draws (widgets.hit_me.view.HitMeLook) and the
+    clicks it routes (peek, Show my sum, hit, hold, an ace, the check, Show me, next round).
+
+    The check is this student's own, once per round: a right answer (or Show me) goes to the
+    store (`record_check`); the cards turn up once every student present has answered."""
+
+    mode = "solo"  # one student at this screen
+    teacher_reveal = False
+    pass_screen = False
+
+    def __init__(self, store: st.RoomStore, ticket: st.SeatTicket, **kw: Any) -> None:
+        self.peeked = False
+        self.sum_shown: set[int] = set()  # this student pressed "Show my sum" this round
+        self.checked: set[int] = set()  # seats that answered this round's check (the store's)
+        self.my_check: str | None = None  # 'right' or 'shown' once this seat answered
+        self.misses = 0
+        self.first_mistake: str | None = None
+        self.announce_feedback: tuple[str, str] | None = None
+        self.announce_round = 0  # one more each time the check starts afresh (table: reset)
+        self.check_round = -1
+        self._asked_round = -1  # the round whose check this page has started
+        self.line_ends: dict[int | None, tuple[int, int]] = {}
+        self.on_round_start: Callable[[], None] | None = None
+        super().__init__(store, ticket, **kw)
+
+    # ----- what HitMeTable reads (HitMeLook) ---------------------------------------------------
+    @property
+    def game(self) -> HitMeGame:
+        return self.state
+
+    def _round(self) -> Any:
+        return self.state.round
+
+    @property
+    def phase(self) -> Phase:
+        return {"play": Phase.PLAY, "announce": Phase.ANNOUNCE}.get(self.state.round.phase,
+                                                                     Phase.REVEAL)
+
+    @property
+    def students(self) -> list[int]:
+        assert self.info is not None
+        return [s.seat for s in self.info.seats if s.controller == "human"]
+
+    @property
+    def round_number(self) -> int:
+        return round_index(self.state) + 1
+
+    @property
+    def announced(self) -> dict[int, str]:
+        out = dict.fromkeys(self.checked, "right")
+        if self.my_check is not None:
+            out[self.seat] = self.my_check
+        return out
+
+    @property
+    def announce_queue(self) -> list[int]:
+        return [] if self.seat in self.announced else [self.seat]
+
+    @property
+    def announce_misses(self) -> int:
+        return self.misses
+
+    @property
+    def show_me_offered(self) -> bool:
+        return self.phase is Phase.ANNOUNCE and self.misses >= 2
+
+    def needed(self) -> int | None:
+        if self.phase is Phase.ANNOUNCE:
+            return self.announce_queue[0] if self.announce_queue else None
+        return self.seat if self.my_turn() else None
+
+    def sums_open(self, seat: int | None) -> bool:
+        """May the page state `seat`'s sum? Only this student's, once they pressed "Show my
+        sum" or answered the check."""
+        return seat is not None and (seat in self.sum_shown or seat in self.announced)
+
+    def observation(self) -> dict[str, Any]:
+        """This seat's observation; its legal actions only while the student may move."""
+        obs = self.state.round.observation(self.seat)
+        return obs if self._may_move() else {**obs, "legal_actions": []}
+
+    def steady_ends(self, viewer: int | None, ends: tuple[int, int]) -> tuple[int, int]:
+        return widen_ends(self.line_ends, viewer, ends)
+
+    def view(self) -> Any:
+        """This seat's HitMeView (the table's own view function)."""
+        from widgets.hit_me.view import table_view
+
+        return table_view(self)
+
+    # ----- loading ----------------------------------------------------------------------------
+    def _loaded(self, old: Any) -> None:
+        game: HitMeGame = self.state
+        idx = round_index(game)
+        if idx != self.check_round:  # a new round: the check starts afresh
+            self.check_round, self.my_check, self.misses = idx, None, 0
+            self.first_mistake, self.announce_feedback, self.peeked = None, None, False
+            self.sum_shown = set()
+            self.line_ends = {}
+            self.announce_round += 1
+            if self.on_round_start is not None:
+                self.on_round_start()
+        self.checked = {c["seat"] for c in self.store.checks(self.code) if c["round"] == idx}
+        if self.seat in self.checked and self.my_check is None:
+            self.my_check = "right"  # answered on an earlier page of this seat
+            self.announce_feedback = (_("You have announced your sum. The cards turn up when "
+                                        "everyone has."), "ok")
+        if game.round.phase == "announce" and self._asked_round != idx:
+            self._asked_round = idx
+            self.announce_round += 1
+
+    def _reveal_due(self) -> bool:
+        if self.state.round.phase != "announce" or self.info is None:
+            return False
+        return set(self.students) <= self.checked
+
+    def _turn_up(self) -> None:
+        self._store_move(lambda: self.store.move(
+            self.code, self.seat, self._secret, _reveal, action=Reveal().to_json(),
+            expected_version=self.version), quiet=True)
+
+    # ----- clicks -----------------------------------------------------------------------------
+    def toggle_peek(self) -> None:
+        if self.phase is Phase.REVEAL:
+            return
+        self.peeked = not self.peeked
+        self.on_change()
+
+    def show_sum(self) -> None:
+        """The student asks to see their whole sum while playing (the check records it)."""
+        if self.phase is not Phase.PLAY or not self.peeked:
+            return
+        self.sum_shown.add(self.seat)
+        self.on_change()
+
+    def hint_lines(self) -> list[Any]:
+        return hint_lines_for(self, self.my_turn() and self.phase is Phase.PLAY)
+
+    def hint_text(self) -> str:
+        return hint_sentence(self.hint_lines())
+
+    def hit(self) -> bool:
+        return self._hit_me_move(Hit())
+
+    def hold(self) -> bool:
+        return self._hit_me_move(Hold())
+
+    def _hit_me_move(self, action: Any) -> bool:
+        if self.status == st.PLAYING and not self.away and self.turn() != self.seat:
+            self.say(_("It is not your turn."))
+            self.on_change()
+            return False
+        return self._play(action)
+
+    def choose_ace(self, card: dict[str, Any] | str, high: bool) -> bool:
+        """One of this student's aces (its card view, or its key) to count 11 or 1."""
+        key = card.get("key") if isinstance(card, dict) else card
+        try:
+            ace = card_from_json(key)
+        except (ValueError, TypeError):
+            self.say(_("That is not one of your aces."))
+            self.on_change()
+            return False
+        return self._play(ChooseAce(ace, bool(high)))
+
+    def announce_values(self) -> list[int] | None:
+        if self.state.round.phase != "announce":
+            return None
+        return own_values(self.state.round.observation(self.seat)["seats"][self.seat])
+
+    def check_announce(self, answers: dict[str, int | None]) -> bool | None:
+        """This student's typed sum and |sum| (True right, False wrong, None not now)."""
+        values = self.announce_values()
+        if values is None or self.my_check is not None or self._refuse_away():
+            return None
+        seen = self.seat in self.sum_shown
+        ok, text = check_answer(values, answers, seen)
+        if ok:
+            self.announce_feedback = (text, "ok")
+            self._record("shown" if seen else "right")
+        else:
+            typed_sum, typed_abs = answers.get("sum"), answers.get("abs")
+            if typed_sum is not None and typed_abs is not None:
+                self.misses += 1
+                if self.first_mistake is None:
+                    self.first_mistake = "sum" if typed_sum != sum(values) else "abs"
+            self.announce_feedback = (text, "error")
+            self.on_change()
+        return ok
+
+    def show_me(self) -> None:
+        values = self.announce_values()
+        if values is None or self.my_check is not None or self.misses < 2:
+            return
+        self.announce_feedback = (shown_sum_text(values), "info")
+        if self.first_mistake is None:
+            self.first_mistake = "shown"
+        self._record("shown")
+
+    def _record(self, how: str) -> None:
+        self.my_check = how
+        first_try = how == "right" and self.misses == 0
+        try:
+            self.store.record_check(self.code, self.seat, self._secret, self.check_round,
+                                    first_try, self.misses,
+                                    None if first_try else (self.first_mistake or "shown"))
+        except st.RoomError as e:
+            self.my_check = None  # try again when the store is back
+            self.say_room(room_error_text(e), "unavailable")
+        self.reload()
+        self._due_moves_now()
+
+    def _due_moves_now(self) -> None:
+        """The last student to answer turns the cards up at once."""
+        if self.info is not None and self.info.status == st.PLAYING and self._reveal_due():
+            self._turn_up()
+
+    def finish_announce(self) -> None:
+        """The cards turn up by themselves once every student present has answered (a room
+        shows no button for it; a forged click changes nothing else)."""
+        self._due_moves_now()
+
+    def next_round(self) -> bool:
+        """Deal the next round (after the reveal; the first click of any student does it)."""
+        if not self.state.round.revealed:
+            self.say(_("The next round comes after every card is turned up."))
+            self.on_change()
+            return False
+        if self._refuse_away():
+            return False
+        return self._store_move(lambda: self.store.move(
+            self.code, self.seat, self._secret, next_round, action=NEXT_ROUND,
+            expected_version=self.version), quiet=True)
+
+    def take_device(self) -> None:
+        """(No pass screen at a room: each student has their own page.)"""
+
+    def next_move(self) -> None:
+        """(No walkthrough at a room.)"""
+
+
+class FlapjackSeat(HandChoices, SeatSession):
+    """A seat at a Flapjack room: what `FlapjackTable` draws (widgets.flapjack.view.table_view
+    over this seat's observation, `card_whys`) and the clicks on the hand it routes
+    (HandChoices: a card, + or -, put it back), each played as one store move."""
+
+    say_total = False  # (saying the new total first is a one-screen table's practice)
+    pending = None
+    practice_serial = 0
+    show_hands = False
+
+    def __init__(self, store: st.RoomStore, ticket: st.SeatTicket, **kw: Any) -> None:
+        self.selected: str | None = None
+        self.banner_from = 0
+        super().__init__(store, ticket, **kw)
+
+    @property
+    def viewer(self) -> int:  # (the seat, not HandChoices' one-screen seat)
+        return self.seat
+
+    def _may_move(self) -> bool:
+        return SeatSession._may_move(self)
+
+    def my_turn(self, viewer: int | None = None) -> bool:
+        return HandChoices.my_turn(self, viewer)
+
+    def observation(self, viewer: int | None = None) -> dict[str, Any]:
+        """This seat's observation (every hand once the game is over)."""
+        return self.state.observation(self.seat, reveal=self.state.over)
+
+    def view(self) -> Any:
+        """This seat's TableView (the table's own view function)."""
+        from widgets.flapjack.view import table_view
+
+        return table_view(self, self.seat)
+
+    def changed(self) -> None:
+        self.on_change()
+
+    def _loaded(self, old: Any) -> None:
+        """The banner announces what happened since the state shown before."""
+        before = len(old.events) if isinstance(old, FlapjackState) else 0
+        self.banner_from = min(before, len(self.state.events))
+        if self.selected is not None and not self.my_turn():
+            self.selected = None
+
+    def _commit(self, key: str, sign: int) -> Note | None:
+        card = self._own_card(key)
+        self.selected = None
+        if card is None:
+            return self._say(_("That card is not in your hand."))
+        if self._play(Play(card, sign)):
+            return None
+        return self.note or self.room_note or (_("Not now."), "error")
+
+    def hint_lines(self) -> list[Any]:
+        return flapjack_hint_lines(self.state.observation(self.seat))
+
+    def hint_text(self) -> str:
+        return hint_sentence(self.hint_lines())
 
 
 def redraw_failed_text(e: BaseException) -> str:
