@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 
 import pytest
-from test_teacher_key import KEY, run_cells, server_key, wait_for_next_try  # noqa: F401
+from test_teacher_key import KEY, run_cells, wait_for_next_try
 from widget_helpers import synced_text
 
 from widgets import course
