@@ -257,8 +257,10 @@ class ExitTicket(w.VBox):
 
     @speaks
     def __init__(self, lesson: int, items: Sequence[Item] | None = None, *,
-                 lang: str | None = None) -> None:
+                 lang: str | None = None, student: Any = None) -> None:
+        """`student`: who answers (a widgets.student.Student; default: the page's)."""
         self.lang = check_lang(lang)
+        self.student = student
         chosen = tuple(items) if items is not None else TICKETS.get(lesson)
         if not chosen:
             raise ValueError(f"no exit ticket for lesson {lesson!r}; there are tickets for "
@@ -337,7 +339,7 @@ class ExitTicket(w.VBox):
         if not IN_BROWSER:
             from widgets.student import NameBar
 
-            self.name_bar = NameBar(self.lesson, lang=self.lang)
+            self.name_bar = NameBar(self.lesson, student=self.student, lang=self.lang)
         self._show_item()
 
     @speaks
