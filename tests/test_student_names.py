@@ -206,3 +206,48 @@ def test_the_name_bar_speaks_spanish(student: Student) -> None:
         from widgets.words import _
         assert bar.pair_button.description == _("Two of us on this device")
     assert bar.pair_button.description != "Two of us on this device"
+
+
+def test_hit_me_check_goes_to_the_store_with_its_mistakes(student: Student) -> None:
+    from widget_helpers import AlwaysHold
+
+    from widgets import HitMeTable
+
+    t = HitMeTable(players=2, opponents=[AlwaysHold()], seed=7, bot_delay=0,
+                   deck="KS,7H,2D,AH")
+    t.hold_button.click()
+    values = t.session.announce_values()
+    total = sum(values)
+    t.announce.boxes["sum"].value = str(-total if total else 5)
+    t.announce.boxes["abs"].value = str(abs(total))
+    t.announce.check_button.click()  # the sum wrong, its absolute value right
+    t.announce.boxes["sum"].value = str(total)
+    t.announce.check_button.click()
+    assert stored(student) == []  # no name yet: kept on the page
+    bar = NameBar(3)
+    bar.first.value = "Ana"
+    assert bar.name_me()
+    rows = stored(student)
+    assert [(a.question.split()[-1], a.right, a.first_try) for a in rows] == [
+        ("sum", False, True), ("|sum|", True, True), ("sum", True, False), ("|sum|", True, False)]
+    assert {a.lesson for a in rows} == {3} and {a.activity for a in rows} == {"check"}
+    assert rows[0].prompt.endswith("= ?") and rows[1].prompt.startswith("|")
+
+
+def test_flapjack_new_total_goes_to_the_store(student: Student) -> None:
+    from helpers import Scripted
+
+    from widgets.flapjack_table import FlapjackTable
+
+    student.set_names(("Ben",))
+    t = FlapjackTable(deck="KH,5S,3D,8S,2C,KS,4H,9D,6C,QD,7S,AH,10C,JD", seed=1, bot_delay=0,
+                      say_total=True, opponents=[Scripted("3D")])
+    next(b for b in t.hand_box.children if b.description.startswith("9♦ ")).click()
+    t.practice.boxes["total"].value = "12"  # -3 + (-9): the sizes added, the sign dropped
+    t.practice.check_button.click()
+    t.practice.boxes["total"].value = "-12"
+    t.practice.check_button.click()
+    rows = stored(student)
+    assert [(a.student, a.prompt, a.given, a.right, a.first_try, a.mistake) for a in rows] == [
+        ("Ben", "-3 + (-9) = ?", "+12", False, True, "sum-abs-swapped"),
+        ("Ben", "-3 + (-9) = ?", "-12", True, False, None)]

@@ -285,3 +285,32 @@ class NameBar(w.VBox):
         self.change_button.layout.display = None if named else "none"
         self.ok_button.disabled = self.pair_button.disabled = named
         self.change_button.disabled = not named
+
+
+def _sum_words(terms: tuple[int, ...]) -> str:
+    from engine.cards import signed
+
+    return " + ".join(signed(t) if i == 0 or t >= 0 else f"({signed(t)})"
+                      for i, t in enumerate(terms))
+
+
+def record_sum_check(*, lesson: int, question: str, terms: tuple[int, ...],
+                     given_sum: int | None = None, given_abs: int | None = None,
+                     first_try: bool, student: Student | None = None) -> None:
+    """A table's check of a sum (and of its absolute value) as the page's student's answers,
+    with the mistake each wrong one shows: Hit Me's end-of-round check, Flapjack's "say the
+    new total"."""
+    from engine.cards import signed
+    from widgets.mistakes import Shape, classify
+
+    who = student if student is not None else STUDENT
+    words = _sum_words(terms)
+    total = sum(terms)
+    if given_sum is not None:
+        who.record(lesson=lesson, activity="check", question=f"{question} sum",
+                   prompt=f"{words} = ?", given=signed(given_sum), right=given_sum == total,
+                   first_try=first_try, mistake=classify(Shape("sum", terms), given_sum))
+    if given_abs is not None and len(terms) >= 2:
+        who.record(lesson=lesson, activity="check", question=f"{question} |sum|",
+                   prompt=f"|{words}| = ?", given=str(given_abs), right=given_abs == abs(total),
+                   first_try=first_try, mistake=classify(Shape("abs-sum", terms), given_abs))
