@@ -91,8 +91,11 @@ def test_projector_mode_hides_every_name(panel: AnswersPanel) -> None:
 
 
 def test_the_csv_link_holds_the_days_rows(panel: AnswersPanel) -> None:
+    assert panel.download.value == ""  # made when the teacher asks: not sent at every redraw
+    assert panel.make_csv() is True
     link = panel.download.value
-    assert "download='class-answers-2026-12-01.csv'" in link and "8 rows" in link
+    assert "download='class-answers-2026-12-01.csv'" in link
+    assert "8 rows, made at " in link
     data = base64.b64decode(re.search(r"base64,([A-Za-z0-9+/=]+)'", link).group(1)).decode()
     lines = data.strip().split("\r\n")
     assert len(lines) == 9 and lines[0].startswith("time,student,lesson")
@@ -110,7 +113,9 @@ def test_delete_today_asks_first(panel: AnswersPanel) -> None:
     assert panel.answers.answers(day_of(NOON)) == [] and panel.answers.presence(
         day_of(NOON)) == []
     assert "No exit-ticket answer yet" in panel.tickets.value
-    assert "0 rows" in panel.download.value and "(8 answers)" in panel.message.value
+    assert panel.download.value == "" and "(8 answers)" in panel.message.value
+    panel.make_csv()
+    assert "0 rows" in panel.download.value
 
 
 def test_keep_days_set_by_the_teacher(panel: AnswersPanel) -> None:

@@ -39,6 +39,7 @@ from widgets.words import _
 
 MAX_RECALL = 200  # characters the page may send back
 MAX_WAITING = 200  # answers kept on a page before the student names themselves
+MAX_ANSWERS = 1000  # answers one page sends at most (a student clicking Check for ever)
 
 
 class NameRefused(ValueError):
@@ -107,6 +108,7 @@ class Student:
         self.waiting: list[dict[str, Any]] = []
         self.listeners: list[Callable[[], None]] = []
         self.outbox: Any = None  # widgets.rooms.answers.Outbox, made at the first answer
+        self.answers = 0  # answers this page recorded (at most MAX_ANSWERS)
         self._lock = threading.Lock()
 
     # ----- the name --------------------------------------------------------------------------
@@ -140,8 +142,9 @@ class Student:
     def record(self, *, lesson: int, activity: str, question: str, prompt: str, given: str,
                right: bool, first_try: bool, mistake: str | None = None) -> None:
         """One answer of this page's student; kept until they name themselves."""
-        if IN_BROWSER:
+        if IN_BROWSER or self.answers >= MAX_ANSWERS:
             return
+        self.answers += 1
         from widgets.rooms.answers import new_answer_id
 
         kw = {"answer_id": new_answer_id(), "lesson": lesson, "activity": activity,

@@ -18,7 +18,9 @@ ipywidgets part.
 from __future__ import annotations
 
 import base64
+import csv
 import html
+import io
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -191,7 +193,8 @@ def mistakes_html(summary: Summary, hide_names: bool) -> str:
     for mistake, wrong in sorted(summary.mistakes.items(), key=lambda kv: (-len(kv[1]), kv[0])):
         shown = []
         for a in wrong:
-            what = _("{question}: {given}").format(question=_(a.prompt), given=a.given)
+            what = _("{question}: {given}").format(question=_(a.prompt) if a.prompt else "",
+                                                   given=a.given)
             shown.append(what if hide_names else _("{name}, {answer}").format(name=a.student,
                                                                             answer=what))
         rows.append([_(MISTAKE_WORDS[mistake]), str(len(wrong)), "; ".join(shown)])
@@ -204,10 +207,11 @@ def mistakes_html(summary: Summary, hide_names: bool) -> str:
     return out
 
 
-def csv_link(text: str, day: str, rows: int) -> str:
+def csv_link(text: str, day: str, rows: int, made: float) -> str:
     """A link that downloads the CSV (its data in the link: no request to anywhere)."""
     data = base64.b64encode(text.encode("utf-8")).decode("ascii")
-    label = _("Download today's answers (CSV, {n} rows)").format(n=rows)
+    label = _("Download today's answers (CSV, {n} rows, made at {time})").format(
+        n=rows, time=time.strftime("%H:%M", time.localtime(made)))
     return (f"<a class='icg-class-csv-link jupyter-button' role='button' "
             f"download='class-answers-{html.escape(day)}.csv' "
             f"href='data:text/csv;charset=utf-8;base64,{data}'>{html.escape(label)}</a>")
@@ -232,6 +236,9 @@ class AnswersPanel(widgets.VBox):
         self.tickets = html_widget(classes=("icg-class-tickets",))
         self.mistakes = html_widget(classes=("icg-class-mistakes",))
         self.download = html_widget(classes=("icg-class-csv",))
+        self.csv_button = make_button(_("Make the CSV of today's answers"), self.make_csv,
+                                      tooltip=_("a file of today's answers, one row an "
+                                                "answer, for a spreadsheet"))
         self.keep_box = widgets.BoundedIntText(
             value=7, min=1, max=MAX_KEEP_DAYS, description=_("Keep answers (days):"),
             style={"description_width": "initial"}, layout=shared_layout(width="16em"))
@@ -250,7 +257,9 @@ class AnswersPanel(widgets.VBox):
             html_widget(heading(html.escape(_("Students today")))), self.students,
             html_widget(heading(html.escape(_("Exit tickets (first answers)")))), self.tickets,
             html_widget(heading(html.escape(_("Wrong answers by mistake")))), self.mistakes,
-            html_widget(heading(html.escape(_("Today's answers")))), self.download,
+            html_widget(heading(html.escape(_("Today's answers")))),
+            widgets.HBox([self.csv_button, self.download],
+                         layout=shared_layout(flex_flow="row wrap", align_items="center")),
             widgets.HBox([self.keep_box, self.keep_button],
                          layout=shared_layout(flex_flow="row wrap")),
             widgets.HBox([self.delete_button, self.confirm_button, self.cancel_button],
@@ -282,7 +291,6 @@ class AnswersPanel(widgets.VBox):
             stamp = self.current_stamp()
             answers = self.answers.answers(day)
             presence = self.answers.presence(day)
-            csv_text = self.answers.csv_text(day)
         except StoreUnavailable as e:
             self.message.show(room_error_text(e), "error")
             return False
@@ -292,7 +300,19 @@ class AnswersPanel(widgets.VBox):
         self.students.value = students_html(presence, now, hide)
         self.tickets.value = tickets_html(self.summary, hide)
         self.mistakes.value = mistakes_html(self.summary, hide)
-        self.download.value = csv_link(csv_text, day, len(answers))
+        return True
+
+    def make_csv(self) -> bool:
+        """The day's answers as a CSV file to download (made now: the link says when)."""
+        now = self.clock()
+        day = day_of(now)
+        try:
+            text = self.answers.csv_text(day)
+        except StoreUnavailable as e:
+            self.message.show(room_error_text(e), "error")
+            return False
+        rows = len(list(csv.reader(io.StringIO(text)))) - 1
+        self.download.value = csv_link(text, day, rows, now)
         return True
 
     def poll(self) -> bool:
@@ -326,6 +346,7 @@ class AnswersPanel(widgets.VBox):
         except StoreUnavailable as e:
             self.message.show(room_error_text(e), "error")
             return False
+        self.download.value = ""  # a file made before holds what was deleted
         self.refresh()
         self.message.show(_("Today's class data is deleted ({n} answers).").format(n=n), "ok")
         return True
