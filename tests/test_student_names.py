@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+from widget_helpers import errors_raise  # noqa: F401 - autouse: click handlers raise
 
 import widgets.student as student_module
 from widgets.exit_ticket import ExitTicket
@@ -251,3 +252,34 @@ def test_flapjack_new_total_goes_to_the_store(student: Student) -> None:
     assert [(a.student, a.prompt, a.given, a.right, a.first_try, a.mistake) for a in rows] == [
         ("Ben", "-3 + (-9) = ?", "+12", False, True, "sum-abs-swapped"),
         ("Ben", "-3 + (-9) = ?", "-12", True, False, None)]
+
+
+def test_the_static_site_records_nothing(student: Student, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In the browser's kernel (no server; the site's wheel leaves widgets/rooms/ out) no name
+    bar is made, no answer kept, and nothing of the class's store is imported."""
+    import sys
+
+    from widget_helpers import AlwaysHold
+
+    import widgets.exit_ticket
+    import widgets.hit_me.table
+    import widgets.practice
+    from widgets import HitMeTable
+
+    for module in (widgets.exit_ticket, widgets.practice, widgets.hit_me.table):
+        monkeypatch.setattr(module, "IN_BROWSER", True)
+    for name in ("widgets.student", "widgets.rooms", "widgets.rooms.answers"):
+        monkeypatch.setitem(sys.modules, name, None)  # an import of them fails
+    t = ExitTicket(lesson=1)
+    t.start()
+    t.entry.value = "-6"
+    t.check_typed()
+    p = AbsoluteValuePractice(kinds=["abs"], seed=3)
+    p.answer.value = "1"
+    p.check_typed()
+    table = HitMeTable(players=2, opponents=[AlwaysHold()], seed=7, bot_delay=0)
+    table.hold_button.click()
+    table.announce.boxes["sum"].value = table.announce.boxes["abs"].value = "99"
+    table.announce.check_button.click()
+    assert t.name_bar is None and p.name_bar is None
+    assert student.waiting == [] and student.answers == 0

@@ -25,6 +25,7 @@ from widgets.flapjack import render
 from widgets.flapjack.session import YOU, Feedback, FlapjackSession, Note
 from widgets.flapjack.settings import FIELDS, settings_panel
 from widgets.flapjack.view import TableView, table_view
+from widgets.in_browser import IN_BROWSER
 from widgets.render import esc
 from widgets.shell import CardRow, TableShell, game_classes, settings_field
 from widgets.words import _, check_language, speaking
@@ -229,11 +230,12 @@ class FlapjackTable(TableShell, widgets.VBox):
 
     def _check_total(self, typed: int | None) -> Feedback:
         """"Say the new total"; the student's answer goes to the class's store (not in a
-        teacher's walkthrough; widgets/student.py)."""
+        teacher's walkthrough, not the static site; widgets/student.py)."""
         s = self.session
         first, nums, mine = s.misses == 0, s.expected(), s.my_turn()
         fb = s.check_total(typed)
-        if nums is not None and typed is not None and mine and not s.walkthrough:
+        if nums is not None and typed is not None and mine and not s.walkthrough \
+                and not IN_BROWSER:
             from widgets.student import record_sum_check
 
             record_sum_check(lesson=self.LESSON, question="Flapjack total",

@@ -15,6 +15,7 @@ from widgets.hit_me.render import score_table_html
 from widgets.hit_me.session import HitMeSession, Phase
 from widgets.hit_me.settings import settings_panel
 from widgets.hit_me.view import HitMeView, table_view
+from widgets.in_browser import IN_BROWSER
 from widgets.render import esc
 from widgets.shell import LazyPart, TableShell, game_classes
 from widgets.words import N_, _, check_language, speaking
@@ -152,13 +153,13 @@ class HitMeTable(TableShell, widgets.VBox):
 
     def _check_announce(self, answers: dict[str, int | None]) -> bool | None:
         """The end-of-round check; the student's answers go to the class's store (one student
-        at the table, not a teacher's walkthrough; widgets/student.py)."""
+        at the table, not a teacher's walkthrough, not the static site; widgets/student.py)."""
         s = self.session
         first, values = s.announce_misses == 0, s.announce_values()
         ok = s.check_announce(answers)
         typed = answers.get("sum"), answers.get("abs")
         if (ok is not None and values and len(values) >= 2 and None not in typed
-                and len(s.students) == 1 and not s.walkthrough):
+                and len(s.students) == 1 and not s.walkthrough and not IN_BROWSER):
             from widgets.student import record_sum_check
 
             record_sum_check(lesson=self.LESSON, question=f"Hit Me {s.announce_round}",
