@@ -18,7 +18,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import IN_CI, LESSONS_DIR, VoilaServer, _stop, _voila_server, unlock_teacher
+from conftest import (
+    IN_CI,
+    LESSONS_DIR,
+    VoilaServer,
+    _stop,
+    _voila_server,
+    format_violations,
+    unlock_teacher,
+)
 
 from widgets.rooms.answers import open_answers
 
@@ -94,6 +102,9 @@ def test_a_class_morning(morning: tuple[VoilaServer, str, str], open_page: Any,
         vp.wait_synced()
         page.get_by_role("button", name="That's me").click()
         page.get_by_text(f"Answering as {name}.").wait_for(timeout=30_000)
+        if name == "Ana":  # the name bar: labelled boxes and buttons
+            violations = vp.axe_violations()
+            assert violations == [], format_violations(violations)
         answer_the_ticket(vp.page, answers)
         students[name] = vp
 
@@ -134,6 +145,8 @@ def test_a_class_morning(morning: tuple[VoilaServer, str, str], open_page: Any,
     assert "Ben" in mistake.inner_text() and "+5" in mistake.inner_text()
     assert re.search(r"Work out \+3 \+ \(-8\)\.\s+3\s+2\s+67%",
                      page.locator(".icg-class-questions-table").inner_text())
+    violations = teacher.axe_violations()  # the dashboard: table headers, labelled controls
+    assert violations == [], format_violations(violations)
 
     # The projector hides the names.
     page.get_by_role("button", name="Projector: hide names").click()
