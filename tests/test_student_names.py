@@ -283,3 +283,21 @@ def test_the_static_site_records_nothing(student: Student, monkeypatch: pytest.M
     table.announce.check_button.click()
     assert t.name_bar is None and p.name_bar is None
     assert student.waiting == [] and student.answers == 0
+
+
+def test_a_remembered_name_reaches_the_kernel_at_load(student: Student) -> None:
+    """The exit ticket's hidden box: a named student's page says its lesson at once, and the
+    page's earlier answers (a table's check) go with the name."""
+    student.record(lesson=3, activity="check", question="Hit Me 1 sum", prompt="+6 + (-9) = ?",
+                   given="+3", right=False, first_try=True, mistake="sign-of-smaller")
+    t = ExitTicket(lesson=3)
+    assert t.recall in t.children and t.recall.layout.display == "none"
+    t.recall.value = json.dumps({"day": today(student.clock()), "names": ["Computer 1"]})
+    assert student.names == ()
+    t.recall.value = keep_value(("Dee",), today(student.clock()))
+    assert student.names == ("Dee",)
+    assert [(a.student, a.question) for a in stored(student)] == [("Dee", "Hit Me 1 sum")]
+    assert [(p.student, p.lesson) for p in open_answers(  # type: ignore[attr-defined]
+        student.url).presence(day_of(NOON))] == [("Dee", 3)]
+    t.start()
+    assert "Answering as Dee" in t.name_bar.line.value

@@ -281,7 +281,14 @@ class ExitTicket(w.VBox):
                 n=len(chosen))))
         self.start_button = make_button(_("Start the exit ticket"), self.start,
                                         button_style="primary")
-        super().__init__([style_widget(), self.header, self.start_button],
+        # the name the device remembers reaches the kernel at load (widgets/student.py)
+        self.recall: Any = None
+        if not IN_BROWSER:
+            from widgets.student import NameRecall
+
+            self.recall = NameRecall(lesson, student=student)
+        super().__init__([style_widget(), self.header, self.start_button,
+                          *([self.recall] if self.recall is not None else [])],
                          layout=shared_layout(), _dom_classes=("icg-root", "icg-exit-ticket"))
 
     def __repr__(self) -> str:  # not ipywidgets' walk through every child's traits
@@ -326,6 +333,8 @@ class ExitTicket(w.VBox):
             parts.append(self.start_button)
         elif LazyPart.built(self, "body") and self.index < len(self.items):
             parts.append(self.body)
+        if self.recall is not None:
+            parts.append(self.recall)
         shown = ("status", "result", "again_button") if self.finished else ("status",)
         self.children = [*parts, *(self.__dict__[n] for n in shown if LazyPart.built(self, n))]
 

@@ -31,7 +31,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from widgets.components import html_widget, make_button, shared_layout
+from widgets.components import html_widget, make_button, shared_layout, shared_text_style
 from widgets.in_browser import IN_BROWSER
 from widgets.page_lang import speaks
 from widgets.rooms.codes import MAX_NAME, CodeError, clean_name
@@ -175,6 +175,29 @@ class Student:
 
 
 STUDENT = Student()
+
+
+class NameRecall(w.Text):
+    """Only the hidden box the page types a remembered name into (static/remember-name.js),
+    for a page whose name bar is not shown yet: the exit ticket holds one from the start, so
+    a named student's page says at once which lesson they are on, and the answers of the page's
+    tables go with their name. What the page sends is checked (`read_recall`)."""
+
+    def __init__(self, lesson: int, *, student: Student | None = None) -> None:
+        self.student = student if student is not None else STUDENT
+        self.lesson = lesson
+        super().__init__(layout=shared_layout(display="none"), style=shared_text_style(),
+                         continuous_update=False, description=_("Remembered name"),
+                         _dom_classes=("icg-name-recall",))
+        self.observe(self._recalled, names="value")
+
+    def _recalled(self, change: dict[str, Any]) -> None:
+        names = read_recall(change["new"], today(self.student.clock()))
+        if names is None or self.student.names:
+            return
+        if self.student.lesson is None:
+            self.student.lesson = self.lesson
+        self.student.set_names(names)
 
 
 class NameBar(w.VBox):
