@@ -21,6 +21,7 @@ from widgets.rooms.answers import (
     Presence,
     day_of,
     new_answer_id,
+    open_and_expire,
     open_answers,
 )
 from widgets.rooms.store import StoreUnavailable
@@ -190,3 +191,11 @@ def test_answers_wait_while_postgresql_is_down(pg_cluster: Any) -> None:
     box.stop()
     got = open_answers(url).answers(day_of(NOON))
     assert [a.student for a in got] == ["Ana", "Ben", "Cam", "Dee"]
+
+
+def test_a_students_page_deletes_the_days_no_longer_kept(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'r.sqlite3'}"
+    old = answer(at=time.time() - 8 * 86400)
+    open_answers(url).record(old)
+    store = open_and_expire(url)  # as a student's page opens it, class view or not
+    assert store.answers(old.day) == []

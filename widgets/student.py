@@ -168,9 +168,9 @@ class Student:
     def _box(self) -> Any:
         with self._lock:
             if self.outbox is None:
-                from widgets.rooms.answers import Outbox, open_answers
+                from widgets.rooms.answers import Outbox, open_and_expire
 
-                self.outbox = Outbox(open_answers)
+                self.outbox = Outbox(open_and_expire)
             return self.outbox
 
 

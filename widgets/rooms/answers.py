@@ -156,6 +156,17 @@ def open_answers(url: str | None = None, **kw: Any) -> ClassAnswers:
     return ClassAnswers(url or store_url(), **kw)
 
 
+def open_and_expire(url: str | None = None) -> ClassAnswers:
+    """The store for a student's page: opened, and the days no longer kept deleted once (so
+    they go even when the class view is never opened)."""
+    store = open_answers(url)
+    try:
+        store.expire()
+    except StoreUnavailable:
+        pass  # the page's answers are tried again anyway
+    return store
+
+
 class ClassAnswers:
     """The answers and pages of the class, in the room store's database (SQLite or
     PostgreSQL). Thread-safe (one connection, one lock). Every method raises
