@@ -17,7 +17,7 @@ from typing import Any
 
 import ipywidgets as widgets
 from ipywidgets.widgets.widget_bool import ToggleButtonStyle
-from ipywidgets.widgets.widget_string import HTMLStyle
+from ipywidgets.widgets.widget_string import HTMLStyle, TextStyle
 
 from widgets import deal_codes
 from widgets.render import Arrow, Point, Span, esc, message_html, move_log_html, number_line_svg
@@ -79,6 +79,10 @@ class SharedToggleButtonStyle(_ReadOnly, ToggleButtonStyle):
     """A ToggleButtonStyle shared by several toggle buttons (read-only)."""
 
 
+class SharedTextStyle(_ReadOnly, TextStyle):
+    """A TextStyle shared by several text boxes (read-only)."""
+
+
 _SHARED: dict[tuple[Any, ...], widgets.Widget] = {}
 
 
@@ -99,6 +103,11 @@ def shared_layout(**traits: Any) -> SharedLayout:
 def shared_button_style() -> SharedButtonStyle:
     """The read-only default ButtonStyle shared by buttons."""
     return _shared(SharedButtonStyle)
+
+
+def shared_text_style() -> SharedTextStyle:
+    """The read-only default TextStyle shared by text boxes."""
+    return _shared(SharedTextStyle)
 
 
 def shared_html_style() -> SharedHTMLStyle:

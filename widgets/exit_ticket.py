@@ -7,6 +7,10 @@ the ticket says whether it was right and why. At the end it shows the score and 
 `L2-RXRRR`: the lesson number, then one letter per question in order, R for right and X for not
 right. The teacher guide explains how to read it.
 
+On a served page the ticket asks the student's first name once (widgets/student.py, remembered
+on the device for the day), and every answer goes to the class's store with the mistake it
+shows (widgets/mistakes.py, from each question's `shape`): the teacher's class view shows them.
+
 Light at load: a line of text and one Start button; the questions are built when the student
 presses Start. Every button checks the state in the kernel, so a click forged on a disabled
 button, or a value typed into the page's developer tools, gets a message and changes nothing.
@@ -29,6 +33,8 @@ from widgets.components import (
     shared_layout,
     style_widget,
 )
+from widgets.in_browser import IN_BROWSER
+from widgets.mistakes import Shape, classify
 from widgets.page_lang import N_, check_lang, speaks
 from widgets.render import esc
 from widgets.words import _
@@ -42,7 +48,8 @@ class Item:
     """One question: a typed whole number (`choices` empty, `answer` an int) or a choice among
     `choices` (`answer` is the right label). `why` explains the right answer; `hint` is added
     to the feedback after a wrong answer. `size`: the typed answer is a distance, an absolute
-    value, a count or a percentage, shown without a sign (11, not +11)."""
+    value, a count or a percentage, shown without a sign (11, not +11). `shape`: what a typed
+    question asks of which numbers, so that a wrong answer's mistake can be named."""
 
     prompt: str
     answer: int | str
@@ -50,6 +57,7 @@ class Item:
     why: str = ""
     hint: str = ""
     size: bool = False
+    shape: Shape | None = None
 
     def __post_init__(self) -> None:
         if self.choices:
@@ -60,6 +68,9 @@ class Item:
             raise ValueError(f"{self.prompt!r}: a typed answer must be a whole number")
         elif self.size and self.answer < 0:
             raise ValueError(f"{self.prompt!r}: a size (distance, count) is never negative")
+        if self.shape is not None and (self.choices or self.shape.answer != self.answer):
+            raise ValueError(f"{self.prompt!r}: its shape gives {self.shape.answer}, not the "
+                             f"answer {self.answer!r}")
 
     @property
     def answer_text(self) -> str:
@@ -109,15 +120,15 @@ TICKETS: dict[int, tuple[Item, ...]] = {
              hint=N_("Which card is farther from zero? Its sign wins.")),
         Item(N_("Work out +3 + (-8)."), -5,
              why=N_("Start at +3 and move 8 to the left: you land on -5 (not +5)."),
-             hint=N_("A negative card moves you to the left.")),
+             hint=N_("A negative card moves you to the left."), shape=Shape("sum", (3, -8))),
         Item(N_("Work out -3 + (-4) + (+3)."), -4,
              why=N_("-3 and +3 are a zero pair, so -4 is left."),
-             hint=N_("Look for a zero pair first.")),
+             hint=N_("Look for a zero pair first."), shape=Shape("sum", (-3, -4, 3))),
     ),
     2: (
         Item(N_("What is |-11|?"), 11, size=True,
              why=N_("-11 is 11 steps from zero, and a distance is never negative."),
-             hint=N_("An absolute value is a distance.")),
+             hint=N_("An absolute value is a distance."), shape=Shape("abs", (-11,))),
         Item(N_("Which is closer to zero: -2 or +5?"), "-2", ("-2", "+5", N_("Same distance")),
              why=N_("|-2| = 2 and |+5| = 5, so -2 is closer to zero."),
              hint=N_("Compare the distances from zero, not which number is greater.")),
@@ -133,18 +144,22 @@ TICKETS: dict[int, tuple[Item, ...]] = {
         Item(N_("A hand holds +7 and -10. What is the absolute value of its sum?"), 3,
              size=True,
              why=N_("The sum is +7 + (-10) = -3, and |-3| = 3."),
-             hint=N_("Add with the signs first, then take the distance from zero.")),
+             hint=N_("Add with the signs first, then take the distance from zero."),
+             shape=Shape("abs-sum", (7, -10))),
     ),
     3: (
         Item(N_("In Hit Me your cards are 6\u2663 and 9\u2666. What is your sum?"), -3,
-             why=N_("+6 + (-9) = -3."), hint=N_("Black cards are +, red cards are -.")),
+             why=N_("+6 + (-9) = -3."), hint=N_("Black cards are +, red cards are -."),
+             shape=Shape("sum", (6, -9))),
         Item(N_("What is your score with a sum of -3 (its distance from zero)?"), 3, size=True,
-             why=N_("|-3| = 3."), hint=N_("A score is a distance, never negative.")),
+             why=N_("|-3| = 3."), hint=N_("A score is a distance, never negative."),
+             shape=Shape("abs", (-3,))),
         Item(N_("Final sums: Ana +3, Ben -1, Cam -4. Who wins?"), "Ben", ("Ana", "Ben", "Cam"),
              why=N_("The scores are 3, 1 and 4: Ben's -1 is the closest to zero."),
              hint=N_("Compare the distances from zero.")),
         Item(N_("Your sum is -2. You hit and get 5\u2660 (+5). What is your new sum?"), 3,
-             why=N_("-2 + (+5) = +3."), hint=N_("Start at -2 and move 5 to the right.")),
+             why=N_("-2 + (+5) = +3."), hint=N_("Start at -2 and move 5 to the right."),
+             shape=Shape("sum", (-2, 5))),
         Item(N_("Final sums: Dee -2, Eli +2. Who wins?"), N_("They tie"),
              ("Dee", "Eli", N_("They tie")),
              why=N_("|-2| = |+2| = 2: they tie and share the round."),
@@ -153,7 +168,8 @@ TICKETS: dict[int, tuple[Item, ...]] = {
     4: (
         Item(N_("In Flapjack the total is +6. You play 8\u2665 (-8). What is the new total?"),
              -2,
-             why=N_("+6 + (-8) = -2."), hint=N_("A red card moves the total to the left.")),
+             why=N_("+6 + (-8) = -2."), hint=N_("A red card moves the total to the left."),
+             shape=Shape("sum", (6, -8))),
         Item(N_("The total is -5. Which card makes a Flapjack?"), "5\u2660 (+5)",
              ("4\u2660 (+4)", "5\u2660 (+5)", "6\u2665 (-6)"),
              why=N_("-5 + (+5) = 0, a Flapjack. The others make -1 and -11."),
@@ -163,7 +179,8 @@ TICKETS: dict[int, tuple[Item, ...]] = {
              why=N_("+10 + (+12) = +22, past the limit +13."),
              hint=N_("The total must stay between -13 and +13.")),
         Item(N_("The total is -9. You play a black king (+13). What is the new total?"), 4,
-             why=N_("-9 + (+13) = +4."), hint=N_("Start at -9 and move 13 to the right.")),
+             why=N_("-9 + (+13) = +4."), hint=N_("Start at -9 and move 13 to the right."),
+             shape=Shape("sum", (-9, 13))),
     ),
     5: (
         Item(N_("Look at the chart of Experiment 1 (4 players). At |sum| 3, which is higher: "
@@ -177,7 +194,8 @@ TICKETS: dict[int, tuple[Item, ...]] = {
         Item(N_("Your first two cards are 5\u2665 (-5) and 2\u2660 (+2). At which |sum| of "
                 "the chart's bottom axis do you look?"), 3, size=True,
              why=N_("-5 + (+2) = -3, and |-3| = 3."),
-             hint=N_("Add with the signs, then take the distance from zero.")),
+             hint=N_("Add with the signs, then take the distance from zero."),
+             shape=Shape("abs-sum", (-5, 2))),
         Item(N_("Two players tie for the lowest score. How much of a win does each get?"),
              N_("Half a win"), (N_("A whole win"), N_("Half a win"), N_("Nothing")),
              why=N_("A tie is shared: with two winners each counts half a win."),
@@ -192,15 +210,16 @@ TICKETS: dict[int, tuple[Item, ...]] = {
         Item(N_("Work out -5 - (-2)."), -3,
              why=N_("Subtracting -2 is adding its opposite: -5 + (+2) = -3. (Not +3: two "
                     "minus signs side by side do not make the answer positive.)"),
-             hint=N_("Subtract by adding the opposite.")),
+             hint=N_("Subtract by adding the opposite."), shape=Shape("difference", (-5, -2))),
         Item(N_("Work out -4 - (+6)."), -10,
              why=N_("Subtracting +6 is adding -6: -4 + (-6) = -10, 6 more to the left."),
-             hint=N_("Subtract by adding the opposite.")),
+             hint=N_("Subtract by adding the opposite."), shape=Shape("difference", (-4, 6))),
         Item(N_("A hand is worth +1. You take away its red 4 (-4). What is the hand worth "
                 "now?"), 5,
              why=N_("+1 - (-4) = +1 + (+4) = +5: taking away a negative card moves the sum "
                     "right."),
-             hint=N_("Taking a card away moves the sum the opposite way to adding it.")),
+             hint=N_("Taking a card away moves the sum the opposite way to adding it."),
+             shape=Shape("difference", (1, -4))),
         Item(N_("What is the distance between -3 and +5 on the number line?"), 8, size=True,
              why=N_("|+5 - (-3)| = |+8| = 8: 3 steps to zero, then 5 more."),
              hint=N_("The distance between p and q is |p - q|.")),
@@ -238,8 +257,10 @@ class ExitTicket(w.VBox):
 
     @speaks
     def __init__(self, lesson: int, items: Sequence[Item] | None = None, *,
-                 lang: str | None = None) -> None:
+                 lang: str | None = None, student: Any = None) -> None:
+        """`student`: who answers (a widgets.student.Student; default: the page's)."""
         self.lang = check_lang(lang)
+        self.student = student
         chosen = tuple(items) if items is not None else TICKETS.get(lesson)
         if not chosen:
             raise ValueError(f"no exit ticket for lesson {lesson!r}; there are tickets for "
@@ -253,13 +274,21 @@ class ExitTicket(w.VBox):
         self.marks: list[bool] = []
         self.answered = False
         self.codes: list[str] = []  # the codes of the students before, on this device
+        self.name_bar: Any = None  # who answers (widgets/student.py), made on Start
         self.header = html_widget(
             "<b>" + esc(_("Exit ticket, lesson {lesson}:").format(lesson=lesson)) + "</b> "
             + esc(_("{n} questions. Your first answer to each one counts.").format(
                 n=len(chosen))))
         self.start_button = make_button(_("Start the exit ticket"), self.start,
                                         button_style="primary")
-        super().__init__([style_widget(), self.header, self.start_button],
+        # the name the device remembers reaches the kernel at load (widgets/student.py)
+        self.recall: Any = None
+        if not IN_BROWSER:
+            from widgets.student import NameRecall
+
+            self.recall = NameRecall(lesson, student=student)
+        super().__init__([style_widget(), self.header, self.start_button,
+                          *([self.recall] if self.recall is not None else [])],
                          layout=shared_layout(), _dom_classes=("icg-root", "icg-exit-ticket"))
 
     def __repr__(self) -> str:  # not ipywidgets' walk through every child's traits
@@ -298,10 +327,14 @@ class ExitTicket(w.VBox):
 
     def _layout_children(self) -> None:
         parts = [style_widget(), self.header]
+        if self.name_bar is not None:
+            parts.append(self.name_bar)
         if self.index < 0:
             parts.append(self.start_button)
         elif LazyPart.built(self, "body") and self.index < len(self.items):
             parts.append(self.body)
+        if self.recall is not None:
+            parts.append(self.recall)
         shown = ("status", "result", "again_button") if self.finished else ("status",)
         self.children = [*parts, *(self.__dict__[n] for n in shown if LazyPart.built(self, n))]
 
@@ -312,6 +345,10 @@ class ExitTicket(w.VBox):
             self._say(_("The exit ticket has already started."))
             return
         self.index = 0
+        if not IN_BROWSER:
+            from widgets.student import NameBar
+
+            self.name_bar = NameBar(self.lesson, student=self.student, lang=self.lang)
         self._show_item()
 
     @speaks
@@ -327,7 +364,8 @@ class ExitTicket(w.VBox):
         if n is None:
             self._say(_("Type a whole number, for example -3 or 12."))
             return None
-        return self._record(n == item.answer)
+        mistake = classify(item.shape, n) if item.shape is not None else None
+        return self._record(n == item.answer, signed(n) if not item.size else str(n), mistake)
 
     @speaks
     def choose(self, index: Any) -> bool | None:
@@ -342,7 +380,7 @@ class ExitTicket(w.VBox):
                 or not 0 <= index < len(item.choices):
             self._say(_("Choose one of the buttons."))
             return None
-        return self._record(item.choices[index] == item.answer)
+        return self._record(item.choices[index] == item.answer, item.choices[index])
 
     @speaks
     def next_question(self) -> None:
@@ -366,6 +404,8 @@ class ExitTicket(w.VBox):
             self._say(_("Finish the exit ticket first: then the next student can start."))
             return
         self.codes.append(self.code or "")
+        if self.name_bar is not None:
+            self.name_bar.change()  # the next student names themselves
         self.index = 0
         self.marks = []
         self._show_item()
@@ -399,9 +439,14 @@ class ExitTicket(w.VBox):
     def _say(self, text: str) -> None:
         self.status.value = f"<p role='status'>! {esc(text)}</p>"
 
-    def _record(self, right: bool) -> bool:
+    def _record(self, right: bool, given: str, mistake: str | None = None) -> bool:
         item = self.items[self.index]
         self.marks.append(right)
+        if self.name_bar is not None:
+            # the prompt as the teacher reads it (English): the class view translates it
+            self.name_bar.student.record(
+                lesson=self.lesson, activity="exit-ticket", question=str(self.index + 1),
+                prompt=item.prompt, given=given, right=right, first_try=True, mistake=mistake)
         self.answered = True
         self._clear_status()
         if right:

@@ -5,11 +5,16 @@ Question kinds:
 - 'sum-abs': a hand of two or three cards; what is the absolute value of its sum?
 - 'closer': which of two sums is closer to zero (or are they the same distance)?
 Questions come from a seeded generator, so a practice set can be repeated by its code.
+
+On a served page every checked answer goes to the class's store under the student's first name
+(widgets/student.py: the name bar appears with the first answer), with the mistake it shows
+(widgets/mistakes.py).
 """
 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -25,6 +30,8 @@ from widgets.components import (
     shared_layout,
     style_widget,
 )
+from widgets.in_browser import IN_BROWSER
+from widgets.mistakes import Shape, classify
 from widgets.page_lang import check_lang, grouped, speaks
 from widgets.words import _, abs_math, ngettext, sum_math
 
@@ -208,11 +215,16 @@ class AbsoluteValuePractice(w.VBox):
         questions: int = 10,
         *,
         first_try: bool = False,
+        lesson: int = 2,
         lang: str | None = None,
     ) -> None:
         """`first_try`: a check, not practice: a question counts as right only when its first
-        answer is right (Try again and Show me still help, but do not change the score)."""
+        answer is right (Try again and Show me still help, but do not change the score).
+        `lesson`: the lesson whose page holds it (the class's store files its answers under
+        it)."""
         self.lang = check_lang(lang)
+        self.lesson = lesson
+        self.name_bar: w.Widget | None = None  # who answers: made with the first answer
         self.first_try = bool(first_try)
         kinds = tuple(kinds)
         if not kinds or any(k not in KINDS for k in kinds):
@@ -274,8 +286,9 @@ class AbsoluteValuePractice(w.VBox):
 
     def _parts(self) -> list[w.Widget]:
         rows = [self.__dict__[n] for n in ("typed_row", "choice_row") if LazyPart.built(self, n)]
-        return [self.stylesheet, self.header, self.prompt, *rows, self.feedback, self.picture,
-                self.action_row, self.code_row, self.code_message]
+        bar = [self.name_bar] if self.name_bar is not None else []
+        return [self.stylesheet, *bar, self.header, self.prompt, *rows, self.feedback,
+                self.picture, self.action_row, self.code_row, self.code_message]
 
     def _layout_children(self) -> None:
         self.children = self._parts()
@@ -359,14 +372,18 @@ class AbsoluteValuePractice(w.VBox):
         """Check the typed answer."""
         if self.question is None or self.done or self.question.kind == "closer":
             return None
-        return self._record(check(self.question, self.answer.value))
+        n = parse_answer(self.answer.value)
+        return self._record(check(self.question, self.answer.value),
+                            "" if n is None else str(n))
 
     @speaks
     def choose(self, index: int) -> Feedback | None:
         """Answer a 'closer' question: 0 or 1 picks a number, 2 means the same distance."""
         if self.question is None or self.done or self.question.kind != "closer":
             return None
-        return self._record(check(self.question, SAME if index == 2 else index))
+        given = (SAME if index == 2 else signed(self.question.numbers[index])
+                 if index in (0, 1) else "")
+        return self._record(check(self.question, SAME if index == 2 else index), given)
 
     @speaks
     def try_again(self) -> None:
@@ -390,9 +407,10 @@ class AbsoluteValuePractice(w.VBox):
         self._update_buttons()
 
     # ----- helpers ---------------------------------------------------------------------
-    def _record(self, fb: Feedback) -> Feedback:
+    def _record(self, fb: Feedback, given: str = "") -> Feedback:
         if fb.valid:
             self.attempts += 1
+            self._to_class(fb, given)
         if fb.correct:
             if not self.first_try or self.attempts == 1:
                 self.correct += 1
@@ -404,6 +422,25 @@ class AbsoluteValuePractice(w.VBox):
         self.feedback.value = f"<p role='status'>{icon} {fb.message}</p>"
         self._update_buttons()
         return fb
+
+    def _to_class(self, fb: Feedback, given: str) -> None:
+        """The answer to the class's store (the name bar first shows with the first one)."""
+        if IN_BROWSER or self.question is None:
+            return
+        from widgets.student import NameBar
+
+        if self.name_bar is None:
+            self.name_bar = NameBar(self.lesson, lang=self.lang)
+            self._layout_children()
+        q = self.question
+        mistake = None
+        if q.kind != "closer" and not fb.correct and given:
+            shape = Shape("abs" if q.kind == "abs" else "abs-sum", q.numbers)
+            mistake = classify(shape, int(given))
+        self.name_bar.student.record(
+            lesson=self.lesson, activity="check" if self.first_try else "practice",
+            question=f"{self.seed}-{self.number}", prompt=re.sub(r"<[^>]+>", "", q.prompt),
+            given=given, right=fb.correct, first_try=self.attempts == 1, mistake=mistake)
 
     def _flip_sign(self) -> None:
         t = self.answer.value.strip()

@@ -27,6 +27,7 @@ from widgets.flapjack import render
 from widgets.flapjack.session import Feedback, FlapjackSession, Note
 from widgets.flapjack.settings import FIELDS, settings_panel
 from widgets.flapjack.view import TableView, table_view
+from widgets.in_browser import IN_BROWSER
 from widgets.render import esc
 from widgets.shell import CardRow, TableShell, game_classes, settings_field
 from widgets.words import _, check_language, speaking
@@ -161,7 +162,7 @@ class FlapjackTable(TableShell, widgets.VBox):
     def _build_practice(self) -> None:
         self.practice = ui.AnswerEntry(
             [("total", _("New total"))], check_label=_("Check the new total"),
-            on_check=lambda a: self._answer(self.session.check_total(a.get("total"))),
+            on_check=lambda a: self._answer(self._check_total(a.get("total"))),
             on_show_me=lambda: self._answer(self.session.show_me()))
         self.cancel_practice_button = ui.make_button(
             _("Choose another card"), self._cancel,
@@ -247,6 +248,22 @@ class FlapjackTable(TableShell, widgets.VBox):
             self.practice.reset()
         self._hide_part("practice_box")
         self.session.cancel()
+
+    LESSON = 4  # the lesson whose page holds the table: its checks are filed under it
+
+    def _check_total(self, typed: int | None) -> Feedback:
+        """"Say the new total"; the student's answer goes to the class's store (not in a
+        teacher's walkthrough, not the static site; widgets/student.py)."""
+        s = self.session
+        first, nums, mine = s.misses == 0, s.expected(), s.my_turn()
+        fb = s.check_total(typed)
+        if nums is not None and typed is not None and mine and not s.walkthrough \
+                and not IN_BROWSER:
+            from widgets.student import record_sum_check
+
+            record_sum_check(lesson=self.LESSON, question="Flapjack total",
+                             terms=(nums[0], nums[1]), given_sum=typed, first_try=first)
+        return fb
 
     def _answer(self, fb: Feedback) -> None:
         self.practice.feedback(fb.text, fb.kind)

@@ -16,6 +16,7 @@ from widgets.hit_me.render import score_table_html
 from widgets.hit_me.session import HitMeSession, Phase
 from widgets.hit_me.settings import settings_panel
 from widgets.hit_me.view import HitMeView, table_view
+from widgets.in_browser import IN_BROWSER
 from widgets.render import esc
 from widgets.shell import LazyPart, TableShell, game_classes
 from widgets.words import N_, _, check_language, speaking
@@ -170,10 +171,28 @@ class HitMeTable(TableShell, widgets.VBox):
             tooltip=_("the next dealer deals a new round"), layout=ui.shown_layout(False))
         self.next_round_row = ui.hbox([self.next_round_button])
 
+    LESSON = 3  # the lesson whose page holds the table: its checks are filed under it
+
+    def _check_announce(self, answers: dict[str, int | None]) -> bool | None:
+        """The end-of-round check; the student's answers go to the class's store (one student
+        at the table, not a teacher's walkthrough, not the static site; widgets/student.py)."""
+        s = self.session
+        first, values = s.announce_misses == 0, s.announce_values()
+        ok = s.check_announce(answers)
+        typed = answers.get("sum"), answers.get("abs")
+        if (ok is not None and values and len(values) >= 2 and None not in typed
+                and len(s.students) == 1 and not s.walkthrough and not IN_BROWSER):
+            from widgets.student import record_sum_check
+
+            record_sum_check(lesson=self.LESSON, question=f"Hit Me {s.announce_round}",
+                             terms=tuple(values), given_sum=typed[0], given_abs=typed[1],
+                             first_try=first)
+        return ok
+
     def _build_announce(self) -> None:
         self.announce = ui.AnswerEntry(
             [("sum", _("My sum")), ("abs", _("Its absolute value |sum|"))],
-            on_check=self.session.check_announce, on_show_me=self.session.show_me,
+            on_check=self._check_announce, on_show_me=self.session.show_me,
             check_label=_("Check my sum"), placeholders={"abs": _("a whole number")})
         # (a room turns the cards up by itself once every student has answered)
         self.announce_done_button = ui.make_button(

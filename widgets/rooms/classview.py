@@ -6,6 +6,11 @@ Shown by lessons/10_class_view.ipynb behind the teacher's key:
     from widgets.teacher_key import teacher_only
     teacher_only(ClassView, label=...)
 
+It is the teacher's dashboard of the class: first today's students and answers
+(`widgets.rooms.dashboard.AnswersPanel`: the page each student is on, the exit tickets by
+question, wrong answers by mistake, names hidden for the projector, the day's CSV, deletion),
+then the rooms of Play together.
+
 It polls the room store (`class_stamp`, one small read, every `interval` seconds on the
 kernel's loop) and redraws by itself when any room changes, and every few seconds for the
 "stuck" clock: every room with its players, whose turn it is, the public scores, moves, time
@@ -31,6 +36,7 @@ import ipywidgets as widgets
 
 from widgets.components import MessageArea, html_widget, make_button, shared_layout
 from widgets.controller import call_later
+from widgets.rooms.dashboard import AnswersPanel
 from widgets.rooms.store import (
     ClassRoom,
     RoomError,
@@ -119,12 +125,15 @@ class ClassView(widgets.VBox):
                                  tooltip=_("end the chosen room for good")),
         }
         self.message = MessageArea()
+        self.answers_panel = AnswersPanel(url=self.store.url)
         self.room_choice.observe(lambda _c: self._update_controls(), names="value")
         controls = widgets.HBox([self.room_choice, self.seat_choice],
                                 layout=shared_layout(flex_flow="row wrap"))
         actions = widgets.HBox(list(self.buttons.values()),
                                layout=shared_layout(flex_flow="row wrap"))
-        super().__init__([self.title, self.summary, self.table, controls, actions, self.message,
+        super().__init__([self.title, self.answers_panel,
+                          html_widget("<h4>{}</h4>".format(html.escape(_("Rooms")))),
+                          self.summary, self.table, controls, actions, self.message,
                           html_widget("<h4>{}</h4>".format(html.escape(_("Announce checks")))),
                           self.checks], _dom_classes=("icg-root", "icg-class-view"))
         self.refresh()
@@ -171,6 +180,7 @@ class ClassView(widgets.VBox):
     def poll(self) -> bool:
         """One poll: redraw if any room changed (or the stuck clock moved). True if redrawn."""
         self.polls += 1
+        answered = self.answers_panel.poll()
         try:
             stamp = (self.store.class_stamp(), self._checks_stamp())
         except StoreUnavailable as e:
@@ -185,7 +195,7 @@ class ClassView(widgets.VBox):
         if stamp != self.stamp or time.monotonic() - self.drawn_at >= REDRAW_EVERY:
             self.refresh()
             return True
-        return False
+        return answered
 
     def _checks_stamp(self) -> Any:
         return None  # the check results are read with every redraw (rooms change with them)
@@ -302,6 +312,13 @@ class ClassView(widgets.VBox):
 def what_it_shows() -> str:
     """The class view's columns and actions in words (the lesson page prints it)."""
     return "\n".join([
+        _("Today's students: the page each one is on and when they were last active."),
+        _("The exit tickets by question: first answers, how many right, the class's share "
+          "right, and a mark per student and question."),
+        _("Wrong answers grouped by the mistake they show: added the absolute values, took "
+          "the sign of the smaller, subtracting made it smaller, sum and |sum| swapped."),
+        _("Projector: hide names; the day's answers as a CSV file; Delete today's class "
+          "data; answers are deleted after 7 days, or the number of days you set."),
         _("Every open room, stuck rooms first, with:"),
         "  " + _("Room: the code the students typed (KM7-Q4X)"),
         "  " + _("Game and status: waiting for players, playing, paused, finished; STUCK when "

@@ -1,0 +1,175 @@
+"""A class's morning in Chromium, on `make class`'s server (serving/class_server.py, bound to
+127.0.0.1 so that nothing is sent to a network address).
+
+Three students open lesson 1 at the address the server prints, each in a browser of their own
+(their own localStorage), type a first name on the exit ticket and answer it (Ben answers
++3 + (-8) with +5: the sign of the smaller). A reload keeps Ana's name (the device remembers it
+for the day). No student's page receives another student's name. The teacher opens the class
+view with the key: the three students, the wrong answer under its mistake; the CSV holds the
+rows; "Delete today's class data" empties the store and the dashboard.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import (
+    IN_CI,
+    LESSONS_DIR,
+    VoilaServer,
+    _stop,
+    _voila_server,
+    format_violations,
+    unlock_teacher,
+)
+
+from widgets.rooms.answers import open_answers
+
+KEY = "MORN-7QXT-4KVB"
+LESSON_PAGE = "voila/render/01_integers_with_cards.ipynb"
+# lesson 1's exit ticket: what each student answers, question by question
+ANSWERS = {
+    "Ana": ["-6", "+4", "Negative", "-5", "-4"],
+    "Ben": ["-6", "+4", "Negative", "5", "-4"],
+    "Cam": ["-6", "+4", "Negative", "-5", "-4"],
+}
+TYPED = (0, 3, 4)  # the questions answered in the box; the others with a button
+
+
+@pytest.fixture(scope="module")
+def morning(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[VoilaServer, str, str]]:
+    """`make class`'s server with a key and a store of its own; its printed address."""
+    rooms_url = f"sqlite:///{tmp_path_factory.mktemp('class-morning') / 'rooms.sqlite3'}"
+    try:
+        url, proc = _voila_server().start_voila(
+            LESSONS_DIR, module="serving.class_server", preheat=False,
+            env={"ICG_TEACHER_KEY": KEY, "ICG_ROOMS_URL": rooms_url,
+                 "ICG_TEACHER_KEY_FILE": "/nonexistent/teacher_key"})
+    except RuntimeError as e:
+        if IN_CI:
+            raise
+        pytest.skip(f"the class server could not start: {e}")
+    try:
+        printed = ""
+        end = time.monotonic() + 30
+        while time.monotonic() < end:
+            printed = Path(proc.log_path).read_text(errors="replace")  # type: ignore[attr-defined]
+            if "Projector page" in printed:
+                break
+            time.sleep(0.2)
+        found = re.search(r"this computer only \((http://127\.0\.0\.1:\d+)\)", printed)
+        assert found, f"the class server printed no address:\n{printed[-2000:]}"
+        yield VoilaServer(url, proc, LESSONS_DIR), found.group(1) + "/", rooms_url
+    finally:
+        _stop(proc)
+
+
+def answer_the_ticket(page: Any, answers: list[str]) -> None:
+    page = page.locator(".icg-exit-ticket")
+    for i, given in enumerate(answers):
+        page.get_by_text(f"Question {i + 1} of 5.").wait_for(timeout=30_000)
+        if i in TYPED:
+            box = page.get_by_label("Answer:")
+            box.fill(given)
+            box.press("Tab")
+            page.get_by_role("button", name="Check").click()
+        else:
+            page.get_by_role("button", name=given, exact=True).click()
+        page.locator("p[role=status]").filter(has_text=re.compile("Right|Not this time")) \
+            .first.wait_for(timeout=30_000)
+        last = i == len(answers) - 1
+        page.get_by_role("button", name="See my score" if last else "Next question").click()
+    page.get_by_text("Your code:").wait_for(timeout=30_000)
+
+
+def test_a_class_morning(morning: tuple[VoilaServer, str, str], open_page: Any,
+                         tmp_path: Path) -> None:
+    server, address, rooms_url = morning
+    store = open_answers(rooms_url)
+    students = {}
+    for name, answers in ANSWERS.items():
+        vp = open_page(f"student-{name}")
+        vp.open(address + LESSON_PAGE)
+        page = vp.page.locator(".icg-exit-ticket")
+        page.get_by_role("button", name="Start the exit ticket").click()
+        page.get_by_label("Your first name:").fill(name)
+        page.get_by_label("Your first name:").press("Tab")
+        vp.wait_synced()
+        page.get_by_role("button", name="That's me").click()
+        page.get_by_text(f"Answering as {name}.").wait_for(timeout=30_000)
+        if name == "Ana":  # the name bar: labelled boxes and buttons
+            violations = vp.axe_violations()
+            assert violations == [], format_violations(violations)
+        answer_the_ticket(vp.page, answers)
+        students[name] = vp
+
+    # The device remembers the name for the day: a reload does not ask again.
+    ana = students["Ana"]
+    ana.open(address + LESSON_PAGE)
+    ana.page.get_by_role("button", name="Start the exit ticket").click()
+    ana.page.get_by_text("Answering as Ana.").wait_for(timeout=30_000)
+    assert not ana.page.get_by_label("Your first name:").is_visible()
+
+    # Every answer reached the store; no page received another student's name.
+    end = time.monotonic() + 30
+    while len(store.answers()) < 15 and time.monotonic() < end:
+        time.sleep(0.2)
+    rows = store.answers()
+    assert len(rows) == 15
+    assert [(a.student, a.given, a.mistake) for a in rows if not a.right] == [
+        ("Ben", "+5", "sign-of-smaller")]
+    for name, vp in students.items():
+        received = vp.everything_received()
+        for other in ANSWERS:
+            if other != name:
+                assert other not in received, f"{other}'s name reached {name}'s page"
+        assert vp.problems() == []
+
+    # The teacher's dashboard.
+    teacher = open_page("teacher")
+    teacher.open(server.page_url("10_class_view.ipynb"))
+    page = teacher.page
+    assert "Ben" not in teacher.everything_received()  # locked: nothing of the class sent
+    unlock_teacher(teacher, KEY)
+    listed = page.locator(".icg-class-students-table")
+    listed.wait_for(timeout=30_000)
+    for name in ANSWERS:
+        assert re.search(rf"{name}\s+1\. Integers with cards", listed.inner_text())
+    mistake = page.locator("tr[data-mistake='sign-of-smaller']")
+    assert "took the sign of the smaller" in mistake.inner_text()
+    assert "Ben" in mistake.inner_text() and "+5" in mistake.inner_text()
+    assert re.search(r"Work out \+3 \+ \(-8\)\.\s+3\s+2\s+67%",
+                     page.locator(".icg-class-questions-table").inner_text())
+    violations = teacher.axe_violations()  # the dashboard: table headers, labelled controls
+    assert violations == [], format_violations(violations)
+
+    # The projector hides the names.
+    page.get_by_role("button", name="Projector: hide names").click()
+    page.get_by_text("3 students today (names hidden).").wait_for(timeout=15_000)
+    assert "Ben" not in page.locator(".icg-class-answers").inner_text()
+    page.get_by_role("button", name="Projector: hide names").click()
+    listed.wait_for(timeout=15_000)
+
+    # The CSV of the day holds the rows.
+    page.get_by_role("button", name="Make the CSV of today's answers").click()
+    with page.expect_download(timeout=30_000) as got:
+        page.get_by_role("button", name=re.compile(r"Download today's answers")).click()
+    csv_path = tmp_path / "answers.csv"
+    got.value.save_as(csv_path)
+    lines = csv_path.read_text(encoding="utf-8").strip().splitlines()
+    assert lines[0].startswith("time,student,lesson,activity,question")
+    assert len(lines) == 16
+    assert sorted({line.split(",")[1] for line in lines[1:]}) == ["Ana", "Ben", "Cam"]
+
+    # "Delete today's class data" (asked twice) empties it.
+    page.get_by_role("button", name="Delete today's class data").click()
+    page.get_by_role("button", name="Yes, delete every answer and name of today").click()
+    page.get_by_text("No exit-ticket answer yet today.").wait_for(timeout=30_000)
+    assert store.answers() == [] and store.presence() == []
+    assert page.locator(".icg-class-csv-link").count() == 0
+    assert teacher.problems() == []

@@ -1,0 +1,201 @@
+"""The class's answers in the room store's database (widgets/rooms/answers.py), on SQLite and on
+a real PostgreSQL: written once whatever the retries, kept until the store is back, read per
+day, as CSV, and deleted by day or after the days the teacher sets."""
+
+from __future__ import annotations
+
+import csv
+import io
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from widgets.rooms.answers import (
+    DEFAULT_KEEP_DAYS,
+    Answer,
+    AnswerRefused,
+    ClassAnswers,
+    Outbox,
+    Presence,
+    day_of,
+    new_answer_id,
+    open_and_expire,
+    open_answers,
+)
+from widgets.rooms.store import StoreUnavailable
+
+NOON = time.mktime((2026, 12, 1, 12, 0, 0, 0, 0, -1))  # local noon, 1 December 2026
+
+
+def answer(student: str = "Ana", *, at: float = NOON, right: bool = False, question: str = "4",
+           given: str = "+5", answer_id: str | None = None, **kw: Any) -> Answer:
+    values = {"lesson": 1, "activity": "exit-ticket", "prompt": "Work out +3 + (-8).",
+              "first_try": True, "mistake": None if right else "sign-of-smaller"} | kw
+    return Answer(answer_id or new_answer_id(), student, question=question, given=given,
+                  right=right, at=at, **values)
+
+
+def test_an_answer_is_written_once_and_read_back(rooms_url: str) -> None:
+    store = open_answers(rooms_url)
+    a = answer()
+    assert store.record(a) is True
+    assert store.record(a) is False  # the same id again: a retry
+    assert store.record(answer("Ben", right=True, given="-5", at=NOON + 5)) is True
+    got = store.answers(day_of(NOON))
+    assert [(x.student, x.given, x.right, x.first_try, x.mistake) for x in got] == [
+        ("Ana", "+5", False, True, "sign-of-smaller"), ("Ben", "-5", True, True, None)]
+    assert got[0] == a
+    assert store.answers("2026-12-02") == []
+    # another kernel's connection sees them (one database for the class)
+    assert len(open_answers(rooms_url).answers(day_of(NOON))) == 2
+
+
+def test_the_page_each_student_is_on(rooms_url: str) -> None:
+    store = open_answers(rooms_url)
+    store.seen("Ana", 1, at=NOON)
+    store.seen("ana ", 2, at=NOON + 60)  # the same student (names compared by their key)
+    store.seen("Ben", 3, at=NOON + 30)
+    store.seen("Ana", 1, at=NOON + 10)  # late news of an older page changes nothing
+    store.record(answer("Ben", at=NOON + 90, lesson=3))  # an answer is activity too
+    assert store.presence(day_of(NOON)) == [Presence("Ben", 3, NOON + 90),
+                                            Presence("ana", 2, NOON + 60)]
+
+
+@pytest.mark.parametrize("bad", [
+    {"student": "Computer 3"}, {"student": ""}, {"student": "x" * 25}, {"student": "<b>"},
+    {"answer_id": "short"}, {"answer_id": "a b c d e f g h"}, {"lesson": "2"},
+    {"lesson": True}, {"activity": "exam"}, {"given": "9" * 41}, {"prompt": "?" * 301},
+    {"right": 1}, {"first_try": None}, {"at": float("nan")}, {"mistake": 7},
+])
+def test_a_malformed_answer_is_refused_and_nothing_written(tmp_path: Path, bad: dict) -> None:
+    store = open_answers(f"sqlite:///{tmp_path / 'r.sqlite3'}")
+    fields = {"answer_id": new_answer_id(), "student": "Ana", "lesson": 1,
+              "activity": "exit-ticket", "question": "1", "prompt": "p", "given": "3",
+              "right": True, "first_try": True, "at": NOON, "mistake": None} | bad
+    with pytest.raises(AnswerRefused):
+        store.record(Answer(**fields))
+    assert store.answers(day_of(NOON)) == []
+
+
+def test_csv_of_the_day(rooms_url: str) -> None:
+    store = open_answers(rooms_url)
+    store.record(answer("Ana", given="+5"))
+    store.record(answer("Ben", right=True, given="-5", at=NOON + 1))
+    store.record(answer("Cam", given="=HYPERLINK(1)", activity="practice", at=NOON + 2,
+                        first_try=False, mistake=None))
+    store.record(answer("Dee", at=NOON + 86400))  # another day
+    rows = list(csv.reader(io.StringIO(store.csv_text(day_of(NOON)))))
+    assert rows[0] == ["time", "student", "lesson", "activity", "question", "prompt", "answer",
+                       "right", "first_try", "mistake"]
+    assert [r[1] for r in rows[1:]] == ["Ana", "Ben", "Cam"]
+    assert rows[1][6:] == ["+5", "0", "1", "sign-of-smaller"]
+    assert rows[2][6:] == ["-5", "1", "1", ""]
+    assert rows[3][6] == "'=HYPERLINK(1)"  # a spreadsheet does not run it
+
+
+def test_delete_today_and_after_the_days_set(rooms_url: str) -> None:
+    store = open_answers(rooms_url)
+    days = [NOON - d * 86400 for d in (0, 1, 6, 7, 8)]
+    for at in days:
+        store.record(answer(at=at))
+        store.seen("Ana", 1, at=at)
+    assert store.keep_days() == DEFAULT_KEEP_DAYS == 7
+    assert store.expire(now=NOON) == 2  # 7 and 8 days ago: the 8th and 9th day
+    assert [len(store.answers(day_of(at))) for at in days] == [1, 1, 1, 0, 0]
+    assert store.set_keep_days(2) == 2 and open_answers(rooms_url).keep_days() == 2
+    assert store.expire(now=NOON) == 1
+    assert store.delete_day(day_of(NOON)) == 1
+    assert store.answers(day_of(NOON)) == [] and store.presence(day_of(NOON)) == []
+    assert len(store.answers(day_of(NOON - 86400))) == 1  # yesterday's stays
+    for bad in (0, 366, "7", 2.5, True):
+        with pytest.raises(AnswerRefused):
+            store.set_keep_days(bad)
+    assert store.keep_days() == 2
+
+
+class LostReply:
+    """The real store, but the first `lose` replies are lost after the write committed (the
+    network dropped the answer's acknowledgement)."""
+
+    def __init__(self, store: ClassAnswers, lose: int) -> None:
+        self.store, self.lose = store, lose
+
+    def record(self, a: Answer) -> bool:
+        written = self.store.record(a)
+        if self.lose:
+            self.lose -= 1
+            raise StoreUnavailable("unavailable", error="connection lost")
+        return written
+
+    def seen(self, *args: Any) -> None:
+        self.store.seen(*args)
+
+
+def test_a_retry_after_a_lost_reply_does_not_double(rooms_url: str) -> None:
+    store = open_answers(rooms_url)
+    box = Outbox(lambda: LostReply(store, lose=2), thread=False)
+    opened = LostReply(store, lose=2)
+    box.opener = lambda: opened
+    a, b = answer("Ana"), answer("Ben", at=NOON + 1)
+    box.put(a)
+    box.put(b)
+    assert box.flush() == 2 and box.flush() == 2  # kept, in order
+    assert box.flush() == 0
+    assert box.doubles == 1 and box.sent == 2 and box.failures == 2
+    assert [x.answer_id for x in store.answers(day_of(NOON))] == [a.answer_id, b.answer_id]
+
+
+def test_answers_wait_while_sqlite_cannot_be_opened(tmp_path: Path) -> None:
+    folder = tmp_path / "not-yet"
+    url = f"sqlite:///{folder / 'rooms.sqlite3'}"
+    box = Outbox(lambda: open_answers(url), thread=False)
+    a = answer()
+    box.put(a)
+    box.put(Presence("Ana", 1, NOON))
+    assert box.flush() == 2 and box.failures == 1  # no folder: the store cannot be opened
+    folder.mkdir()
+    assert box.flush() == 0
+    assert open_answers(url).answers(day_of(NOON)) == [a]
+
+
+def test_a_malformed_answer_in_the_outbox_is_dropped_not_retried(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'r.sqlite3'}"
+    box = Outbox(lambda: open_answers(url), thread=False)
+    box.put(answer("Computer 2"))
+    box.put(answer("Ana"))
+    assert box.flush() == 0 and box.dropped == 1 and box.sent == 1
+
+
+@pytest.mark.pg
+def test_answers_wait_while_postgresql_is_down(pg_cluster: Any) -> None:
+    url = pg_cluster.create_db(f"answers_down_{id(pg_cluster) % 10000}")
+    store = open_answers(url)
+    box = Outbox(lambda: store, thread=True, retry_after=(0.05, 0.1, 0.2))
+    first = answer("Ana")
+    box.put(first)
+    assert box.wait_sent(30)
+    pg_cluster.stop()
+    try:
+        kept = [answer(name, at=NOON + i) for i, name in enumerate(["Ben", "Cam", "Dee"], 1)]
+        for a in kept:
+            box.put(a)
+        end = time.monotonic() + 30
+        while box.failures < 2 and time.monotonic() < end:
+            time.sleep(0.05)
+        assert box.failures >= 2 and len(box.pending) == 3
+    finally:
+        pg_cluster.start_again()
+    assert box.wait_sent(60)
+    box.stop()
+    got = open_answers(url).answers(day_of(NOON))
+    assert [a.student for a in got] == ["Ana", "Ben", "Cam", "Dee"]
+
+
+def test_a_students_page_deletes_the_days_no_longer_kept(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'r.sqlite3'}"
+    old = answer(at=time.time() - 8 * 86400)
+    open_answers(url).record(old)
+    store = open_and_expire(url)  # as a student's page opens it, class view or not
+    assert store.answers(old.day) == []

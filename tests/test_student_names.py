@@ -1,0 +1,303 @@
+"""A student's first name on a page (widgets/student.py): typed once, remembered on the device
+for the day through the page (the kernel checks what the page sends back: forged, stale or
+posing values are ignored), "Not you? Change", two of us on one device; and the page's exit
+ticket and practice answers on their way to the class's store under that name."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from widget_helpers import errors_raise  # noqa: F401 - autouse: click handlers raise
+
+import widgets.student as student_module
+from widgets.exit_ticket import ExitTicket
+from widgets.practice import AbsoluteValuePractice
+from widgets.rooms.answers import Outbox, day_of, open_answers
+from widgets.student import (
+    NameBar,
+    NameRefused,
+    Student,
+    check_first_name,
+    keep_value,
+    read_recall,
+    today,
+)
+from widgets.words import speaking
+
+NOON = 1796126400.0  # 2026-12-01, around noon UTC
+
+
+@pytest.fixture
+def student(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Student:
+    """This page's student, with their answers going to a store of the test's own."""
+    ticks = iter(range(10**6))
+    s = Student(clock=lambda: NOON + next(ticks))
+    url = f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
+    s.outbox = Outbox(lambda: open_answers(url), thread=False)
+    s.url = url  # type: ignore[attr-defined]
+    monkeypatch.setattr(student_module, "STUDENT", s)
+    return s
+
+
+def stored(s: Student) -> list:
+    assert s.outbox.flush() == 0
+    return open_answers(s.url).answers(day_of(NOON))  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", ["Ana", " ana  maría ", "Jean-Luc", "O'Neil", "Zoë"])
+def test_first_names_taken(name: str) -> None:
+    assert check_first_name(name) == " ".join(name.split())
+
+
+@pytest.mark.parametrize(("text", "why"), [
+    ("", "Type your first name"), ("   ", "Type your first name"), (None, "Type your first"),
+    ("x" * 25, "1 to 24"), ("<script>", "1 to 24"), ("Ana\u202e", "1 to 24"),
+    ("Computer 3", "your own"), ("Ѕeat 4", "your own"), (["Ana"], "Type your first name"),
+])
+def test_names_refused_with_the_reason(text: object, why: str) -> None:
+    with pytest.raises(NameRefused, match=why):
+        check_first_name(text)
+
+
+def test_what_the_page_sends_back_is_checked() -> None:
+    day = "2026-12-01"
+    assert read_recall(keep_value(("Ana",), day), day) == ("Ana",)
+    assert read_recall(keep_value(("Ana", "Ben"), day), day) == ("Ana", "Ben")
+    forged = [
+        keep_value(("Ana",), "2026-11-30"),  # yesterday's: typed again today
+        json.dumps({"day": day, "names": ["Computer 1"]}),
+        json.dumps({"day": day, "names": ["Ana", "ana"]}),  # one student twice
+        json.dumps({"day": day, "names": ["A", "B", "C"]}),
+        json.dumps({"day": day, "names": []}),
+        json.dumps({"day": day, "names": "Ana"}),
+        json.dumps({"day": day, "names": ["Ana"], "teacher": True}),
+        json.dumps({"day": day, "names": ["x" * 30]}),
+        json.dumps([day, ["Ana"]]), "Ana", "{", "", None, 7,
+        json.dumps({"day": day, "names": ["Ana" + " " * 300]}),
+    ]
+    for text in forged:
+        assert read_recall(text, day) is None, text
+
+
+def test_a_name_typed_once_is_kept_for_the_device(student: Student) -> None:
+    bar = NameBar(1)
+    assert bar.student is student and not student.names
+    assert bar.entry.layout.display is None and bar.change_button.layout.display == "none"
+    bar.first.value = "Computer 2"
+    assert bar.name_me() is False and "your own" in bar.message.value
+    assert not student.names and "data-keep" not in bar.keep.value
+    bar.first.value = " Ana "
+    assert bar.name_me() is True and student.names == ("Ana",)
+    assert "Answering as Ana" in bar.line.value and bar.entry.layout.display == "none"
+    kept = bar.keep.value.split("data-keep='")[1].split("'")[0].replace("&quot;", '"')
+    assert json.loads(kept) == {"day": "2026-12-01", "names": ["Ana"]}
+    # a second bar on the page shows the same student
+    other = NameBar(1)
+    assert "Answering as Ana" in other.line.value
+    # not you: forgotten on the device, the box back on every bar
+    bar.change()
+    assert student.names == () and "data-keep=''" in bar.keep.value
+    assert other.entry.layout.display is None and other.change_button.disabled
+
+
+def test_the_page_recalls_a_name_the_kernel_checks(student: Student) -> None:
+    bar = NameBar(2)
+    bar.recall.value = keep_value(("Ana",), "2026-11-30")  # stale
+    assert student.names == ()
+    bar.recall.value = json.dumps({"day": today(student.clock()), "names": ["Seat 1"]})  # forged
+    assert student.names == ()
+    bar.recall.value = keep_value(("Ben",), today(student.clock()))
+    assert student.names == ("Ben",) and "Answering as Ben" in bar.line.value
+    # once named, a value the page sends changes nothing
+    bar.recall.value = keep_value(("Cam",), today(student.clock()))
+    assert student.names == ("Ben",)
+    assert student.outbox.flush() == 0
+    assert [(p.student, p.lesson) for p in open_answers(student.url).presence(  # type: ignore
+        day_of(NOON))] == [("Ben", 2)]
+
+
+def test_two_of_us_on_this_device(student: Student) -> None:
+    bar = NameBar(1)
+    bar.pair()
+    assert bar.pairing and bar.second.layout.display is None
+    assert bar.ok_button.description == "That's us"
+    bar.first.value, bar.second.value = "Ana", "ANA"
+    assert bar.name_me() is False and "different" in bar.message.value
+    bar.second.value = "Ben"
+    assert bar.name_me() is True and student.names == ("Ana", "Ben")
+    assert "Ana and Ben" in bar.line.value
+    bar.pair()  # refused once named
+    assert student.names == ("Ana", "Ben")
+
+
+def test_exit_ticket_answers_reach_the_store_with_their_mistake(student: Student) -> None:
+    t = ExitTicket(lesson=1)
+    t.start()
+    assert t.name_bar in t.children
+    t.choose(0)  # question 1 is typed: refused, nothing recorded
+    t.entry.value = "-6"
+    assert t.check_typed() is True  # before the name: kept on the page
+    assert stored(student) == []
+    t.name_bar.first.value = "Ana"
+    t.name_bar.name_me()
+    t.next_question()
+    t.choose(2)  # +4: right
+    t.next_question()
+    t.choose(0)  # Positive: wrong
+    t.next_question()
+    t.entry.value = "5"  # +3 + (-8): the sign of the smaller
+    t.check_typed()
+    t.next_question()
+    t.entry.value = "oops"
+    t.check_typed()  # a typing slip does not count and is not recorded
+    t.entry.value = "-4"
+    t.check_typed()
+    rows = stored(student)
+    assert [(a.student, a.question, a.given, a.right, a.first_try, a.mistake) for a in rows] == [
+        ("Ana", "1", "-6", True, True, None), ("Ana", "2", "+4", True, True, None),
+        ("Ana", "3", "Positive", False, True, None), ("Ana", "4", "+5", False, True,
+                                                      "sign-of-smaller"),
+        ("Ana", "5", "-4", True, True, None)]
+    assert {a.lesson for a in rows} == {1} and {a.activity for a in rows} == {"exit-ticket"}
+    assert rows[3].prompt == "Work out +3 + (-8)."
+    # the next student at this device names themselves
+    t.next_question()
+    t.next_student()
+    assert student.names == ()
+
+
+def test_a_pair_answers_for_both(student: Student) -> None:
+    t = ExitTicket(lesson=2)
+    t.start()
+    t.name_bar.pair()
+    t.name_bar.first.value, t.name_bar.second.value = "Ana", "Ben"
+    t.name_bar.name_me()
+    t.entry.value = "-11"
+    t.check_typed()
+    rows = stored(student)
+    assert [(a.student, a.given, a.mistake) for a in rows] == [
+        ("Ana", "-11", "sum-abs-swapped"), ("Ben", "-11", "sum-abs-swapped")]
+    assert len({a.answer_id for a in rows}) == 2
+
+
+def test_practice_answers_first_try_or_later(student: Student) -> None:
+    p = AbsoluteValuePractice(kinds=["sum-abs"], seed=3, questions=2, first_try=True)
+    assert p.name_bar is None  # shown with the first answer
+    q = p.question
+    p.answer.value = str(q.total) if q.total != abs(q.total) else "99"
+    p.check_typed()
+    assert p.name_bar in p.children
+    p.name_bar.first.value = "Cam"
+    p.name_bar.name_me()
+    p.try_again()
+    p.answer.value = str(abs(q.total))
+    p.check_typed()
+    rows = stored(student)
+    assert [(a.right, a.first_try, a.activity) for a in rows] == [
+        (False, True, "check"), (True, False, "check")]
+    assert rows[0].question == rows[1].question == "3-1"
+    assert rows[0].mistake == ("sum-abs-swapped" if q.total < 0 else None)
+
+
+def test_the_name_bar_speaks_spanish(student: Student) -> None:
+    bar = NameBar(1, lang="es")
+    with speaking("es"):
+        from widgets.words import _
+        assert bar.pair_button.description == _("Two of us on this device")
+    assert bar.pair_button.description != "Two of us on this device"
+
+
+def test_hit_me_check_goes_to_the_store_with_its_mistakes(student: Student) -> None:
+    from widget_helpers import AlwaysHold
+
+    from widgets import HitMeTable
+
+    t = HitMeTable(players=2, opponents=[AlwaysHold()], seed=7, bot_delay=0,
+                   deck="KS,7H,2D,AH")
+    t.hold_button.click()
+    values = t.session.announce_values()
+    total = sum(values)
+    t.announce.boxes["sum"].value = str(-total if total else 5)
+    t.announce.boxes["abs"].value = str(abs(total))
+    t.announce.check_button.click()  # the sum wrong, its absolute value right
+    t.announce.boxes["sum"].value = str(total)
+    t.announce.check_button.click()
+    assert stored(student) == []  # no name yet: kept on the page
+    bar = NameBar(3)
+    bar.first.value = "Ana"
+    assert bar.name_me()
+    rows = stored(student)
+    assert [(a.question.split()[-1], a.right, a.first_try) for a in rows] == [
+        ("sum", False, True), ("|sum|", True, True), ("sum", True, False), ("|sum|", True, False)]
+    assert {a.lesson for a in rows} == {3} and {a.activity for a in rows} == {"check"}
+    assert rows[0].prompt.endswith("= ?") and rows[1].prompt.startswith("|")
+
+
+def test_flapjack_new_total_goes_to_the_store(student: Student) -> None:
+    from helpers import Scripted
+
+    from widgets.flapjack_table import FlapjackTable
+
+    student.set_names(("Ben",))
+    t = FlapjackTable(deck="KH,5S,3D,8S,2C,KS,4H,9D,6C,QD,7S,AH,10C,JD", seed=1, bot_delay=0,
+                      say_total=True, opponents=[Scripted("3D")])
+    next(b for b in t.hand_box.children if b.description.startswith("9♦ ")).click()
+    t.practice.boxes["total"].value = "12"  # -3 + (-9): the sizes added, the sign dropped
+    t.practice.check_button.click()
+    t.practice.boxes["total"].value = "-12"
+    t.practice.check_button.click()
+    rows = stored(student)
+    assert [(a.student, a.prompt, a.given, a.right, a.first_try, a.mistake) for a in rows] == [
+        ("Ben", "-3 + (-9) = ?", "+12", False, True, "sum-abs-swapped"),
+        ("Ben", "-3 + (-9) = ?", "-12", True, False, None)]
+
+
+def test_the_static_site_records_nothing(student: Student, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In the browser's kernel (no server; the site's wheel leaves widgets/rooms/ out) no name
+    bar is made, no answer kept, and nothing of the class's store is imported."""
+    import sys
+
+    from widget_helpers import AlwaysHold
+
+    import widgets.exit_ticket
+    import widgets.hit_me.table
+    import widgets.practice
+    from widgets import HitMeTable
+
+    for module in (widgets.exit_ticket, widgets.practice, widgets.hit_me.table):
+        monkeypatch.setattr(module, "IN_BROWSER", True)
+    for name in ("widgets.student", "widgets.rooms", "widgets.rooms.answers"):
+        monkeypatch.setitem(sys.modules, name, None)  # an import of them fails
+    t = ExitTicket(lesson=1)
+    t.start()
+    t.entry.value = "-6"
+    t.check_typed()
+    p = AbsoluteValuePractice(kinds=["abs"], seed=3)
+    p.answer.value = "1"
+    p.check_typed()
+    table = HitMeTable(players=2, opponents=[AlwaysHold()], seed=7, bot_delay=0)
+    table.hold_button.click()
+    table.announce.boxes["sum"].value = table.announce.boxes["abs"].value = "99"
+    table.announce.check_button.click()
+    assert t.name_bar is None and p.name_bar is None
+    assert student.waiting == [] and student.answers == 0
+
+
+def test_a_remembered_name_reaches_the_kernel_at_load(student: Student) -> None:
+    """The exit ticket's hidden box: a named student's page says its lesson at once, and the
+    page's earlier answers (a table's check) go with the name."""
+    student.record(lesson=3, activity="check", question="Hit Me 1 sum", prompt="+6 + (-9) = ?",
+                   given="+3", right=False, first_try=True, mistake="sign-of-smaller")
+    t = ExitTicket(lesson=3)
+    assert t.recall in t.children and t.recall.layout.display == "none"
+    t.recall.value = json.dumps({"day": today(student.clock()), "names": ["Computer 1"]})
+    assert student.names == ()
+    t.recall.value = keep_value(("Dee",), today(student.clock()))
+    assert student.names == ("Dee",)
+    assert [(a.student, a.question) for a in stored(student)] == [("Dee", "Hit Me 1 sum")]
+    assert [(p.student, p.lesson) for p in open_answers(  # type: ignore[attr-defined]
+        student.url).presence(day_of(NOON))] == [("Dee", 3)]
+    t.start()
+    assert "Answering as Dee" in t.name_bar.line.value

@@ -1,0 +1,476 @@
+"""The class's answers in the room store's database: every exit-ticket answer and practice or
+lesson check of a named student, and the page each student is on.
+
+    answers = open_answers()                 # the room store's URL ($ICG_ROOMS_URL or SQLite)
+    answers.record(Answer(...))              # True: written; False: that answer id was already
+    answers.seen("Ana", 2)                   # Ana is on lesson 2's page now
+    answers.answers(day)                     # the day's answers, oldest first
+    answers.delete_day(day); answers.expire()
+
+Each answer carries an id made where it was given (`new_answer_id`, in the student's kernel):
+`record` inserts it once (`ON CONFLICT DO NOTHING`), so a retry after a lost reply never
+doubles it. `Outbox` keeps a kernel's answers until the store took them: it sends them on a
+thread of its own and tries again, later and later, while the store cannot be reached.
+
+Only names, answers and times are kept (docs/privacy.md); rows older than `keep_days()` days
+(7 unless the teacher sets another number) are deleted by `expire`, and the teacher's "Delete
+today's class data" is `delete_day`. No ipywidgets here.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import logging
+import re
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from widgets.rooms.codes import CodeError, clean_name
+from widgets.rooms.store import StoreUnavailable, _database, store_url
+
+log = logging.getLogger(__name__)
+
+ACTIVITIES = ("exit-ticket", "practice", "check")
+DEFAULT_KEEP_DAYS = 7
+MAX_KEEP_DAYS = 365
+MAX_TEXT = 300  # characters of a question's words
+MAX_GIVEN = 40  # characters of an answer as given
+ANSWER_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
+DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+SCHEMA = [
+    """CREATE TABLE IF NOT EXISTS icg_answers (
+        answer_id TEXT PRIMARY KEY,
+        day TEXT NOT NULL,
+        student TEXT NOT NULL,
+        student_key TEXT NOT NULL,
+        lesson INTEGER NOT NULL,
+        activity TEXT NOT NULL,
+        question TEXT NOT NULL,
+        prompt TEXT NOT NULL,
+        given TEXT NOT NULL,
+        right_answer INTEGER NOT NULL,
+        first_try INTEGER NOT NULL,
+        mistake TEXT,
+        at {real} NOT NULL)""",
+    "CREATE INDEX IF NOT EXISTS icg_answers_day ON icg_answers (day, at)",
+    """CREATE TABLE IF NOT EXISTS icg_presence (
+        day TEXT NOT NULL,
+        student_key TEXT NOT NULL,
+        student TEXT NOT NULL,
+        lesson INTEGER NOT NULL,
+        at {real} NOT NULL,
+        PRIMARY KEY (day, student_key))""",
+    """CREATE TABLE IF NOT EXISTS icg_class_settings (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL)""",
+]
+CSV_COLUMNS = ("time", "student", "lesson", "activity", "question", "prompt", "answer", "right",
+               "first_try", "mistake")
+
+
+def day_of(at: float) -> str:
+    """The local date of a time, as the class's day ('2026-12-01')."""
+    return time.strftime("%Y-%m-%d", time.localtime(at))
+
+
+def new_answer_id() -> str:
+    """An answer's id, made when the student answers (32 hexadecimal digits)."""
+    return uuid.uuid4().hex
+
+
+class AnswerRefused(ValueError):
+    """An answer or a page that is not written (a bad name, id, lesson or text)."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One answer of one student. `question`: the question's place ('3': the exit ticket's
+    third question; a practice set's code and number, '9-2'); `prompt`: its words as the
+    student read them; `given`: the answer as given (a number, or a choice's words);
+    `first_try`: the student's first answer to that question; `mistake`: the mistake it shows
+    (widgets.mistakes), or None."""
+
+    answer_id: str
+    student: str
+    lesson: int
+    activity: str
+    question: str
+    prompt: str
+    given: str
+    right: bool
+    first_try: bool
+    at: float
+    mistake: str | None = None
+
+    @property
+    def day(self) -> str:
+        return day_of(self.at)
+
+    def checked(self) -> tuple[Answer, str]:
+        """The answer with its name cleaned, and the name's key; AnswerRefused if any field is
+        not what an answer holds."""
+        try:
+            name, key = clean_name(self.student)
+        except CodeError as e:
+            raise AnswerRefused(f"student: {e}") from e
+        if not isinstance(self.answer_id, str) or not ANSWER_ID.match(self.answer_id):
+            raise AnswerRefused("answer_id: 8 to 64 letters, digits, - or _")
+        if type(self.lesson) is not int or not 0 <= self.lesson <= 99:
+            raise AnswerRefused(f"lesson: a whole number from 0 to 99; got {self.lesson!r}")
+        if self.activity not in ACTIVITIES:
+            raise AnswerRefused(f"activity: one of {', '.join(ACTIVITIES)}")
+        for field, limit in (("question", 40), ("prompt", MAX_TEXT), ("given", MAX_GIVEN)):
+            value = getattr(self, field)
+            if not isinstance(value, str) or len(value) > limit:
+                raise AnswerRefused(f"{field}: text of at most {limit} characters")
+        if type(self.right) is not bool or type(self.first_try) is not bool:
+            raise AnswerRefused("right and first_try are True or False")
+        if not isinstance(self.at, (int, float)) or not 0 < self.at < 1e11:
+            raise AnswerRefused("at: a time in seconds")
+        if self.mistake is not None and (not isinstance(self.mistake, str)
+                                         or len(self.mistake) > 40):
+            raise AnswerRefused("mistake: a short code or None")
+        return Answer(self.answer_id, name, self.lesson, self.activity, self.question,
+                      self.prompt, self.given, self.right, self.first_try, float(self.at),
+                      self.mistake), key
+
+
+@dataclass(frozen=True)
+class Presence:
+    """The page a student is on (its lesson's number), and when they were last active."""
+
+    student: str
+    lesson: int
+    at: float
+
+
+def open_answers(url: str | None = None, **kw: Any) -> ClassAnswers:
+    """The class's answers in the room store's database at `url` (default: `store_url()`)."""
+    return ClassAnswers(url or store_url(), **kw)
+
+
+def open_and_expire(url: str | None = None) -> ClassAnswers:
+    """The store for a student's page: opened, and the days no longer kept deleted once (so
+    they go even when the class view is never opened)."""
+    store = open_answers(url)
+    try:
+        store.expire()
+    except StoreUnavailable:
+        pass  # the page's answers are tried again anyway
+    return store
+
+
+class ClassAnswers:
+    """The answers and pages of the class, in the room store's database (SQLite or
+    PostgreSQL). Thread-safe (one connection, one lock). Every method raises
+    `StoreUnavailable` when the database cannot be reached; nothing was changed then, and the
+    same call can be tried again."""
+
+    def __init__(self, url: str, *, busy_timeout: float = 5.0) -> None:
+        self.url = url
+        self._db = _database(url, busy_timeout)
+        self._lock = threading.RLock()
+        self._conn: Any = None
+        with self._cursor() as c:
+            if self._db.postgres:  # two kernels creating the tables at once
+                c.execute("SELECT pg_advisory_xact_lock(4243)")
+            for stmt in SCHEMA:
+                c.execute(stmt.format(real=self._db.real))
+
+    @property
+    def kind(self) -> str:
+        return "postgresql" if self._db.postgres else "sqlite"
+
+    # ----- connection and transactions ---------------------------------------------------------
+    def _drop(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            try:
+                conn.close()
+            except Exception:  # noqa: BLE001 - a broken connection may fail to close
+                pass
+
+    def _unavailable(self, e: BaseException) -> StoreUnavailable:
+        text = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        return StoreUnavailable("busy" if "locked" in text or "busy" in text else "unavailable",
+                                error=text)
+
+    @contextmanager
+    def _cursor(self) -> Iterator[Any]:
+        """One transaction (BEGIN IMMEDIATE on SQLite: the write lock taken at the start)."""
+        with self._lock:
+            if self._conn is None:
+                try:
+                    self._conn = self._db.connect()
+                except self._db.errors() as e:
+                    raise self._unavailable(e) from e
+            conn, begun = self._conn, False
+            try:
+                conn.execute(self._db.begin_write)
+                begun = True
+                yield _Run(conn, self._db)
+                conn.execute("COMMIT")
+            except BaseException as e:
+                if begun:
+                    try:
+                        conn.execute("ROLLBACK")
+                    except Exception:  # noqa: BLE001 - the connection is dropped below
+                        self._drop()
+                if isinstance(e, self._db.errors()) and not isinstance(e, self._db.integrity()):
+                    self._drop()
+                    raise self._unavailable(e) from e
+                raise
+
+    def close(self) -> None:
+        with self._lock:
+            self._drop()
+
+    # ----- writing ------------------------------------------------------------------------------
+    def record(self, answer: Answer) -> bool:
+        """Write one answer; False when an answer with its id is there already (a retry)."""
+        a, key = answer.checked()
+        with self._cursor() as c:
+            n = c.run("INSERT INTO icg_answers (answer_id, day, student, student_key, lesson, "
+                      "activity, question, prompt, given, right_answer, first_try, mistake, at) "
+                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                      "ON CONFLICT (answer_id) DO NOTHING",
+                      (a.answer_id, a.day, a.student, key, a.lesson, a.activity, a.question,
+                       a.prompt, a.given, int(a.right), int(a.first_try), a.mistake, a.at))
+            self._seen(c, a.student, key, a.lesson, a.at)
+        return n == 1
+
+    def seen(self, student: str, lesson: int, at: float | None = None) -> None:
+        """Note that `student` is on the page of `lesson` now (or at `at`)."""
+        at = time.time() if at is None else float(at)
+        try:
+            name, key = clean_name(student)
+        except CodeError as e:
+            raise AnswerRefused(f"student: {e}") from e
+        if type(lesson) is not int or not 0 <= lesson <= 99:
+            raise AnswerRefused(f"lesson: a whole number from 0 to 99; got {lesson!r}")
+        with self._cursor() as c:
+            self._seen(c, name, key, lesson, at)
+
+    def _seen(self, c: _Run, name: str, key: str, lesson: int, at: float) -> None:
+        day = day_of(at)
+        c.run("INSERT INTO icg_presence (day, student_key, student, lesson, at) "
+              "VALUES (?, ?, ?, ?, ?) ON CONFLICT (day, student_key) DO UPDATE SET "
+              "student = excluded.student, lesson = excluded.lesson, at = excluded.at "
+              "WHERE icg_presence.at <= excluded.at", (day, key, name, lesson, at))
+
+    # ----- reading ------------------------------------------------------------------------------
+    def answers(self, day: str | None = None) -> list[Answer]:
+        """The answers of `day` (default: today), oldest first."""
+        day = _day(day)
+        with self._cursor() as c:
+            rows = c.all("SELECT answer_id, student, lesson, activity, question, prompt, given, "
+                         "right_answer, first_try, at, mistake FROM icg_answers WHERE day = ? "
+                         "ORDER BY at, answer_id", (day,))
+        return [Answer(r[0], r[1], int(r[2]), r[3], r[4], r[5], r[6], bool(r[7]), bool(r[8]),
+                       float(r[9]), r[10]) for r in rows]
+
+    def presence(self, day: str | None = None) -> list[Presence]:
+        """Every student seen on `day` (default: today): the page and the last time, latest
+        first."""
+        day = _day(day)
+        with self._cursor() as c:
+            rows = c.all("SELECT student, lesson, at FROM icg_presence WHERE day = ? "
+                         "ORDER BY at DESC, student", (day,))
+        return [Presence(r[0], int(r[1]), float(r[2])) for r in rows]
+
+    def stamp(self, day: str | None = None) -> tuple[Any, ...]:
+        """Changes whenever an answer or a page of `day` is written (one small read)."""
+        day = _day(day)
+        with self._cursor() as c:
+            a = c.one("SELECT COUNT(*), MAX(at) FROM icg_answers WHERE day = ?", (day,))
+            p = c.one("SELECT COUNT(*), MAX(at) FROM icg_presence WHERE day = ?", (day,))
+        return (*a, *p)
+
+    def csv_text(self, day: str | None = None) -> str:
+        """The day's answers as CSV (a header row, then one row an answer, oldest first)."""
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\r\n")
+        writer.writerow(CSV_COLUMNS)
+        for a in self.answers(day):
+            writer.writerow([time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(a.at)),
+                             _cell(a.student), a.lesson, a.activity, _cell(a.question),
+                             _cell(a.prompt), _cell(a.given), int(a.right), int(a.first_try),
+                             a.mistake or ""])
+        return out.getvalue()
+
+    # ----- deleting -----------------------------------------------------------------------------
+    def delete_day(self, day: str | None = None) -> int:
+        """Delete every answer and page of `day` (default: today); the number of answers."""
+        day = _day(day)
+        with self._cursor() as c:
+            n = c.run("DELETE FROM icg_answers WHERE day = ?", (day,))
+            c.run("DELETE FROM icg_presence WHERE day = ?", (day,))
+        return n
+
+    def keep_days(self) -> int:
+        """How many days answers are kept (the teacher's setting; 7 unless set)."""
+        with self._cursor() as c:
+            row = c.one("SELECT value FROM icg_class_settings WHERE name = ?", ("keep_days",))
+        try:
+            return int(row[0]) if row else DEFAULT_KEEP_DAYS
+        except ValueError:
+            return DEFAULT_KEEP_DAYS
+
+    def set_keep_days(self, days: object) -> int:
+        if type(days) is not int or not 1 <= days <= MAX_KEEP_DAYS:
+            raise AnswerRefused(f"days: a whole number from 1 to {MAX_KEEP_DAYS}")
+        with self._cursor() as c:
+            c.run("INSERT INTO icg_class_settings (name, value) VALUES (?, ?) "
+                  "ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+                  ("keep_days", str(days)))
+        return days
+
+    def expire(self, now: float | None = None) -> int:
+        """Delete the answers and pages of days more than `keep_days()` days before today (a
+        day kept 7 days is deleted on the eighth); the number of answers deleted."""
+        now = time.time() if now is None else now
+        first_kept = day_of(now - (self.keep_days() - 1) * 86400)
+        with self._cursor() as c:
+            n = c.run("DELETE FROM icg_answers WHERE day < ?", (first_kept,))
+            c.run("DELETE FROM icg_presence WHERE day < ?", (first_kept,))
+        return n
+
+
+def _day(day: str | None) -> str:
+    if day is None:
+        return day_of(time.time())
+    if not isinstance(day, str) or not DAY.match(day):
+        raise AnswerRefused(f"day: YYYY-MM-DD; got {day!r}")
+    return day
+
+
+def _cell(text: str) -> str:
+    """A CSV cell that a spreadsheet does not run as a formula (=, +, -, @ first)."""
+    if text[:1] in ("=", "+", "-", "@", "\t", "\r") and not _number(text):
+        return "'" + text
+    return text
+
+
+def _number(text: str) -> bool:
+    return re.fullmatch(r"[+-]?\d+", text) is not None
+
+
+class _Run:
+    def __init__(self, conn: Any, db: Any) -> None:
+        self.conn, self.db = conn, db
+
+    def execute(self, sql: str) -> None:
+        self.conn.execute(sql)
+
+    def run(self, sql: str, params: tuple[Any, ...] = ()) -> int:
+        return self.conn.execute(self.db.sql(sql), params).rowcount
+
+    def one(self, sql: str, params: tuple[Any, ...]) -> Any:
+        return self.conn.execute(self.db.sql(sql), params).fetchone()
+
+    def all(self, sql: str, params: tuple[Any, ...]) -> list[Any]:
+        return list(self.conn.execute(self.db.sql(sql), params).fetchall())
+
+
+# ----- a kernel's answers on their way to the store ----------------------------------------------
+RETRY_AFTER = (0.2, 0.5, 1.0, 2.0, 5.0, 10.0)  # seconds, then every 10 s
+
+
+class Outbox:
+    """Answers and pages waiting for the store. `put` returns at once; a thread of the
+    outbox's own sends them in order and, while the store cannot be reached, tries again after
+    RETRY_AFTER. An answer refused as malformed is dropped (logged); nothing else is.
+
+    `opener` makes the store (called again after a failure to open it); `thread=False` sends
+    nothing by itself (a test calls `flush`)."""
+
+    def __init__(self, opener: Callable[[], ClassAnswers], *, thread: bool = True,
+                 retry_after: tuple[float, ...] = RETRY_AFTER) -> None:
+        self.opener = opener
+        self.retry_after = retry_after
+        self.pending: list[Answer | Presence] = []
+        self.sent = 0
+        self.doubles = 0  # answers the store had already (a retry after a lost reply)
+        self.failures = 0
+        self.dropped = 0
+        self._store: ClassAnswers | None = None
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._stop = False
+        self._thread: threading.Thread | None = None
+        if thread:
+            self._thread = threading.Thread(target=self._run, name="icg-answers", daemon=True)
+            self._thread.start()
+
+    def put(self, item: Answer | Presence) -> None:
+        with self._lock:
+            self.pending.append(item)
+        self._wake.set()
+
+    def flush(self) -> int:
+        """Send what is pending, in order, until the store refuses; the number still pending."""
+        while True:
+            with self._lock:
+                if not self.pending:
+                    return 0
+                item = self.pending[0]
+            try:
+                store = self._store if self._store is not None else self.opener()
+                self._store = store
+                if isinstance(item, Answer):
+                    if not store.record(item):
+                        self.doubles += 1
+                else:
+                    store.seen(item.student, item.lesson, item.at)
+            except StoreUnavailable as e:
+                self.failures += 1
+                log.info("class store not reached, answer kept for later: %s", e)
+                with self._lock:
+                    return len(self.pending)
+            except AnswerRefused as e:
+                self.dropped += 1
+                log.warning("answer not written: %s", e)
+            else:
+                self.sent += 1
+            with self._lock:
+                self.pending.pop(0)
+
+    def wait_sent(self, timeout: float = 30.0) -> bool:
+        """Block until nothing is pending (True) or `timeout` seconds pass (False)."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            with self._lock:
+                if not self.pending:
+                    return True
+            self._wake.set()
+            time.sleep(0.02)
+        return False
+
+    def _run(self) -> None:
+        failures = 0
+        while not self._stop:
+            if failures:
+                delay = self.retry_after[min(failures, len(self.retry_after)) - 1]
+                self._wake.wait(delay)
+            else:
+                self._wake.wait()
+            self._wake.clear()
+            if self._stop:
+                break
+            try:
+                left = self.flush()
+            except Exception:  # noqa: BLE001 - the thread must go on for the next answers
+                log.exception("class answers: sending failed")
+                left = len(self.pending)
+            failures = failures + 1 if left else 0
+
+    def stop(self) -> None:
+        self._stop = True
+        self._wake.set()

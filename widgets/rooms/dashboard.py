@@ -1,0 +1,367 @@
+"""The teacher's dashboard of the class's answers, a part of the class view (classview.py).
+
+Read from the class's store (widgets/rooms/answers.py), today's only:
+
+- per student, the page they are on and when they were last active;
+- the exit tickets by question: first answers, how many right, the class's share right, and
+  per student a mark for each question;
+- the wrong answers grouped by the mistake they show (widgets/mistakes.py), each with the
+  answers given;
+- a projector mode that hides every name (the shares and the mistakes stay, with no name);
+- a CSV of the day's answers (a download link made in the kernel: nothing leaves the server),
+  "Delete today's class data" (asked twice), and how many days answers are kept.
+
+`summarise` and the `*_html` functions are pure (data in, HTML out); `AnswersPanel` is the
+ipywidgets part.
+"""
+
+from __future__ import annotations
+
+import base64
+import csv
+import html
+import io
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import ipywidgets as widgets
+
+from widgets.components import MessageArea, html_widget, make_button, shared_layout
+from widgets.mistakes import ADDED_ABS, SIGN_OF_SMALLER, SUBTRACT_SMALLER, SWAPPED
+from widgets.rooms.answers import (
+    MAX_KEEP_DAYS,
+    Answer,
+    AnswerRefused,
+    ClassAnswers,
+    Presence,
+    day_of,
+    open_answers,
+)
+from widgets.rooms.store import StoreUnavailable
+from widgets.words import N_, _, room_error_text
+
+log = logging.getLogger(__name__)
+
+MISTAKE_WORDS = {
+    ADDED_ABS: N_("added the absolute values"),
+    SIGN_OF_SMALLER: N_("took the sign of the smaller"),
+    SUBTRACT_SMALLER: N_("subtracting made it smaller"),
+    SWAPPED: N_("sum and |sum| swapped"),
+}
+EXPIRE_EVERY = 600.0  # seconds between deletions of the days no longer kept
+
+
+@dataclass
+class QuestionResult:
+    """One exit-ticket question: its words, the first answers to it and how many were right."""
+
+    lesson: int
+    question: str
+    prompt: str
+    first: int = 0
+    right: int = 0
+
+    @property
+    def share(self) -> float | None:
+        return self.right / self.first if self.first else None
+
+
+@dataclass
+class Summary:
+    """What the dashboard shows of a day's answers."""
+
+    questions: list[QuestionResult] = field(default_factory=list)
+    # per student (in the order first seen), their first answers: (lesson, question) -> right
+    marks: dict[str, dict[tuple[int, str], bool]] = field(default_factory=dict)
+    # mistake -> the wrong answers that show it, oldest first
+    mistakes: dict[str, list[Answer]] = field(default_factory=dict)
+    other_wrong: int = 0  # wrong answers that show none of the listed mistakes
+
+
+def _question_order(q: str) -> tuple[int, str]:
+    return (int(q), "") if q.isdigit() else (10**6, q)
+
+
+def summarise(answers: Sequence[Answer]) -> Summary:
+    """The exit tickets' first answers by question and by student, and every wrong answer
+    (exit tickets, practice and checks) by the mistake it shows."""
+    out = Summary()
+    results: dict[tuple[int, str], QuestionResult] = {}
+    for a in answers:
+        if a.activity == "exit-ticket" and a.first_try:
+            key = (a.lesson, a.question)
+            r = results.setdefault(key, QuestionResult(a.lesson, a.question, a.prompt))
+            mine = out.marks.setdefault(a.student, {})
+            if key not in mine:  # a student answers each question once (a retake: first one)
+                mine[key] = a.right
+                r.first += 1
+                r.right += a.right
+        if not a.right:
+            if a.mistake in MISTAKE_WORDS:
+                out.mistakes.setdefault(a.mistake, []).append(a)
+            else:
+                out.other_wrong += 1
+    out.questions = sorted(results.values(),
+                           key=lambda r: (r.lesson, _question_order(r.question)))
+    return out
+
+
+def _ago(seconds: float) -> str:
+    if seconds < 60:
+        return _("under a minute")
+    minutes = int(seconds // 60)
+    if minutes < 60:
+        return _("{n} min").format(n=minutes)
+    return _("{h} h {m} min").format(h=minutes // 60, m=minutes % 60)
+
+
+def page_name(lesson: int) -> str:
+    """'2. Absolute value' for lesson 2, in the language spoken now."""
+    from widgets.course import display_name, lessons
+    from widgets.words import language
+
+    lang = language() if language() in ("en", "es") else "en"
+    for lesson_ in lessons(lang):
+        if lesson_.role == "lesson" and lesson_.number == lesson:
+            return display_name(lesson_)
+    return _("Lesson {lesson}").format(lesson=lesson)
+
+
+def _table(cls: str, head: Sequence[str], rows: Sequence[Sequence[str]],
+           row_attrs: Sequence[str] | None = None) -> str:
+    out = [f"<table class='{cls}'><thead><tr>",
+           *(f"<th scope='col'>{html.escape(h)}</th>" for h in head), "</tr></thead><tbody>"]
+    for i, row in enumerate(rows):
+        attrs = row_attrs[i] if row_attrs else ""
+        out.append(f"<tr{attrs}>" + "".join(f"<td>{html.escape(c)}</td>" for c in row)
+                   + "</tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+def students_html(presence: Sequence[Presence], now: float, hide_names: bool) -> str:
+    """Per student: the page they are on and when they were last active (latest first)."""
+    if not presence:
+        return "<p>" + html.escape(_("No student has named themselves today yet: their name "
+                                     "box is on every exit ticket and practice.")) + "</p>"
+    if hide_names:
+        return "<p role='status'>" + html.escape(_("{n} students today (names hidden).").format(
+            n=len(presence))) + "</p>"
+    rows = [[p.student, page_name(p.lesson), _ago(max(0.0, now - p.at))] for p in presence]
+    return _table("icg-class-students-table", [_("Student"), _("Page"), _("Last active")],
+                  rows)
+
+
+def _share(r: QuestionResult) -> str:
+    return "\u2014" if r.share is None else f"{round(100 * r.share)}%"
+
+
+def tickets_html(summary: Summary, hide_names: bool) -> str:
+    """The exit tickets by question (first answers, right, the class's share), then a mark per
+    student and question (left out when names are hidden)."""
+    if not summary.questions:
+        return "<p>" + html.escape(_("No exit-ticket answer yet today.")) + "</p>"
+    rows = [[_("Lesson {lesson}").format(lesson=r.lesson), r.question, _(r.prompt) if r.prompt
+             else "", str(r.first), str(r.right), _share(r)] for r in summary.questions]
+    out = _table("icg-class-questions-table",
+                 [_("Lesson"), _("Question"), _("Words"), _("First answers"), _("Right"),
+                  _("Share right")], rows)
+    if hide_names:
+        return out
+    keys = [(r.lesson, r.question) for r in summary.questions]
+    head = [_("Student")] + [f"L{lesson}.{q}" for lesson, q in keys]
+    grid = []
+    right, wrong = "\u2714 " + _("right answer"), "\u2717 " + _("wrong answer")
+    for student in sorted(summary.marks, key=str.casefold):
+        marks = summary.marks[student]
+        grid.append([student] + ["" if k not in marks else right if marks[k] else wrong
+                                 for k in keys])
+    return out + _table("icg-class-marks-table", head, grid)
+
+
+def mistakes_html(summary: Summary, hide_names: bool) -> str:
+    """The wrong answers by the mistake they show, most frequent first."""
+    if not summary.mistakes:
+        text = _("No wrong answer shows one of the common mistakes yet.")
+        if summary.other_wrong:
+            text += " " + _("Other wrong answers: {n}.").format(n=summary.other_wrong)
+        return "<p>" + html.escape(text) + "</p>"
+    rows, attrs = [], []
+    for mistake, wrong in sorted(summary.mistakes.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        shown = []
+        for a in wrong:
+            what = _("{question}: {given}").format(question=_(a.prompt) if a.prompt else "",
+                                                   given=a.given)
+            shown.append(what if hide_names else _("{name}, {answer}").format(name=a.student,
+                                                                            answer=what))
+        rows.append([_(MISTAKE_WORDS[mistake]), str(len(wrong)), "; ".join(shown)])
+        attrs.append(f" data-mistake='{html.escape(mistake)}'")
+    out = _table("icg-class-mistakes-table", [_("Mistake"), _("Answers"), _("Which")], rows,
+                 attrs)
+    if summary.other_wrong:
+        out += "<p>" + html.escape(_("Other wrong answers: {n}.").format(
+            n=summary.other_wrong)) + "</p>"
+    return out
+
+
+def csv_link(text: str, day: str, rows: int, made: float) -> str:
+    """A link that downloads the CSV (its data in the link: no request to anywhere)."""
+    data = base64.b64encode(text.encode("utf-8")).decode("ascii")
+    label = _("Download today's answers (CSV, {n} rows, made at {time})").format(
+        n=rows, time=time.strftime("%H:%M", time.localtime(made)))
+    return (f"<a class='icg-class-csv-link jupyter-button' role='button' "
+            f"download='class-answers-{html.escape(day)}.csv' "
+            f"href='data:text/csv;charset=utf-8;base64,{data}'>{html.escape(label)}</a>")
+
+
+class AnswersPanel(widgets.VBox):
+    """Today's answers of the class for the teacher, redrawn by the class view's polling."""
+
+    def __init__(self, answers: ClassAnswers | None = None, *, url: str | None = None,
+                 clock: Callable[[], float] = time.time) -> None:
+        self._answers = answers
+        self.url = url
+        self.clock = clock
+        self.expired_at = -EXPIRE_EVERY
+        self.stamp: Any = None
+        self.summary = Summary()
+        self.hide_names = widgets.ToggleButton(
+            value=False, description=_("Projector: hide names"),
+            tooltip=_("hide every student's name, for the projector"))
+        self.hide_names.observe(lambda _c: self.refresh(), names="value")
+        self.students = html_widget(classes=("icg-class-students",))
+        self.tickets = html_widget(classes=("icg-class-tickets",))
+        self.mistakes = html_widget(classes=("icg-class-mistakes",))
+        self.download = html_widget(classes=("icg-class-csv",))
+        self.csv_button = make_button(_("Make the CSV of today's answers"), self.make_csv,
+                                      tooltip=_("a file of today's answers, one row an "
+                                                "answer, for a spreadsheet"))
+        self.keep_box = widgets.BoundedIntText(
+            value=7, min=1, max=MAX_KEEP_DAYS, description=_("Keep answers (days):"),
+            style={"description_width": "initial"}, layout=shared_layout(width="16em"))
+        self.keep_button = make_button(_("Keep for these days"), self.set_keep_days)
+        self.delete_button = make_button(_("Delete today's class data"), self.ask_delete,
+                                         button_style="danger")
+        self.confirm_button = make_button(_("Yes, delete every answer and name of today"),
+                                          self.delete_today, own_layout=True,
+                                          button_style="danger")
+        self.cancel_button = make_button(_("Keep them"), self.cancel_delete, own_layout=True)
+        self.confirm_button.layout.display = self.cancel_button.layout.display = "none"
+        self.message = MessageArea()
+        heading = "<h4>{}</h4>".format
+        super().__init__([
+            self.hide_names,
+            html_widget(heading(html.escape(_("Students today")))), self.students,
+            html_widget(heading(html.escape(_("Exit tickets (first answers)")))), self.tickets,
+            html_widget(heading(html.escape(_("Wrong answers by mistake")))), self.mistakes,
+            html_widget(heading(html.escape(_("Today's answers")))),
+            widgets.HBox([self.csv_button, self.download],
+                         layout=shared_layout(flex_flow="row wrap", align_items="center")),
+            widgets.HBox([self.keep_box, self.keep_button],
+                         layout=shared_layout(flex_flow="row wrap")),
+            widgets.HBox([self.delete_button, self.confirm_button, self.cancel_button],
+                         layout=shared_layout(flex_flow="row wrap")),
+            self.message], _dom_classes=("icg-class-answers",))
+        self.refresh()
+
+    # ----- the store ---------------------------------------------------------------------------
+    @property
+    def answers(self) -> ClassAnswers:
+        if self._answers is None:
+            self._answers = open_answers(self.url)
+        return self._answers
+
+    def current_stamp(self) -> Any:
+        """Changes when an answer or a page of today is written (the class view polls it)."""
+        return (day_of(self.clock()), self.answers.stamp(day_of(self.clock())))
+
+    # ----- drawing -----------------------------------------------------------------------------
+    def refresh(self) -> bool:
+        """Read today's answers and draw them; False when the store cannot be reached."""
+        now = self.clock()
+        day = day_of(now)
+        try:
+            if now - self.expired_at >= EXPIRE_EVERY:
+                self.expired_at = now
+                self.answers.expire(now)
+                self.keep_box.value = self.answers.keep_days()
+            stamp = self.current_stamp()
+            answers = self.answers.answers(day)
+            presence = self.answers.presence(day)
+        except StoreUnavailable as e:
+            self.message.show(room_error_text(e), "error")
+            return False
+        hide = bool(self.hide_names.value)
+        self.stamp = stamp
+        self.summary = summarise(answers)
+        self.students.value = students_html(presence, now, hide)
+        self.tickets.value = tickets_html(self.summary, hide)
+        self.mistakes.value = mistakes_html(self.summary, hide)
+        return True
+
+    def make_csv(self) -> bool:
+        """The day's answers as a CSV file to download (made now: the link says when)."""
+        now = self.clock()
+        day = day_of(now)
+        try:
+            text = self.answers.csv_text(day)
+        except StoreUnavailable as e:
+            self.message.show(room_error_text(e), "error")
+            return False
+        rows = len(list(csv.reader(io.StringIO(text)))) - 1
+        self.download.value = csv_link(text, day, rows, now)
+        return True
+
+    def poll(self) -> bool:
+        """Redraw if an answer or a page changed; True if redrawn."""
+        try:
+            stamp = self.current_stamp()
+        except StoreUnavailable as e:
+            self.message.show(room_error_text(e), "error")
+            return False
+        if stamp != self.stamp:
+            return self.refresh()
+        return False
+
+    # ----- the teacher's actions ---------------------------------------------------------------
+    def ask_delete(self) -> None:
+        self.confirm_button.layout.display = self.cancel_button.layout.display = None
+        self.message.show(_("Delete every answer and name of today? This cannot be undone."),
+                          "error")
+
+    def cancel_delete(self) -> None:
+        self.confirm_button.layout.display = self.cancel_button.layout.display = "none"
+        self.message.show(_("Nothing was deleted."), "ok")
+
+    def delete_today(self) -> bool:
+        if self.confirm_button.layout.display == "none":
+            self.message.show(_("Press Delete today's class data first."), "error")
+            return False
+        self.confirm_button.layout.display = self.cancel_button.layout.display = "none"
+        try:
+            n = self.answers.delete_day(day_of(self.clock()))
+        except StoreUnavailable as e:
+            self.message.show(room_error_text(e), "error")
+            return False
+        self.download.value = ""  # a file made before holds what was deleted
+        self.refresh()
+        self.message.show(_("Today's class data is deleted ({n} answers).").format(n=n), "ok")
+        return True
+
+    def set_keep_days(self) -> bool:
+        try:
+            days = self.answers.set_keep_days(self.keep_box.value)
+            self.answers.expire(self.clock())
+        except AnswerRefused:
+            self.message.show(_("Keep answers from 1 to {max} days.").format(max=MAX_KEEP_DAYS),
+                              "error")
+            return False
+        except StoreUnavailable as e:
+            self.message.show(room_error_text(e), "error")
+            return False
+        self.refresh()
+        self.message.show(_("Answers are kept {n} days, then deleted.").format(n=days), "ok")
+        return True

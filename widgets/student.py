@@ -1,0 +1,342 @@
+"""Who is answering on this page: a student's first name (or two, for a pair at one device),
+typed once and remembered on that device for the day, and their answers on their way to the
+class's store (widgets/rooms/answers.py).
+
+The page and the kernel talk through two widgets of the name bar, read and written by the
+classroom template's `static/remember-name.js`:
+
+- down: an HTML widget (class `icg-name-keep`) holds `<span data-keep='{"day": ..., "names":
+  [...]}'>` after the student names themselves ("" after "Not you? Change"); the script keeps
+  it in the browser's localStorage (on that device only), or forgets it;
+- up: a hidden Text widget (class `icg-name-recall`): on a new page the script types what it
+  kept there, and the kernel checks it like anything typed (`read_recall`: today's day, one
+  or two first names that `check_first_name` takes, nothing else); a forged or stale value is
+  ignored and the name box stays.
+
+One kernel is one student's page, so the name is the kernel's (`STUDENT`): every name bar of a
+page shows it, and each answer of the page's exit tickets and practice goes to the class's
+store under it (`record`). Answers given before the student names themselves wait on the page
+and go with the name. Nothing of another student reaches a page: the kernel reads no answer
+back. The static site (no server) has no name bar and records nothing.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as w
+
+from widgets.components import html_widget, make_button, shared_layout, shared_text_style
+from widgets.in_browser import IN_BROWSER
+from widgets.page_lang import speaks
+from widgets.rooms.codes import MAX_NAME, CodeError, clean_name
+from widgets.words import _
+
+MAX_RECALL = 200  # characters the page may send back
+MAX_WAITING = 200  # answers kept on a page before the student names themselves
+MAX_ANSWERS = 1000  # answers one page sends at most (a student clicking Check for ever)
+
+
+class NameRefused(ValueError):
+    """A first name that is not taken, with the sentence that says why."""
+
+
+def check_first_name(text: object) -> str:
+    """A first name as shown (spaces tidied), or NameRefused with the reason in words."""
+    if not isinstance(text, str) or not text.strip():
+        raise NameRefused(_("Type your first name."))
+    try:
+        name, _key = clean_name(text)
+    except CodeError as e:
+        if e.code == "poses-as-seat":
+            raise NameRefused(_("Type your own first name.")) from e
+        raise NameRefused(_("A first name has 1 to {n} letters (spaces, - ' and . too).").format(
+            n=MAX_NAME)) from e
+    return name
+
+
+def check_names(texts: list[object]) -> tuple[str, ...]:
+    """One or two first names, different from each other; NameRefused otherwise."""
+    names = tuple(check_first_name(t) for t in texts)
+    if len(names) == 2 and clean_name(names[0])[1] == clean_name(names[1])[1]:
+        raise NameRefused(_("Two students, two different names."))
+    return names
+
+
+def today(now: float | None = None) -> str:
+    return time.strftime("%Y-%m-%d", time.localtime(time.time() if now is None else now))
+
+
+def keep_value(names: tuple[str, ...], day: str) -> str:
+    """What the page keeps on the device: the day and the names, as JSON."""
+    return json.dumps({"day": day, "names": list(names)}, ensure_ascii=False,
+                      separators=(",", ":"))
+
+
+def read_recall(text: object, day: str) -> tuple[str, ...] | None:
+    """The names a page sent back from the device, if they are today's and are names; else
+    None (anything else: stale, forged, too long, not JSON)."""
+    if not isinstance(text, str) or not 0 < len(text) <= MAX_RECALL:
+        return None
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or set(data) != {"day", "names"} or data["day"] != day:
+        return None
+    names = data["names"]
+    if not isinstance(names, list) or not 1 <= len(names) <= 2:
+        return None
+    try:
+        return check_names(names)
+    except NameRefused:
+        return None
+
+
+class Student:
+    """The student (or pair) of this kernel's page, and their answers' way to the store."""
+
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+        self.names: tuple[str, ...] = ()
+        self.clock = clock
+        self.lesson: int | None = None  # the page's lesson (its name bars say it)
+        self.waiting: list[dict[str, Any]] = []
+        self.listeners: list[Callable[[], None]] = []
+        self.outbox: Any = None  # widgets.rooms.answers.Outbox, made at the first answer
+        self.answers = 0  # answers this page recorded (at most MAX_ANSWERS)
+        self._lock = threading.Lock()
+
+    # ----- the name --------------------------------------------------------------------------
+    def set_names(self, names: tuple[str, ...]) -> None:
+        if names == self.names:
+            return
+        self.names = names
+        if names:
+            self._on_page()
+            waiting, self.waiting = self.waiting, []
+            for kw in waiting:
+                self._send(**kw)
+        for fn in list(self.listeners):
+            fn()
+
+    def on_page(self, lesson: int) -> None:
+        """The page of `lesson` is open (its name bar is shown)."""
+        self.lesson = lesson
+        if self.names:
+            self._on_page()
+
+    def _on_page(self) -> None:
+        if self.lesson is None:
+            return
+        from widgets.rooms.answers import Presence
+
+        for name in self.names:
+            self._box().put(Presence(name, self.lesson, self.clock()))
+
+    # ----- answers ---------------------------------------------------------------------------
+    def record(self, *, lesson: int, activity: str, question: str, prompt: str, given: str,
+               right: bool, first_try: bool, mistake: str | None = None) -> None:
+        """One answer of this page's student; kept until they name themselves."""
+        if IN_BROWSER or self.answers >= MAX_ANSWERS:
+            return
+        self.answers += 1
+        from widgets.rooms.answers import new_answer_id
+
+        kw = {"answer_id": new_answer_id(), "lesson": lesson, "activity": activity,
+              "question": str(question)[:40], "prompt": str(prompt)[:300],
+              "given": str(given)[:40], "right": bool(right), "first_try": bool(first_try),
+              "mistake": mistake, "at": self.clock()}
+        if not self.names:
+            if len(self.waiting) < MAX_WAITING:
+                self.waiting.append(kw)
+            return
+        self._send(**kw)
+
+    def _send(self, answer_id: str, **kw: Any) -> None:
+        from widgets.rooms.answers import Answer
+
+        box = self._box()
+        for i, name in enumerate(self.names):
+            # one id per student of a pair, made here: a retry of either never doubles it
+            box.put(Answer(answer_id=f"{answer_id}-{i}", student=name, **kw))
+
+    def _box(self) -> Any:
+        with self._lock:
+            if self.outbox is None:
+                from widgets.rooms.answers import Outbox, open_and_expire
+
+                self.outbox = Outbox(open_and_expire)
+            return self.outbox
+
+
+STUDENT = Student()
+
+
+class NameRecall(w.Text):
+    """Only the hidden box the page types a remembered name into (static/remember-name.js),
+    for a page whose name bar is not shown yet: the exit ticket holds one from the start, so
+    a named student's page says at once which lesson they are on, and the answers of the page's
+    tables go with their name. What the page sends is checked (`read_recall`)."""
+
+    def __init__(self, lesson: int, *, student: Student | None = None) -> None:
+        self.student = student if student is not None else STUDENT
+        self.lesson = lesson
+        super().__init__(layout=shared_layout(display="none"), style=shared_text_style(),
+                         continuous_update=False, description=_("Remembered name"),
+                         _dom_classes=("icg-name-recall",))
+        self.observe(self._recalled, names="value")
+
+    def _recalled(self, change: dict[str, Any]) -> None:
+        names = read_recall(change["new"], today(self.student.clock()))
+        if names is None or self.student.names:
+            return
+        if self.student.lesson is None:
+            self.student.lesson = self.lesson
+        self.student.set_names(names)
+
+
+class NameBar(w.VBox):
+    """A first name typed once (remembered on the device for the day), "Not you? Change",
+    and "Two of us on this device"."""
+
+    @speaks
+    def __init__(self, lesson: int, *, student: Student | None = None,
+                 lang: str | None = None) -> None:
+        self.lang = lang
+        self.student = student if student is not None else STUDENT
+        self.lesson = lesson
+        self.recall = w.Text(layout=w.Layout(display="none"), _dom_classes=("icg-name-recall",),
+                             continuous_update=False, description=_("Remembered name"))
+        self.keep = html_widget(classes=("icg-name-keep",))
+        self.line = html_widget()
+        self.first = w.Text(description=_("Your first name:"), placeholder=_("first name"),
+                            continuous_update=False, layout=shared_layout(width="20em"),
+                            style={"description_width": "initial"})
+        self.second = w.Text(description=_("Second first name:"), placeholder=_("first name"),
+                             continuous_update=False, layout=w.Layout(width="20em",
+                                                                      display="none"),
+                             style={"description_width": "initial"})
+        self.ok_button = make_button(_("That's me"), self.name_me, button_style="primary")
+        self.pair_button = make_button(_("Two of us on this device"), self.pair,
+                                       own_layout=True)
+        self.change_button = make_button(_("Not you? Change"), self.change, own_layout=True)
+        self.message = html_widget()
+        self.entry = w.HBox([self.first, self.second, self.ok_button, self.pair_button],
+                            layout=w.Layout(flex_flow="row wrap"))
+        self.pairing = False
+        self.recall.observe(self._recalled, names="value")
+        self.student.listeners.append(self._draw)
+        super().__init__([self.recall, self.keep, self.line, self.entry, self.change_button,
+                          self.message], _dom_classes=("icg-name-bar",))
+        self.student.on_page(lesson)
+        self._draw()
+
+    # ----- what the student does --------------------------------------------------------------
+    @speaks
+    def name_me(self) -> bool:
+        """The names typed: checked, kept on the device, and the answers go under them."""
+        texts = [self.first.value] + ([self.second.value] if self.pairing else [])
+        try:
+            names = check_names(texts)
+        except NameRefused as e:
+            self.message.value = f"<p role='alert'>! {html.escape(str(e))}</p>"
+            return False
+        self.message.value = ""
+        self.keep.value = self._keep_html(names)
+        self.student.set_names(names)
+        self._draw()
+        return True
+
+    @speaks
+    def pair(self) -> None:
+        """Two students at one device: a second name box (pressed again: back to one)."""
+        if self.student.names:
+            return
+        self.pairing = not self.pairing
+        self._draw()
+
+    @speaks
+    def change(self) -> None:
+        """Not you: the name is forgotten on this device, and the name box comes back."""
+        if not self.student.names:
+            return
+        self.keep.value = "<span data-keep=''></span>"
+        self.first.value = self.second.value = ""
+        self.pairing = False
+        self.student.set_names(())
+        self._draw()
+
+    def _recalled(self, change: dict[str, Any]) -> None:
+        names = read_recall(change["new"], today(self.student.clock()))
+        if names is None or self.student.names:
+            return
+        self.keep.value = self._keep_html(names)
+        self.student.set_names(names)
+        self._draw()
+
+    # ----- drawing -----------------------------------------------------------------------------
+    def _keep_html(self, names: tuple[str, ...]) -> str:
+        value = keep_value(names, today(self.student.clock()))
+        return f"<span data-keep='{html.escape(value, quote=True)}'></span>"
+
+    @speaks
+    def _draw(self) -> None:
+        names = self.student.names
+        named = bool(names)
+        if named:
+            who = (names[0] if len(names) == 1 else
+                   _("{first} and {second}").format(first=names[0], second=names[1]))
+            self.line.value = ("<p class='icg-name-line' role='status'>" + html.escape(
+                _("Answering as {who}. Your teacher sees your answers.").format(who=who))
+                + "</p>")
+        else:
+            self.line.value = "<p class='icg-name-line'>" + html.escape(
+                _("Your teacher sees your answers: type your first name once.")) + "</p>"
+            if self.pairing:
+                self.first.description = _("First name of one:")
+            else:
+                self.first.description = _("Your first name:")
+        self.entry.layout.display = "none" if named else None
+        self.second.layout.display = None if self.pairing and not named else "none"
+        self.pair_button.description = (_("Just me on this device") if self.pairing
+                                        else _("Two of us on this device"))
+        self.pair_button.tooltip = self.pair_button.description
+        self.ok_button.description = _("That's us") if self.pairing else _("That's me")
+        self.ok_button.tooltip = self.ok_button.description
+        self.change_button.layout.display = None if named else "none"
+        self.ok_button.disabled = self.pair_button.disabled = named
+        self.change_button.disabled = not named
+
+
+def _sum_words(terms: tuple[int, ...]) -> str:
+    from engine.cards import signed
+
+    return " + ".join(signed(t) if i == 0 or t >= 0 else f"({signed(t)})"
+                      for i, t in enumerate(terms))
+
+
+def record_sum_check(*, lesson: int, question: str, terms: tuple[int, ...],
+                     given_sum: int | None = None, given_abs: int | None = None,
+                     first_try: bool, student: Student | None = None) -> None:
+    """A table's check of a sum (and of its absolute value) as the page's student's answers,
+    with the mistake each wrong one shows: Hit Me's end-of-round check, Flapjack's "say the
+    new total"."""
+    from engine.cards import signed
+    from widgets.mistakes import Shape, classify
+
+    who = student if student is not None else STUDENT
+    words = _sum_words(terms)
+    total = sum(terms)
+    if given_sum is not None:
+        who.record(lesson=lesson, activity="check", question=f"{question} sum",
+                   prompt=f"{words} = ?", given=signed(given_sum), right=given_sum == total,
+                   first_try=first_try, mistake=classify(Shape("sum", terms), given_sum))
+    if given_abs is not None and len(terms) >= 2:
+        who.record(lesson=lesson, activity="check", question=f"{question} |sum|",
+                   prompt=f"|{words}| = ?", given=str(given_abs), right=given_abs == abs(total),
+                   first_try=first_try, mistake=classify(Shape("abs-sum", terms), given_abs))
