@@ -146,6 +146,43 @@ def keyed_server(lessons_server: VoilaServer) -> VoilaServer:
     return lessons_server
 
 
+class ClassServer(VoilaServer):
+    """`make class`'s server, and the address it printed for the students to type."""
+
+    address: str = ""
+
+
+@pytest.fixture(scope="session")
+def class_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ClassServer]:
+    """`make class`'s server (serving/class_server.py, bound to 127.0.0.1 so that nothing goes
+    to a network address), with the teacher's key KEY and a room store of its own."""
+    rooms_url = f"sqlite:///{tmp_path_factory.mktemp('class') / 'rooms.sqlite3'}"
+    env = {"ICG_TEACHER_KEY": KEY, "ICG_TEACHER_KEY_FILE": "/nonexistent/teacher_key",
+           "ICG_ROOMS_URL": rooms_url}
+    try:
+        url, proc = _voila_server().start_voila(LESSONS_DIR, module="serving.class_server",
+                                                env=env, preheat=False)
+    except RuntimeError as e:
+        if IN_CI:
+            raise
+        pytest.skip(f"the class server could not start: {e}")
+    try:
+        printed = ""
+        end = time.monotonic() + 30
+        while time.monotonic() < end:
+            printed = Path(proc.log_path).read_text(errors="replace")  # type: ignore[attr-defined]
+            if "Projector page" in printed:
+                break
+            time.sleep(0.2)
+        found = re.search(r"this computer only \((http://127\.0\.0\.1:\d+)\)", printed)
+        assert found, f"the class server printed no address:\n{printed[-2000:]}"
+        server = ClassServer(url, proc, LESSONS_DIR, rooms_url)
+        server.address = found.group(1) + "/"
+        yield server
+    finally:
+        _stop(proc)
+
+
 @pytest.fixture(scope="session")
 def fixtures_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaServer]:
     """Voila serving a copy of tests/browser/fixtures/ (our seeded game notebooks)."""

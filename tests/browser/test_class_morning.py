@@ -13,24 +13,13 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-from conftest import (
-    IN_CI,
-    LESSONS_DIR,
-    VoilaServer,
-    _stop,
-    _voila_server,
-    format_violations,
-    unlock_teacher,
-)
+from conftest import KEY, ClassServer, format_violations, unlock_teacher
 
 from widgets.rooms.answers import open_answers
 
-KEY = "MORN-7QXT-4KVB"
 LESSON_PAGE = "voila/render/01_integers_with_cards.ipynb"
 # lesson 1's exit ticket: what each student answers, question by question
 ANSWERS = {
@@ -39,34 +28,6 @@ ANSWERS = {
     "Cam": ["-6", "+4", "Negative", "-5", "-4"],
 }
 TYPED = (0, 3, 4)  # the questions answered in the box; the others with a button
-
-
-@pytest.fixture(scope="module")
-def morning(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[VoilaServer, str, str]]:
-    """`make class`'s server with a key and a store of its own; its printed address."""
-    rooms_url = f"sqlite:///{tmp_path_factory.mktemp('class-morning') / 'rooms.sqlite3'}"
-    try:
-        url, proc = _voila_server().start_voila(
-            LESSONS_DIR, module="serving.class_server", preheat=False,
-            env={"ICG_TEACHER_KEY": KEY, "ICG_ROOMS_URL": rooms_url,
-                 "ICG_TEACHER_KEY_FILE": "/nonexistent/teacher_key"})
-    except RuntimeError as e:
-        if IN_CI:
-            raise
-        pytest.skip(f"the class server could not start: {e}")
-    try:
-        printed = ""
-        end = time.monotonic() + 30
-        while time.monotonic() < end:
-            printed = Path(proc.log_path).read_text(errors="replace")  # type: ignore[attr-defined]
-            if "Projector page" in printed:
-                break
-            time.sleep(0.2)
-        found = re.search(r"this computer only \((http://127\.0\.0\.1:\d+)\)", printed)
-        assert found, f"the class server printed no address:\n{printed[-2000:]}"
-        yield VoilaServer(url, proc, LESSONS_DIR), found.group(1) + "/", rooms_url
-    finally:
-        _stop(proc)
 
 
 def answer_the_ticket(page: Any, answers: list[str]) -> None:
@@ -87,9 +48,8 @@ def answer_the_ticket(page: Any, answers: list[str]) -> None:
     page.get_by_text("Your code:").wait_for(timeout=30_000)
 
 
-def test_a_class_morning(morning: tuple[VoilaServer, str, str], open_page: Any,
-                         tmp_path: Path) -> None:
-    server, address, rooms_url = morning
+def test_a_class_morning(class_server: ClassServer, open_page: Any, tmp_path: Path) -> None:
+    server, address, rooms_url = class_server, class_server.address, class_server.rooms_url
     store = open_answers(rooms_url)
     students = {}
     for name, answers in ANSWERS.items():

@@ -8,27 +8,11 @@ every request off this computer aborted: no test sends anything to a network add
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-from conftest import IN_CI, LESSONS_DIR, VoilaServer, _stop, _voila_server, format_violations
+from conftest import format_violations
 
 from serving import class_server as cs
-
-
-@pytest.fixture(scope="module")
-def class_server() -> Iterator[VoilaServer]:
-    try:
-        url, proc = _voila_server().start_voila(LESSONS_DIR, module="serving.class_server",
-                                                env={"ICG_TEACHER_KEY": "PROJ-TEST-KEY1"},
-                                                preheat=False)
-    except RuntimeError as e:
-        if IN_CI:
-            raise
-        pytest.skip(f"the class server could not start: {e}")
-    yield VoilaServer(url, proc, LESSONS_DIR)
-    _stop(proc)
 
 
 def requests_of(vp: Any) -> list[str]:
