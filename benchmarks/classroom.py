@@ -33,7 +33,7 @@ machine's cores, so the times include the students' own browser work.
     .venv/bin/python benchmarks/classroom.py                    # 30 students, lessons/03_hit_me,
                                                                 # pooled and on demand
     .venv/bin/python benchmarks/classroom.py --compare-bare     # on demand: lesson vs bare
-    .venv/bin/python benchmarks/classroom.py --students 10 --lesson lessons/04_flapjack.ipynb
+    .venv/bin/python benchmarks/classroom.py --students 10 --lesson lessons/05_flapjack.ipynb
     .venv/bin/python benchmarks/classroom.py --compare-bare --lesson lessons/es/03_hit_me.ipynb
                                                                 # a Spanish lesson vs bare
     .venv/bin/python benchmarks/classroom.py --write-docs       # also update docs/measurements.md

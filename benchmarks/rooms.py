@@ -37,7 +37,7 @@ last line printed:
     .venv/bin/python benchmarks/rooms.py --check-client           # the client against the
                                                                   # class view page only
 
-`--check-client` needs no seat page: it opens the teacher's class view (lessons/10_class_view)
+`--check-client` needs no seat page: it opens the teacher's class view (lessons/class_view)
 as one websocket client, unlocks it with the teacher's key, makes moves through the store from
 the benchmark process and measures move-to-class-view and the class view kernel's idle CPU.
 """
@@ -67,8 +67,8 @@ sys.path.insert(0, str(ROOT))  # before benchmarks/ (its engine.py is not the en
 sys.path.append(str(Path(__file__).resolve().parent))
 from classroom import _msg, _voila_server  # noqa: E402
 
-SEAT_PAGE = "09_play_together.ipynb"
-CLASS_PAGE = "10_class_view.ipynb"
+SEAT_PAGE = "play_together.ipynb"
+CLASS_PAGE = "class_view.ipynb"
 KEY = "BNCH-7KQM-4XRT"
 # How the seat page (widgets/play_together.py) names its controls: descriptions, placeholders
 # or tooltips, case-blind.

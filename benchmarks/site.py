@@ -74,7 +74,7 @@ def strategy_experiment(sp: ss.SitePage) -> float | None:
     """The strategy lab's first chart in a warm browser: page opened to chart shown, the
     kernel's start included (None when an error shows first or nothing comes in 3 minutes)."""
     t0 = time.monotonic()
-    sp.open("voici/render/05_strategy_lab.html")
+    sp.open("voici/render/06_strategy_lab.html")
     page = sp.page
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline:

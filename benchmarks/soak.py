@@ -53,7 +53,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from classroom import CHROMIUM, CHROMIUM_ARGS, LOOPBACK, MiB, _voila_server  # noqa: E402
 
-LESSONS = ["03_hit_me.ipynb", "04_flapjack.ipynb", "01_integers_with_cards.ipynb"]
+LESSONS = ["03_hit_me.ipynb", "05_flapjack.ipynb", "01_integers_with_cards.ipynb"]
 RELOAD = re.compile(r"reload|refresh", re.IGNORECASE)
 USABLE_JS = (
     "n => { const l = document.getElementById('loading');"

@@ -20,16 +20,16 @@ def test_this_kernel_is_not_the_browsers() -> None:
 def test_links_follow_the_site(monkeypatch: pytest.MonkeyPatch) -> None:
     assert ib.page_href("03_hit_me.ipynb") == "03_hit_me.ipynb"
     assert ib.page_href("03_hit_me.ipynb", in_browser=True) == "03_hit_me.html"
-    assert ib.on_this_site("09_play_together.ipynb")
-    assert not ib.on_this_site("10_class_view.ipynb", in_browser=True)
+    assert ib.on_this_site("play_together.ipynb")
+    assert not ib.on_this_site("class_view.ipynb", in_browser=True)
     server = lesson_links().data
-    assert "href='03_hit_me.ipynb'" in server and "09_play_together.ipynb" in server
+    assert "href='03_hit_me.ipynb'" in server and "play_together.ipynb" in server
     monkeypatch.setattr(ib, "IN_BROWSER", True)
     static = lesson_links().data
     assert "href='03_hit_me.html'" in static and ".ipynb" not in static
-    assert "09_play_together" not in static and "10_class_view" not in static
+    assert "play_together" not in static and "class_view" not in static
     nav = lesson_nav_html("03_hit_me.ipynb", "es")
-    assert "href='04_flapjack.html'" in nav and "href='00_start_here.html'" in nav
+    assert "href='04_taking_a_card_away.html'" in nav and "href='00_start_here.html'" in nav
 
 
 def test_layout_none_goes_to_the_page_as_empty() -> None:

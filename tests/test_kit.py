@@ -21,8 +21,8 @@ def test_the_kit_holds_every_sheet() -> None:
         assert f"Exit ticket, lesson {lesson}" in html
         assert f"Code: L{lesson}-" + " ".join("__" for _ in items) in html
     assert "Denise Gaskins" in html and "Lisa in AZ" in html
-    assert "08_printable_kit.ipynb" in course.FILES
-    assert "08_printable_kit.ipynb" in course.lesson_links().data  # linked from Start here
+    assert "printable_kit.ipynb" in course.FILES
+    assert "printable_kit.ipynb" in course.lesson_links().data  # linked from Start here
 
 
 def test_the_figures_come_from_the_engine() -> None:

@@ -12,8 +12,8 @@ from test_lessons_meta import load, markdown
 from engine.flapjack import FlapjackConfig
 from widgets import strategy
 
-LAB = "05_strategy_lab.ipynb"
-GUIDE = "06_teacher_guide.ipynb"
+LAB = "06_strategy_lab.ipynb"
+GUIDE = "teacher_guide.ipynb"
 
 
 def text(name: str) -> str:

@@ -504,7 +504,7 @@ def test_simulation_panel_switches_experiment() -> None:
 
 
 def test_a_king_makes_a_flapjack_only_when_led() -> None:
-    """Lesson 4: a led king is a Flapjack at once; onto any running total a player can face,
+    """Lesson 5: a led king is a Flapjack at once; onto any running total a player can face,
     a king never makes -13, 0 or +13 (checked with the engine's rules)."""
     from engine.flapjack import FlapjackState, Play
 
@@ -698,7 +698,7 @@ def test_explorer_takes_away_a_card_not_in_the_hand_with_a_zero_pair() -> None:
 
 
 def test_the_simulation_panel_opens_on_request() -> None:
-    """Lesson 5 loads one button for its panel (the page stays light); pressed, the panel
+    """Lesson 6 loads one button for its panel (the page stays light); pressed, the panel
     appears and runs."""
     box = lt.deal_later(strategy.SimulationPanel, "Open the simulation panel", chart="hold",
                         players=3)

@@ -41,8 +41,8 @@ CREDITS = {  # notebook -> names that must appear in it
     "00_start_here.ipynb": ["Denise Gaskins", "Lisa in AZ", "Prealgebra & Geometry",
                             "Let's Play Math"],
     "03_hit_me.ipynb": ["Denise Gaskins", "Prealgebra & Geometry"],
-    "04_flapjack.ipynb": ["Lisa in AZ", "Let's Play Math"],
-    "06_teacher_guide.ipynb": ["Denise Gaskins", "Lisa in AZ"],
+    "05_flapjack.ipynb": ["Lisa in AZ", "Let's Play Math"],
+    "teacher_guide.ipynb": ["Denise Gaskins", "Lisa in AZ"],
 }
 
 
@@ -60,7 +60,7 @@ WORDS: dict[str, dict] = {
         "deal": ("deal code", "Settings", "Deal code"),
         "imprecise": r"\S*\b(?:bigger|smaller)\b\S*",
         "lessons_heading": "## The lessons",
-        "guide_link": "[Teacher guide](06_teacher_guide.ipynb)",
+        "guide_link": "[Teacher guide](teacher_guide.ipynb)",
         "grades": "grades", "next": "Next lesson: ", "back": "Back to start",
         "guide_topics": (
             "Running each lesson", "deal code", "Discussion questions", "Misconceptions",
@@ -88,7 +88,7 @@ WORDS: dict[str, dict] = {
         "deal": ("código de reparto", "Ajustes", "Código de reparto"),
         "imprecise": r"\S*\b(?:más grande|más pequeñ[oa]s?)\b\S*",
         "lessons_heading": "## Las lecciones",
-        "guide_link": "[Guía docente](06_teacher_guide.ipynb)",
+        "guide_link": "[Guía docente](teacher_guide.ipynb)",
         "grades": "grado", "next": "Siguiente lección: ", "back": "Volver al inicio",
         "guide_topics": (
             "Cómo dar cada lección", "código de reparto", "Preguntas para conversar",
@@ -155,6 +155,35 @@ def test_every_lesson_exists() -> None:
         assert there == sorted(NAMES), f"lessons/{course.FOLDERS[code]}/ in {code}: {there}"
     assert sorted(p.name for p in LESSONS_DIR.iterdir() if p.is_dir()
                   and not p.name.startswith(".")) == sorted(course.FOLDERS[c] for c in TRANSLATED)
+
+
+HEADING_NUMBER = {"en": r"# Lesson (\d+): ", "es": r"# Lección (\d+): "}
+FILE_NUMBER = re.compile(r"^(\d\d)_[a-z_]+\.ipynb$")
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_a_lessons_file_number_is_its_lesson_number(name: str) -> None:
+    """A lesson's file starts with its number in the unit, and its heading says the same
+    number ("# Lesson 4: ...", "# Lección 4: ..."); the start page is 00 and the pages that are
+    not lessons carry no number, so no page shares a number with a lesson."""
+    lesson = course.by_file(page_name(name))
+    number = FILE_NUMBER.match(lesson.file)
+    nb = load(name)
+    title = nb.cells[0].source.splitlines()[0]
+    stated = re.match(HEADING_NUMBER[lang_of(nb)], title)
+    if lesson.role == "lesson":
+        assert number and int(number.group(1)) == lesson.number, (name, lesson.number)
+        assert stated and int(stated.group(1)) == lesson.number, (name, title)
+    else:
+        assert stated is None, (name, title)
+        assert number is None if lesson.role != "start" else number.group(1) == "00", name
+
+
+def test_the_lesson_numbers_run_from_one_in_file_order() -> None:
+    numbers = [course.by_file(f).number for f in sorted(NAMES) if FILE_NUMBER.match(f)]
+    assert [n for n in numbers if n] == list(range(1, len(course.student_lessons()) + 1))
+    assert [lesson.file for lesson in course.student_lessons()] == sorted(
+        f for f in NAMES if course.by_file(f).role == "lesson")
 
 
 @pytest.mark.parametrize("name", PAGES)
@@ -369,7 +398,7 @@ def test_the_plan_counts_real_periods() -> None:
             assert all(used <= length for _start, used in parts), (lesson.file, length, parts)
             assert sum(used for _start, used in parts) == \
                 lesson.minutes + course.RECAP * (len(parts) - 1)
-    assert [course.periods(lesson) for lesson in lessons] == [1, 1, 1, 1, 2, 2]
+    assert [course.periods(lesson) for lesson in lessons] == [1, 1, 1, 2, 1, 2]
     plan = course.course_plan()
     long = sum(course.periods(lesson) for lesson in lessons)
     short = sum(course.periods(lesson, course.SHORT_PERIOD) for lesson in lessons)
@@ -401,7 +430,7 @@ def test_lesson_time_and_plan_agree_with_the_list(name: str) -> None:
         assert f'"{own[english.index(lesson.plan[start][0])]}"' in text
 
 
-GUIDES = [p for p in PAGES if page_name(p) == "06_teacher_guide.ipynb"]
+GUIDES = [p for p in PAGES if page_name(p) == "teacher_guide.ipynb"]
 
 
 @pytest.mark.parametrize("name", GUIDES)
@@ -410,7 +439,7 @@ def test_teacher_guide_reads_the_lesson_list(name: str) -> None:
     assert any("from widgets.course import" in c.source for c in nb.cells
                if c.cell_type == "code")
     assert "| 25 min |" not in markdown(nb), "lesson times belong in widgets/course.py"
-    assert "](08_printable_kit.ipynb)" in markdown(nb), "the guide links the printable kit"
+    assert "](printable_kit.ipynb)" in markdown(nb), "the guide links the printable kit"
 
 
 @pytest.mark.parametrize("name", GUIDES)
@@ -541,3 +570,14 @@ def test_refresh_outputs_check_passes_on_the_start_page() -> None:
          "00_start_here.ipynb"], capture_output=True, text=True, cwd=LESSONS_DIR.parent,
         timeout=180)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_a_table_files_its_checks_under_the_lesson_of_its_page() -> None:
+    from widgets.course import by_file, lesson_number
+    from widgets.flapjack.table import FlapjackTable
+    from widgets.hit_me.table import HitMeTable
+
+    assert HitMeTable.LESSON == by_file("03_hit_me.ipynb").number == 3
+    assert FlapjackTable.LESSON == by_file("05_flapjack.ipynb").number == 5
+    with pytest.raises(KeyError):
+        lesson_number("teacher_guide")

@@ -300,7 +300,7 @@ def test_the_class_view_page_refuses_without_the_key(server_key: str, tmp_path: 
     wait_for_next_try()
     before = set(_instances)
     root = tk.DEFAULT_KEY_FILE.parent
-    gate = next(w for w in run_cells(root / "lessons" / "10_class_view.ipynb")
+    gate = next(w for w in run_cells(root / "lessons" / "class_view.ipynb")
                 if isinstance(w, tk.TeacherGate))
     gate.password.set_state({"value": "not-the-key"})
     click(gate.unlock_button)

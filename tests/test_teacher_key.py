@@ -135,17 +135,17 @@ def test_no_replay_or_reveal_control_on_a_student_page(nb_path: Path, server_key
     assert not teacher_widgets(made), f"{nb_path.name}: {teacher_widgets(made)}"
     for t in tables_in(made):
         assert_no_teacher_control(t)
-    if nb_path.name == "06_teacher_guide.ipynb":  # locked: only the key box is there
+    if nb_path.name == "teacher_guide.ipynb":  # locked: only the key box is there
         gates = [w for w in shown if isinstance(w, tk.TeacherGate)]
         assert len(gates) == 1 and gates[0].table is None and not tables_in(made)
         assert KEY not in synced_text(gates[0])
-    if nb_path.name in ("03_hit_me.ipynb", "04_flapjack.ipynb"):
+    if nb_path.name in ("03_hit_me.ipynb", "05_flapjack.ipynb"):
         assert tables_in(made)  # the walk did look at the tables
 
 
 def test_the_teacher_guide_unlocks_with_the_key_only(server_key: str) -> None:
     wait_for_next_try()
-    gate = next(w for w in run_cells(ROOT / "lessons" / "06_teacher_guide.ipynb")
+    gate = next(w for w in run_cells(ROOT / "lessons" / "teacher_guide.ipynb")
                 if isinstance(w, tk.TeacherGate))
     before = set(_instances)
     # The page sends what was typed, then a click (as a browser does over the comm).

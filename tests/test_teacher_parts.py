@@ -24,8 +24,8 @@ from widgets import teacher_parts as tp
 from widgets.words import set_language
 
 ROOT = Path(__file__).resolve().parent.parent
-GUIDES = {"en": ROOT / "lessons" / "06_teacher_guide.ipynb",
-          "es": ROOT / "lessons" / "es" / "06_teacher_guide.ipynb"}
+GUIDES = {"en": ROOT / "lessons" / "teacher_guide.ipynb",
+          "es": ROOT / "lessons" / "es" / "teacher_guide.ipynb"}
 
 
 def page_text(shown: list) -> str:
@@ -101,10 +101,10 @@ def test_every_teacher_only_cell_has_its_part_in_both_languages() -> None:
         assert tags == ["teacher-only:discussion", "teacher-only:activities"], lang
         code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
         for tag in tags:
-            assert f'teacher_notes("06_teacher_guide.ipynb", "{tag.split(":")[1]}")' in code
+            assert f'teacher_notes("teacher_guide.ipynb", "{tag.split(":")[1]}")' in code
         assert "teacher_only(" not in code  # the page's one key box opens the parts too
-    assert tp.notes_source("06_teacher_guide.ipynb", "discussion", "es") != \
-        tp.notes_source("06_teacher_guide.ipynb", "discussion", "en")
+    assert tp.notes_source("teacher_guide.ipynb", "discussion", "es") != \
+        tp.notes_source("teacher_guide.ipynb", "discussion", "en")
 
 
 def test_a_part_made_after_the_page_is_unlocked_opens_at_once(server_key: str) -> None:  # noqa: F811
@@ -117,7 +117,7 @@ def test_a_part_made_after_the_page_is_unlocked_opens_at_once(server_key: str) -
     gate.password.value = KEY
     assert gate.unlock()
     assert before.content is not None
-    after = tp.teacher_notes("06_teacher_guide.ipynb", "activities")
+    after = tp.teacher_notes("teacher_guide.ipynb", "activities")
     assert after.content is not None and course.by_file("02_absolute_value.ipynb")
     assert "explorer" in after.content.value
     gate2 = tp.teacher_page(HitMeTable, players=2, seed=3, walkthrough=True)
@@ -128,7 +128,7 @@ def test_a_wrong_part_name_fails_when_the_cell_runs() -> None:
     with pytest.raises(ValueError, match="not one of"):
         tp.teacher_part("answers")
     with pytest.raises(ValueError, match="no Markdown cell"):
-        tp.teacher_notes("06_teacher_guide.ipynb", "nothing")
+        tp.teacher_notes("teacher_guide.ipynb", "nothing")
 
 
 def test_fragments_survive_markup() -> None:

@@ -47,7 +47,7 @@ WHEELS = CACHE / "wheels"
 NPM = CACHE / "npm"
 
 # Pages left out of the static site: they share state between devices through the server.
-SERVER_ONLY = ("09_play_together.ipynb", "10_class_view.ipynb")
+SERVER_ONLY = ("play_together.ipynb", "class_view.ipynb")
 # The teacher guide's answers, only in a teacher build: its Markdown cells tagged
 # "teacher-only:<part>" (widgets/teacher_parts.py) and the code cells that show those parts or
 # compute a key once the teacher's key is typed (a key in a static page is no secret).
@@ -352,7 +352,7 @@ def notebooks(src: Path, teacher: bool) -> list[str]:
         nb = json.loads(nb_path.read_text())
         if not teacher:
             kept = [c for c in nb["cells"] if not teacher_only_cell(c)]
-            if nb_path.name == "06_teacher_guide.ipynb" and len(kept) == len(nb["cells"]):
+            if nb_path.name == "teacher_guide.ipynb" and len(kept) == len(nb["cells"]):
                 raise SystemExit(f"{rel}: no cell of answers for the teacher was found "
                                  f"(tools/build_site.py teacher_only_cell)")
             nb["cells"] = kept

@@ -7,6 +7,12 @@ shows `lesson_plan_text()`, the Voila landing page (/) and the tests read `lesso
 nothing else lists the lessons. To add, rename or re-time a lesson, change it here (the
 notebooks themselves are the lesson text).
 
+File names: a lesson's file starts with its two-digit number, its place in the unit
+(04_taking_a_card_away.ipynb is lesson 4, and its page says "Lesson 4"); the start page is
+00_start_here.ipynb (no lesson is 0: it comes first in every file listing); the pages that are
+not lessons (teacher_guide, printable_kit, play_together, class_view) carry no number. Moving a
+lesson in the unit renames its file (in every language) and its exit ticket's number.
+
 Languages: English lessons are in lessons/, the lessons of another language in
 lessons/<code>/ under the same file names (lessons/es/03_hit_me.ipynb), so that relative links
 between lessons stay in one language. `LESSONS` is the English list; `TRANSLATED[code]` gives
@@ -56,8 +62,8 @@ class Lesson:
 
     @property
     def number(self) -> int:
-        """The lesson's number: its place among the student lessons (1 first), which is not
-        always its file's prefix (a lesson added later keeps the next free file number)."""
+        """The lesson's number: its place among the student lessons (1 first), which is also
+        its file's prefix (04_taking_a_card_away.ipynb is lesson 4); 0 for the other pages."""
         order = [lesson.file for lesson in LESSONS if lesson.role == "lesson"]  # same in all
         return order.index(self.file) + 1 if self.file in order else 0
 
@@ -73,7 +79,7 @@ LESSONS: tuple[Lesson, ...] = (
                    "start with black cards only, then one red card.",
            extension="Ask for three different hands of four cards with a sum of -5, and for a "
                      "rule that predicts the sum when every colour is switched.",
-           standards='6.NS.5, 6.NS.6a, 6.NS.6c, 7.NS.1a-b',
+           standards='6.NS.5, 6.NS.6a, 6.NS.6c, 6.NS.7a-b, 7.NS.1a-b',
            plan=((DEVICES, 3), ("Warm-up (3 minutes): A thermometer", 3),
                  ("The colour gives the sign", 4), ("The number line", 8),
                  ("Opposites and zero pairs", 4), ("Try it: the card explorer", 9), ("Check", 5),
@@ -106,35 +112,7 @@ LESSONS: tuple[Lesson, ...] = (
            plan=((DEVICES, 3), ("Warm-up (3 minutes): Golf scores", 3), ("The rules in short", 6),
                  ("A worked example", 10), ("Play", 12), ("After playing", 2), ("Check", 3),
                  ("Key ideas", 1), ("Talk about it", 2), ("Exit ticket", 3))),
-    Lesson("04_flapjack.ipynb", "Flapjack", PERIOD,
-           "play cards to make the total exactly -13, 0 or 13",
-           grouping="pairs",
-           notes="Start with simple ten; move to classic when totals come quickly.",
-           support='Stay with simple ten and write the running total on paper after every card.',
-           extension='Play "add or subtract", and list every card that makes a Flapjack from a '
-                     "total of your choice.",
-           standards='7.NS.1b, 7.NS.1d',
-           plan=((DEVICES, 3), ("Warm-up (3 minutes): A lift", 3), ("The rules in short", 6),
-                 ("A worked example", 5), ("Play: simple ten first", 8),
-                 ("Then the classic game", 10), ("Check", 3), ("Key ideas", 1),
-                 ("Talk about it", 2), ("Exit ticket", 4))),
-    Lesson("05_strategy_lab.ipynb", "Strategy lab", 60,
-           "simulate thousands of games to find when to hit",
-           grouping="pairs",
-           notes="Each pair predicts before running a chart; discuss Experiment 4 together.",
-           support="Read one chart together, one bar at a time, before pairs work alone; focus on"
-                   " Experiments 1 and 4.",
-           extension='Use "Your own experiment" to test a rule with other opponents, and write a '
-                     "claim with its evidence.",
-           standards='6.NS.7c, 7.NS.1, 7.SP.6-7',
-           plan=((DEVICES, 3), ("Warm-up (3 minutes): A weather forecast", 3),
-                 ("Experiment 1: hold or hit?", 9), ("Experiment 2: which rule wins most?", 8),
-                 ("Experiment 3: the number of players", 5),
-                 ("Experiment 4: test the author's claim", 8), ("Your own experiment", 5),
-                 ("Flapjack: how often can a card make a Flapjack?", 5), ("Check", 4),
-                 ("Key ideas", 2), ("Talk about it", 3), ("Exit ticket", 5))),
-    # Added after the others: file 07 (the guide keeps 06), lesson 6 in the order of the unit.
-    Lesson("07_taking_a_card_away.ipynb", "Taking a card away", 60,
+    Lesson("04_taking_a_card_away.ipynb", "Taking a card away", 60,
            "subtraction as adding the opposite, distance as |p - q|, < and >",
            grouping="pairs",
            notes="Project the explorer in 'take a card away' mode first; pairs then do the "
@@ -152,14 +130,41 @@ LESSONS: tuple[Lesson, ...] = (
                  ("Four traps", 6), ("Distance between two numbers", 9),
                  ("Comparing and ordering with < and >", 3), ("Check", 6), ("Key ideas", 2),
                  ("Talk about it", 3), ("Exit ticket", 5))),
-    Lesson("09_play_together.ipynb", "Play together", 30,
+    Lesson("05_flapjack.ipynb", "Flapjack", PERIOD,
+           "play cards to make the total exactly -13, 0 or 13",
+           grouping="pairs",
+           notes="Start with simple ten; move to classic when totals come quickly.",
+           support='Stay with simple ten and write the running total on paper after every card.',
+           extension='Play "add or subtract", and list every card that makes a Flapjack from a '
+                     "total of your choice.",
+           standards='7.NS.1b, 7.NS.1d',
+           plan=((DEVICES, 3), ("Warm-up (3 minutes): A lift", 3), ("The rules in short", 6),
+                 ("A worked example", 5), ("Play: simple ten first", 8),
+                 ("Then the classic game", 10), ("Check", 3), ("Key ideas", 1),
+                 ("Talk about it", 2), ("Exit ticket", 4))),
+    Lesson("06_strategy_lab.ipynb", "Strategy lab", 60,
+           "simulate thousands of games to find when to hit",
+           grouping="pairs",
+           notes="Each pair predicts before running a chart; discuss Experiment 4 together.",
+           support="Read one chart together, one bar at a time, before pairs work alone; focus on"
+                   " Experiments 1 and 4.",
+           extension='Use "Your own experiment" to test a rule with other opponents, and write a '
+                     "claim with its evidence.",
+           standards='6.NS.7c, 7.NS.1, 7.SP.6-7',
+           plan=((DEVICES, 3), ("Warm-up (3 minutes): A weather forecast", 3),
+                 ("Experiment 1: hold or hit?", 9), ("Experiment 2: which rule wins most?", 8),
+                 ("Experiment 3: the number of players", 5),
+                 ("Experiment 4: test the author's claim", 8), ("Your own experiment", 5),
+                 ("Flapjack: how often can a card make a Flapjack?", 5), ("Check", 4),
+                 ("Key ideas", 2), ("Talk about it", 3), ("Exit ticket", 5))),
+    Lesson("play_together.ipynb", "Play together", 30,
            "Hit Me and Flapjack with classmates, each on their own device", role="play"),
-    Lesson("06_teacher_guide.ipynb", "Teacher guide", 20,
+    Lesson("teacher_guide.ipynb", "Teacher guide", 20,
            "running the lessons in class, answers, variations", role="guide"),
-    Lesson("10_class_view.ipynb", "Class view", 5,
+    Lesson("class_view.ipynb", "Class view", 5,
            "the teacher's view of a class playing together: every room, stuck rooms, "
            "announce checks", role="teacher"),
-    Lesson("08_printable_kit.ipynb", "Printable kit", 5,
+    Lesson("printable_kit.ipynb", "Printable kit", 5,
            "rule cards, recording and score sheets, exit tickets, stacked deals: print and "
            "play with real decks", role="kit"),
 )
@@ -214,27 +219,7 @@ TRANSLATED: dict[str, dict[str, dict[str, str]]] = {
             "extension": "Juega la variante en la que el as vale 1 u 11, o contra jugadores de la "
                       'computadora "difíciles", y explica una decisión que tomó la '
                       "computadora."},
-        "04_flapjack.ipynb": {
-            "title": "Flapjack",
-            "summary": "juega cartas para que el total sea exactamente -13, 0 o 13",
-            "grouping": "parejas",
-            "notes": "Empieza con diez sin figuras; pasa al clásico cuando los totales salgan "
-                  "rápido.",
-            "support": "Quédate en diez sin figuras y escribe el total acumulado en papel "
-                    "después de cada carta.",
-            "extension": 'Juega "sumar o restar" y haz la lista de todas las cartas que hacen un '
-                      "Flapjack desde un total que elijas."},
-        "05_strategy_lab.ipynb": {
-            "title": "Laboratorio de estrategia",
-            "summary": "simula miles de partidas para saber cuándo pedir carta",
-            "grouping": "parejas",
-            "notes": "Cada pareja hace una predicción antes de ver un gráfico; comenten juntos el "
-                  "Experimento 4.",
-            "support": "Lean juntos un gráfico, barra por barra, antes de que las parejas trabajen "
-                    "solas; céntrate en los Experimentos 1 y 4.",
-            "extension": 'Usa "Tu propio experimento" para probar una regla con otros '
-                      "adversarios, y escribe una afirmación con sus pruebas."},
-        "07_taking_a_card_away.ipynb": {
+        "04_taking_a_card_away.ipynb": {
             "title": "Quitar una carta",
             "summary": "la resta como suma del opuesto, la distancia como |p - q|, < y >",
             "grouping": "parejas",
@@ -245,17 +230,37 @@ TRANSLATED: dict[str, dict[str, dict[str, str]]] = {
                     'no "dos negativos dan un positivo").',
             "extension": "Pide dos restas distintas cuyo resultado sea -4, una de ellas restando "
                       "un negativo; ordena seis enteros y da la distancia de cada uno a -2."},
-        "06_teacher_guide.ipynb": {
+        "05_flapjack.ipynb": {
+            "title": "Flapjack",
+            "summary": "juega cartas para que el total sea exactamente -13, 0 o 13",
+            "grouping": "parejas",
+            "notes": "Empieza con diez sin figuras; pasa al clásico cuando los totales salgan "
+                  "rápido.",
+            "support": "Quédate en diez sin figuras y escribe el total acumulado en papel "
+                    "después de cada carta.",
+            "extension": 'Juega "sumar o restar" y haz la lista de todas las cartas que hacen un '
+                      "Flapjack desde un total que elijas."},
+        "06_strategy_lab.ipynb": {
+            "title": "Laboratorio de estrategia",
+            "summary": "simula miles de partidas para saber cuándo pedir carta",
+            "grouping": "parejas",
+            "notes": "Cada pareja hace una predicción antes de ver un gráfico; comenten juntos el "
+                  "Experimento 4.",
+            "support": "Lean juntos un gráfico, barra por barra, antes de que las parejas trabajen "
+                    "solas; céntrate en los Experimentos 1 y 4.",
+            "extension": 'Usa "Tu propio experimento" para probar una regla con otros '
+                      "adversarios, y escribe una afirmación con sus pruebas."},
+        "teacher_guide.ipynb": {
             "title": "Guía docente",
             "summary": "cómo dar las lecciones en clase, respuestas, variantes"},
-        "08_printable_kit.ipynb": {
+        "printable_kit.ipynb": {
             "title": "Material para imprimir",
             "summary": "tarjetas de reglas, hojas de registro y de puntuación, tickets de "
                     "salida, repartos preparados: imprime y juega con mazos de verdad"},
-        "09_play_together.ipynb": {
+        "play_together.ipynb": {
             "title": "Jugar juntos",
             "summary": "Hit Me y Flapjack con compañeros, cada uno en su propio dispositivo"},
-        "10_class_view.ipynb": {
+        "class_view.ipynb": {
             "title": "Vista de la clase",
             "summary": "la vista docente de una clase que juega junta: cada sala, las salas "
                     "atascadas, las comprobaciones del anuncio"},
@@ -270,6 +275,15 @@ TEXT_FIELDS = ("title", "summary", "grouping", "notes", "support", "extension")
 def _language(lang: str | None) -> str:
     """`lang`, or the kernel's language (widgets.words.set_language) when it is None."""
     return lang if lang is not None else language()
+
+
+def lesson_number(topic: str) -> int:
+    """The number of the lesson whose file is `<number>_<topic>.ipynb` ('hit_me' is lesson 3):
+    what a page's parts file their answers under."""
+    for lesson in LESSONS:
+        if lesson.role == "lesson" and lesson.file.split("_", 1)[1] == f"{topic}.ipynb":
+            return lesson.number
+    raise KeyError(f"no lesson about {topic!r}")
 
 
 def lessons(lang: str | None = None) -> tuple[Lesson, ...]:
@@ -559,7 +573,7 @@ def landing_page(path: str = "") -> dict:
     in the unit's order), the languages to choose from, and the page's sentences."""
     lang = language_of_folder(path)
     with _speaking(lang):
-        start, guide = by_file("00_start_here.ipynb", lang), by_file("06_teacher_guide.ipynb", lang)
+        start, guide = by_file("00_start_here.ipynb", lang), by_file("teacher_guide.ipynb", lang)
         text = {
             "title": _("Integer Card Games"),
             "page_title": _("Integer Card Games: lessons"),

@@ -103,6 +103,7 @@ def decode(code: str) -> tuple[int, list[bool]] | None:
 
 
 # ----- the tickets of the lessons (the teacher guide prints them with their answers) ----------
+# keyed by the lesson's number in the unit (widgets/course.py), in that order
 TICKETS: dict[int, tuple[Item, ...]] = {
     1: (
         Item(N_("What is the value of a red 6 (black cards +, red cards -)?"), -6,
@@ -166,6 +167,29 @@ TICKETS: dict[int, tuple[Item, ...]] = {
              hint=N_("How far is each sum from zero?")),
     ),
     4: (
+        Item(N_("Work out -5 - (-2)."), -3,
+             why=N_("Subtracting -2 is adding its opposite: -5 + (+2) = -3. (Not +3: two "
+                    "minus signs side by side do not make the answer positive.)"),
+             hint=N_("Subtract by adding the opposite."), shape=Shape("difference", (-5, -2))),
+        Item(N_("Work out -4 - (+6)."), -10,
+             why=N_("Subtracting +6 is adding -6: -4 + (-6) = -10, 6 more to the left."),
+             hint=N_("Subtract by adding the opposite."), shape=Shape("difference", (-4, 6))),
+        Item(N_("A hand is worth +1. You take away its red 4 (-4). What is the hand worth "
+                "now?"), 5,
+             why=N_("+1 - (-4) = +1 + (+4) = +5: taking away a negative card moves the sum "
+                    "right."),
+             hint=N_("Taking a card away moves the sum the opposite way to adding it."),
+             shape=Shape("difference", (1, -4))),
+        Item(N_("What is the distance between -3 and +5 on the number line?"), 8, size=True,
+             why=N_("|+5 - (-3)| = |+8| = 8: 3 steps to zero, then 5 more."),
+             hint=N_("The distance between p and q is |p - q|.")),
+        # "closer to zero is greater" picks -1 > +6
+        Item(N_("Which is true?"), "-1 < +6", ("-1 > +6", "-1 < +6", "-1 = +6"),
+             why=N_("-1 is to the left of +6, so -1 is less: -1 < +6, even though -1 is "
+                    "closer to zero."),
+             hint=N_("Less means farther to the left on the number line.")),
+    ),
+    5: (
         Item(N_("In Flapjack the total is +6. You play 8\u2665 (-8). What is the new total?"),
              -2,
              why=N_("+6 + (-8) = -2."), hint=N_("A red card moves the total to the left."),
@@ -182,7 +206,7 @@ TICKETS: dict[int, tuple[Item, ...]] = {
              why=N_("-9 + (+13) = +4."), hint=N_("Start at -9 and move 13 to the right."),
              shape=Shape("sum", (-9, 13))),
     ),
-    5: (
+    6: (
         Item(N_("Look at the chart of Experiment 1 (4 players). At |sum| 3, which is higher: "
                 "the red bar (hold) or the blue dot (hit)?"), N_("The blue dot (hit)"),
              (N_("The red bar (hold)"), N_("The blue dot (hit)")),
@@ -205,29 +229,6 @@ TICKETS: dict[int, tuple[Item, ...]] = {
              (N_("Closer to zero"), N_("Farther from zero"), N_("The same")),
              why=N_("More players means more chances that someone gets close to zero."),
              hint=N_("Look at Experiment 3.")),
-    ),
-    6: (
-        Item(N_("Work out -5 - (-2)."), -3,
-             why=N_("Subtracting -2 is adding its opposite: -5 + (+2) = -3. (Not +3: two "
-                    "minus signs side by side do not make the answer positive.)"),
-             hint=N_("Subtract by adding the opposite."), shape=Shape("difference", (-5, -2))),
-        Item(N_("Work out -4 - (+6)."), -10,
-             why=N_("Subtracting +6 is adding -6: -4 + (-6) = -10, 6 more to the left."),
-             hint=N_("Subtract by adding the opposite."), shape=Shape("difference", (-4, 6))),
-        Item(N_("A hand is worth +1. You take away its red 4 (-4). What is the hand worth "
-                "now?"), 5,
-             why=N_("+1 - (-4) = +1 + (+4) = +5: taking away a negative card moves the sum "
-                    "right."),
-             hint=N_("Taking a card away moves the sum the opposite way to adding it."),
-             shape=Shape("difference", (1, -4))),
-        Item(N_("What is the distance between -3 and +5 on the number line?"), 8, size=True,
-             why=N_("|+5 - (-3)| = |+8| = 8: 3 steps to zero, then 5 more."),
-             hint=N_("The distance between p and q is |p - q|.")),
-        # "closer to zero is greater" picks -1 > +6
-        Item(N_("Which is true?"), "-1 < +6", ("-1 > +6", "-1 < +6", "-1 = +6"),
-             why=N_("-1 is to the left of +6, so -1 is less: -1 < +6, even though -1 is "
-                    "closer to zero."),
-             hint=N_("Less means farther to the left on the number line.")),
     ),
 }
 

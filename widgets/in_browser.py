@@ -22,7 +22,7 @@ from typing import Any
 IN_BROWSER = sys.platform == "emscripten"
 # numpy is not in the browser's kernel (no Pyodide build of it on the package registries)
 NUMPY = importlib.util.find_spec("numpy") is not None
-SERVER_ONLY = frozenset({"09_play_together.ipynb", "10_class_view.ipynb"})
+SERVER_ONLY = frozenset({"play_together.ipynb", "class_view.ipynb"})
 
 
 def page_href(file: str, in_browser: bool | None = None) -> str:

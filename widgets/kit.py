@@ -215,14 +215,18 @@ def stacked_deals() -> str:
     hit_rows = [[str(i), c.short, signed(hit.value(c))] for i, c in enumerate(hit_cards, 1)]
     fj_rows = [[str(i), c.short, signed(fj.value(c))] for i, c in enumerate(fj_cards, 1)]
     head = ["#", _("Card"), _("Value")]
+    from widgets.course import by_file
+
+    hit_lesson, fj_lesson = (by_file(f).number for f in ("03_hit_me.ipynb", "05_flapjack.ipynb"))
     return _sheet(
         _("Stacked deals of the worked examples"),
-        "<p>" + _("<b>Hit Me</b> (lesson 3), 3 players, Ana deals: stack the deck in this "
+        "<p>" + _("<b>Hit Me</b> (lesson {lesson}), 3 players, Ana deals: stack the deck in this "
                   "order, top card first. Deal face down to Ben, Cam, Ana; then face up to Ben, "
-                  "Cam, Ana; then hit from the top.") + "</p>"
+                  "Cam, Ana; then hit from the top.").format(lesson=hit_lesson) + "</p>"
         + _table(head, hit_rows, label=_("Hit Me deck"))
-        + "<p>" + _("<b>Flapjack</b> (lesson 4), 3 players, Ana deals: one card at a time, "
-                    "starting with Ben; the last cards are the top of the draw pile.") + "</p>"
+        + "<p>" + _("<b>Flapjack</b> (lesson {lesson}), 3 players, Ana deals: one card at a "
+                    "time, starting with Ben; the last cards are the top of the draw "
+                    "pile.").format(lesson=fj_lesson) + "</p>"
         + _table(head, fj_rows, label=_("Flapjack deck")))
 
 

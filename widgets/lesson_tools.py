@@ -322,7 +322,7 @@ def deal_later(make: Any, label: str, **settings: Any) -> object:
     return box
 
 
-# ----- lesson 6: taking a card away ---------------------------------------------------------
+# ----- lesson 4: taking a card away ---------------------------------------------------------
 def subtraction_steps(pairs: Sequence[tuple[int, int]]) -> str:
     """For each (p, q): p - q written as p plus the opposite of q, and the result."""
     lines = []

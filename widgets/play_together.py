@@ -1,7 +1,7 @@
 """Play together: one student's page at a table shared with classmates on their own devices.
 
     from widgets.play_together import PlayTogether
-    PlayTogether(query=page_query())        # the lesson page (lessons/09_play_together.ipynb)
+    PlayTogether(query=page_query())        # the lesson page (lessons/play_together.ipynb)
 
 A thin ipywidgets layer over `widgets.rooms.session.SeatSession` (no game logic here):
 

@@ -199,7 +199,7 @@ def answer_strings(lang: str | None = None) -> dict[str, list[str]]:
                    for _h, _q, a in lesson_questions(folder(lang) / lesson.file)]
     # not the questions (in italics) nor the headings (a locked part shows its title)
     notes = [_HEADING.sub(" ", _ITALIC.sub(" ", s)) for part in ("discussion", "activities")
-             for s in notes_source("06_teacher_guide.ipynb", part, lang)]
+             for s in notes_source("teacher_guide.ipynb", part, lang)]
     return {
         "exit-ticket-key": sorted({" ".join(line.split()) for line in ticket_lines}),
         "answer-key": sorted({f for a in answers for f in fragments(a)}),

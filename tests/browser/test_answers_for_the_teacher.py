@@ -74,7 +74,7 @@ def test_the_guide_holds_no_answer_until_the_key_is_typed(
     assert len(wanted) > 100
     vp = open_page(f"guide-answers-{lang}")
     prefix = "" if lang == "en" else f"{course.FOLDERS[lang]}/"
-    vp.open(keyed_server.page_url(f"{prefix}06_teacher_guide.ipynb"))
+    vp.open(keyed_server.page_url(f"{prefix}teacher_guide.ipynb"))
     locked = page_corpus(vp)
     assert [s for s in wanted if s in locked] == []
     # the positive control: the key typed once opens every answer of the page
@@ -101,9 +101,9 @@ def test_the_guide_notebook_itself_is_not_served(keyed_server: Any, open_page: A
     """The hidden cells' text is in the notebook file: no URL of the server hands it out."""
     vp = open_page("guide-file")
     wanted = every_string("en")
-    for path in ("voila/files/06_teacher_guide.ipynb", "files/06_teacher_guide.ipynb",
-                 "api/contents/06_teacher_guide.ipynb", "voila/files/es/06_teacher_guide.ipynb",
-                 "06_teacher_guide.ipynb"):
+    for path in ("voila/files/teacher_guide.ipynb", "files/teacher_guide.ipynb",
+                 "api/contents/teacher_guide.ipynb", "voila/files/es/teacher_guide.ipynb",
+                 "teacher_guide.ipynb"):
         response = vp.page.request.get(keyed_server.url + path)
         body = _flat(html.unescape(response.text()))
         assert [s for s in wanted if s in body] == [], (path, response.status)

@@ -92,7 +92,7 @@ def test_a_class_morning(class_server: ClassServer, open_page: Any, tmp_path: Pa
 
     # The teacher's dashboard.
     teacher = open_page("teacher")
-    teacher.open(server.page_url("10_class_view.ipynb"))
+    teacher.open(server.page_url("class_view.ipynb"))
     page = teacher.page
     assert "Ben" not in teacher.everything_received()  # locked: nothing of the class sent
     unlock_teacher(teacher, KEY)

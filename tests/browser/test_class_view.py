@@ -39,7 +39,7 @@ def test_the_class_view_updates_without_a_click(class_server: Any, rooms_url: st
     hands = [card_name(c) for hand in state.hands for c in hand]
 
     vp = open_page("class-view")
-    vp.open(class_server.page_url("10_class_view.ipynb"))
+    vp.open(class_server.page_url("class_view.ipynb"))
     page = vp.page
     assert host.shown not in page.inner_text("body")
     assert host.shown not in vp.everything_received()  # locked: nothing of the class sent

@@ -7,7 +7,7 @@ control is at least 24x24 px (WCAG 2.5.8), no visible text is under 12 px (the c
 times the scale of any SVG it is drawn in). A full-page screenshot of each goes to
 tests/artifacts/devices-<lesson>-<device>.png for a person to look at.
 
-The card tables (lessons 03 and 04) are measured on their own (test_table_*), each loaded once
+The card tables (lessons 03 and 05) are measured on their own (test_table_*), each loaded once
 and audited at every size. Then the number line's text under Chromium's forced dark mode and under
 emulated `forced-colors: active`: a contrast of at least 4.5:1, measured in pixels.
 """
@@ -193,7 +193,7 @@ def _artifact(name: str) -> Path:
 
 
 # ----- the tables ------------------------------------------------------------------------
-TABLES = {"hitme": "03_hit_me.ipynb", "flapjack": "04_flapjack.ipynb"}
+TABLES = {"hitme": "03_hit_me.ipynb", "flapjack": "05_flapjack.ipynb"}
 
 
 def _table_params() -> list[Any]:
@@ -390,7 +390,7 @@ def test_walkthrough_controls_stay_in_view_on_a_projector(keyed_server: Any,
     while the teacher steps through three moves."""
     w, h, _ = DEVICES["projector"]
     vp = open_page("walkthrough-projector", viewport={"width": w, "height": h})
-    vp.open(keyed_server.page_url("06_teacher_guide.ipynb"))
+    vp.open(keyed_server.page_url("teacher_guide.ipynb"))
     page = vp.page
     unlock_teacher(vp, KEY)
     step = page.get_by_role("button", name="Next move")
@@ -453,7 +453,7 @@ def test_projector_large_print_with_every_hand_shown(keyed_server: Any,
     a hit drew; the move log is reached with a few Tabs from Hold."""
     w, h, _ = DEVICES["projector"]
     vp = open_page("projector-every-hand", viewport={"width": w, "height": h})
-    vp.open(keyed_server.page_url("06_teacher_guide.ipynb"))
+    vp.open(keyed_server.page_url("teacher_guide.ipynb"))
     page = vp.page
     unlock_teacher(vp, KEY)
     step = page.get_by_role("button", name="Next move")
@@ -526,7 +526,7 @@ PHONE_TEXT_JS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("notebook", ["es/03_hit_me.ipynb", "es/04_flapjack.ipynb"])
+@pytest.mark.parametrize("notebook", ["es/03_hit_me.ipynb", "es/05_flapjack.ipynb"])
 def test_log_and_settings_on_a_phone(notebook: str, lessons_server: Any,
                                      open_page: Any) -> None:
     """The Spanish tables at 390x844 after a few moves: no word of the move log broken

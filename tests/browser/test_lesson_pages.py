@@ -92,7 +92,7 @@ def test_lesson_page(notebook: Path, lessons_server: Any, open_page: Any, bt: An
     assert block == lang
 
     # No answer meant for the teacher only.
-    if notebook.name != "06_teacher_guide.ipynb":
+    if notebook.name != "teacher_guide.ipynb":
         assert answer_key_strings_on(vp, notebook.name, lang) == []
 
     # No CSP violation while it loaded and ran.

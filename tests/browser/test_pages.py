@@ -1,4 +1,4 @@
-"""The landing page and the links between lessons in a real browser, and lesson 4's second
+"""The landing page and the links between lessons in a real browser, and lesson 5's second
 table dealt on request (every lesson page loading cleanly: test_lesson_pages.py)."""
 
 from __future__ import annotations
@@ -65,10 +65,10 @@ def test_double_click_opens_a_lesson_once(lessons_server: Any, open_page: Any) -
 def test_flapjack_lesson_deals_its_second_table_on_request(
     lessons_server: Any, open_page: Any
 ) -> None:
-    """Lesson 4's classic game is dealt when the student presses its button (keyboard here):
+    """Lesson 5's classic game is dealt when the student presses its button (keyboard here):
     the table appears with the student's hand, and nothing goes wrong."""
-    vp = open_page("lesson-04-deal")
-    vp.open(lessons_server.page_url("04_flapjack.ipynb"))
+    vp = open_page("lesson-05-deal")
+    vp.open(lessons_server.page_url("05_flapjack.ipynb"))
     page = vp.page
     # the first table (simple ten, 2 players) is there; the classic one is not, yet
     assert page.get_by_role("button", name="Settings (Simple ten, 2 players)").count() == 1

@@ -1,5 +1,5 @@
 """Playing from the first screen (the classroom template's static/play-focus.js): the "Play"
-link at the top of lessons 03 and 04 (English and Spanish) brings the cards and the main
+link at the top of lessons 03 and 05 (English and Spanish) brings the cards and the main
 buttons on screen in one click, with the line that says what to do; focus follows play (it
 never drops to the page body after a move, and a live region says what the table says now);
 Enter checks the answer typed in a box and unlocks with the teacher's key; from the |sum| box
@@ -41,9 +41,9 @@ IN_VIEW_JS = """(sel) => {
       .map(e => e.innerText.trim()).join(' ')};
 }"""
 LESSONS = [("hitme", "03_hit_me.ipynb", "Play Hit Me"),
-           ("flapjack", "04_flapjack.ipynb", "Play Flapjack"),
+           ("flapjack", "05_flapjack.ipynb", "Play Flapjack"),
            ("hitme", "es/03_hit_me.ipynb", "Jugar a Hit Me"),
-           ("flapjack", "es/04_flapjack.ipynb", "Jugar a Flapjack")]
+           ("flapjack", "es/05_flapjack.ipynb", "Jugar a Flapjack")]
 
 
 def _shot(page: Any, name: str) -> None:
@@ -182,7 +182,7 @@ def test_enter_in_the_teacher_key_box_unlocks(keyed_server: Any,
                                               open_page: Any) -> None:
     """The teacher guide: the key typed and Enter pressed, the teacher's controls appear."""
     vp = open_page("teacher-key-enter")
-    vp.open(keyed_server.page_url("06_teacher_guide.ipynb"))
+    vp.open(keyed_server.page_url("teacher_guide.ipynb"))
     box = vp.page.locator("input[type=password]")
     box.fill(KEY)
     box.press("Enter")

@@ -18,7 +18,7 @@ MARGIN_PX = 2 * 45  # @page margin 12 mm, top and bottom
 
 def _print(lessons_server: Any, open_page: Any) -> tuple[Any, bytes]:
     vp = open_page("kit")
-    vp.open(lessons_server.page_url("08_printable_kit.ipynb"), expect_widgets=False)
+    vp.open(lessons_server.page_url("printable_kit.ipynb"), expect_widgets=False)
     vp.page.wait_for_selector(".icg-kit", timeout=30_000)
     vp.page.emulate_media(media="print")
     pdf = vp.page.pdf(format="A4", print_background=True, prefer_css_page_size=True)
@@ -81,7 +81,7 @@ def test_the_kit_prints_at_full_size_from_a_wide_window(lessons_server: Any,
     """Printed from a 1366 px window (a school laptop) the kit is not shrunk to fit: its text
     prints at 10 pt or more, and the links at the page's end are not printed."""
     vp = open_page("kit-wide", viewport={"width": 1366, "height": 768})
-    vp.open(lessons_server.page_url("08_printable_kit.ipynb"), expect_widgets=False)
+    vp.open(lessons_server.page_url("printable_kit.ipynb"), expect_widgets=False)
     vp.page.wait_for_selector(".icg-kit", timeout=30_000)
     vp.page.emulate_media(media="print")
     pdf = vp.page.pdf(format="A4", print_background=True, prefer_css_page_size=True)

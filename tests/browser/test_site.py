@@ -69,16 +69,16 @@ def test_public_build_has_the_pages_and_no_answer_key(site_dir: Path) -> None:
     for lang, folder in FOLDERS.items():
         assert (site_dir / folder / "index.html").is_file()
         for page in ("00_start_here", "01_integers_with_cards", "02_absolute_value",
-                     "03_hit_me", "04_flapjack", "05_strategy_lab", "06_teacher_guide",
-                     "07_taking_a_card_away", "08_printable_kit"):
+                     "03_hit_me", "04_taking_a_card_away", "05_flapjack", "06_strategy_lab",
+                     "teacher_guide", "printable_kit"):
             assert (site_dir / render_path(lang, page)).is_file(), (lang, page)
-        for page in ("09_play_together", "10_class_view"):
+        for page in ("play_together", "class_view"):
             assert not (site_dir / render_path(lang, page)).exists(), (lang, page)
     from widgets.teacher_parts import answer_strings
 
     for lang, folder in FOLDERS.items():
-        guide = (site_dir / "files" / folder / "06_teacher_guide.ipynb").read_text()
-        page = (site_dir / render_path(lang, "06_teacher_guide")).read_text()
+        guide = (site_dir / "files" / folder / "teacher_guide.ipynb").read_text()
+        page = (site_dir / render_path(lang, "teacher_guide")).read_text()
         assert "teacher_page(" in guide and "teacher-only" not in guide
         wanted = [a for found in answer_strings(lang).values() for a in found]
         assert len(wanted) > 100
@@ -114,13 +114,13 @@ def test_hit_me_round_in_the_browser(site_page: SitePage, lang: str) -> None:
     assert re.search(r"\w", round_["result"]) and said.split()[0] in page.inner_text("body")
     # the lesson's links lead to pages of the static site
     nav = page.locator(".icg-nav a").evaluate_all("els => els.map(a => a.getAttribute('href'))")
-    assert nav == ["04_flapjack.html", "00_start_here.html"]
+    assert nav == ["04_taking_a_card_away.html", "00_start_here.html"]
     assert site_page.problems() == []
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_flapjack_game_in_the_browser(site_page: SitePage, lang: str) -> None:
-    site_page.open(render_path(lang, "04_flapjack"))
+    site_page.open(render_path(lang, "05_flapjack"))
     game = play_flapjack_game(site_page.page)
     assert game["plays"] > 0 and game["end"].strip()
     assert game["end"].startswith({"en": "Game over", "es": "Fin del juego"}[lang])
@@ -145,7 +145,7 @@ def wait_all_cells(page: Any, name: str = "") -> None:
 
 @pytest.mark.parametrize("path", [
     ("en", "00_start_here"), ("en", "01_integers_with_cards"), ("es", "02_absolute_value"),
-    ("en", "06_teacher_guide"), ("en", "07_taking_a_card_away"), ("es", "08_printable_kit"),
+    ("en", "teacher_guide"), ("en", "04_taking_a_card_away"), ("es", "printable_kit"),
 ], ids="/".join)
 def test_every_cell_of_a_page_runs(site_page: SitePage, path: tuple[str, str]) -> None:
     """The explorer, practice sets, exit tickets, the guide and the kit: every cell runs in the
@@ -155,7 +155,7 @@ def test_every_cell_of_a_page_runs(site_page: SitePage, path: tuple[str, str]) -
     page = site_page.page
     wait_all_cells(page, name)
     assert page.evaluate(ERROR_OUTPUTS_JS) == []
-    if name in ("01_integers_with_cards", "02_absolute_value", "07_taking_a_card_away"):
+    if name in ("01_integers_with_cards", "02_absolute_value", "04_taking_a_card_away"):
         assert page.locator(".jupyter-widgets").count() > 0
     assert site_page.problems() == []
 
@@ -163,7 +163,7 @@ def test_every_cell_of_a_page_runs(site_page: SitePage, path: tuple[str, str]) -
 def test_strategy_lab_first_experiment(site_page: SitePage) -> None:
     """The first experiment (hold or hit at each |sum|) runs in plain Python and is drawn as
     SVG with its numbers; the charts that need numpy say where they run."""
-    site_page.open(render_path("en", "05_strategy_lab"))
+    site_page.open(render_path("en", "06_strategy_lab"))
     page = site_page.page
     chart = page.locator("svg.icg-chart-svg").first
     chart.wait_for(timeout=LOAD_TIMEOUT)

@@ -35,13 +35,13 @@ def teacher_models(vp: Any) -> list[str]:
         '": "', '":"') for label in TEACHER_LABELS)]
 
 
-@pytest.mark.parametrize("lesson", ["03_hit_me", "04_flapjack", "06_teacher_guide"])
+@pytest.mark.parametrize("lesson", ["03_hit_me", "05_flapjack", "teacher_guide"])
 def test_no_reveal_or_replay_control_on_a_student_page(
         lesson: str, keyed_server: Any, open_page: Any) -> None:
     vp = open_page(f"student-{lesson}")
     vp.open(keyed_server.page_url(f"{lesson}.ipynb"))
     page = vp.page
-    if lesson == "04_flapjack":  # the second table too
+    if lesson == "05_flapjack":  # the second table too
         page.get_by_role("button", name="Deal the classic game").click()
         page.get_by_role("button", name="Settings (Classic, 3 players)").wait_for(
             timeout=60_000)
@@ -55,7 +55,7 @@ def test_no_reveal_or_replay_control_on_a_student_page(
 def test_the_teacher_guide_unlocks_with_the_key_only(keyed_server: Any,
                                                      open_page: Any) -> None:
     vp = open_page("teacher-guide-key")
-    vp.open(keyed_server.page_url("06_teacher_guide.ipynb"))
+    vp.open(keyed_server.page_url("teacher_guide.ipynb"))
     page = vp.page
     unlock_teacher(vp, "not-the-key")
     page.get_by_text("That is not the teacher's key").wait_for(timeout=30_000)

@@ -23,6 +23,7 @@ from engine.errors import ConfigError
 from engine.flapjack import FlapjackState
 from widgets import components as ui
 from widgets.controller import call_later
+from widgets.course import lesson_number
 from widgets.flapjack import render
 from widgets.flapjack.session import Feedback, FlapjackSession, Note
 from widgets.flapjack.settings import FIELDS, settings_panel
@@ -249,7 +250,8 @@ class FlapjackTable(TableShell, widgets.VBox):
         self._hide_part("practice_box")
         self.session.cancel()
 
-    LESSON = 4  # the lesson whose page holds the table: its checks are filed under it
+    # the lesson whose page holds the table: its checks are filed under it
+    LESSON = lesson_number("flapjack")
 
     def _check_total(self, typed: int | None) -> Feedback:
         """"Say the new total"; the student's answer goes to the class's store (not in a

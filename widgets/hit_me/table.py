@@ -12,6 +12,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from widgets import components as ui
+from widgets.course import lesson_number
 from widgets.hit_me.render import score_table_html
 from widgets.hit_me.session import HitMeSession, Phase
 from widgets.hit_me.settings import settings_panel
@@ -171,7 +172,8 @@ class HitMeTable(TableShell, widgets.VBox):
             tooltip=_("the next dealer deals a new round"), layout=ui.shown_layout(False))
         self.next_round_row = ui.hbox([self.next_round_button])
 
-    LESSON = 3  # the lesson whose page holds the table: its checks are filed under it
+    # the lesson whose page holds the table: its checks are filed under it
+    LESSON = lesson_number("hit_me")
 
     def _check_announce(self, answers: dict[str, int | None]) -> bool | None:
         """The end-of-round check; the student's answers go to the class's store (one student

@@ -1,6 +1,6 @@
 """The teacher's class view: every room of the class at a glance, and the teacher's actions.
 
-Shown by lessons/10_class_view.ipynb behind the teacher's key:
+Shown by lessons/class_view.ipynb behind the teacher's key:
 
     from widgets.rooms.classview import ClassView
     from widgets.teacher_key import teacher_only
