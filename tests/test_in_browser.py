@@ -3,6 +3,9 @@ widgets/in_browser.py), checked both ways in this (server) kernel."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import ipywidgets as w
 import pytest
 from babel.numbers import format_decimal
@@ -124,3 +127,25 @@ def test_the_lesson_plan_is_written_where_the_notebooks_are_not(monkeypatch: pyt
     alone = course.lesson_plan_text()
     assert alone.count("Minute by minute") == beside.count("Minute by minute") > 5
     assert '"' in beside and alone != beside
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_lesson_plan_names_the_headings_shipped_without_the_notebooks(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, lang: str) -> None:
+    """The static site's kernel reads the notebooks' headings from the file the build ships
+    (course.HEADINGS_FILE): its plan is the one written beside the notebooks, in each language
+    (the Spanish plan names the Spanish headings)."""
+    from widgets import course
+
+    beside = course.lesson_plan_text(lang)
+    shipped = tmp_path / "lesson_headings.json"
+    found = course.all_headings()
+    shipped.write_text(json.dumps(found), encoding="utf-8")
+    monkeypatch.setattr(course, "LESSONS_DIR", tmp_path / "no-lessons")
+    monkeypatch.setattr(course, "HEADINGS_FILE", shipped)
+    assert course.lesson_plan_text(lang) == beside
+    first = course.student_lessons("en")[0].file
+    es = found["es"][first]
+    assert es and es != found["en"][first]
+    if lang == "es":
+        assert any(f'"{h}"' in beside for h in es)

@@ -50,7 +50,9 @@ NPM = CACHE / "npm"
 SERVER_ONLY = ("09_play_together.ipynb", "10_class_view.ipynb")
 # The teacher guide's answers, only in a teacher build: its Markdown cells tagged
 # "teacher-only:<part>" (widgets/teacher_parts.py) and the code cells that show those parts or
-# compute a key once the teacher's key is typed (a key in a static page is no secret).
+# compute a key once the teacher's key is typed (a key in a static page is no secret). The
+# teacher's tables (every hand shown, one move at a time: the projector walkthrough) hold no
+# answer key: both builds show them with no key to type.
 TEACHER_TAG = "teacher-only"
 TEACHER_CALLS = ("teacher_part(", "teacher_notes(", "answer_key(", "full_answer_key(")
 
@@ -251,6 +253,12 @@ def project_wheel(dest: Path) -> Path:
                 buf = io.BytesIO()
                 write_mo(buf, catalog)
                 files[rel[:-3] + ".mo"] = buf.getvalue()
+    # the lessons' headings, for the guide's plan in a kernel without the notebooks
+    sys.path.insert(0, str(ROOT))
+    from widgets.course import HEADINGS_FILE, all_headings
+
+    files[HEADINGS_FILE.relative_to(ROOT).as_posix()] = json.dumps(
+        all_headings(), ensure_ascii=False).encode()
     path = dest / PROJECT_WHEEL
     write_wheel(path, "integer_card_games", "0.1.0", files)
     return path
@@ -359,13 +367,15 @@ def notebooks(src: Path, teacher: bool) -> list[str]:
         else:  # a teacher's copy: no key to type; the answers' Markdown shows as it is
             nb["cells"] = [c for c in nb["cells"] if not (
                 c["cell_type"] == "code" and "teacher_notes(" in "".join(c["source"]))]
-            for c in nb["cells"]:
-                if c["cell_type"] == "code":
-                    source = TEACHER_ONLY.sub(r"\1(", "".join(c["source"]))
-                    if "teacher_part(" in source:
-                        source = ("from widgets.teacher_parts import open_without_key\n"
-                                  "open_without_key()\n" + source)
-                    c["source"] = source
+        for c in nb["cells"]:
+            if c["cell_type"] == "code":
+                # the teacher's tables (the projector walkthrough) open with no key in both
+                # builds: a key in a static page is no secret, and they show no answer key
+                source = TEACHER_ONLY.sub(r"\1(", "".join(c["source"]))
+                if teacher and "teacher_part(" in source:
+                    source = ("from widgets.teacher_parts import open_without_key\n"
+                              "open_without_key()\n" + source)
+                c["source"] = source
         for c in nb["cells"]:
             if c["cell_type"] == "code":
                 c["outputs"], c["execution_count"] = [], None
