@@ -18,11 +18,13 @@ from typing import Any
 import pytest
 from static_site import (
     LOAD_TIMEOUT,
+    TIMEOUT,
     SitePage,
     build,
     play_flapjack_game,
     play_hit_me_round,
     static_server,
+    wait_enabled,
     wait_interactive,
 )
 
@@ -79,7 +81,8 @@ def test_public_build_has_the_pages_and_no_answer_key(site_dir: Path) -> None:
     for lang, folder in FOLDERS.items():
         guide = (site_dir / "files" / folder / "06_teacher_guide.ipynb").read_text()
         page = (site_dir / render_path(lang, "06_teacher_guide")).read_text()
-        assert "teacher_page(" in guide and "teacher-only" not in guide
+        assert "walkthrough=True" in guide and "teacher-only" not in guide
+        assert "teacher_page(" not in guide and "teacher_part(" not in guide
         wanted = [a for found in answer_strings(lang).values() for a in found]
         assert len(wanted) > 100
         flat = " ".join(json.loads(guide) and " ".join(
@@ -169,6 +172,30 @@ def test_strategy_lab_first_experiment(site_page: SitePage) -> None:
     chart.wait_for(timeout=LOAD_TIMEOUT)
     assert "hold" in chart.get_attribute("aria-label")
     assert "simulated rounds" in chart.inner_html()
+    wait_all_cells(page)
+    assert page.evaluate(ERROR_OUTPUTS_JS) == []
+    assert site_page.problems() == []
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_projector_walkthrough_opens_with_no_key(site_page: SitePage, lang: str) -> None:
+    """The teacher guide's walkthrough table (every hand shown, one computer move at a time)
+    opens on the public site with no key: it shows the cards of a practice deal, no answer."""
+    site_page.open(render_path(lang, "06_teacher_guide"))
+    page = site_page.page
+    with speaking(lang):
+        next_move, reveal = _("Next move"), _("Show every hand")
+        no_moves = _("No computer moves yet.")
+    page.get_by_role("button", name=next_move).wait_for(timeout=LOAD_TIMEOUT)
+    assert page.locator("input[type=password]").count() == 0
+    page.get_by_role("button", name=reveal).wait_for(timeout=TIMEOUT)
+    last = page.locator(".icg-last-reason").first
+    assert last.inner_text().strip() == no_moves
+    # the student is the dealer: a computer player moves first, on the teacher's "Next move"
+    wait_enabled(page, next_move).click()
+    page.wait_for_function("t => { const e = document.querySelector('.icg-last-reason');"
+                           " return e && e.innerText.trim() !== t; }", arg=no_moves,
+                           timeout=TIMEOUT)
     wait_all_cells(page)
     assert page.evaluate(ERROR_OUTPUTS_JS) == []
     assert site_page.problems() == []
