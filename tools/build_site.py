@@ -71,8 +71,9 @@ PYODIDE_FILES = ("pyodide.js", "pyodide.mjs", "pyodide.asm.js", "pyodide.asm.was
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
 PROJECT_WHEEL = "integer_card_games-0.1.0-py3-none-any.whl"
 
-# Stand-ins for two compiled modules of Pyodide's full release (not on npm): IPython imports
-# sqlite3 for its history (off in this kernel), and the kernel's dependencies name ssl.
+# Stand-ins: for two compiled modules of Pyodide's full release (not on npm), since IPython
+# imports sqlite3 for its history (off in this kernel) and the kernel's dependencies name ssl;
+# and for jedi (below).
 SQLITE3_STANDIN = '''"""A stand-in for sqlite3 in the static site's kernel: IPython imports it
 for its history, which the kernel keeps off; connecting says so."""
 PARSE_DECLTYPES = 1
@@ -106,8 +107,14 @@ def register_converter(*args, **kwargs):
 def register_adapter(*args, **kwargs):
     pass
 '''
+# jedi (with parso, 2 MB gzipped, thousands of files unpacked at every page's start) only
+# completes code as it is typed, which no lesson page offers: the kernel installs it by name,
+# and IPython goes without it when its import fails.
+JEDI_STANDIN = ('"""A stand-in for jedi in the static site\'s kernel: no page completes code as '
+                'it is typed."""\nraise ImportError("jedi is not in the static site\'s kernel")\n')
 STANDINS = {"sqlite3": {"sqlite3/__init__.py": SQLITE3_STANDIN},
-            "ssl": {"ssl/__init__.py": '"""A stand-in for ssl: nothing here opens a socket."""\n'}}
+            "ssl": {"ssl/__init__.py": '"""A stand-in for ssl: nothing here opens a socket."""\n'},
+            "jedi": {"jedi/__init__.py": JEDI_STANDIN}}
 
 
 def log(msg: str) -> None:
