@@ -63,9 +63,10 @@ def test_numbers_grouped_without_babel_as_babel_does(n: int) -> None:
 
 
 def test_strategy_charts_without_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A kernel without numpy and matplotlib (the browser's): the first experiment (hold or
-    hit) is drawn as SVG from plain-Python rounds, every other chart is a note saying where it
-    runs, in the page's language; with them the charts are matplotlib images as before."""
+    """A kernel without numpy and matplotlib (the browser's): every chart of the strategy lab
+    is drawn as SVG from plain-Python rounds, with its numbers, in the page's language; a chart
+    without a plain version would be a note saying where it runs; with numpy and matplotlib the
+    charts are matplotlib images as before."""
     from widgets import strategy
 
     assert strategy.SIMULATIONS is True
@@ -78,14 +79,56 @@ def test_strategy_charts_without_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
     page = plain._repr_html_()
     assert "<svg" in page and "<img" not in page and "300 simulated rounds" in page
     assert plain.rows[0].startswith("|sum| 0: hold ") and len(plain.rows) == 21
+    charts = {
+        "threshold": strategy.threshold_chart(players=3, rounds=200, seed=1),
+        "players": strategy.players_chart(players=(2, 3), rounds=200, seed=1),
+        "claim": strategy.claim_chart(players=(2, 3), rounds=200, seed=1),
+        "flapjack": strategy.flapjack_chart("classic", games=20, seed=1),
+    }
+    for name, chart in charts.items():
+        assert isinstance(chart, strategy.SvgChart), name
+        html = chart._repr_html_()
+        assert html.count("<svg") == 1 and "<img" not in html and chart.rows, name
+    assert len(charts["threshold"].rows) == 11 and "Best: hold at" in charts["threshold"].alt
+    assert charts["players"].rows[0].startswith("2 players: |sum| 0 ")
+    assert charts["claim"].rows[1].startswith("3 players: exactly 3 ")
+    panel = strategy.ChartByPlayers("threshold", players=(2, 3), value=2, rounds=50, seed=1)
+    assert "<svg" in panel.picture.value and "50 rounds per rule" in panel.picture.value
+    plain_charts = strategy.PLAIN_CHARTS
+    monkeypatch.setattr(strategy, "PLAIN_CHARTS", {})
     note = strategy.players_chart(players=(2, 3), rounds=50, seed=1)
     assert isinstance(note, strategy.NoSimulation)
     assert "numpy" in note._repr_html_() and "<img" not in note._repr_html_()
-    panel = strategy.ChartByPlayers("threshold", players=(2, 3), value=2, rounds=50, seed=1)
-    assert "numpy" in panel.picture.value
     with speaking("es"):
         assert "navegador" in strategy.players_chart(players=(2, 3), rounds=50)._repr_html_()
+        monkeypatch.setattr(strategy, "PLAIN_CHARTS", plain_charts)
         assert "rondas simuladas" in strategy.hold_chart(players=2, rounds=50)._repr_html_()
+        assert "por regla" in strategy.threshold_chart(players=2, rounds=50)._repr_html_()
+
+
+def test_plain_charts_give_the_lessons_figures() -> None:
+    """The strategy lab's statements hold for the charts drawn in the browser (its seeds, the
+    browser's rounds): the best holding rule is 2 or less with 2 to 4 players and 1 or less
+    with 5 or 6; holding with |sum| 3 or more wins about 30% with 2 players, 10% with 3 and 3%
+    with 4, exactly 3 about 45% with 2 players."""
+    from widgets.strategy_plain import (
+        BROWSER_ROUNDS_PER_LINE,
+        BROWSER_RULE_ROUNDS,
+        hold_hit_tables,
+        threshold_shares,
+    )
+
+    for players, best in ((2, 2), (3, 2), (4, 2), (5, 1), (6, 1)):
+        rates = threshold_shares(players, range(11), 3, BROWSER_RULE_ROUNDS, seed=1)
+        assert max(rates, key=rates.get) == best, players
+    more = {}
+    for players in (2, 3, 4):
+        table = hold_hit_tables(players, 3, BROWSER_ROUNDS_PER_LINE, 1)[0]
+        more[players] = sum(table.wins[3:]) / sum(table.count[3:])
+        if players == 2:
+            assert abs(table.chance[3] - 0.45) < 0.04
+    assert abs(more[2] - 0.30) < 0.04 and abs(more[3] - 0.10) < 0.03
+    assert abs(more[4] - 0.03) < 0.02
 
 
 def test_plain_rounds_agree_with_the_numpy_simulator() -> None:
