@@ -4,6 +4,7 @@ widgets/in_browser.py), checked both ways in this (server) kernel."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import ipywidgets as w
@@ -74,6 +75,8 @@ def test_strategy_charts_without_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
     drawn = strategy.hold_chart(players=3, rounds=300, seed=2)
     assert type(drawn) is strategy.Chart and "<img" in drawn._repr_html_()
     monkeypatch.setattr(strategy, "SIMULATIONS", False)
+    for name in ("numpy", "matplotlib", "tqdm", "tqdm.auto"):  # the browser has none of them
+        monkeypatch.setitem(sys.modules, name, None)
     plain = strategy.hold_chart(players=3, rounds=300, seed=2)
     assert isinstance(plain, strategy.SvgChart)
     page = plain._repr_html_()

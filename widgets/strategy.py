@@ -50,11 +50,14 @@ BATCHES = 10
 # ----- helpers ------------------------------------------------------------------------------
 def _progress(items: Iterable[Any], total: int, desc: str, progress: bool) -> Iterable[Any]:
     # leave=True: a finished bar stays on the page (a closed bar widget shows an error in Voila)
-    # plain words instead of tqdm's timing and "it/s" (noise for a student)
+    # plain words instead of tqdm's timing and "it/s" (noise for a student); without a bar,
+    # tqdm is not imported (the browser's kernel has none)
+    if not progress:
+        return items
     from tqdm.auto import tqdm
 
     return tqdm(items, total=total, desc=_("Simulating: {what}").format(what=desc), leave=True,
-                bar_format=_("{desc} {bar} {n_fmt} of {total_fmt} done")) if progress else items
+                bar_format=_("{desc} {bar} {n_fmt} of {total_fmt} done"))
 
 
 def _figure(width: float = 7.5, height: float = 4.2) -> tuple[Figure, Any]:
