@@ -52,12 +52,18 @@ def test_only_the_teacher_build_holds_the_answers(built: tuple[bool, Path], lang
     tagged = [c for c in nb["cells"] if any(
         t.startswith(build_site.TEACHER_TAG) for t in c.get("metadata", {}).get("tags") or [])]
     parts = [c for c in code_of(path) if "teacher_part(" in c]
+    # the answers' Markdown, untagged in a teacher's build (the template leaves tagged cells out)
+    original = json.loads((course.folder(lang) / GUIDE).read_text(encoding="utf-8"))
+    answers = ["".join(c["source"]) for c in original["cells"] if any(
+        t.startswith(build_site.TEACHER_TAG) for t in c.get("metadata", {}).get("tags") or [])]
+    markdown = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]
+    assert answers and tagged == []
     if teacher:
-        assert tagged and parts
+        assert parts and all(a in markdown for a in answers)
         opens = "from widgets.teacher_parts import open_without_key"
         assert all(c.startswith(opens) for c in parts)
     else:
-        assert tagged == [] and parts == []
+        assert parts == [] and not any(a in markdown for a in answers)
     # the pages that share state through a server are in neither build
     served = {p.name for p in (files / course.FOLDERS[lang]).glob("*.ipynb")}
     assert served and not served & set(build_site.SERVER_ONLY)

@@ -195,3 +195,16 @@ def test_the_lesson_plan_names_the_headings_shipped_without_the_notebooks(
     assert es and es != found["en"][first]
     if lang == "es":
         assert any(f'"{h}"' in beside for h in es)
+
+
+def test_the_answer_key_reads_the_lessons_beside_the_page(monkeypatch: pytest.MonkeyPatch,
+                                                          tmp_path: Path) -> None:
+    """The static site's kernel (a teacher's build) has no lessons/ beside the code: the answer
+    key reads the lessons in the page's own folder, where that kernel runs."""
+    from widgets import course
+
+    beside = course.full_answer_key(lang="en").data
+    assert beside.count("<tr><td>") > 20
+    monkeypatch.setattr(course, "LESSONS_DIR", tmp_path / "no-lessons")
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent / "lessons")
+    assert course.full_answer_key(lang="en").data == beside

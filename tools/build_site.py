@@ -374,6 +374,11 @@ def notebooks(src: Path, teacher: bool) -> list[str]:
         else:  # a teacher's copy: no key to type; the answers' Markdown shows as it is
             nb["cells"] = [c for c in nb["cells"] if not (
                 c["cell_type"] == "code" and "teacher_notes(" in "".join(c["source"]))]
+            for c in nb["cells"]:  # untagged: the classroom template leaves tagged cells out
+                tags = c.get("metadata", {}).get("tags")
+                if tags:
+                    c["metadata"]["tags"] = [t for t in tags if not (
+                        t == TEACHER_TAG or t.startswith(TEACHER_TAG + ":"))]
         for c in nb["cells"]:
             if c["cell_type"] == "code":
                 # the teacher's tables (the projector walkthrough) open with no key in both

@@ -551,10 +551,15 @@ def lesson_questions(path: Path) -> list[tuple[str, str, str]]:
 
 def full_answer_key(where: Path | None = None, lang: str | None = None) -> object:
     """Every answered question of every student lesson, with its answer, as HTML: read from the
-    notebooks in `where` (default: the folder of the language, lessons/ or lessons/es/)."""
+    notebooks in `where` (default: the folder of the language, lessons/ or lessons/es/; where
+    the code has no lessons beside it, the page's own folder: the static site's kernel runs in
+    the folder of its page's notebook, the lessons beside it)."""
     from IPython.display import HTML
 
-    where = where or folder(lang)
+    if where is None:
+        where = folder(lang)
+        if not where.is_dir():
+            where = Path.cwd()
     out = []
     with _speaking(lang):
         head = "".join(f"<th>{html.escape(_(word))}</th>"
