@@ -350,6 +350,12 @@ def runtime(src: Path, npm_pkg: Path, lock: dict, venv: Path, work: Path) -> Non
                 "static/pypi")
     add("widgetsnbextension", ext_pypi / "widgetsnbextension-4.0.999-py3-none-any.whl",
         "4.0.999", [], ["widgetsnbextension"])
+    # the kernel's own wheels, listed too so that the runtime loads them with the others at its
+    # start (PRELOAD) instead of the kernel installing them one after the other
+    for name, depends in (("piplite", ["micropip"]), ("ipykernel", []),
+                          ("pyodide_kernel", ["ipykernel", "comm", "ipython"])):
+        whl = next(ext_pypi.glob(f"{name}-*-py3-none-any.whl"))
+        add(name.replace("_", "-"), whl, whl.name.split("-")[1], depends, [name])
     add("integer-card-games", project_wheel(work), "0.1.0", ["ipywidgets"],
         ["engine", "widgets"], keep=False)
     plock["packages"] = packages
@@ -398,10 +404,19 @@ def notebooks(src: Path, teacher: bool) -> list[str]:
     return pages
 
 
+# Every package a page needs, loaded by the runtime at its start, all at once: the kernel then
+# skips installing its own (micropip, piplite, ssl ... ipython) one after the other, and the
+# pages' first imports find the lessons' packages there.
+PRELOAD = ["micropip", "packaging", "piplite", "ssl", "sqlite3", "ipykernel", "comm",
+           "traitlets", "pyodide_kernel", "jedi", "ipython", "ipywidgets", "jupyterlab-widgets",
+           "widgetsnbextension", "integer-card-games"]
+
+
 def lite_config(src: Path) -> None:
     cfg = {"jupyter-lite-schema-version": 0, "jupyter-config-data": {
         "litePluginSettings": {KERNEL_PLUGIN: {
-            "pyodideUrl": "./static/pyodide/pyodide.js", "disablePyPIFallback": True}}}}
+            "pyodideUrl": "./static/pyodide/pyodide.js", "disablePyPIFallback": True,
+            "loadPyodideOptions": {"packages": PRELOAD}}}}}
     (src / "jupyter-lite.json").write_text(json.dumps(cfg, indent=1))
 
 
