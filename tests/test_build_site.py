@@ -67,3 +67,27 @@ def test_only_the_teacher_build_holds_the_answers(built: tuple[bool, Path], lang
     # the pages that share state through a server are in neither build
     served = {p.name for p in (files / course.FOLDERS[lang]).glob("*.ipynb")}
     assert served and not served & set(build_site.SERVER_ONLY)
+
+
+def test_the_site_leaves_out_the_lexers_no_page_uses(tmp_path: Path) -> None:
+    """pygments keeps its Python lexer (IPython colours a traceback as Python), not the others;
+    a wheel with nothing to leave out is used as it is."""
+    import zipfile
+
+    kept = ["pygments/__init__.py", "pygments/lexers/__init__.py",
+            "pygments/lexers/_mapping.py", "pygments/lexers/python.py",
+            "pygments/lexers/__pycache__/python.cpython-312.pyc", "pygments/styles/default.py"]
+    dropped = ["pygments/lexers/rust.py", "pygments/lexers/__pycache__/rust.cpython-312.pyc",
+               "pygments/lexers/_php_builtins.py"]
+    whl = tmp_path / "pygments-2.17.2-py3-none-any.whl"
+    with zipfile.ZipFile(whl, "w") as z:
+        for name in kept + dropped:
+            z.writestr(name, "x = 1\n")
+    out = build_site.stripped(whl, tmp_path / "work")
+    assert out != whl
+    with zipfile.ZipFile(out) as z:
+        assert sorted(z.namelist()) == sorted(kept)
+    other = tmp_path / "six-1.0-py3-none-any.whl"
+    with zipfile.ZipFile(other, "w") as z:
+        z.writestr("six.py", "x = 1\n")
+    assert build_site.stripped(other, tmp_path / "work") == other

@@ -315,6 +315,34 @@ def compiled(whl: Path, python: str | None, work: Path, keep: bool = True) -> Pa
     return out
 
 
+# Files of the wheels that no page loads, left out of the site (smaller, and fewer files for
+# the runtime to unpack at every page's start): pygments's lexers but Python's (IPython colours
+# a traceback as Python; the pages' own code shows no other language).
+KEPT_LEXERS = ("__init__", "_mapping", "python")
+
+
+def unused_file(path: str) -> bool:
+    """A file of a wheel that the site leaves out."""
+    parts = path.split("/")
+    return (parts[:2] == ["pygments", "lexers"] and len(parts) > 2
+            and parts[-1].split(".")[0] not in KEPT_LEXERS)
+
+
+def stripped(whl: Path, work: Path) -> Path:
+    """The wheel without its unused files (the wheel itself when it has none)."""
+    with zipfile.ZipFile(whl) as z:
+        names = z.namelist()
+        if not any(unused_file(n) for n in names):
+            return whl
+        out = work / "stripped" / whl.name
+        out.parent.mkdir(parents=True, exist_ok=True)
+        with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dest:
+            for info in z.infolist():
+                if not unused_file(info.filename):
+                    dest.writestr(info, z.read(info))
+    return out
+
+
 def lock_entry(name: str, whl: Path, version: str, depends: list[str],
                imports: list[str]) -> dict:
     return {"name": name, "version": version, "file_name": whl.name, "install_dir": "site",
@@ -336,7 +364,7 @@ def runtime(src: Path, npm_pkg: Path, lock: dict, venv: Path, work: Path) -> Non
         "no CPython of the runtime's version: the wheels stay uncompiled (slower pages)")
 
     def add(name, whl, version, depends, imports, keep=True):
-        whl = compiled(whl, python, work, keep)
+        whl = stripped(compiled(whl, python, work, keep), work)
         shutil.copy(whl, pyo / whl.name)
         packages[name] = lock_entry(name, pyo / whl.name, version, depends, imports)
 
