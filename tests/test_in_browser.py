@@ -3,6 +3,10 @@ widgets/in_browser.py), checked both ways in this (server) kernel."""
 
 from __future__ import annotations
 
+import json
+import sys
+from pathlib import Path
+
 import ipywidgets as w
 import pytest
 from babel.numbers import format_decimal
@@ -60,9 +64,10 @@ def test_numbers_grouped_without_babel_as_babel_does(n: int) -> None:
 
 
 def test_strategy_charts_without_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A kernel without numpy and matplotlib (the browser's): the first experiment (hold or
-    hit) is drawn as SVG from plain-Python rounds, every other chart is a note saying where it
-    runs, in the page's language; with them the charts are matplotlib images as before."""
+    """A kernel without numpy and matplotlib (the browser's): every chart of the strategy lab
+    is drawn as SVG from plain-Python rounds, with its numbers, in the page's language; a chart
+    without a plain version would be a note saying where it runs; with numpy and matplotlib the
+    charts are matplotlib images as before."""
     from widgets import strategy
 
     assert strategy.SIMULATIONS is True
@@ -70,19 +75,63 @@ def test_strategy_charts_without_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
     drawn = strategy.hold_chart(players=3, rounds=300, seed=2)
     assert type(drawn) is strategy.Chart and "<img" in drawn._repr_html_()
     monkeypatch.setattr(strategy, "SIMULATIONS", False)
+    for name in ("numpy", "matplotlib", "tqdm", "tqdm.auto"):  # the browser has none of them
+        monkeypatch.setitem(sys.modules, name, None)
     plain = strategy.hold_chart(players=3, rounds=300, seed=2)
     assert isinstance(plain, strategy.SvgChart)
     page = plain._repr_html_()
     assert "<svg" in page and "<img" not in page and "300 simulated rounds" in page
     assert plain.rows[0].startswith("|sum| 0: hold ") and len(plain.rows) == 21
+    charts = {
+        "threshold": strategy.threshold_chart(players=3, rounds=200, seed=1),
+        "players": strategy.players_chart(players=(2, 3), rounds=200, seed=1),
+        "claim": strategy.claim_chart(players=(2, 3), rounds=200, seed=1),
+        "flapjack": strategy.flapjack_chart("classic", games=20, seed=1),
+    }
+    for name, chart in charts.items():
+        assert isinstance(chart, strategy.SvgChart), name
+        html = chart._repr_html_()
+        assert html.count("<svg") == 1 and "<img" not in html and chart.rows, name
+    assert len(charts["threshold"].rows) == 11 and "Best: hold at" in charts["threshold"].alt
+    assert charts["players"].rows[0].startswith("2 players: |sum| 0 ")
+    assert charts["claim"].rows[1].startswith("3 players: exactly 3 ")
+    panel = strategy.ChartByPlayers("threshold", players=(2, 3), value=2, rounds=50, seed=1)
+    assert "<svg" in panel.picture.value and "50 rounds per rule" in panel.picture.value
+    plain_charts = strategy.PLAIN_CHARTS
+    monkeypatch.setattr(strategy, "PLAIN_CHARTS", {})
     note = strategy.players_chart(players=(2, 3), rounds=50, seed=1)
     assert isinstance(note, strategy.NoSimulation)
     assert "numpy" in note._repr_html_() and "<img" not in note._repr_html_()
-    panel = strategy.ChartByPlayers("threshold", players=(2, 3), value=2, rounds=50, seed=1)
-    assert "numpy" in panel.picture.value
     with speaking("es"):
         assert "navegador" in strategy.players_chart(players=(2, 3), rounds=50)._repr_html_()
+        monkeypatch.setattr(strategy, "PLAIN_CHARTS", plain_charts)
         assert "rondas simuladas" in strategy.hold_chart(players=2, rounds=50)._repr_html_()
+        assert "por regla" in strategy.threshold_chart(players=2, rounds=50)._repr_html_()
+
+
+def test_plain_charts_give_the_lessons_figures() -> None:
+    """The strategy lab's statements hold for the charts drawn in the browser (its seeds, the
+    browser's rounds): the best holding rule is 2 or less with 2 to 4 players and 1 or less
+    with 5 or 6; holding with |sum| 3 or more wins about 30% with 2 players, 10% with 3 and 3%
+    with 4, exactly 3 about 45% with 2 players."""
+    from widgets.strategy_plain import (
+        BROWSER_ROUNDS_PER_LINE,
+        BROWSER_RULE_ROUNDS,
+        hold_hit_tables,
+        threshold_shares,
+    )
+
+    for players, best in ((2, 2), (3, 2), (4, 2), (5, 1), (6, 1)):
+        rates = threshold_shares(players, range(11), 3, BROWSER_RULE_ROUNDS, seed=1)
+        assert max(rates, key=rates.get) == best, players
+    more = {}
+    for players in (2, 3, 4):
+        table = hold_hit_tables(players, 3, BROWSER_ROUNDS_PER_LINE, 1)[0]
+        more[players] = sum(table.wins[3:]) / sum(table.count[3:])
+        if players == 2:
+            assert abs(table.chance[3] - 0.45) < 0.04
+    assert abs(more[2] - 0.30) < 0.04 and abs(more[3] - 0.10) < 0.03
+    assert abs(more[4] - 0.03) < 0.02
 
 
 def test_plain_rounds_agree_with_the_numpy_simulator() -> None:
@@ -124,3 +173,38 @@ def test_the_lesson_plan_is_written_where_the_notebooks_are_not(monkeypatch: pyt
     alone = course.lesson_plan_text()
     assert alone.count("Minute by minute") == beside.count("Minute by minute") > 5
     assert '"' in beside and alone != beside
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_lesson_plan_names_the_headings_shipped_without_the_notebooks(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, lang: str) -> None:
+    """The static site's kernel reads the notebooks' headings from the file the build ships
+    (course.HEADINGS_FILE): its plan is the one written beside the notebooks, in each language
+    (the Spanish plan names the Spanish headings)."""
+    from widgets import course
+
+    beside = course.lesson_plan_text(lang)
+    shipped = tmp_path / "lesson_headings.json"
+    found = course.all_headings()
+    shipped.write_text(json.dumps(found), encoding="utf-8")
+    monkeypatch.setattr(course, "LESSONS_DIR", tmp_path / "no-lessons")
+    monkeypatch.setattr(course, "HEADINGS_FILE", shipped)
+    assert course.lesson_plan_text(lang) == beside
+    first = course.student_lessons("en")[0].file
+    es = found["es"][first]
+    assert es and es != found["en"][first]
+    if lang == "es":
+        assert any(f'"{h}"' in beside for h in es)
+
+
+def test_the_answer_key_reads_the_lessons_beside_the_page(monkeypatch: pytest.MonkeyPatch,
+                                                          tmp_path: Path) -> None:
+    """The static site's kernel (a teacher's build) has no lessons/ beside the code: the answer
+    key reads the lessons in the page's own folder, where that kernel runs."""
+    from widgets import course
+
+    beside = course.full_answer_key(lang="en").data
+    assert beside.count("<tr><td>") > 20
+    monkeypatch.setattr(course, "LESSONS_DIR", tmp_path / "no-lessons")
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent / "lessons")
+    assert course.full_answer_key(lang="en").data == beside

@@ -50,7 +50,9 @@ NPM = CACHE / "npm"
 SERVER_ONLY = ("play_together.ipynb", "class_view.ipynb")
 # The teacher guide's answers, only in a teacher build: its Markdown cells tagged
 # "teacher-only:<part>" (widgets/teacher_parts.py) and the code cells that show those parts or
-# compute a key once the teacher's key is typed (a key in a static page is no secret).
+# compute a key once the teacher's key is typed (a key in a static page is no secret). The
+# teacher's tables (every hand shown, one move at a time: the projector walkthrough) hold no
+# answer key: both builds show them with no key to type.
 TEACHER_TAG = "teacher-only"
 TEACHER_CALLS = ("teacher_part(", "teacher_notes(", "answer_key(", "full_answer_key(")
 
@@ -69,8 +71,9 @@ PYODIDE_FILES = ("pyodide.js", "pyodide.mjs", "pyodide.asm.js", "pyodide.asm.was
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
 PROJECT_WHEEL = "integer_card_games-0.1.0-py3-none-any.whl"
 
-# Stand-ins for two compiled modules of Pyodide's full release (not on npm): IPython imports
-# sqlite3 for its history (off in this kernel), and the kernel's dependencies name ssl.
+# Stand-ins: for two compiled modules of Pyodide's full release (not on npm), since IPython
+# imports sqlite3 for its history (off in this kernel) and the kernel's dependencies name ssl;
+# and for jedi (below).
 SQLITE3_STANDIN = '''"""A stand-in for sqlite3 in the static site's kernel: IPython imports it
 for its history, which the kernel keeps off; connecting says so."""
 PARSE_DECLTYPES = 1
@@ -104,8 +107,14 @@ def register_converter(*args, **kwargs):
 def register_adapter(*args, **kwargs):
     pass
 '''
+# jedi (with parso, 2 MB gzipped, thousands of files unpacked at every page's start) only
+# completes code as it is typed, which no lesson page offers: the kernel installs it by name,
+# and IPython goes without it when its import fails.
+JEDI_STANDIN = ('"""A stand-in for jedi in the static site\'s kernel: no page completes code as '
+                'it is typed."""\nraise ImportError("jedi is not in the static site\'s kernel")\n')
 STANDINS = {"sqlite3": {"sqlite3/__init__.py": SQLITE3_STANDIN},
-            "ssl": {"ssl/__init__.py": '"""A stand-in for ssl: nothing here opens a socket."""\n'}}
+            "ssl": {"ssl/__init__.py": '"""A stand-in for ssl: nothing here opens a socket."""\n'},
+            "jedi": {"jedi/__init__.py": JEDI_STANDIN}}
 
 
 def log(msg: str) -> None:
@@ -251,6 +260,12 @@ def project_wheel(dest: Path) -> Path:
                 buf = io.BytesIO()
                 write_mo(buf, catalog)
                 files[rel[:-3] + ".mo"] = buf.getvalue()
+    # the lessons' headings, for the guide's plan in a kernel without the notebooks
+    sys.path.insert(0, str(ROOT))
+    from widgets.course import HEADINGS_FILE, all_headings
+
+    files[HEADINGS_FILE.relative_to(ROOT).as_posix()] = json.dumps(
+        all_headings(), ensure_ascii=False).encode()
     path = dest / PROJECT_WHEEL
     write_wheel(path, "integer_card_games", "0.1.0", files)
     return path
@@ -300,6 +315,34 @@ def compiled(whl: Path, python: str | None, work: Path, keep: bool = True) -> Pa
     return out
 
 
+# Files of the wheels that no page loads, left out of the site (smaller, and fewer files for
+# the runtime to unpack at every page's start): pygments's lexers but Python's (IPython colours
+# a traceback as Python; the pages' own code shows no other language).
+KEPT_LEXERS = ("__init__", "_mapping", "python")
+
+
+def unused_file(path: str) -> bool:
+    """A file of a wheel that the site leaves out."""
+    parts = path.split("/")
+    return (parts[:2] == ["pygments", "lexers"] and len(parts) > 2
+            and parts[-1].split(".")[0] not in KEPT_LEXERS)
+
+
+def stripped(whl: Path, work: Path) -> Path:
+    """The wheel without its unused files (the wheel itself when it has none)."""
+    with zipfile.ZipFile(whl) as z:
+        names = z.namelist()
+        if not any(unused_file(n) for n in names):
+            return whl
+        out = work / "stripped" / whl.name
+        out.parent.mkdir(parents=True, exist_ok=True)
+        with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dest:
+            for info in z.infolist():
+                if not unused_file(info.filename):
+                    dest.writestr(info, z.read(info))
+    return out
+
+
 def lock_entry(name: str, whl: Path, version: str, depends: list[str],
                imports: list[str]) -> dict:
     return {"name": name, "version": version, "file_name": whl.name, "install_dir": "site",
@@ -321,7 +364,7 @@ def runtime(src: Path, npm_pkg: Path, lock: dict, venv: Path, work: Path) -> Non
         "no CPython of the runtime's version: the wheels stay uncompiled (slower pages)")
 
     def add(name, whl, version, depends, imports, keep=True):
-        whl = compiled(whl, python, work, keep)
+        whl = stripped(compiled(whl, python, work, keep), work)
         shutil.copy(whl, pyo / whl.name)
         packages[name] = lock_entry(name, pyo / whl.name, version, depends, imports)
 
@@ -335,6 +378,12 @@ def runtime(src: Path, npm_pkg: Path, lock: dict, venv: Path, work: Path) -> Non
                 "static/pypi")
     add("widgetsnbextension", ext_pypi / "widgetsnbextension-4.0.999-py3-none-any.whl",
         "4.0.999", [], ["widgetsnbextension"])
+    # the kernel's own wheels, listed too so that the runtime loads them with the others at its
+    # start (PRELOAD) instead of the kernel installing them one after the other
+    for name, depends in (("piplite", ["micropip"]), ("ipykernel", []),
+                          ("pyodide_kernel", ["ipykernel", "comm", "ipython"])):
+        whl = next(ext_pypi.glob(f"{name}-*-py3-none-any.whl"))
+        add(name.replace("_", "-"), whl, whl.name.split("-")[1], depends, [name])
     add("integer-card-games", project_wheel(work), "0.1.0", ["ipywidgets"],
         ["engine", "widgets"], keep=False)
     plock["packages"] = packages
@@ -359,13 +408,20 @@ def notebooks(src: Path, teacher: bool) -> list[str]:
         else:  # a teacher's copy: no key to type; the answers' Markdown shows as it is
             nb["cells"] = [c for c in nb["cells"] if not (
                 c["cell_type"] == "code" and "teacher_notes(" in "".join(c["source"]))]
-            for c in nb["cells"]:
-                if c["cell_type"] == "code":
-                    source = TEACHER_ONLY.sub(r"\1(", "".join(c["source"]))
-                    if "teacher_part(" in source:
-                        source = ("from widgets.teacher_parts import open_without_key\n"
-                                  "open_without_key()\n" + source)
-                    c["source"] = source
+            for c in nb["cells"]:  # untagged: the classroom template leaves tagged cells out
+                tags = c.get("metadata", {}).get("tags")
+                if tags:
+                    c["metadata"]["tags"] = [t for t in tags if not (
+                        t == TEACHER_TAG or t.startswith(TEACHER_TAG + ":"))]
+        for c in nb["cells"]:
+            if c["cell_type"] == "code":
+                # the teacher's tables (the projector walkthrough) open with no key in both
+                # builds: a key in a static page is no secret, and they show no answer key
+                source = TEACHER_ONLY.sub(r"\1(", "".join(c["source"]))
+                if teacher and "teacher_part(" in source:
+                    source = ("from widgets.teacher_parts import open_without_key\n"
+                              "open_without_key()\n" + source)
+                c["source"] = source
         for c in nb["cells"]:
             if c["cell_type"] == "code":
                 c["outputs"], c["execution_count"] = [], None
@@ -376,10 +432,19 @@ def notebooks(src: Path, teacher: bool) -> list[str]:
     return pages
 
 
+# Every package a page needs, loaded by the runtime at its start, all at once: the kernel then
+# skips installing its own (micropip, piplite, ssl ... ipython) one after the other, and the
+# pages' first imports find the lessons' packages there.
+PRELOAD = ["micropip", "packaging", "piplite", "ssl", "sqlite3", "ipykernel", "comm",
+           "traitlets", "pyodide_kernel", "jedi", "ipython", "ipywidgets", "jupyterlab-widgets",
+           "widgetsnbextension", "integer-card-games"]
+
+
 def lite_config(src: Path) -> None:
     cfg = {"jupyter-lite-schema-version": 0, "jupyter-config-data": {
         "litePluginSettings": {KERNEL_PLUGIN: {
-            "pyodideUrl": "./static/pyodide/pyodide.js", "disablePyPIFallback": True}}}}
+            "pyodideUrl": "./static/pyodide/pyodide.js", "disablePyPIFallback": True,
+            "loadPyodideOptions": {"packages": PRELOAD}}}}}
     (src / "jupyter-lite.json").write_text(json.dumps(cfg, indent=1))
 
 

@@ -24,6 +24,7 @@ kernel's language (`set_language`), or the `lang=` a function is given.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from dataclasses import dataclass, replace
@@ -405,15 +406,16 @@ def lesson_nav(name: str, lang: str | None = None) -> object:
     return HTML(lesson_nav_html(name, lang))
 
 
-def headings(lesson: Lesson) -> list[str]:
-    """The headings (## and ###) of the lesson's notebook in its language, in order; none where
-    the notebooks are not beside the code (the static site's in-browser kernel: a plan then
-    names its steps as widgets/course.py writes them)."""
+# The lessons' headings in every language, for a kernel that has the code without the notebooks
+# beside it (the static site's, in the browser): tools/build_site.py writes `all_headings()`
+# there into this file of its copy of widgets/.
+HEADINGS_FILE = Path(__file__).resolve().parent / "lesson_headings.json"
+
+
+def notebook_headings(path: Path) -> list[str]:
+    """The headings (## and ###) of a notebook's Markdown cells, in order."""
     import json
 
-    path = folder(lesson.lang) / lesson.file
-    if not path.is_file():
-        return []
     nb = json.loads(path.read_text(encoding="utf-8"))
     found = []
     for cell in nb.get("cells", []):
@@ -422,6 +424,33 @@ def headings(lesson: Lesson) -> list[str]:
             source = "".join(source) if isinstance(source, list) else str(source)
             found += [h.strip() for h in re.findall(r"^##+ (.+)$", source, flags=re.MULTILINE)]
     return found
+
+
+def all_headings() -> dict[str, dict[str, list[str]]]:
+    """{language: {notebook file: its headings}} for every notebook of every language."""
+    return {code: {lesson.file: notebook_headings(folder(code) / lesson.file)
+                   for lesson in LESSONS if (folder(code) / lesson.file).is_file()}
+            for code in FOLDERS}
+
+
+@functools.cache
+def _shipped_headings(path: Path) -> dict[str, dict[str, list[str]]]:
+    import json
+
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def headings(lesson: Lesson) -> list[str]:
+    """The headings (## and ###) of the lesson's notebook in its language, in order: read from
+    the notebook, else from HEADINGS_FILE; none where neither is (a plan then names its steps
+    as widgets/course.py writes them)."""
+    path = folder(lesson.lang) / lesson.file
+    if path.is_file():
+        return notebook_headings(path)
+    return list(_shipped_headings(HEADINGS_FILE).get(lesson.lang, {}).get(lesson.file, []))
 
 
 def _step_names(lesson: Lesson) -> list[str]:
@@ -536,10 +565,15 @@ def lesson_questions(path: Path) -> list[tuple[str, str, str]]:
 
 def full_answer_key(where: Path | None = None, lang: str | None = None) -> object:
     """Every answered question of every student lesson, with its answer, as HTML: read from the
-    notebooks in `where` (default: the folder of the language, lessons/ or lessons/es/)."""
+    notebooks in `where` (default: the folder of the language, lessons/ or lessons/es/; where
+    the code has no lessons beside it, the page's own folder: the static site's kernel runs in
+    the folder of its page's notebook, the lessons beside it)."""
     from IPython.display import HTML
 
-    where = where or folder(lang)
+    if where is None:
+        where = folder(lang)
+        if not where.is_dir():
+            where = Path.cwd()
     out = []
     with _speaking(lang):
         head = "".join(f"<th>{html.escape(_(word))}</th>"

@@ -50,11 +50,14 @@ BATCHES = 10
 # ----- helpers ------------------------------------------------------------------------------
 def _progress(items: Iterable[Any], total: int, desc: str, progress: bool) -> Iterable[Any]:
     # leave=True: a finished bar stays on the page (a closed bar widget shows an error in Voila)
-    # plain words instead of tqdm's timing and "it/s" (noise for a student)
+    # plain words instead of tqdm's timing and "it/s" (noise for a student); without a bar,
+    # tqdm is not imported (the browser's kernel has none)
+    if not progress:
+        return items
     from tqdm.auto import tqdm
 
     return tqdm(items, total=total, desc=_("Simulating: {what}").format(what=desc), leave=True,
-                bar_format=_("{desc} {bar} {n_fmt} of {total_fmt} done")) if progress else items
+                bar_format=_("{desc} {bar} {n_fmt} of {total_fmt} done"))
 
 
 def _figure(width: float = 7.5, height: float = 4.2) -> tuple[Figure, Any]:
@@ -227,7 +230,8 @@ def _key_value(v: Any) -> Any:
 
 
 # The simulations and charts need numpy and matplotlib; a kernel without them (the static
-# site's, in the browser) shows a note in place of each chart (checked without importing them).
+# site's, in the browser) draws each chart from plain-Python rounds as SVG (PLAIN_CHARTS), or
+# shows a note in its place (checked without importing them).
 SIMULATIONS = all(importlib.util.find_spec(m) is not None for m in ("numpy", "matplotlib"))
 
 
@@ -554,27 +558,32 @@ def threshold_chart(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds: 
     """Line chart: your win rate for each holding rule 'hold at |sum| H or less'."""
     rates = threshold_win_rates(players, tuple(range(0, 11)), opponent_hold, rounds, seed,
                                 progress)
+    words = _threshold_words(players, opponent_hold, rounds, rates)
     fig, ax = _figure()
     hs = list(rates)
     pct = [100 * rates[h] for h in hs]
     ax.errorbar(hs, pct, yerr=[100 * rate_margin(rates[h], rounds) for h in hs], marker="o",
-                color="#1d4e89", capsize=4,
-                label=_("each bar: a {level} interval").format(level="95%"))
+                color="#1d4e89", capsize=4, label=words["interval"])
     ax.legend(loc="lower right", fontsize=8)
-    best = max(rates, key=rates.get)
+    best = words["best"]
     ax.plot([best], [100 * rates[best]], marker="*", markersize=16, color="#b58900")
-    ax.annotate(_("best: hold at {hold} or less").format(hold=best), (best, 100 * rates[best]),
+    ax.annotate(words["best_text"], (best, 100 * rates[best]),
                 textcoords="offset points", xytext=(8, 8))
     ax.axhline(100 / players, color="#333", linestyle="--", linewidth=1)
     ax.margins(y=0.2)
     ax.set_xticks(hs)
-    ax.set_xlabel(_("your rule: hold when |sum| is this or less (otherwise hit)"))
-    ax.set_ylabel(_("rounds won (%)"))
-    ax.set_title(_("Which holding rule wins most? {players}, others hold at {hold} or less")
-                 .format(players=_players(players), hold=opponent_hold) + "\n"
-                 + ngettext("{rounds} round per rule", "{rounds} rounds per rule",
-                            rounds).format(rounds=grouped(rounds)))
+    ax.set_xlabel(words["x"])
+    ax.set_ylabel(words["y"])
+    ax.set_title("\n".join(words["title"]))
     fig.tight_layout()
+    return Chart(fig, words["alt"], words["rows"])
+
+
+def _threshold_words(players: int, opponent_hold: int, rounds: int,
+                     rates: dict[int, float]) -> dict[str, Any]:
+    """The holding-rule chart's words: title, labels, numbers and alternative text."""
+    hs = list(rates)
+    best = max(rates, key=rates.get)
     rows = [_("hold at {hold} or less: {share} of rounds won").format(hold=h,
                                                                      share=_pct(rates[h]))
             for h in hs]
@@ -583,7 +592,44 @@ def threshold_chart(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds: 
         players=_players(players), best=best,
         values="; ".join(_("hold at {hold}: {share}").format(hold=h, share=_pct(rates[h]))
                          for h in hs))
-    return Chart(fig, alt, rows)
+    return {
+        "best": best, "rows": rows, "alt": alt,
+        "interval": _("each bar: a {level} interval").format(level="95%"),
+        "best_text": _("best: hold at {hold} or less").format(hold=best),
+        "x": _("your rule: hold when |sum| is this or less (otherwise hit)"),
+        "y": _("rounds won (%)"),
+        "title": [_("Which holding rule wins most? {players}, others hold at {hold} or less")
+                  .format(players=_players(players), hold=opponent_hold),
+                  ngettext("{rounds} round per rule", "{rounds} rounds per rule",
+                           rounds).format(rounds=grouped(rounds))],
+    }
+
+
+def threshold_chart_plain(players: int = 4, opponent_hold: int = MEDIUM_HOLD,
+                          rounds: int = 50_000, seed: int = 1, progress: bool = True) -> Chart:
+    """`threshold_chart` without numpy or matplotlib: every rule on the same seeded deals (at
+    most BROWSER_RULE_ROUNDS), played in plain Python, drawn as SVG."""
+    from widgets.strategy_plain import BROWSER_RULE_ROUNDS, Line, chart_svg, threshold_shares
+
+    _check(players, rounds)
+    rounds = min(rounds, BROWSER_RULE_ROUNDS)
+    rates = threshold_shares(players, tuple(range(0, 11)), opponent_hold, rounds, seed)
+    words = _threshold_words(players, opponent_hold, rounds, rates)
+    hs = list(rates)
+    pct = [100 * rates[h] for h in hs]
+    errors = [100 * rate_margin(rates[h], rounds) for h in hs]
+    low = min(min(v - e for v, e in zip(pct, errors, strict=True)), 100 / players)
+    high = max(max(v + e for v, e in zip(pct, errors, strict=True)), 100 / players)
+    pad = (high - low) * 0.2 + 1
+    best = words["best"]
+    svg = chart_svg(
+        [str(h) for h in hs], title=words["title"], x_label=words["x"], y_label=words["y"],
+        alt=words["alt"], legend=[("dot", "#1d4e89", words["interval"])],
+        lines=[Line(pct, "#1d4e89", errors=errors)],
+        dashes=[(100 / players, 0, len(hs) - 1, "")],
+        stars=[(hs.index(best), 100 * rates[best], "#b58900", words["best_text"])],
+        y_range=(max(0.0, low - pad), min(100.0, high + pad)))
+    return SvgChart(svg, words["alt"], words["rows"])
 
 
 # ----- Hit Me: the number of players ----------------------------------------------------------
@@ -592,31 +638,67 @@ def players_chart(players: Sequence[int] = (2, 3, 4, 6, 8), opponent_hold: int =
                   rounds: int = 100_000, seed: int = 1, progress: bool = True) -> Chart:
     """Win chance when holding at each |sum|, one line for each number of players."""
     fig, ax = _figure()
-    rows = []
-    firsts = []
+    chances = {}
     for p in _progress(players, len(players), _("player counts"), progress):
         table = hold_table(p, opponent_hold, rounds, seed, progress=False)
-        ks = table.abs_sum[:11]
-        ax.plot(ks, 100 * table.chance[:11], marker="o", label=_players(p))
-        cells = [_("|sum| {k} {share}").format(k=k, share=_pct(c))
-                 for k, c in zip(ks, table.chance[:11], strict=True)]
+        chances[p] = [float(c) for c in table.chance[:11]]
+        ax.plot(range(11), [100 * c for c in chances[p]], marker="o", label=_players(p))
+    words = _players_words(rounds, chances)
+    ax.set_xticks(range(11))
+    ax.set_ylim(0, 100)
+    ax.set_xlabel(words["x"])
+    ax.set_ylabel(words["y"])
+    ax.legend()
+    ax.set_title("\n".join(words["title"]))
+    fig.tight_layout()
+    return Chart(fig, words["alt"], words["rows"])
+
+
+def _players_words(rounds: int, chances: dict[int, Sequence[float]]) -> dict[str, Any]:
+    """The number-of-players chart's words, from each count's chances at |sum| 0 to 10."""
+    rows = []
+    firsts = []
+    for p, line in chances.items():
+        cells = [_("|sum| {k} {share}").format(k=k, share=_pct(c)) for k, c in enumerate(line)]
         rows.append(_("{players}: {values}").format(players=_players(p),
                                                     values=", ".join(cells)))
         firsts.append(_("{players}: {values}").format(players=_players(p),
                                                       values=", ".join(cells[:4])) + ".")
-    ax.set_xticks(range(11))
-    ax.set_ylim(0, 100)
-    ax.set_xlabel(_("|sum| you hold at"))
-    ax.set_ylabel(_("chance to win (%)"))
-    ax.legend()
-    ax.set_title(_("More players, closer to zero needed") + "\n"
-                 + ngettext("{rounds} round for each line", "{rounds} rounds for each line",
-                            rounds).format(rounds=grouped(rounds)))
-    fig.tight_layout()
     alt = (_("Line chart of the chance to win when holding at each |sum| from 0 to 10, one "
              "line for each number of players; the lines fall faster with more players.")
            + " " + " ".join(firsts))
-    return Chart(fig, alt, rows)
+    return {
+        "rows": rows, "alt": alt, "x": _("|sum| you hold at"), "y": _("chance to win (%)"),
+        "title": [_("More players, closer to zero needed"),
+                  ngettext("{rounds} round for each line", "{rounds} rounds for each line",
+                           rounds).format(rounds=grouped(rounds))],
+    }
+
+
+LINE_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2")
+
+
+def players_chart_plain(players: Sequence[int] = (2, 3, 4, 6, 8),
+                        opponent_hold: int = MEDIUM_HOLD, rounds: int = 100_000, seed: int = 1,
+                        progress: bool = True) -> Chart:
+    """`players_chart` without numpy or matplotlib: at most BROWSER_ROUNDS_PER_LINE rounds for
+    each number of players, played in plain Python, drawn as SVG."""
+    from widgets.strategy_plain import BROWSER_ROUNDS_PER_LINE, Line, chart_svg, hold_hit_tables
+
+    for p in players:
+        _check(p, rounds)
+    rounds = min(rounds, BROWSER_ROUNDS_PER_LINE)
+    chances = {p: hold_hit_tables(p, opponent_hold, rounds, seed)[0].chance[:11]
+               for p in players}
+    words = _players_words(rounds, chances)
+    colors = [LINE_COLORS[i % len(LINE_COLORS)] for i in range(len(chances))]
+    svg = chart_svg(
+        [str(k) for k in range(11)], title=words["title"], x_label=words["x"],
+        y_label=words["y"], alt=words["alt"],
+        legend=[("line", c, _players(p)) for c, p in zip(colors, chances, strict=True)],
+        lines=[Line([100 * c for c in line], color)
+               for color, line in zip(colors, chances.values(), strict=True)])
+    return SvgChart(svg, words["alt"], words["rows"])
 
 
 # ----- Hit Me: the author's claim -----------------------------------------------------------
@@ -644,12 +726,13 @@ def claim_chart(players: Sequence[int] = (2, 3, 4, 5, 6), opponent_hold: int = M
     """Bar chart: how often a sum of exactly three, and of three or more (held), still wins,
     by number of players."""
     rates = claim_rates_both(players, opponent_hold, rounds, seed, progress)
+    words = _claim_words(opponent_hold, rounds, rates)
     fig, ax = _figure()
     ps = list(rates)
     xs = list(range(len(ps)))
     width = 0.4
-    for shift, idx, color, label in ((-width / 2, 0, "#e07b00", _("|sum| exactly 3")),
-                                     (width / 2, 1, "#b00020", _("|sum| 3 or more"))):
+    for shift, idx, color, label in ((-width / 2, 0, CLAIM_EXACT, words["exact"]),
+                                     (width / 2, 1, CLAIM_MORE, words["more"])):
         pct = [100 * rates[p][idx] for p in ps]
         bars = ax.bar([x + shift for x in xs], pct, width=width, color=color, label=label)
         for b, v in zip(bars, pct, strict=True):
@@ -661,20 +744,62 @@ def claim_chart(players: Sequence[int] = (2, 3, 4, 5, 6), opponent_hold: int = M
     ax.set_xticks(xs, [str(p) for p in ps])
     ax.set_ylim(0, 100)
     ax.legend(loc="upper right", fontsize=8)
-    ax.set_xlabel(_("number of players (dashed: the fair share)"))
-    ax.set_ylabel(_("rounds won (%), a tie split"))
-    ax.set_title(_("Holding with |sum| 3, or 3 or more: how often does it still win?") + "\n"
-                 + _("others hold at {hold} or less; {rounds}").format(
-                     hold=opponent_hold,
-                     rounds=ngettext("{rounds} round each", "{rounds} rounds each",
-                                    rounds).format(rounds=grouped(rounds))))
+    ax.set_xlabel(words["x"])
+    ax.set_ylabel(words["y"])
+    ax.set_title("\n".join(words["title"]))
     fig.tight_layout()
+    return Chart(fig, words["alt"], words["rows"])
+
+
+CLAIM_EXACT = "#e07b00"  # holding with |sum| exactly 3
+CLAIM_MORE = "#b00020"  # holding with |sum| 3 or more
+
+
+def _claim_words(opponent_hold: int, rounds: int,
+                 rates: dict[int, tuple[float, float]]) -> dict[str, Any]:
+    """The claim chart's words, from each count's (exactly 3, 3 or more) win chances."""
     rows = [_("{players}: exactly 3 {exact}, 3 or more {more} of rounds won (fair share "
-              "{fair})").format(players=_players(p), exact=_pct(rates[p][0]),
-                                more=_pct(rates[p][1]), fair=f"{100 / p:.0f}%") for p in ps]
+              "{fair})").format(players=_players(p), exact=_pct(exact), more=_pct(more),
+                                fair=f"{100 / p:.0f}%") for p, (exact, more) in rates.items()]
     alt = _("Bar chart of how often holding with |sum| exactly 3, and with 3 or more, still "
             "wins: {values}.").format(values="; ".join(rows))
-    return Chart(fig, alt, rows)
+    return {
+        "rows": rows, "alt": alt, "exact": _("|sum| exactly 3"), "more": _("|sum| 3 or more"),
+        "x": _("number of players (dashed: the fair share)"),
+        "y": _("rounds won (%), a tie split"),
+        "title": [_("Holding with |sum| 3, or 3 or more: how often does it still win?"),
+                  _("others hold at {hold} or less; {rounds}").format(
+                      hold=opponent_hold,
+                      rounds=ngettext("{rounds} round each", "{rounds} rounds each",
+                                      rounds).format(rounds=grouped(rounds)))],
+    }
+
+
+def claim_chart_plain(players: Sequence[int] = (2, 3, 4, 5, 6),
+                      opponent_hold: int = MEDIUM_HOLD, rounds: int = 100_000, seed: int = 1,
+                      progress: bool = True) -> Chart:
+    """`claim_chart` without numpy or matplotlib: at most BROWSER_ROUNDS_PER_LINE rounds for
+    each number of players, played in plain Python, drawn as SVG."""
+    from widgets.strategy_plain import BROWSER_ROUNDS_PER_LINE, Bars, chart_svg, hold_hit_tables
+
+    for p in players:
+        _check(p, rounds)
+    rounds = min(rounds, BROWSER_ROUNDS_PER_LINE)
+    rates = {}
+    for p in players:
+        table = hold_hit_tables(p, opponent_hold, rounds, seed)[0]
+        more = sum(table.count[3:])
+        rates[p] = (table.chance[3], sum(table.wins[3:]) / more if more else math.nan)
+    words = _claim_words(opponent_hold, rounds, rates)
+    ps = list(rates)
+    svg = chart_svg(
+        [str(p) for p in ps], title=words["title"], x_label=words["x"], y_label=words["y"],
+        alt=words["alt"], legend=[("bar", CLAIM_EXACT, words["exact"]),
+                                  ("bar", CLAIM_MORE, words["more"])],
+        bars=[Bars([100 * rates[p][0] for p in ps], CLAIM_EXACT, -0.2, 0.4, labels=True),
+              Bars([100 * rates[p][1] for p in ps], CLAIM_MORE, 0.2, 0.4, labels=True)],
+        dashes=[(100 / p, i, i, "") for i, p in enumerate(ps)])
+    return SvgChart(svg, words["alt"], words["rows"])
 
 
 # ----- Flapjack: exact counts and simulated games ------------------------------------------
@@ -752,26 +877,33 @@ def flapjack_chart(variant: str = "classic", games: int = 300, seed: int = 1,
     often, in simulated games, the player to move held such a card (dots)."""
     rows = flapjack_chances(variant)
     sim = flapjack_hand_rates(variant, games=games, seed=seed, progress=progress)
+    words = _flapjack_words(variant, games, rows, sim)
     fig, ax = _figure(8.5, 4.4)
     xs = [r.total for r in rows]
-    ax.bar(xs, [100 * r.share for r in rows], color="#9ec1e8",
-           label=_("share of the legal cards that make a Flapjack (exact)"))
-    pts = [(t, 100 * k / n) for t, (n, k) in sim.items() if n >= 20]
+    ax.bar(xs, [100 * r.share for r in rows], color=FLAPJACK_BAR, label=words["bars"])
+    pts = words["held"]
     if pts:
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], "o", color="#b00020",
-                label=ngettext("the player to move held one ({games} simulated game)",
-                               "the player to move held one ({games} simulated games)",
-                               games).format(games=games))
+        ax.plot(list(pts), list(pts.values()), "o", color=FLAPJACK_DOT, label=words["dots"])
     ax.set_xticks(xs)
     ax.tick_params(axis="x", labelsize=8)
-    ax.set_xlabel(_("running total before your turn (0: empty table, you lead)"))
-    ax.set_ylabel(_("chance (%)"))
+    ax.set_xlabel(words["x"])
+    ax.set_ylabel(words["y"])
     ax.set_ylim(0, 100)
     ax.legend(loc="upper center", fontsize=8)
-    ax.set_title(_("Flapjack ({variant}): how often can a card make a Flapjack?").format(
-        variant=_(VARIANT_TITLES.get(FlapjackConfig(variant=variant).variant, variant))))
+    ax.set_title(words["title"])
     fig.tight_layout()
-    held = dict(pts)
+    return Chart(fig, words["alt"], words["rows"])
+
+
+FLAPJACK_BAR = "#9ec1e8"
+FLAPJACK_DOT = "#b00020"
+
+
+def _flapjack_words(variant: str, games: int, rows: Sequence[FlapjackChance],
+                    sim: dict[int, tuple[int, int]]) -> dict[str, Any]:
+    """The Flapjack chart's words, and `held`: the percent of turns the player to move held a
+    Flapjack card, by total (totals faced on at least 20 turns)."""
+    held = {t: 100 * k / n for t, (n, k) in sim.items() if n >= 20}
     lines = [_("total {total}: {flapjack} of {legal} legal cards ({share})").format(
                 total=f"{r.total:+d}", flapjack=r.flapjack, legal=r.legal,
                 share=f"{100 * r.share:.1f}%")
@@ -785,7 +917,36 @@ def flapjack_chart(variant: str = "classic", games: int = 300, seed: int = 1,
            + (_(", from {low} to {high}.").format(low=f"{min(held.values()):.0f}%",
                                                   high=f"{max(held.values()):.0f}%") if held
               else "."))
-    return Chart(fig, alt, lines)
+    return {
+        "held": held, "rows": lines, "alt": alt,
+        "bars": _("share of the legal cards that make a Flapjack (exact)"),
+        "dots": ngettext("the player to move held one ({games} simulated game)",
+                         "the player to move held one ({games} simulated games)",
+                         games).format(games=games),
+        "x": _("running total before your turn (0: empty table, you lead)"),
+        "y": _("chance (%)"),
+        "title": _("Flapjack ({variant}): how often can a card make a Flapjack?").format(
+            variant=_(VARIANT_TITLES.get(FlapjackConfig(variant=variant).variant, variant))),
+    }
+
+
+def flapjack_chart_plain(variant: str = "classic", games: int = 300, seed: int = 1,
+                         progress: bool = True) -> Chart:
+    """`flapjack_chart` drawn as SVG (its games are played by the engine, no numpy)."""
+    from widgets.strategy_plain import Bars, Line, chart_svg
+
+    rows = flapjack_chances(variant)
+    sim = flapjack_hand_rates(variant, games=games, seed=seed, progress=False)
+    words = _flapjack_words(variant, games, rows, sim)
+    held = words["held"]
+    legend = [("bar", FLAPJACK_BAR, words["bars"])] + (
+        [("dot", FLAPJACK_DOT, words["dots"])] if held else [])
+    svg = chart_svg(
+        [f"{r.total:+d}" if r.total else "0" for r in rows], title=[words["title"]],
+        x_label=words["x"], y_label=words["y"], alt=words["alt"], legend=legend,
+        bars=[Bars([100 * r.share for r in rows], FLAPJACK_BAR)],
+        lines=[Line([held.get(r.total, math.nan) for r in rows], FLAPJACK_DOT, joined=False)])
+    return SvgChart(svg, words["alt"], words["rows"])
 
 
 # ----- a panel for Voila pages ----------------------------------------------------------------
@@ -802,7 +963,10 @@ PANEL_CHARTS = (("hold", N_("Hold or hit at each |sum|")),
 
 
 # The charts drawn without numpy and matplotlib (in the browser), by chart function name.
-PLAIN_CHARTS: dict[str, Callable[..., Chart]] = {"hold_chart": hold_chart_plain}
+PLAIN_CHARTS: dict[str, Callable[..., Chart]] = {
+    "hold_chart": hold_chart_plain, "threshold_chart": threshold_chart_plain,
+    "players_chart": players_chart_plain, "claim_chart": claim_chart_plain,
+    "flapjack_chart": flapjack_chart_plain}
 
 
 class ChartByPlayers(w.VBox):

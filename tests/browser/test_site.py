@@ -18,11 +18,13 @@ from typing import Any
 import pytest
 from static_site import (
     LOAD_TIMEOUT,
+    TIMEOUT,
     SitePage,
     build,
     play_flapjack_game,
     play_hit_me_round,
     static_server,
+    wait_enabled,
     wait_interactive,
 )
 
@@ -79,7 +81,8 @@ def test_public_build_has_the_pages_and_no_answer_key(site_dir: Path) -> None:
     for lang, folder in FOLDERS.items():
         guide = (site_dir / "files" / folder / "teacher_guide.ipynb").read_text()
         page = (site_dir / render_path(lang, "teacher_guide")).read_text()
-        assert "teacher_page(" in guide and "teacher-only" not in guide
+        assert "walkthrough=True" in guide and "teacher-only" not in guide
+        assert "teacher_page(" not in guide and "teacher_part(" not in guide
         wanted = [a for found in answer_strings(lang).values() for a in found]
         assert len(wanted) > 100
         flat = " ".join(json.loads(guide) and " ".join(
@@ -160,15 +163,76 @@ def test_every_cell_of_a_page_runs(site_page: SitePage, path: tuple[str, str]) -
     assert site_page.problems() == []
 
 
-def test_strategy_lab_first_experiment(site_page: SitePage) -> None:
-    """The first experiment (hold or hit at each |sum|) runs in plain Python and is drawn as
-    SVG with its numbers; the charts that need numpy say where they run."""
+def test_the_spanish_guide_names_the_spanish_headings(site_page: SitePage) -> None:
+    """The guide's plan in the browser's kernel (no notebooks beside it) names each step by
+    the heading of the Spanish lesson, read from the headings the build ships."""
+    from widgets import course
+
+    guide = next(lesson.file for lesson in course.LESSONS if lesson.role == "guide")
+    first = course.student_lessons("es")[0]
+    english, spanish = (course.headings(course.by_file(first.file, "en")),
+                        course.headings(first))
+    step = next(name for name, _minutes in first.plan if name in english)
+    heading = spanish[english.index(step)]
+    assert heading != step
+    site_page.open(render_path("es", guide[:-len(".ipynb")]))
+    page = site_page.page
+    wait_all_cells(page)
+    text = page.inner_text("body")
+    assert f'"{heading}"' in text and f'"{step}"' not in text
+    assert site_page.problems() == []
+
+
+def test_strategy_lab_experiments(site_page: SitePage) -> None:
+    """Every experiment of the strategy lab runs in plain Python and is drawn as SVG with its
+    numbers: hold or hit, the holding rules (a chart by number of players), the number of
+    players, the author's claim, the Flapjack chances, and the simulation panel's run."""
     site_page.open(render_path("en", "06_strategy_lab"))
     page = site_page.page
     chart = page.locator("svg.icg-chart-svg").first
     chart.wait_for(timeout=LOAD_TIMEOUT)
     assert "hold" in chart.get_attribute("aria-label")
     assert "simulated rounds" in chart.inner_html()
+    wait_all_cells(page)
+    labels = page.locator("svg.icg-chart-svg").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label'))")
+    assert len(labels) == 5, labels
+    assert "Best: hold at 2 or less" in labels[1]
+    assert labels[2].startswith("Line chart of the chance to win when holding")
+    assert "2 players: exactly 3" in labels[3]
+    assert "Flapjack" in labels[4]
+    # four players is the chart shown; six players: the best rule is 1 or less
+    page.get_by_role("button", name="6 players").click()
+    page.wait_for_function(
+        "() => /6 players.*Best: hold at 1 or less/.test(document.querySelectorAll("
+        "'svg.icg-chart-svg')[1].getAttribute('aria-label'))", timeout=TIMEOUT)
+    page.get_by_role("button", name="Open the simulation panel").click()
+    page.get_by_role("button", name="Run the simulation").click()
+    page.get_by_text(re.compile(r"^Done: ")).wait_for(timeout=LOAD_TIMEOUT)
+    assert page.locator("svg.icg-chart-svg").count() == 6
+    assert page.evaluate(ERROR_OUTPUTS_JS) == []
+    assert site_page.problems() == []
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_projector_walkthrough_opens_with_no_key(site_page: SitePage, lang: str) -> None:
+    """The teacher guide's walkthrough table (every hand shown, one computer move at a time)
+    opens on the public site with no key: it shows the cards of a practice deal, no answer."""
+    site_page.open(render_path(lang, "teacher_guide"))
+    page = site_page.page
+    with speaking(lang):
+        next_move, reveal = _("Next move"), _("Show every hand")
+        no_moves = _("No computer moves yet.")
+    page.get_by_role("button", name=next_move).wait_for(timeout=LOAD_TIMEOUT)
+    assert page.locator("input[type=password]").count() == 0
+    page.get_by_role("button", name=reveal).wait_for(timeout=TIMEOUT)
+    last = page.locator(".icg-last-reason").first
+    assert last.inner_text().strip() == no_moves
+    # the student is the dealer: a computer player moves first, on the teacher's "Next move"
+    wait_enabled(page, next_move).click()
+    page.wait_for_function("t => { const e = document.querySelector('.icg-last-reason');"
+                           " return e && e.innerText.trim() !== t; }", arg=no_moves,
+                           timeout=TIMEOUT)
     wait_all_cells(page)
     assert page.evaluate(ERROR_OUTPUTS_JS) == []
     assert site_page.problems() == []

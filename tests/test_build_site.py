@@ -1,0 +1,93 @@
+"""The static site's notebooks as tools/build_site.py writes them (no download, no browser):
+the public build leaves the answers out and opens the projector walkthrough with no key; a
+teacher's build shows the answers too, with no key."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from widgets import course
+
+ROOT = Path(__file__).resolve().parent.parent
+spec = importlib.util.spec_from_file_location("build_site", ROOT / "tools" / "build_site.py")
+build_site = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(build_site)
+
+GUIDE = next(lesson.file for lesson in course.LESSONS if lesson.role == "guide")
+
+
+def code_of(path: Path) -> list[str]:
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    return ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
+
+
+@pytest.fixture(scope="module", params=[False, True], ids=["public", "teacher"])
+def built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+          ) -> tuple[bool, Path]:
+    src = tmp_path_factory.mktemp("src")
+    build_site.notebooks(src, request.param)
+    return request.param, src / "files"
+
+
+@pytest.mark.parametrize("lang", list(course.FOLDERS))
+def test_the_walkthrough_opens_with_no_key_in_both_builds(built: tuple[bool, Path],
+                                                          lang: str) -> None:
+    _teacher, files = built
+    code = code_of(files / course.FOLDERS[lang] / GUIDE)
+    tables = [c for c in code if "walkthrough=True" in c]
+    assert len(tables) == 1
+    assert "HitMeTable(players=3" in tables[0]
+    assert not any("teacher_page(" in c or "teacher_only(" in c for c in code)
+
+
+@pytest.mark.parametrize("lang", list(course.FOLDERS))
+def test_only_the_teacher_build_holds_the_answers(built: tuple[bool, Path], lang: str) -> None:
+    teacher, files = built
+    path = files / course.FOLDERS[lang] / GUIDE
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    tagged = [c for c in nb["cells"] if any(
+        t.startswith(build_site.TEACHER_TAG) for t in c.get("metadata", {}).get("tags") or [])]
+    parts = [c for c in code_of(path) if "teacher_part(" in c]
+    # the answers' Markdown, untagged in a teacher's build (the template leaves tagged cells out)
+    original = json.loads((course.folder(lang) / GUIDE).read_text(encoding="utf-8"))
+    answers = ["".join(c["source"]) for c in original["cells"] if any(
+        t.startswith(build_site.TEACHER_TAG) for t in c.get("metadata", {}).get("tags") or [])]
+    markdown = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]
+    assert answers and tagged == []
+    if teacher:
+        assert parts and all(a in markdown for a in answers)
+        opens = "from widgets.teacher_parts import open_without_key"
+        assert all(c.startswith(opens) for c in parts)
+    else:
+        assert parts == [] and not any(a in markdown for a in answers)
+    # the pages that share state through a server are in neither build
+    served = {p.name for p in (files / course.FOLDERS[lang]).glob("*.ipynb")}
+    assert served and not served & set(build_site.SERVER_ONLY)
+
+
+def test_the_site_leaves_out_the_lexers_no_page_uses(tmp_path: Path) -> None:
+    """pygments keeps its Python lexer (IPython colours a traceback as Python), not the others;
+    a wheel with nothing to leave out is used as it is."""
+    import zipfile
+
+    kept = ["pygments/__init__.py", "pygments/lexers/__init__.py",
+            "pygments/lexers/_mapping.py", "pygments/lexers/python.py",
+            "pygments/lexers/__pycache__/python.cpython-312.pyc", "pygments/styles/default.py"]
+    dropped = ["pygments/lexers/rust.py", "pygments/lexers/__pycache__/rust.cpython-312.pyc",
+               "pygments/lexers/_php_builtins.py"]
+    whl = tmp_path / "pygments-2.17.2-py3-none-any.whl"
+    with zipfile.ZipFile(whl, "w") as z:
+        for name in kept + dropped:
+            z.writestr(name, "x = 1\n")
+    out = build_site.stripped(whl, tmp_path / "work")
+    assert out != whl
+    with zipfile.ZipFile(out) as z:
+        assert sorted(z.namelist()) == sorted(kept)
+    other = tmp_path / "six-1.0-py3-none-any.whl"
+    with zipfile.ZipFile(other, "w") as z:
+        z.writestr("six.py", "x = 1\n")
+    assert build_site.stripped(other, tmp_path / "work") == other
