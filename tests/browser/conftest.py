@@ -451,41 +451,47 @@ def open_page(browser: Any) -> Iterator[Callable[..., VoilaPage]]:
         close_context(ctx)
 
 
+# A Voila page's kernel, from the page's own settings (the shutdown beacon names it too).
+KERNEL_JS = """() => { const c = document.getElementById('jupyter-config-data');
+  if (!c) return null;
+  try { const d = JSON.parse(c.textContent);
+        return d.kernelId ? {id: d.kernelId, base: location.origin + (d.baseUrl || '/')} : null;
+  } catch (e) { return null; } }"""
+
+
 def close_context(ctx: Any) -> None:
     """Close a browser context as a student closes tabs: each page first runs its beforeunload
     handlers, where Voila's widget manager sends the beacon (`voila/api/shutdown/<kernel>`) that
     shuts the page's kernel down. A bare `ctx.close()` skips them, so every page a test opened
     kept its kernel until the 10-minute idle cull, and late in the browser run the lessons
-    server reached `max_kernels` and answered pages with 503 "class is full"."""
+    server reached `max_kernels` and answered pages with 503 "class is full".
+
+    Closing the context at once can cancel the beacon on its way (a CI run kept a closed tab's
+    kernel 20 s), and Playwright reports no answer to a closed page's beacon: so the server is
+    asked (`GET api/kernels/<id>`, in the context, with its cookies) until each closed page's
+    kernel is gone (404), for at most 10 s."""
     for inner in list(getattr(ctx, "contexts", [])):  # a whole browser: each of its contexts
         close_context(inner)
-    # The beacon is sent as the page closes; closing the context at once can cancel it on its
-    # way (a CI run kept a closed tab's kernel 20 s): wait until each beacon is answered.
-    started: list[Any] = []
-    answered: list[Any] = []
-
-    def _beacon(into: list[Any]) -> Callable[[Any], None]:
-        return lambda r: into.append(r) if "/api/shutdown/" in r.url else None
-
+    kernels: list[dict] = []
     try:
-        ctx.on("request", _beacon(started))
-        ctx.on("requestfinished", _beacon(answered))
-        ctx.on("requestfailed", _beacon(answered))
         for page in list(getattr(ctx, "pages", [])):
             if page.is_closed():
                 continue
+            try:
+                kernel = page.evaluate(KERNEL_JS)
+            except Exception:  # noqa: BLE001 - a page gone or not a Voila page: no kernel
+                kernel = None
+            if kernel:
+                kernels.append(kernel)
             with page.expect_event("close", timeout=10_000):
                 page.close(run_before_unload=True)
-        t0 = time.monotonic()
-        while time.monotonic() < t0 + 10:
-            if started and len(answered) >= len(started):
-                break
-            if not started and time.monotonic() > t0 + 1:  # a page with no kernel: no beacon
-                break
-            try:  # pumps Playwright's events while it waits
-                ctx.wait_for_event("requestfinished", timeout=200)
-            except Exception:  # noqa: BLE001 - a timeout: look again
-                pass
+        deadline = time.monotonic() + 10
+        for k in kernels:
+            url = f"{k['base'].rstrip('/')}/api/kernels/{k['id']}"
+            while time.monotonic() < deadline:
+                if ctx.request.get(url, timeout=5_000, max_redirects=0).status != 200:
+                    break  # 404: shut down (any other answer: nothing to wait for)
+                time.sleep(0.1)
     except Exception:  # noqa: BLE001 - closing a dead page must not mask the test's result
         pass
     try:
