@@ -336,7 +336,7 @@ class PlayTogether(widgets.VBox):
         self.announce = ui.AnswerEntry(
             [("sum", _("My sum")), ("abs", _("Its absolute value |sum|"))],
             on_check=s.check_announce, on_show_me=s.show_me, check_label=_("Check my sum"),
-            placeholders={"abs": _("a whole number")})
+            placeholders={"abs": _("a whole number")}, unsigned=("abs",))
         self.announce.layout.display = "none"
         self._announce_shown: Any = None
         self.result_html = ui.html_widget("")

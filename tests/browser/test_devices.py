@@ -7,8 +7,9 @@ control is at least 24x24 px (WCAG 2.5.8), no visible text is under 12 px (the c
 times the scale of any SVG it is drawn in). A full-page screenshot of each goes to
 tests/artifacts/devices-<lesson>-<device>.png for a person to look at.
 
-The card tables (lessons 03 and 04) are measured on their own (test_table_*), each loaded once
-and audited at every size. Then the number line's text under Chromium's forced dark mode and under
+Each lesson page is loaded once for all of that (the `visited` fixture); the card tables (lessons
+03 and 04) are reported on their own (test_table_*), from the same visit, with their first
+screen on a Chromebook. Then the number line's text under Chromium's forced dark mode and under
 emulated `forced-colors: active`: a contrast of at least 4.5:1, measured in pixels.
 """
 
@@ -23,6 +24,7 @@ from typing import Any
 import pytest
 from conftest import KEY, unlock_teacher
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+from test_keyboard import _ACTIVE_JS, tab_to
 
 from widgets.words import card_name
 
@@ -148,24 +150,49 @@ def _report(found: dict[str, list[dict]], keep: Any) -> list[str]:
             for device, problems in found.items() for p in problems if keep(p)]
 
 
-@pytest.fixture
-def device_page(open_page: Any) -> Any:
-    """A page at the first device's size (the audit resizes it through the others; the 200%
-    zoom size is the same CSS viewport as a device scale of 2)."""
-    w, h, _ = DEVICES["chromebook"]
-    return lambda name: open_page(name, viewport={"width": w, "height": h})
+@pytest.fixture(scope="module")
+def visited(lessons_server: Any, browser: Any) -> Any:
+    """`visited(stem)`: the lesson page loaded once for every check made on it at rest (its
+    own text and widgets, its card table, the table's first screen), then closed: at the
+    Chromebook's size first (a table's lesson: the first screen measured and shot, with the
+    table's top at the top of the window), then resized through every device, audited and
+    shot at each. Returns {"found": {device: problems}, "first": the first screen or None,
+    "problems": the page's console errors and error texts}."""
+    from conftest import VoilaPage, close_context
+
+    done: dict[str, dict] = {}
+
+    def visit(stem: str) -> dict:
+        if stem not in done:
+            w, h, _ = DEVICES["chromebook"]
+            ctx = browser.new_context(viewport={"width": w, "height": h})
+            try:
+                vp = VoilaPage(ctx, stem)
+                table = TABLE_OF.get(stem)
+                vp.open(lessons_server.page_url(f"{stem}.ipynb"),
+                        expect_widgets=table is not None)
+                first = None
+                if table is not None:
+                    vp.page.wait_for_timeout(SETTLE_MS)
+                    first = vp.page.evaluate(FIRST_SCREEN_JS,
+                                             [ROOT_JS[table], NEEDED_JS[table]])
+                    vp.page.screenshot(path=str(_artifact(f"devices-first-screen-{table}")))
+                found = _audit_every_device(vp, stem)
+                done[stem] = {"found": found, "first": first, "problems": vp.problems()}
+            finally:
+                close_context(ctx)
+        return done[stem]
+
+    return visit
 
 
 @pytest.mark.parametrize("notebook", LESSONS, ids=[p.stem for p in LESSONS])
-def test_lesson_page_fits_every_device(notebook: Path, lessons_server: Any,
-                                       device_page: Any) -> None:
-    """The lesson's own text and widgets (the tables have their own test below)."""
-    vp = device_page(notebook.stem)
-    vp.open(lessons_server.page_url(notebook.name), expect_widgets=False)
-    found = _audit_every_device(vp, notebook.stem)
-    problems = _report(found, lambda p: p["where"] == "page")
+def test_lesson_page_fits_every_device(notebook: Path, visited: Any) -> None:
+    """The lesson's own text and widgets (the tables are reported on their own below)."""
+    seen = visited(notebook.stem)
+    problems = _report(seen["found"], lambda p: p["where"] == "page")
     assert not problems, "\n".join(problems)
-    assert vp.problems() == []
+    assert seen["problems"] == []
 
 
 def test_zoom_200_is_the_same_at_device_scale_2(lessons_server: Any, browser: Any) -> None:
@@ -194,6 +221,7 @@ def _artifact(name: str) -> Path:
 
 # ----- the tables ------------------------------------------------------------------------
 TABLES = {"hitme": "03_hit_me.ipynb", "flapjack": "04_flapjack.ipynb"}
+TABLE_OF = {Path(nb).stem: table for table, nb in TABLES.items()}
 
 
 def _table_params() -> list[Any]:
@@ -201,28 +229,10 @@ def _table_params() -> list[Any]:
             for kind in ("hscroll", "cut", "small-control", "small-text")]
 
 
-@pytest.fixture(scope="module")
-def table_audits(lessons_server: Any, browser: Any) -> dict[str, dict[str, list[dict]]]:
-    """Each table's lesson loaded once and audited at every size."""
-    from conftest import VoilaPage
-
-    out = {}
-    for table, notebook in TABLES.items():
-        w, h, _ = DEVICES["chromebook"]
-        ctx = browser.new_context(viewport={"width": w, "height": h})
-        try:
-            vp = VoilaPage(ctx, f"table-{table}")
-            vp.open(lessons_server.page_url(notebook))
-            out[table] = _audit_every_device(vp, f"table-{table}")
-        finally:
-            from conftest import close_context
-            close_context(ctx)
-    return out
-
-
 @pytest.mark.parametrize("table,kind", _table_params())
-def test_table_fits_every_device(table: str, kind: str, table_audits: Any) -> None:
-    found = table_audits[table]
+def test_table_fits_every_device(table: str, kind: str, visited: Any) -> None:
+    """Each table, measured in its lesson's one visit at every size."""
+    found = visited(Path(TABLES[table]).stem)["found"]
     problems = _report(found, lambda p: p["where"] == table and p["kind"] == kind)
     assert not problems, "\n".join(problems)
 
@@ -369,15 +379,11 @@ FIRST_SCREEN_JS = """([rootJs, neededJs]) => {
 
 
 @pytest.mark.parametrize("table", ["hitme", "flapjack"])
-def test_table_hand_and_buttons_on_the_first_screen(table: str, lessons_server: Any,
-                                                    device_page: Any) -> None:
+def test_table_hand_and_buttons_on_the_first_screen(table: str, visited: Any) -> None:
     """On a Chromebook (1366x657), with the table's top at the top of the window, the
-    student's hand and the buttons to press are all on screen."""
-    vp = device_page(f"first-screen-{table}")
-    vp.open(lessons_server.page_url(TABLES[table]))
-    vp.page.wait_for_timeout(SETTLE_MS)
-    seen = vp.page.evaluate(FIRST_SCREEN_JS, [ROOT_JS[table], NEEDED_JS[table]])
-    vp.page.screenshot(path=str(_artifact(f"devices-first-screen-{table}")))
+    student's hand and the buttons to press are all on screen (measured in the lesson's one
+    visit, before it is resized)."""
+    seen = visited(Path(TABLES[table]).stem)["first"]
     assert seen["found"], "no hand or button found"
     below = [f for f in seen["found"] if f["bottom"] > seen["height"] - max(seen["top"], 0)]
     assert not below, f"below the first screen ({seen['height']} px): {below}"
@@ -623,14 +629,94 @@ def test_hit_me_check_does_not_give_its_answer_away(fixtures_server: Any, open_p
     assert any(s in vp.everything_received() for s in _sum_statements(total))
 
 
-def test_keypad_types_where_the_student_tapped(fixtures_server: Any, open_page: Any,
-                                               bt: Any) -> None:
-    vp = open_page("hit-me-keypad")
-    _play_hit_me_to_the_check(vp, fixtures_server, bt)
-    boxes = vp.page.locator(".icg-answer input")
+def test_keypad_and_sign_key_on_a_phone(fixtures_server: Any, open_page: Any, bt: Any) -> None:
+    """Hit Me's check on a phone (390x844). The keypad types into the box tapped. Both boxes
+    ask for the number pad (inputmode="numeric"), which on an iPhone has no minus: the "My sum"
+    box has a "± Sign" button right after it (the next Tab, whole on screen, level with the
+    box) that makes the number typed negative, or positive again; the |sum| box has none (one
+    Tab from it reaches Check). The sum typed as digits and signed with the key is right."""
+    w, h, _ = DEVICES["phone"]
+    vp = open_page("hit-me-keypad", viewport={"width": w, "height": h})
+    replica = _play_hit_me_to_the_check(vp, fixtures_server, bt)
+    page = vp.page
+    boxes = page.locator(".icg-answer input")
     boxes.nth(1).click()  # the |sum| box
-    vp.page.locator(".icg-keypad .widget-button", has_text=re.compile("^3$")).click()
+    page.locator(".icg-keypad .widget-button", has_text=re.compile("^3$")).click()
     vp.wait_synced()
-    vp.page.wait_for_timeout(SETTLE_MS)
+    page.wait_for_timeout(SETTLE_MS)
     assert boxes.nth(1).input_value() == "3" and boxes.nth(0).input_value() == ""
+    assert [boxes.nth(i).get_attribute("inputmode") for i in range(2)] == ["numeric"] * 2
+    sign = page.get_by_role("button", name="\u00b1 Sign")
+    assert sign.count() == 1
+    boxes.nth(0).focus()
+    page.keyboard.press("Tab")
+    assert page.evaluate(_ACTIVE_JS)["text"] == "\u00b1 Sign", "the sign key is not after My sum"
+    key, box = sign.bounding_box(), boxes.nth(0).bounding_box()
+    assert key is not None and box is not None
+    assert 0 <= key["x"] and key["x"] + key["width"] <= w, key
+    assert abs((key["y"] + key["height"]) - (box["y"] + box["height"])) < 12, (key, box)
+
+    def value_is(text: str) -> None:
+        page.wait_for_function(
+            "v => document.querySelectorAll('.icg-answer input')[0].value === v", arg=text,
+            timeout=30_000)
+
+    total = replica.my_sum()
+    boxes.nth(0).click()
+    page.keyboard.type(str(abs(total)))  # a number pad: digits only
+    sign.click()
+    value_is(f"-{abs(total)}")
+    if total >= 0:
+        sign.click()
+        value_is(str(total))
+    boxes.nth(1).fill(str(abs(total)))
+    boxes.nth(1).press("Tab")
+    assert page.evaluate(_ACTIVE_JS)["text"] == "Check my sum", "one Tab from |sum| reaches Check"
+    vp.page.screenshot(path=str(_artifact("devices-phone-sign-key")))
+    page.keyboard.press("Enter")
+    page.locator(".icg-answer .icg-msg-ok").first.wait_for(timeout=30_000)
+    assert vp.problems() == []
+
+
+# Whether the focus is on an enabled button of a next step (Add / Subtract).
+ON_NEXT_STEP_JS = """() => { const e = document.activeElement;
+  return !!(e && e.closest('.icg-game .icg-next-step') && !e.disabled); }"""
+
+
+def test_flapjack_focus_follows_a_chosen_card(fixtures_server: Any, open_page: Any,
+                                              bt: Any) -> None:
+    """Flapjack's add-or-subtract game by keyboard on a phone (390x844): a card chosen with
+    Enter takes the focus to the first enabled of Add / Subtract, and the live region says
+    the prompt ("You chose ..."); the sign pressed plays the card and the focus goes back to
+    the hand (an enabled card button) once it is the student's turn, never to the page body."""
+    replica = bt.FlapjackReplica(variant="add-or-subtract")
+    w, h, _ = DEVICES["phone"]
+    vp = open_page("focus-flapjack-signs", viewport={"width": w, "height": h})
+    vp.open(fixtures_server.page_url("flapjack_signs.ipynb"))
+    page = vp.page
+    play = replica.choose()
+    label = replica.label(play.card)
+    card = re.compile(f"^{re.escape(label)}( \\(.*\\))?$")
+    tab_to(page, lambda i: i["tag"] == "BUTTON" and bool(card.match(i["text"])), label)
+    page.keyboard.press("Enter")
+    try:
+        page.wait_for_function(ON_NEXT_STEP_JS, timeout=30_000)
+    except PlaywrightTimeoutError:
+        page.screenshot(path=str(_artifact("devices-phone-flapjack-signs")))
+        raise AssertionError(f"the focus stayed on {page.evaluate(_ACTIVE_JS)}") from None
+    page.screenshot(path=str(_artifact("devices-phone-flapjack-signs")))
+    assert page.locator("#icg-live").text_content().startswith("You chose"), \
+        page.locator("#icg-live").text_content()
+    want = "+ " if play.sign > 0 else "\u2212 "
+    tab_to(page, lambda i: i["tag"] == "BUTTON" and i["text"].startswith(want), want)
+    page.keyboard.press("Enter")
+    replica.play(play)
+    assert replica.my_turn(), "the fixture's game should go on after the first card"
+    try:
+        page.wait_for_function(
+            "() => { const e = document.activeElement; return !!(e && !e.disabled"
+            " && e.matches('.icg-game .icg-card-btn')); }", timeout=30_000)
+    except PlaywrightTimeoutError:
+        raise AssertionError(f"the focus is not on the hand: {page.evaluate(_ACTIVE_JS)}") \
+            from None
     assert vp.problems() == []
