@@ -15,7 +15,8 @@
 //    prompt, is announced in a live region (#icg-live).
 // 2. A link to an anchor in the page ("Play", href="#play" at the top of a lesson) scrolls to
 //    it in this tab (the lesson's renderer opens every link in a new tab: here a second page
-//    with its own kernel) and puts the focus on the table's first enabled control.
+//    with its own kernel) and puts the focus on the table's first enabled control, scrolled
+//    into view too when the window is short, as long as the status line stays on screen.
 // 3. Enter in a box of a table sends the box's value first, then ipywidgets' "submit" event:
 //    ipywidgets sends the value on the change event that follows the key press, after its
 //    submit message, so the kernel would check the value from before. The kernel handles the
@@ -220,6 +221,11 @@
     if (first) {
       moving = true;
       try { first.focus({preventScroll: true}); } finally { moving = false; }
+      // a short window (200% zoom): the control comes in too, as long as the line that says
+      // what to do stays on screen
+      first.scrollIntoView({block: 'nearest'});
+      var status = root.querySelector('.icg-status-now, .icg-fj-status');
+      if (status && status.getBoundingClientRect().top < 0) status.scrollIntoView({block: 'start'});
       last = first; lastRoot = root; lastIndex = controls(root).indexOf(first); pending = null;
       say(root);
     }
