@@ -270,9 +270,12 @@ def text_contrast(png: bytes) -> float:
     return max(contrast(ground, c) for _, c in colours)
 
 
-def _number_line_contrasts(page: Any) -> list[tuple[str, float]]:
+def _number_line_contrasts(page: Any, height: int | None = None) -> list[tuple[str, float]]:
+    """Each label's contrast (with `height`: only the labels inside a window that tall)."""
     out = []
     for t in page.evaluate(NL_TEXT_JS):
+        if height is not None and not (0 <= t["y"] and t["y"] + t["h"] <= height):
+            continue
         clip = {"x": t["x"] - 1, "y": t["y"] - 1, "width": t["w"] + 2, "height": t["h"] + 2}
         out.append((t["text"], round(text_contrast(page.screenshot(clip=clip)), 2)))
     return out
@@ -294,7 +297,8 @@ def _open_lesson_with_a_line(page: Any, server: Any) -> None:
 def test_number_line_readable_in_forced_dark_mode(device: str, lessons_server: Any,
                                                   browser: Any) -> None:
     """Chromium's own forced dark mode (the setting a student can turn on): a browser started
-    with WebContentsForceDark darkens the page; every label of the line keeps 4.5:1."""
+    with WebContentsForceDark darkens the page; every label of the line keeps 4.5:1, in
+    lesson 01's explorer and (on the Chromebook) on Hit Me's table."""
     from conftest import CHROMIUM, CHROMIUM_ARGS
 
     dark = browser.browser_type.launch(
@@ -315,6 +319,18 @@ def test_number_line_readable_in_forced_dark_mode(device: str, lessons_server: A
         assert len(found) >= 5, found
         low = [(text, c) for text, c in found if c < MIN_CONTRAST]
         assert not low, f"labels under {MIN_CONTRAST}:1 in forced dark mode: {low}"
+        if device == "chromebook":  # a game's line too: Hit Me's seats and axis numbers
+            page.goto(lessons_server.page_url("03_hit_me.ipynb"), wait_until="domcontentloaded",
+                      timeout=120_000)
+            line = page.locator(".icg-game svg.icg-nl:visible").first
+            line.wait_for(state="visible", timeout=120_000)
+            page.wait_for_timeout(SETTLE_MS)
+            line.scroll_into_view_if_needed()
+            line.screenshot(path=str(_artifact("devices-forced-dark-hit-me")))
+            found = [f for f in _number_line_contrasts(page, h) if f[0].strip()]
+            assert len(found) >= 5, found
+            low = [(text, c) for text, c in found if c < MIN_CONTRAST]
+            assert not low, f"Hit Me's labels under {MIN_CONTRAST}:1 in forced dark mode: {low}"
     finally:
         from conftest import close_context
         close_context(dark)
