@@ -31,6 +31,7 @@ CSS_PATH = Path(__file__).with_name("style.css")
 # error is logged and the click does nothing (never a traceback in front of a student).
 STRICT = False
 MINUS = "\u2212"  # the minus sign on the keypad button
+PLUS_MINUS = "\u00b1"  # the sign key beside a box for a signed number
 
 
 # ----- small helpers ---------------------------------------------------------------------------
@@ -606,6 +607,10 @@ class AnswerEntry(widgets.VBox):
     which box the keypad writes to. Check calls `on_check(answers)` where answers maps each name
     to an int or None (not a whole number). The owner shows feedback with `feedback()` and can
     offer "Show me" with `offer_show_me(True)`, whose click calls `on_show_me()`.
+
+    A box for a number that may be negative has a "± Sign" button right after it (`sign_keys`):
+    a phone's number pad (inputmode="numeric", set by the page) has no minus key. The boxes
+    named in `unsigned` (never negative, as |sum|) have none.
     """
 
     def __init__(
@@ -616,12 +621,14 @@ class AnswerEntry(widgets.VBox):
         prompt: str = "",
         check_label: str | None = None,
         placeholders: dict[str, str] | None = None,
+        unsigned: Sequence[str] = (),
     ) -> None:
         check_label = check_label or _("Check my answer")
         self.on_check = on_check
         self.on_show_me = on_show_me
         self.prompt = html_widget(prompt)
         self.boxes: dict[str, widgets.Text] = {}
+        self.sign_keys: dict[str, widgets.Button] = {}
         rows = []
         for name, label in fields:
             # continuous_update=False: the value goes to the kernel once, when the box loses
@@ -639,7 +646,15 @@ class AnswerEntry(widgets.VBox):
             # Text has no focus event: the keypad follows the box whose value last reached
             # the kernel (a box sends it when it loses focus, as on a tap on the keypad)
             t.observe(bound(lambda ch, name=name: self._follow(name)), names="value")
-            rows.append(t)
+            if name in unsigned:
+                rows.append(t)
+                continue
+            # a tap on the key takes the focus from the box, which sends its value first
+            self.sign_keys[name] = make_button(
+                f"{PLUS_MINUS} " + _("Sign"), lambda name=name: self._edit(name, "-"),
+                tooltip=_("make {label} negative, or positive again").format(label=label),
+                classes=("icg-sign-key",))
+            rows.append(hbox([t, self.sign_keys[name]]))
         self.names = [n for n, _l in fields]
         self.labels = dict(fields)
         self.target = widgets.ToggleButtons(
@@ -686,7 +701,10 @@ class AnswerEntry(widgets.VBox):
 
     def press(self, key: str) -> None:
         """What a keypad button does to the chosen box."""
-        name = self.target.value if self.target.value in self.boxes else self.names[0]
+        self._edit(self.target.value if self.target.value in self.boxes else self.names[0], key)
+
+    def _edit(self, name: str, key: str) -> None:
+        """A key pressed for the box `name`: a digit, "-" (the sign), "del" or "clear"."""
         box = self.boxes[name]
         text = box.value if isinstance(box.value, str) and len(box.value) <= 12 else ""
         if key == "clear":

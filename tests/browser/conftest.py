@@ -487,58 +487,59 @@ def open_page(browser: Any) -> Iterator[Callable[..., VoilaPage]]:
         close_context(ctx)
 
 
+# A Voila page's kernel, from the page's own settings (the shutdown beacon names it too).
+KERNEL_JS = """() => { const c = document.getElementById('jupyter-config-data');
+  if (!c) return null;
+  try { const d = JSON.parse(c.textContent);
+        return d.kernelId ? {id: d.kernelId, base: location.origin + (d.baseUrl || '/')} : null;
+  } catch (e) { return null; } }"""
+
+
 def close_context(ctx: Any) -> None:
     """Close a browser context as a student closes tabs: each page first runs its beforeunload
     handlers, where Voila's widget manager sends the beacon (`voila/api/shutdown/<kernel>`) that
     shuts the page's kernel down. A bare `ctx.close()` skips them, so every page a test opened
     kept its kernel until the 10-minute idle cull, and late in the browser run the lessons
-    server reached `max_kernels` and answered pages with 503 "class is full"."""
+    server reached `max_kernels` and answered pages with 503 "class is full".
+
+    Closing the context at once can cancel the beacon on its way (a CI run kept a closed tab's
+    kernel 20 s), and Playwright reports no answer to a closed page's beacon: so the server is
+    asked (`GET api/kernels/<id>`, in the context, with its cookies) until each closed page's
+    kernel is gone (404), for at most 10 s, or 1 s when the page sent no beacon."""
     for inner in list(getattr(ctx, "contexts", [])):  # a whole browser: each of its contexts
         close_context(inner)
-    # Closing the context at once can cancel a beacon on its way (a CI run kept a closed tab's
-    # kernel 20 s), and Playwright reports no answer to a closed page's beacon: so ask the
-    # server itself until each beaconed kernel is gone.
+    kernels: list[dict] = []
     beacons: list[str] = []
-
-    def _beacon(request: Any) -> None:
-        if "/voila/api/shutdown/" in request.url:
-            beacons.append(request.url)
-
     try:
-        ctx.on("request", _beacon)
+        if hasattr(ctx, "pages"):
+            ctx.on("request", lambda r: beacons.append(r.url)
+                   if "/api/shutdown/" in r.url else None)
         for page in list(getattr(ctx, "pages", [])):
             if page.is_closed():
                 continue
+            try:
+                kernel = page.evaluate(KERNEL_JS)
+            except Exception:  # noqa: BLE001 - a page gone or not a Voila page: no kernel
+                kernel = None
+            if kernel:
+                kernels.append(kernel)
             with page.expect_event("close", timeout=10_000):
                 page.close(run_before_unload=True)
-        if not beacons:  # a page with no kernel sends none; give a late one a moment
-            ctx.wait_for_event("request", predicate=lambda r: "/voila/api/shutdown/" in r.url,
-                               timeout=300)
-    except Exception:  # noqa: BLE001 - a timeout, or a dead page: nothing more to wait for
+        t0 = time.monotonic()
+        for k in kernels:
+            url = f"{k['base'].rstrip('/')}/api/kernels/{k['id']}"
+            while time.monotonic() < t0 + 10:
+                if ctx.request.get(url, timeout=5_000, max_redirects=0).status != 200:
+                    break  # 404: shut down (any other answer: nothing to wait for)
+                if time.monotonic() > t0 + 1 and not any(k["id"] in u for u in beacons):
+                    break  # the page sent no beacon: its kernel is left to the idle cull
+                time.sleep(0.1)
+    except Exception:  # noqa: BLE001 - closing a dead page must not mask the test's result
         pass
-    for url in beacons:
-        _wait_until_kernel_gone(ctx, url)
     try:
         ctx.close()
     except Exception:  # noqa: BLE001 - closing a dead context must not mask the result
         pass
-
-
-def _wait_until_kernel_gone(ctx: Any, beacon_url: str, limit: float = 10.0) -> None:
-    """Poll the kernel a beacon shut down (GET api/kernels/<id>, with the context's cookies, so
-    a hub's pages too) until the server says 404, for at most `limit` seconds."""
-    base, _, kernel_id = beacon_url.partition("voila/api/shutdown/")
-    kernel_id = kernel_id.split("?")[0]
-    t0 = time.monotonic()
-    while time.monotonic() < t0 + limit:
-        try:
-            status = ctx.request.get(f"{base}api/kernels/{kernel_id}", timeout=5_000,
-                                     max_redirects=0).status
-        except Exception:  # noqa: BLE001 - the server is gone: so is its kernel
-            return
-        if status != 200:
-            return
-        time.sleep(0.1)
 
 
 def card_forms(card: Any) -> list[str]:

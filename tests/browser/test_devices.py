@@ -7,8 +7,9 @@ control is at least 24x24 px (WCAG 2.5.8), no visible text is under 12 px (the c
 times the scale of any SVG it is drawn in). A full-page screenshot of each goes to
 tests/artifacts/devices-<lesson>-<device>.png for a person to look at.
 
-The card tables (lessons 03 and 05) are measured on their own (test_table_*), each loaded once
-and audited at every size. Then the number line's text under Chromium's forced dark mode and under
+Each lesson page is loaded once for all of that (the `visited` fixture); the card tables (lessons
+03 and 05) are reported on their own (test_table_*), from the same visit, with their first
+screen on a Chromebook. Then the number line's text under Chromium's forced dark mode and under
 emulated `forced-colors: active`: a contrast of at least 4.5:1, measured in pixels.
 """
 
@@ -23,6 +24,7 @@ from typing import Any
 import pytest
 from conftest import KEY, unlock_teacher
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+from test_keyboard import _ACTIVE_JS, tab_to
 
 from widgets.words import card_name
 
@@ -148,24 +150,49 @@ def _report(found: dict[str, list[dict]], keep: Any) -> list[str]:
             for device, problems in found.items() for p in problems if keep(p)]
 
 
-@pytest.fixture
-def device_page(open_page: Any) -> Any:
-    """A page at the first device's size (the audit resizes it through the others; the 200%
-    zoom size is the same CSS viewport as a device scale of 2)."""
-    w, h, _ = DEVICES["chromebook"]
-    return lambda name: open_page(name, viewport={"width": w, "height": h})
+@pytest.fixture(scope="module")
+def visited(lessons_server: Any, browser: Any) -> Any:
+    """`visited(stem)`: the lesson page loaded once for every check made on it at rest (its
+    own text and widgets, its card table, the table's first screen), then closed: at the
+    Chromebook's size first (a table's lesson: the first screen measured and shot, with the
+    table's top at the top of the window), then resized through every device, audited and
+    shot at each. Returns {"found": {device: problems}, "first": the first screen or None,
+    "problems": the page's console errors and error texts}."""
+    from conftest import VoilaPage, close_context
+
+    done: dict[str, dict] = {}
+
+    def visit(stem: str) -> dict:
+        if stem not in done:
+            w, h, _ = DEVICES["chromebook"]
+            ctx = browser.new_context(viewport={"width": w, "height": h})
+            try:
+                vp = VoilaPage(ctx, stem)
+                table = TABLE_OF.get(stem)
+                vp.open(lessons_server.page_url(f"{stem}.ipynb"),
+                        expect_widgets=table is not None)
+                first = None
+                if table is not None:
+                    vp.page.wait_for_timeout(SETTLE_MS)
+                    first = vp.page.evaluate(FIRST_SCREEN_JS,
+                                             [ROOT_JS[table], NEEDED_JS[table]])
+                    vp.page.screenshot(path=str(_artifact(f"devices-first-screen-{table}")))
+                found = _audit_every_device(vp, stem)
+                done[stem] = {"found": found, "first": first, "problems": vp.problems()}
+            finally:
+                close_context(ctx)
+        return done[stem]
+
+    return visit
 
 
 @pytest.mark.parametrize("notebook", LESSONS, ids=[p.stem for p in LESSONS])
-def test_lesson_page_fits_every_device(notebook: Path, lessons_server: Any,
-                                       device_page: Any) -> None:
-    """The lesson's own text and widgets (the tables have their own test below)."""
-    vp = device_page(notebook.stem)
-    vp.open(lessons_server.page_url(notebook.name), expect_widgets=False)
-    found = _audit_every_device(vp, notebook.stem)
-    problems = _report(found, lambda p: p["where"] == "page")
+def test_lesson_page_fits_every_device(notebook: Path, visited: Any) -> None:
+    """The lesson's own text and widgets (the tables are reported on their own below)."""
+    seen = visited(notebook.stem)
+    problems = _report(seen["found"], lambda p: p["where"] == "page")
     assert not problems, "\n".join(problems)
-    assert vp.problems() == []
+    assert seen["problems"] == []
 
 
 def test_zoom_200_is_the_same_at_device_scale_2(lessons_server: Any, browser: Any) -> None:
@@ -194,6 +221,7 @@ def _artifact(name: str) -> Path:
 
 # ----- the tables ------------------------------------------------------------------------
 TABLES = {"hitme": "03_hit_me.ipynb", "flapjack": "05_flapjack.ipynb"}
+TABLE_OF = {Path(nb).stem: table for table, nb in TABLES.items()}
 
 
 def _table_params() -> list[Any]:
@@ -201,28 +229,10 @@ def _table_params() -> list[Any]:
             for kind in ("hscroll", "cut", "small-control", "small-text")]
 
 
-@pytest.fixture(scope="module")
-def table_audits(lessons_server: Any, browser: Any) -> dict[str, dict[str, list[dict]]]:
-    """Each table's lesson loaded once and audited at every size."""
-    from conftest import VoilaPage
-
-    out = {}
-    for table, notebook in TABLES.items():
-        w, h, _ = DEVICES["chromebook"]
-        ctx = browser.new_context(viewport={"width": w, "height": h})
-        try:
-            vp = VoilaPage(ctx, f"table-{table}")
-            vp.open(lessons_server.page_url(notebook))
-            out[table] = _audit_every_device(vp, f"table-{table}")
-        finally:
-            from conftest import close_context
-            close_context(ctx)
-    return out
-
-
 @pytest.mark.parametrize("table,kind", _table_params())
-def test_table_fits_every_device(table: str, kind: str, table_audits: Any) -> None:
-    found = table_audits[table]
+def test_table_fits_every_device(table: str, kind: str, visited: Any) -> None:
+    """Each table, measured in its lesson's one visit at every size."""
+    found = visited(Path(TABLES[table]).stem)["found"]
     problems = _report(found, lambda p: p["where"] == table and p["kind"] == kind)
     assert not problems, "\n".join(problems)
 
@@ -260,9 +270,12 @@ def text_contrast(png: bytes) -> float:
     return max(contrast(ground, c) for _, c in colours)
 
 
-def _number_line_contrasts(page: Any) -> list[tuple[str, float]]:
+def _number_line_contrasts(page: Any, height: int | None = None) -> list[tuple[str, float]]:
+    """Each label's contrast (with `height`: only the labels inside a window that tall)."""
     out = []
     for t in page.evaluate(NL_TEXT_JS):
+        if height is not None and not (0 <= t["y"] and t["y"] + t["h"] <= height):
+            continue
         clip = {"x": t["x"] - 1, "y": t["y"] - 1, "width": t["w"] + 2, "height": t["h"] + 2}
         out.append((t["text"], round(text_contrast(page.screenshot(clip=clip)), 2)))
     return out
@@ -284,7 +297,8 @@ def _open_lesson_with_a_line(page: Any, server: Any) -> None:
 def test_number_line_readable_in_forced_dark_mode(device: str, lessons_server: Any,
                                                   browser: Any) -> None:
     """Chromium's own forced dark mode (the setting a student can turn on): a browser started
-    with WebContentsForceDark darkens the page; every label of the line keeps 4.5:1."""
+    with WebContentsForceDark darkens the page; every label of the line keeps 4.5:1, in
+    lesson 01's explorer and (on the Chromebook) on Hit Me's table."""
     from conftest import CHROMIUM, CHROMIUM_ARGS
 
     dark = browser.browser_type.launch(
@@ -305,6 +319,18 @@ def test_number_line_readable_in_forced_dark_mode(device: str, lessons_server: A
         assert len(found) >= 5, found
         low = [(text, c) for text, c in found if c < MIN_CONTRAST]
         assert not low, f"labels under {MIN_CONTRAST}:1 in forced dark mode: {low}"
+        if device == "chromebook":  # a game's line too: Hit Me's seats and axis numbers
+            page.goto(lessons_server.page_url("03_hit_me.ipynb"), wait_until="domcontentloaded",
+                      timeout=120_000)
+            line = page.locator(".icg-game svg.icg-nl:visible").first
+            line.wait_for(state="visible", timeout=120_000)
+            page.wait_for_timeout(SETTLE_MS)
+            line.scroll_into_view_if_needed()
+            line.screenshot(path=str(_artifact("devices-forced-dark-hit-me")))
+            found = [f for f in _number_line_contrasts(page, h) if f[0].strip()]
+            assert len(found) >= 5, found
+            low = [(text, c) for text, c in found if c < MIN_CONTRAST]
+            assert not low, f"Hit Me's labels under {MIN_CONTRAST}:1 in forced dark mode: {low}"
     finally:
         from conftest import close_context
         close_context(dark)
@@ -369,15 +395,11 @@ FIRST_SCREEN_JS = """([rootJs, neededJs]) => {
 
 
 @pytest.mark.parametrize("table", ["hitme", "flapjack"])
-def test_table_hand_and_buttons_on_the_first_screen(table: str, lessons_server: Any,
-                                                    device_page: Any) -> None:
+def test_table_hand_and_buttons_on_the_first_screen(table: str, visited: Any) -> None:
     """On a Chromebook (1366x657), with the table's top at the top of the window, the
-    student's hand and the buttons to press are all on screen."""
-    vp = device_page(f"first-screen-{table}")
-    vp.open(lessons_server.page_url(TABLES[table]))
-    vp.page.wait_for_timeout(SETTLE_MS)
-    seen = vp.page.evaluate(FIRST_SCREEN_JS, [ROOT_JS[table], NEEDED_JS[table]])
-    vp.page.screenshot(path=str(_artifact(f"devices-first-screen-{table}")))
+    student's hand and the buttons to press are all on screen (measured in the lesson's one
+    visit, before it is resized)."""
+    seen = visited(Path(TABLES[table]).stem)["first"]
     assert seen["found"], "no hand or button found"
     below = [f for f in seen["found"] if f["bottom"] > seen["height"] - max(seen["top"], 0)]
     assert not below, f"below the first screen ({seen['height']} px): {below}"
@@ -447,10 +469,11 @@ UNDER_24_JS = """() => { const out = []; const root = document.querySelector('.i
 
 def test_projector_large_print_with_every_hand_shown(keyed_server: Any,
                                                       open_page: Any) -> None:
-    """The teacher guide's table at 1280x720 in Large print, "Show every hand" on, after three
-    computer moves: with the table's top at the top of the screen, "Hit me!" and Hold are
-    whole on screen; every text of the table is at least 24 px; the last move names the card
-    a hit drew; the move log is reached with a few Tabs from Hold."""
+    """The teacher guide's table at 1280x720 in Large print, "Show every hand" on, stepped
+    until a computer player has hit: with the table's top at the top of the screen, "Hit me!",
+    Hold and the move log (its title and newest line) are whole on screen together; every text
+    of the table is at least 24 px; the last move names the card the hit drew, and so does the
+    log's newest line; the log is reached with a few Tabs from Hold."""
     w, h, _ = DEVICES["projector"]
     vp = open_page("projector-every-hand", viewport={"width": w, "height": h})
     vp.open(keyed_server.page_url("teacher_guide.ipynb"))
@@ -460,22 +483,38 @@ def test_projector_large_print_with_every_hand_shown(keyed_server: Any,
     step.wait_for(timeout=30_000)
     page.get_by_role("button", name="Show every hand").click()
     said = []
-    for _ in range(3):
-        if step.is_disabled():
+    for _ in range(8):
+        if step.is_disabled() or any("chose hit" in x for x in said):
             break
+        before = page.locator(".icg-last-reason").inner_text()
         step.click()
+        page.wait_for_function(
+            "t => (document.querySelector('.icg-last-reason') || {}).innerText !== t",
+            arg=before, timeout=30_000)
         vp.wait_synced()
         said.append(page.locator(".icg-last-reason").inner_text())
     page.evaluate(f"() => ({ROOT_JS['hitme']})().scrollIntoView({{block: 'start'}})")
     page.wait_for_timeout(SETTLE_MS)
     page.screenshot(path=str(_artifact("devices-projector-every-hand")))
+    hits = [x for x in said if "chose hit" in x]
+    assert hits, f"no computer player hit in {len(said)} moves: {said}"
+    assert all(re.search(r"chose hit and drew \S+ \([+-]\d+\)", x) for x in hits), said
     for name in ("Hit me!", "Hold"):
         r = page.get_by_role("button", name=name).bounding_box()
         assert r is not None and 0 <= r["y"] and r["y"] + r["height"] <= h, (name, r)
+    log = page.evaluate("""() => { const pre = document.querySelector('.icg-game pre.icg-log-text');
+      const title = pre.parentElement.querySelector('.icg-log-title');
+      const r = document.createRange(); r.selectNodeContents(pre);
+      const first = [...r.getClientRects()][0];
+      return {title: title.getBoundingClientRect().top,
+              first: first && {top: first.top, bottom: first.bottom},
+              right: pre.getBoundingClientRect().right,
+              newest: pre.textContent.split('\\n')[0]}; }""")
+    assert log["first"] and 0 <= log["title"] and log["first"]["bottom"] <= h, log
+    assert log["right"] <= w, log
+    assert re.search(r"drew \S+ \([+-]\d+\)|\([+-]\d+\)", log["newest"]), log
     assert page.evaluate(UNDER_24_JS) == []
-    hits = [x for x in said if "chose hit" in x]
-    assert all(re.search(r"chose hit and drew \S+ \([+-]\d+\)", x) for x in hits), said
-    # the move log is a few Tabs after Hold, and comes on screen with the focus
+    # the move log is a few Tabs after Hold
     page.get_by_role("button", name="Hold").focus()
     seen = []  # Hold, then the teacher box's Restart, New deal, Large print, then Peek
     for _ in range(6):
@@ -485,8 +524,6 @@ def test_projector_large_print_with_every_hand_shown(keyed_server: Any,
             break
     else:
         raise AssertionError("the move log is not within 6 Tabs of Hold: " + "\n".join(seen))
-    r = page.locator(".icg-game pre.icg-log-text").bounding_box()
-    assert r is not None and r["y"] < h and r["y"] + min(r["height"], 100) > 0, r
     assert vp.problems() == []
 
 
@@ -608,14 +645,94 @@ def test_hit_me_check_does_not_give_its_answer_away(fixtures_server: Any, open_p
     assert any(s in vp.everything_received() for s in _sum_statements(total))
 
 
-def test_keypad_types_where_the_student_tapped(fixtures_server: Any, open_page: Any,
-                                               bt: Any) -> None:
-    vp = open_page("hit-me-keypad")
-    _play_hit_me_to_the_check(vp, fixtures_server, bt)
-    boxes = vp.page.locator(".icg-answer input")
+def test_keypad_and_sign_key_on_a_phone(fixtures_server: Any, open_page: Any, bt: Any) -> None:
+    """Hit Me's check on a phone (390x844). The keypad types into the box tapped. Both boxes
+    ask for the number pad (inputmode="numeric"), which on an iPhone has no minus: the "My sum"
+    box has a "± Sign" button right after it (the next Tab, whole on screen, level with the
+    box) that makes the number typed negative, or positive again; the |sum| box has none (one
+    Tab from it reaches Check). The sum typed as digits and signed with the key is right."""
+    w, h, _ = DEVICES["phone"]
+    vp = open_page("hit-me-keypad", viewport={"width": w, "height": h})
+    replica = _play_hit_me_to_the_check(vp, fixtures_server, bt)
+    page = vp.page
+    boxes = page.locator(".icg-answer input")
     boxes.nth(1).click()  # the |sum| box
-    vp.page.locator(".icg-keypad .widget-button", has_text=re.compile("^3$")).click()
+    page.locator(".icg-keypad .widget-button", has_text=re.compile("^3$")).click()
     vp.wait_synced()
-    vp.page.wait_for_timeout(SETTLE_MS)
+    page.wait_for_timeout(SETTLE_MS)
     assert boxes.nth(1).input_value() == "3" and boxes.nth(0).input_value() == ""
+    assert [boxes.nth(i).get_attribute("inputmode") for i in range(2)] == ["numeric"] * 2
+    sign = page.get_by_role("button", name="\u00b1 Sign")
+    assert sign.count() == 1
+    boxes.nth(0).focus()
+    page.keyboard.press("Tab")
+    assert page.evaluate(_ACTIVE_JS)["text"] == "\u00b1 Sign", "the sign key is not after My sum"
+    key, box = sign.bounding_box(), boxes.nth(0).bounding_box()
+    assert key is not None and box is not None
+    assert 0 <= key["x"] and key["x"] + key["width"] <= w, key
+    assert abs((key["y"] + key["height"]) - (box["y"] + box["height"])) < 12, (key, box)
+
+    def value_is(text: str) -> None:
+        page.wait_for_function(
+            "v => document.querySelectorAll('.icg-answer input')[0].value === v", arg=text,
+            timeout=30_000)
+
+    total = replica.my_sum()
+    boxes.nth(0).click()
+    page.keyboard.type(str(abs(total)))  # a number pad: digits only
+    sign.click()
+    value_is(f"-{abs(total)}")
+    if total >= 0:
+        sign.click()
+        value_is(str(total))
+    boxes.nth(1).fill(str(abs(total)))
+    boxes.nth(1).press("Tab")
+    assert page.evaluate(_ACTIVE_JS)["text"] == "Check my sum", "one Tab from |sum| reaches Check"
+    vp.page.screenshot(path=str(_artifact("devices-phone-sign-key")))
+    page.keyboard.press("Enter")
+    page.locator(".icg-answer .icg-msg-ok").first.wait_for(timeout=30_000)
+    assert vp.problems() == []
+
+
+# Whether the focus is on an enabled button of a next step (Add / Subtract).
+ON_NEXT_STEP_JS = """() => { const e = document.activeElement;
+  return !!(e && e.closest('.icg-game .icg-next-step') && !e.disabled); }"""
+
+
+def test_flapjack_focus_follows_a_chosen_card(fixtures_server: Any, open_page: Any,
+                                              bt: Any) -> None:
+    """Flapjack's add-or-subtract game by keyboard on a phone (390x844): a card chosen with
+    Enter takes the focus to the first enabled of Add / Subtract, and the live region says
+    the prompt ("You chose ..."); the sign pressed plays the card and the focus goes back to
+    the hand (an enabled card button) once it is the student's turn, never to the page body."""
+    replica = bt.FlapjackReplica(variant="add-or-subtract")
+    w, h, _ = DEVICES["phone"]
+    vp = open_page("focus-flapjack-signs", viewport={"width": w, "height": h})
+    vp.open(fixtures_server.page_url("flapjack_signs.ipynb"))
+    page = vp.page
+    play = replica.choose()
+    label = replica.label(play.card)
+    card = re.compile(f"^{re.escape(label)}( \\(.*\\))?$")
+    tab_to(page, lambda i: i["tag"] == "BUTTON" and bool(card.match(i["text"])), label)
+    page.keyboard.press("Enter")
+    try:
+        page.wait_for_function(ON_NEXT_STEP_JS, timeout=30_000)
+    except PlaywrightTimeoutError:
+        page.screenshot(path=str(_artifact("devices-phone-flapjack-signs")))
+        raise AssertionError(f"the focus stayed on {page.evaluate(_ACTIVE_JS)}") from None
+    page.screenshot(path=str(_artifact("devices-phone-flapjack-signs")))
+    assert page.locator("#icg-live").text_content().startswith("You chose"), \
+        page.locator("#icg-live").text_content()
+    want = "+ " if play.sign > 0 else "\u2212 "
+    tab_to(page, lambda i: i["tag"] == "BUTTON" and i["text"].startswith(want), want)
+    page.keyboard.press("Enter")
+    replica.play(play)
+    assert replica.my_turn(), "the fixture's game should go on after the first card"
+    try:
+        page.wait_for_function(
+            "() => { const e = document.activeElement; return !!(e && !e.disabled"
+            " && e.matches('.icg-game .icg-card-btn')); }", timeout=30_000)
+    except PlaywrightTimeoutError:
+        raise AssertionError(f"the focus is not on the hand: {page.evaluate(_ACTIVE_JS)}") \
+            from None
     assert vp.problems() == []

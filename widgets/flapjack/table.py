@@ -157,8 +157,10 @@ class FlapjackTable(TableShell, widgets.VBox):
         self.cancel_sign_button = ui.make_button(
             _("Choose another card"), self._cancel,
             tooltip=_("put the card back and choose again"))
+        # the step after a card is chosen: the page moves the focus to it (static/play-focus.js)
         self.sign_box = ui.hidden_box([self.sign_prompt, ui.hbox(
-            [self.add_button, self.subtract_button, self.cancel_sign_button])])
+            [self.add_button, self.subtract_button, self.cancel_sign_button])],
+            classes=("icg-next-step",))
 
     def _build_practice(self) -> None:
         self.practice = ui.AnswerEntry(

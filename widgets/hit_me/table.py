@@ -118,7 +118,7 @@ class HitMeTable(TableShell, widgets.VBox):
         self.css = ui.style_widget()
         self.title_html = ui.html_widget('<div class="icg-title">{}</div>'.format(esc(_("Hit Me"))))
         self.status_html = ui.html_widget(v.status_html, ["icg-status"])
-        self.seats_html = ui.html_widget(v.seats_html)
+        self.seats_html = ui.html_widget(v.seats_html, ["icg-seats-box"])
         lo, hi = v.line_ends
         self.number_line = ui.NumberLine(_("Number line: sums and distances from zero"),
                                          large=self.large_print, points=list(v.points),
@@ -195,7 +195,8 @@ class HitMeTable(TableShell, widgets.VBox):
         self.announce = ui.AnswerEntry(
             [("sum", _("My sum")), ("abs", _("Its absolute value |sum|"))],
             on_check=self._check_announce, on_show_me=self.session.show_me,
-            check_label=_("Check my sum"), placeholders={"abs": _("a whole number")})
+            check_label=_("Check my sum"), placeholders={"abs": _("a whole number")},
+            unsigned=("abs",))
         # (a room turns the cards up by itself once every student has answered)
         self.announce_done_button = ui.make_button(
             _("Turn up all the cards"), self.session.finish_announce, button_style="primary",

@@ -8,19 +8,23 @@
 //    Then the focus goes to the next enabled control of the same table (after the pressed
 //    one, else the first), and back to the pressed control once it is enabled again, as long
 //    as the student has not moved the focus since; a new question to answer (the answer
-//    entry's Check enabled again) takes it to the question's first box. Each move of the focus
-//    and each change of the status line of the table being played is announced in a live
-//    region (#icg-live).
+//    entry's Check enabled again) takes it to the question's first box, and a next step shown
+//    (.icg-next-step: Flapjack's Add / Subtract after a card is chosen) to its first enabled
+//    button, from where the focus goes back to the chosen card's place once the step is
+//    done. Each change of the status line of the table being played, and each next step's
+//    prompt, is announced in a live region (#icg-live).
 // 2. A link to an anchor in the page ("Play", href="#play" at the top of a lesson) scrolls to
 //    it in this tab (the lesson's renderer opens every link in a new tab: here a second page
-//    with its own kernel) and puts the focus on the table's first enabled control.
+//    with its own kernel) and puts the focus on the table's first enabled control, scrolled
+//    into view too when the window is short, as long as the status line stays on screen.
 // 3. Enter in a box of a table sends the box's value first, then ipywidgets' "submit" event:
 //    ipywidgets sends the value on the change event that follows the key press, after its
 //    submit message, so the kernel would check the value from before. The kernel handles the
 //    submit (widgets/components.py AnswerEntry, widgets/teacher_key.py).
 // 4. The answer boxes of a table (.icg-answer) ask a tablet for its number keyboard
-//    (inputmode="numeric": an iPad's and Android's show a minus key; a phone without one has
-//    the table's own keypad with its minus key).
+//    (inputmode="numeric"). An iPhone's number pad has no minus key: a box for a number that
+//    may be negative has a "± Sign" button right after it (widgets/components.py AnswerEntry),
+//    and the table's keypad has its own minus key.
 (function () {
   var GAME = '.icg-game';
   // what is not a move of the game: the teacher's and page controls, settings, the keypad
@@ -32,6 +36,8 @@
   var pending = null; // that control, after a move took the focus from it
   var moving = false; // the focus is being moved here (not by the student)
   var live = null;
+  var lastSaid = ''; // the status line last announced
+  var stepFrom = new WeakMap(); // a next step's button: the control the student was on
 
   function controls(root) {
     return Array.prototype.filter.call(
@@ -69,7 +75,7 @@
     return null;
   }
 
-  function say(root) {
+  function speak(text) {
     if (!live) {
       live = document.createElement('div');
       live.id = 'icg-live';
@@ -80,15 +86,46 @@
       s.clip = 'rect(0 0 0 0)'; s.clipPath = 'inset(50%)'; s.whiteSpace = 'nowrap';
       document.body.appendChild(live);
     }
-    var status = root.querySelector('.icg-status-now, .icg-fj-status');
-    var text = status ? (status.innerText || status.textContent || '').trim() : '';
     if (text && live.textContent !== text) live.textContent = text;
   }
 
-  function moveTo(el, root) {
+  function textOf(el) {
+    return el ? (el.innerText || el.textContent || '').replace(/\s+/g, ' ').trim() : '';
+  }
+
+  function say(root) {
+    var text = textOf(root.querySelector('.icg-status-now, .icg-fj-status'));
+    if (text && text !== lastSaid) { lastSaid = text; speak(text); }
+  }
+
+  function moveTo(el, root, prompt) {
     moving = true;
     try { el.focus({preventScroll: false}); } finally { moving = false; }
     say(root);
+    if (prompt) speak(prompt);
+  }
+
+  // A next step shown (its buttons usable, or its prompt new: another card chosen) takes the
+  // focus from the table to its first enabled button, and its prompt is announced.
+  var offered = new WeakMap();
+  function nextStep(root) {
+    var steps = root.querySelectorAll('.icg-next-step');
+    for (var i = 0; i < steps.length; i++) {
+      var buttons = Array.prototype.filter.call(steps[i].querySelectorAll('button'), usable);
+      if (!buttons.length) { offered.delete(steps[i]); continue; }
+      var prompt = textOf(steps[i].querySelector('.widget-html'));
+      if (offered.get(steps[i]) === prompt) continue;
+      offered.set(steps[i], prompt);
+      var a = document.activeElement;
+      var here = a && a !== document.body && root.contains(a) && !steps[i].contains(a);
+      if (!here && !lost()) continue;
+      var from = steps[i].contains(last) ? stepFrom.get(last) : last;
+      moveTo(buttons[0], root, prompt);
+      if (from) stepFrom.set(buttons[0], from);
+      pending = null; last = buttons[0];
+      return true;
+    }
+    return false;
   }
 
   // A question to answer (an answer entry's Check enabled again: Hit Me's sum at the end of
@@ -118,10 +155,10 @@
     mark();
     if (!lastRoot || !lastRoot.isConnected) return;
     say(lastRoot);  // the table being played: what its status line says now
-    if (question(lastRoot)) return;
+    if (question(lastRoot) || nextStep(lastRoot)) return;
     if (pending === null) {
       if (!last || !lost()) return;
-      pending = last;
+      pending = stepFrom.get(last) || last;
     } else if (document.activeElement !== last && !lost()) {
       return;  // not where it was put here, and not lost: the student's own
     }
@@ -141,6 +178,10 @@
     var root = e.target && e.target.closest ? e.target.closest(GAME) : null;
     pending = null;
     if (root && controls(root).indexOf(e.target) >= 0) {
+      // from one button of a next step to another: the chosen card's place goes with it
+      var step = last && last.closest ? last.closest('.icg-next-step') : null;
+      if (step && step.contains(e.target) && stepFrom.has(last))
+        stepFrom.set(e.target, stepFrom.get(last));
       last = e.target;
       lastRoot = root;
       lastIndex = controls(root).indexOf(e.target);
@@ -180,6 +221,11 @@
     if (first) {
       moving = true;
       try { first.focus({preventScroll: true}); } finally { moving = false; }
+      // a short window (200% zoom): the control comes in too, as long as the line that says
+      // what to do stays on screen
+      first.scrollIntoView({block: 'nearest'});
+      var status = root.querySelector('.icg-status-now, .icg-fj-status');
+      if (status && status.getBoundingClientRect().top < 0) status.scrollIntoView({block: 'start'});
       last = first; lastRoot = root; lastIndex = controls(root).indexOf(first); pending = null;
       say(root);
     }
