@@ -40,7 +40,7 @@ def artifacts_dir() -> Path:
     return ARTIFACTS_DIR
 
 
-# ----- the room store (widgets/rooms/): SQLite always, PostgreSQL on a throwaway cluster -----
+# ----- the room store (rooms/): SQLite always, PostgreSQL on a throwaway cluster -----
 @pytest.fixture(scope="session")
 def pg_cluster():  # noqa: ANN201 - a generator fixture
     """A PostgreSQL cluster in a temporary folder (tests/pg_cluster.py); skips locally without

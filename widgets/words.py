@@ -719,7 +719,7 @@ def reason_text(why: Any, add_or_subtract: bool = False, viewer: int | None = No
     return r
 
 
-# ----- the room store's refusals (widgets.rooms.store.RoomError: a code and its data) --------
+# ----- the room store's refusals (rooms.RoomError: a code and its data) ----------------------
 # Each code with its sentence; {room} is a room code as shown (KM7-Q4X), {n} a seat number as
 # people count (from 1), {name} a player's name. Codes with two sentences: the second is for a
 # room named by the class view (data "room"), the first for the student's own table.
@@ -764,6 +764,10 @@ ROOM_ERRORS: dict[str, str | tuple[str, str]] = {
     "face-up": N_("The cards of room {room} are already face up."),
     "not-all-done": N_("Room {room}: not every player is done yet; the cards turn up at the "
                        "end of the round."),
+    "open-tables": N_("This computer already has {n} tables open: finish or close one before "
+                      "opening another."),
+    "tables-this-hour": N_("This computer opened {n} tables in the last hour: join a table, or "
+                           "wait before opening another."),
 }
 # A room's status, as said in a sentence, and what a host's or teacher's change would make it.
 ROOM_STATUS = {"waiting": N_("waiting"), "playing": N_("playing"), "paused": N_("paused"),
@@ -783,10 +787,10 @@ CANNOT_CHANGE = {
 
 
 def room_error_text(error: Any) -> str:
-    """A refusal of the room store (widgets.rooms.store.RoomError: `code` and `data`), or a
-    malformed room code or name (widgets.rooms.codes.CodeError), as one sentence in the page's
+    """A refusal of the room store (rooms.RoomError: `code` and `data`), or a
+    malformed room code or name (rooms.codes.CodeError), as one sentence in the page's
     language. A developer's detail in the data (a driver's message) is never said."""
-    from widgets.rooms.codes import MAX_NAME, CodeError
+    from rooms.codes import MAX_NAME, CodeError
 
     if isinstance(error, CodeError):
         code = getattr(error, "code", "bad-code")
@@ -817,6 +821,8 @@ def room_error_text(error: Any) -> str:
                          "{n} seats are empty and this table has no computer players; wait "
                          "for more students or make a new room.", n))
         return text.format(room=room or "", n=n)
+    if code in ("open-tables", "tables-this-hour"):
+        return _(ROOM_ERRORS[code]).format(n=d.get("count", 0))
     if code == "pin-wait":
         n = d.get("seconds", 1)
         return ngettext("Too many wrong PINs for this seat: wait {n} second and try again.",

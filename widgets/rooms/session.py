@@ -28,15 +28,15 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import rooms as st
 from engine.cards import card_from_json
 from engine.errors import IllegalActionError, Reason, Why
 from engine.flapjack import Play
 from engine.hit_me import ChooseAce, Hit, HitMeGame, Hold, Reveal
+from rooms.codes import format_code
+from rooms.games import NEXT_ROUND, next_round
 from widgets.controller import call_later, make_bots
 from widgets.hit_me.render import announce_feedback, own_values
-from widgets.rooms import store as st
-from widgets.rooms.codes import format_code
-from widgets.rooms.games import NEXT_ROUND, next_round
 from widgets.words import _, abs_math, room_error_text, sum_math
 
 log = logging.getLogger(__name__)
