@@ -23,8 +23,9 @@ from traitlets import TraitError
 from widget_helpers import all_widgets, synced_text
 
 from widgets.flapjack import render
+from widgets.flapjack.session import YOU
+from widgets.flapjack.table import FlapjackTable
 from widgets.flapjack.view import table_view
-from widgets.flapjack_table import YOU, FlapjackTable
 from widgets.shell import TeacherBox
 from widgets.words import card_name
 

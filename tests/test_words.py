@@ -23,8 +23,10 @@ from engine.bots import make_bot
 from engine.flapjack import FlapjackConfig, FlapjackState
 from engine.hit_me import HitMeConfig, HitMeGame
 from widgets import words
-from widgets.flapjack_table import YOU, FlapjackTable
-from widgets.hit_me_table import HitMeTable, Phase
+from widgets.flapjack.session import YOU
+from widgets.flapjack.table import FlapjackTable
+from widgets.hit_me.session import Phase
+from widgets.hit_me.table import HitMeTable
 
 
 class Pseudo(gettext.NullTranslations):

@@ -21,7 +21,6 @@ from ipywidgets.widgets.widget_string import HTMLStyle
 
 from widgets import deal_codes
 from widgets.render import Arrow, Point, Span, esc, message_html, move_log_html, number_line_svg
-from widgets.shell import LazyPart  # noqa: F401 - one class, read here by the tables
 from widgets.words import HintList, _, bound, card_aria
 
 log = logging.getLogger(__name__)

@@ -355,7 +355,7 @@ class PlayTogether(widgets.VBox):
 
     def _build_flapjack(self) -> None:
         from widgets.flapjack import render
-        from widgets.flapjack.hand import CardRow
+        from widgets.shell import CardRow
 
         s = self.session
         assert s is not None
