@@ -130,8 +130,9 @@ class FlapjackConfig:
         if HAND_SIZE * self.players > size:
             raise ConfigError(
                 f"decks must be enough to deal 7 cards to each of {self.players} players: "
-                f"{self.decks} deck(s) hold {size} cards, {HAND_SIZE * self.players} are needed"
-            )
+                f"{self.decks} deck(s) hold {size} cards, {HAND_SIZE * self.players} are needed",
+                "too-few-cards", players=self.players, decks=self.decks, cards=size,
+                needed=HAND_SIZE * self.players)
 
     @property
     def low(self) -> int:

@@ -145,8 +145,8 @@ class HitMeConfig:
             if self.decks < need:
                 raise ConfigError(
                     f"decks must be {need} or more for {self.players} players "
-                    f"(each player may need 7 cards); got {self.decks}"
-                )
+                    f"(each player may need 7 cards); got {self.decks}",
+                    "too-few-decks", players=self.players, decks=self.decks, need=need)
         object.__setattr__(self, "_cards", tuple(make_deck(self.decks)))  # (dealt each round)
         # per seat p, the other seats in playing order after it, then p itself (read at every
         # move to find the next seat still in)

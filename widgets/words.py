@@ -846,6 +846,31 @@ def room_error_text(error: Any) -> str:
     return _(text).format(**fields)
 
 
+def config_error_text(error: Any) -> str:
+    """A refused setting (engine.errors.ConfigError) as one sentence in the page's language:
+    from its code and numbers when it has a code (the engine's message is a developer's); a
+    ConfigError made here in widgets/ already holds its sentence."""
+    code, d = getattr(error, "code", None), dict(getattr(error, "data", {}) or {})
+    if code == "too-few-cards":
+        return ngettext("{decks} deck holds {cards} cards: not enough to deal 7 cards to each "
+                        "of {players} players ({needed} are needed). Choose more decks or "
+                        "fewer players.",
+                        "{decks} decks hold {cards} cards: not enough to deal 7 cards to each "
+                        "of {players} players ({needed} are needed). Choose more decks or "
+                        "fewer players.", d.get("decks", 1)).format(
+            decks=d.get("decks", 1), cards=d.get("cards", 0), players=d.get("players", 0),
+            needed=d.get("needed", 0))
+    if code == "too-few-decks":
+        return ngettext("{players} players need at least {need} deck (each player may need 7 "
+                        "cards).",
+                        "{players} players need at least {need} decks (each player may need 7 "
+                        "cards).", d.get("need", 1)).format(
+            players=d.get("players", 0), need=d.get("need", 1))
+    if code is not None:
+        return _("These settings cannot be used.")
+    return str(error)
+
+
 def limit_short(why: Any, add_or_subtract: bool = False) -> str:
     """A card button's short reason: 'would make -15, less than -13'."""
     num = (lambda n: str(n)) if add_or_subtract else signed
