@@ -239,7 +239,7 @@ def test_the_settings_panel_shows_the_sessions_refusal_and_applies():
     t.players_field.value = 8
     t.decks_field.value = 1
     t.settings.apply_button.click()
-    assert "decks must be enough to deal 7 cards to each of 8 players" in \
+    assert "not enough to deal 7 cards to each of 8 players (56 are needed)" in \
         text(t.settings.message)
     assert json.dumps(t.state.to_json()) == before
     t.decks_field.value = 2
