@@ -1,5 +1,5 @@
 """Networked play: rooms shared by every student's kernel (no ipywidgets, no sentences: a
-refusal is a code and its numbers, made into words by widgets/words.py).
+refusal is a code and its numbers, made into words by widgets/words/).
 
 `rooms.store.RoomStore` keeps rooms (one engine state each, its seats and move log) in SQLite
 or PostgreSQL, its parts one idea each (lifecycle, presence, moves, reading, notify, pins,

@@ -15,7 +15,7 @@ ARTIFACTS_DIR = ROOT / "tests" / "artifacts"
 # True under CI (CI=true): tests that would skip locally for a missing tool must fail instead.
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
-# The strategy lab's chart cache (widgets/strategy.py) goes to a fresh folder for each test run
+# The strategy lab's chart cache (widgets/strategy/) goes to a fresh folder for each test run
 # (Voila servers and nbval kernels started by the tests inherit it), not to ~/.cache.
 if "ICG_CHART_CACHE" not in os.environ:
     import tempfile

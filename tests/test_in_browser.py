@@ -69,7 +69,7 @@ def test_strategy_charts_without_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(strategy.CACHE_ENV, "off")
     drawn = strategy.hold_chart(players=3, rounds=300, seed=2)
     assert type(drawn) is strategy.Chart and "<img" in drawn._repr_html_()
-    monkeypatch.setattr(strategy, "SIMULATIONS", False)
+    monkeypatch.setattr("widgets.strategy.cache.SIMULATIONS", False)
     plain = strategy.hold_chart(players=3, rounds=300, seed=2)
     assert isinstance(plain, strategy.SvgChart)
     page = plain._repr_html_()

@@ -1,7 +1,7 @@
-"""widgets/words.py in a pseudo-language: every sentence made from engine data is marked.
+"""widgets/words/ in a pseudo-language: every sentence made from engine data is marked.
 
 The engine speaks data; every sentence about an event, a refusal, a hint, a computer player's
-reason or a card comes from widgets/words.py through its translation. With a pseudo-language
+reason or a card comes from widgets/words/ through its translation. With a pseudo-language
 that wraps every message in ⟦...⟧, a sentence that reaches a widget unmarked was made
 somewhere else (or read back from text): these tests fail the day a widget does that.
 

@@ -731,7 +731,7 @@ class AnswerEntry(widgets.VBox):
 # ----- hint ---------------------------------------------------------------------------------
 def hint_html(lines: str | Sequence[Any]) -> str:
     """A hint, one sentence a line (a paragraph of numbers is hard to read at 12). `lines` come
-    from widgets/words.py (a str, or a words.HintList shown as a list when it has three or more
+    from widgets/words/ (a str, or a words.HintList shown as a list when it has three or more
     items); no text is split here, so a hint reads the same in every language."""
     if isinstance(lines, (str, HintList)):
         lines = [lines]
