@@ -70,7 +70,7 @@ help:
 # __pycache__ (a read-only checkout, PYTHONDONTWRITEBYTECODE) would compile them again on every
 # page load (about 0.03 s CPU each, times 30 students).
 venv: $(STAMP)
-	@$(PY) -m compileall -q engine widgets
+	@$(PY) -m compileall -q engine rooms widgets
 	@$(BIN)/pybabel -q compile -d $(LOCALE) -D icg
 
 # Translations (docs/translating.md): the template icg.pot from the sources (babel.cfg), every

@@ -309,7 +309,7 @@ def teacher_key_from_fresh_pages(url: str, process: Any) -> bool:
 
 def rooms(url: str, process: Any) -> bool:
     from engine.hit_me import HitMeConfig, HitMeGame
-    from widgets.rooms import NameTaken, NotAllowed, open_store
+    from rooms import NameTaken, NotAllowed, open_store
 
     folder = Path(tempfile.mkdtemp(prefix="icg-attack-rooms-"))
     store = open_store(f"sqlite:///{folder / 'rooms.sqlite3'}")

@@ -42,16 +42,16 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from widgets.exit_ticket import TICKETS, ExitTicket  # noqa: E402
-from widgets.rooms.answers import (  # noqa: E402
+from rooms import StoreUnavailable  # noqa: E402
+from rooms.answers import (  # noqa: E402
     Answer,
     ClassAnswers,
     Outbox,
     day_of,
     open_answers,
 )
+from widgets.exit_ticket import TICKETS, ExitTicket  # noqa: E402
 from widgets.rooms.dashboard import AnswersPanel  # noqa: E402
-from widgets.rooms.store import StoreUnavailable  # noqa: E402
 from widgets.student import Student  # noqa: E402
 
 LESSON = 2

@@ -380,8 +380,8 @@ async def _latency(others: list[WidgetClient], t: float, run: Run, timeout: floa
 
 
 async def main_async(args: argparse.Namespace, url: str) -> Run:
-    from widgets.rooms import open_store
-    from widgets.rooms.store import TEACHER_SEAT
+    from rooms import open_store
+    from rooms.classroom import TEACHER_SEAT
 
     run = Run(args.store, students=args.students)
     vs = _voila_server()

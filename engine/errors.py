@@ -8,7 +8,16 @@ from typing import Any
 
 
 class ConfigError(ValueError):
-    """A game setting is outside its allowed values (raised when the game is made)."""
+    """A game setting is outside its allowed values (raised when the game is made).
+
+    The message is for a developer. A refusal that settings chosen on a page can cause also
+    carries a `code` and its numbers (`data`), from which widgets.words.config_error_text makes
+    the page's sentence in its own language."""
+
+    def __init__(self, message: str, code: str | None = None, **data: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.data = data
 
 
 class Reason(Enum):

@@ -38,7 +38,24 @@ from engine.save_shape import (
     StateShape,
     enum_or_none,
 )
-from engine.validate import MAX_DECKS, MAX_PLAYERS, check_targets
+from engine.saves import COLORS, check_events, load_config
+from engine.validate import (
+    MAX_DECKS,
+    MAX_PLAYERS,
+    check_targets,
+    every_card_once,
+    expect_bool,
+    expect_card,
+    expect_cards,
+    expect_choice,
+    expect_fields,
+    expect_int,
+    expect_list,
+    expect_list_of,
+    expect_seat,
+    fail,
+    is_int,
+)
 
 HAND_SIZE = 7
 
@@ -113,8 +130,9 @@ class FlapjackConfig:
         if HAND_SIZE * self.players > size:
             raise ConfigError(
                 f"decks must be enough to deal 7 cards to each of {self.players} players: "
-                f"{self.decks} deck(s) hold {size} cards, {HAND_SIZE * self.players} are needed"
-            )
+                f"{self.decks} deck(s) hold {size} cards, {HAND_SIZE * self.players} are needed",
+                "too-few-cards", players=self.players, decks=self.decks, cards=size,
+                needed=HAND_SIZE * self.players)
 
     @property
     def low(self) -> int:
@@ -155,7 +173,6 @@ class FlapjackConfig:
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> FlapjackConfig:
-        from engine.saves import check_flapjack_config  # (engine.saves imports this module)
         d = dict(check_flapjack_config(d))
         d["targets"] = tuple(d["targets"])
         return cls(**d)
@@ -240,8 +257,12 @@ class FlapjackState(StateShape):
     # config's whole deck(s) (`deal(..., exact=True)`); None: the config's deck(s)
     cards: list[Card] | None = None
 
-    GAME, SAVE, CHECK = "flapjack", FLAPJACK_SAVE, "check_flapjack_state"
+    GAME, SAVE = "flapjack", FLAPJACK_SAVE
     OPTIONAL = (("cards", CARDS),)
+
+    @classmethod
+    def check_save(cls, d: Any) -> None:
+        check_flapjack_state(d)
 
     @property
     def _log(self) -> list[Event]:
@@ -519,3 +540,162 @@ class FlapjackObservation(Observation):
 
 FlapjackState.CONFIG = FlapjackConfig
 FlapjackState.OBSERVATION = FlapjackObservation  # (defined after the state it reads)
+
+
+# ----- what a saved game may hold ------------------------------------------------------------
+# Each check follows from RULES.md and the way the engine changes a state; the honest saves of
+# seeded random play in every variant pass them all (tests/test_forged_saves.py). Shared
+# checks (the event log, exact types): engine/saves.py, engine/validate.py.
+END_REASONS = tuple(r.value for r in EndReason)
+EVENT_REASONS = (*(r.value for r in PassReason), *END_REASONS)
+FLAPJACK_EVENTS = ("deal", "play", "draw", "flapjack", "pass", "end")
+FLAPJACK_CONFIG_FIELDS = ("players", "decks", "colors", "variant", "limit", "face_cards",
+                          "add_or_subtract", "targets")
+FLAPJACK_FIELDS = ("game", "config", "dealer", "draw_pile", "hands", "table", "tricks",
+                   "current", "end_reason", "flapjacks", "plays", "passes", "events")
+
+
+def check_flapjack_config(d: Any, where: str = "config") -> dict[str, Any]:
+    """Saved Flapjack settings: exact fields and types (the constructor checks the ranges)."""
+    expect_fields(d, where, FLAPJACK_CONFIG_FIELDS)
+    expect_int(d["players"], f"{where}.players", 2, MAX_PLAYERS)
+    expect_int(d["decks"], f"{where}.decks", 1, MAX_DECKS)
+    expect_choice(d["colors"], f"{where}.colors", COLORS)
+    expect_choice(d["variant"], f"{where}.variant", tuple(VARIANTS))
+    expect_int(d["limit"], f"{where}.limit", 1, 100)
+    expect_bool(d["face_cards"], f"{where}.face_cards")
+    expect_bool(d["add_or_subtract"], f"{where}.add_or_subtract")
+    targets = expect_list(d["targets"], f"{where}.targets")  # the constructor checks each
+    if all(is_int(t) for t in targets) and targets != sorted(set(targets)):
+        # the settings save them sorted, each once: anything else would load as another list
+        raise fail(f"{where}.targets", f"must be in increasing order, each once; got {targets}")
+    return d
+
+
+def check_flapjack_state(d: Any) -> None:
+    """Refuse (ConfigError) a saved Flapjack game that play by the rules cannot reach."""
+    exact = type(d) is dict and "cards" in d  # a game dealt from an exact list of cards
+    expect_fields(d, "Flapjack game", FLAPJACK_FIELDS + (("cards",) if exact else ()))
+    if d["game"] != "flapjack":
+        raise fail("game", f"must be 'flapjack'; got {d['game']!r}")
+    cfg = load_config(FlapjackConfig.from_json, d["config"])
+    n = cfg.players
+    full = make_deck(cfg.decks, cfg.ranks)
+    if exact:
+        deck = expect_cards(d["cards"], "cards", HAND_SIZE * n, cfg.deck_size())
+        foreign = sorted(c.key for c in deck if c not in set(full))
+        if foreign or len(set(deck)) != len(deck):
+            raise fail("cards", "the cards of the game must be different cards of its "
+                                f"{cfg.decks} deck(s)" + (f": {', '.join(foreign)}"
+                                                          if foreign else ""))
+        if sorted(deck) == sorted(full):
+            raise fail("cards", "the whole deck(s): saved without this field")
+        full = deck
+    size = len(full)
+    dealer = expect_seat(d["dealer"], "dealer", n)
+    draw = expect_cards(d["draw_pile"], "draw_pile", high=size - HAND_SIZE * n)
+    hands = expect_list_of(d["hands"], "hands", n,
+                           lambda v, w: expect_cards(v, w, 0, HAND_SIZE))
+    tricks = expect_list_of(d["tricks"], "tricks", n, lambda v, w: expect_cards(v, w, 0, size))
+    table = [_table_entry(x, f"table[{i}]")
+             for i, x in enumerate(expect_list(d["table"], "table", high=size))]
+    every_card_once(draw + [c for h in hands for c in h] + [c for c, _ in table]
+                    + [c for t in tricks for c in t], full, "cards")
+    flapjacks = expect_list_of(d["flapjacks"], "flapjacks", n,
+                               lambda v, w: expect_int(v, w, 0, size))
+    plays = expect_int(d["plays"], "plays", 0, size)
+    passes = expect_int(d["passes"], "passes", 0)
+    current = d["current"]
+    if current is not None:
+        expect_seat(current, "current", n)
+    end = d["end_reason"]
+    if end is not None:
+        expect_choice(end, "end_reason", END_REASONS)
+    check_events(d["events"], FLAPJACK_EVENTS, n, full, EVENT_REASONS)
+
+    # Every player is dealt 7 and draws after each play while the pile lasts.
+    if draw and any(len(h) != HAND_SIZE for h in hands):
+        raise fail("hands", "while the draw pile has cards every hand holds 7")
+    # Each play puts one card in play; a Flapjack moves the cards in play to a trick.
+    if plays != len(table) + sum(len(t) for t in tricks):
+        raise fail("plays", "must be the number of cards in play and in tricks")
+    # Between two plays the turn passes each player at most once.
+    if passes > (n - 1) * (plays + 1):
+        raise fail("passes", f"at most {n - 1} passes follow each play; got {passes} after "
+                             f"{plays} plays")
+    _check_table(cfg, table)
+    for p in range(n):
+        _check_tricks(cfg, tricks[p], flapjacks[p], f"tricks[{p}]")
+
+    state = FlapjackState(config=cfg, dealer=dealer, draw_pile=draw, hands=hands, table=table,
+                          tricks=tricks, current=current, flapjacks=flapjacks)
+    can_play = [p for p in range(n) if state._moves(p)]
+    all_played = not draw and not any(hands)
+    if end is None:
+        if current is None:
+            raise fail("current", "the game is not over, so a player is to play")
+        if current not in can_play:
+            raise fail("current", f"player {current} has no legal card, so would have passed")
+        if plays == 0:
+            first = next(p for k in range(n) if (p := (dealer + 1 + k) % n) in can_play)
+            if current != first or passes != (first - dealer - 1) % n:
+                raise fail("current", f"the first player with a legal card from the dealer's "
+                                      f"left leads: player {first}")
+        return
+    if current is not None:
+        raise fail("current", "the game is over: no one is to play")
+    if end == EndReason.ALL_PLAYED.value and not all_played:
+        raise fail("end_reason", "'all-played' but cards are left in hands or the draw pile")
+    if end == EndReason.BLOCKED.value and (all_played or can_play):
+        raise fail("end_reason", "'blocked' but " + (
+            "every card has been played" if all_played else f"player(s) {can_play} can play"))
+
+
+def _table_entry(x: Any, where: str) -> tuple[Card, int]:
+    pair = expect_list(x, where, 2)
+    card = expect_card(pair[0], f"{where}[0]")
+    if not is_int(pair[1]):
+        raise fail(f"{where}[1]", f"must be a whole number; got {pair[1]!r}")
+    return card, pair[1]
+
+
+def _check_table(cfg: FlapjackConfig, table: list[tuple[Card, int]]) -> None:
+    """Each card in play added its value (or, adding or subtracting, minus it after the
+    lead); every running total stayed within the limits and none made a Flapjack."""
+    total = 0
+    for i, (card, added) in enumerate(table):
+        v = cfg.value(card)
+        allowed = (v, -v) if cfg.add_or_subtract and i > 0 else (v,)
+        if added not in allowed:
+            raise fail(f"table[{i}]", f"{card.key} adds {' or '.join(map(str, allowed))}; "
+                                      f"got {added}")
+        total += added
+        if not cfg.low <= total <= cfg.high:
+            raise fail(f"table[{i}]", f"the total {total} is outside {cfg.low}..{cfg.high}")
+        if total in cfg.targets:
+            raise fail(f"table[{i}]", f"the total {total} is a Flapjack: the cards would "
+                                      "have been taken")
+
+
+def _check_tricks(cfg: FlapjackConfig, cards: list[Card], flapjacks: int, where: str) -> None:
+    """A player's tricks are `flapjacks` runs of cards, in the order played, each ending on
+    the first total that makes a Flapjack, every total within the limits (with a sign
+    choice per card after the lead when adding or subtracting)."""
+    # The ways to have played the cards so far: (running total, Flapjacks made, table empty).
+    states = {(0, 0, True)}
+    for card in cards:
+        v = cfg.value(card)
+        nxt: set[tuple[int, int, bool]] = set()
+        for total, made, empty in states:
+            for s in ((1, -1) if cfg.add_or_subtract and not empty else (1,)):
+                new = total + s * v
+                if not cfg.low <= new <= cfg.high:
+                    continue
+                if new not in cfg.targets:
+                    nxt.add((new, made, False))
+                elif made < flapjacks:
+                    nxt.add((0, made + 1, True))
+        states = nxt
+    if (0, flapjacks, True) not in states:
+        raise fail(where, f"{len(cards)} card(s) cannot be {flapjacks} Flapjack(s) made by "
+                          "the rules, in the order played")

@@ -53,7 +53,23 @@ from engine.save_shape import (
     PLAIN,
     StateShape,
 )
-from engine.validate import MAX_DECKS, MAX_PLAYERS
+from engine.saves import COLORS, check_events, check_rng, load_config
+from engine.validate import (
+    MAX_DECKS,
+    MAX_PLAYERS,
+    every_card_once,
+    expect_bool,
+    expect_card,
+    expect_cards,
+    expect_choice,
+    expect_fields,
+    expect_int,
+    expect_list,
+    expect_list_of,
+    expect_seat,
+    fail,
+    is_int,
+)
 
 MAX_CARDS = 7
 _set = object.__setattr__
@@ -129,8 +145,8 @@ class HitMeConfig:
             if self.decks < need:
                 raise ConfigError(
                     f"decks must be {need} or more for {self.players} players "
-                    f"(each player may need 7 cards); got {self.decks}"
-                )
+                    f"(each player may need 7 cards); got {self.decks}",
+                    "too-few-decks", players=self.players, decks=self.decks, need=need)
         object.__setattr__(self, "_cards", tuple(make_deck(self.decks)))  # (dealt each round)
         # per seat p, the other seats in playing order after it, then p itself (read at every
         # move to find the next seat still in)
@@ -163,7 +179,6 @@ class HitMeConfig:
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> HitMeConfig:
-        from engine.saves import check_hit_me_config  # (engine.saves imports this module)
         return cls(**check_hit_me_config(d))
 
 
@@ -331,7 +346,10 @@ class HitMeRound(StateShape):
 
     GAME = "hit-me"
     SAVE = HIT_ME_SAVE
-    CHECK = "check_hit_me_round"
+
+    @classmethod
+    def check_save(cls, d: Any) -> None:
+        check_hit_me_round(d)
 
     config: HitMeConfig
     dealer: int
@@ -816,8 +834,7 @@ class HitMeGame:
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> HitMeGame:
-        from engine.saves import check_hit_me_game  # refuses a forged save, builds nothing
-        check_hit_me_game(d)
+        check_hit_me_game(d)  # refuses a forged save, builds nothing
         game = cls.__new__(cls)
         game.config = HitMeConfig.from_json(d["config"])
         game.seed = None
@@ -1058,3 +1075,199 @@ HIT_ME_OBSERVATIONS = frozenset({HitMeObservation, _SeatToPlay, *_SeatToPlay.of_
 HitMeRound.events = property(_events, _set_events, doc=_events.__doc__)  # (a dataclass field)
 HitMeRound.CONFIG = HitMeConfig
 HitMeRound.OBSERVATION = HitMeObservation  # (defined after the state it reads)
+
+
+# ----- what a saved round or game may hold ---------------------------------------------------
+# Each check follows from RULES.md and the way the engine changes a state; the honest saves of
+# seeded random play in every variant pass them all (tests/test_forged_saves.py). Shared
+# checks (the event log, the generator, exact types): engine/saves.py, engine/validate.py.
+TURN_ORDERS = tuple(t.value for t in TurnOrder)
+HIT_ME_EVENTS = ("deal", "hit", "hold", "full", "ace", "reveal", "result")
+HIT_ME_CONFIG_FIELDS = ("players", "decks", "colors", "turn_order", "ace_eleven")
+HIT_ME_ROUND_FIELDS = ("game", "config", "dealer", "deck", "face_down", "face_up", "held",
+                       "ace_high", "current", "revealed", "events")
+HIT_ME_GAME_FIELDS = ("game", "config", "rng", "wins", "ties", "last_dealt", "history",
+                      "dealer", "recorded", "round")
+RESULT_FIELDS = ("sums", "scores", "winners", "tie")
+
+
+def check_hit_me_config(d: Any, where: str = "config") -> dict[str, Any]:
+    """Saved Hit Me settings: exact fields and types (the constructor checks the ranges)."""
+    expect_fields(d, where, HIT_ME_CONFIG_FIELDS)
+    expect_int(d["players"], f"{where}.players", 2, MAX_PLAYERS)
+    expect_int(d["decks"], f"{where}.decks", 1, MAX_DECKS)
+    expect_choice(d["colors"], f"{where}.colors", COLORS)
+    expect_choice(d["turn_order"], f"{where}.turn_order", TURN_ORDERS)
+    expect_bool(d["ace_eleven"], f"{where}.ace_eleven")
+    return d
+
+
+def check_hit_me_round(d: Any, where: str = "Hit Me round") -> None:
+    """Refuse (ConfigError) a saved round that play by the rules cannot reach."""
+    expect_fields(d, where, HIT_ME_ROUND_FIELDS)
+    if d["game"] != "hit-me":
+        raise fail(f"{where}.game", f"must be 'hit-me'; got {d['game']!r}")
+    cfg = load_config(HitMeConfig.from_json, d["config"])
+    n = cfg.players
+    dealer = expect_seat(d["dealer"], "dealer", n)
+    deck = expect_cards(d["deck"], "deck", high=cfg.decks * CARDS_PER_DECK)
+    face_down = expect_list_of(d["face_down"], "face_down", n, expect_card)
+    # Two cards are dealt to each; a player takes hits up to 7 cards in all.
+    face_up = expect_list_of(d["face_up"], "face_up", n,
+                             lambda v, w: expect_cards(v, w, 1, MAX_CARDS - 1))
+    held = expect_list_of(d["held"], "held", n, expect_bool)
+    current = d["current"]
+    if current is not None:
+        expect_seat(current, "current", n)
+    every_card_once(deck + face_down + [c for cs in face_up for c in cs],
+                    make_deck(cfg.decks), "cards")
+    aces = [{c.key for c in [face_down[p], *face_up[p]] if c.rank == 1} for p in range(n)]
+    ace_high = expect_list(d["ace_high"], "ace_high", n)
+    for p, choices in enumerate(ace_high):
+        if type(choices) is not dict:
+            raise fail(f"ace_high[{p}]", f"must be an object; got {type(choices).__name__}")
+        if choices and not cfg.ace_eleven:
+            raise fail(f"ace_high[{p}]", "aces count 1 only: the 'ace one or eleven' rule is off")
+        for key, high in choices.items():
+            if key not in aces[p]:
+                raise fail(f"ace_high[{p}]", f"{key!r} is not one of player {p}'s aces")
+            expect_bool(high, f"ace_high[{p}][{key!r}]")
+    revealed = expect_bool(d["revealed"], "revealed")
+    events = check_events(d["events"], HIT_ME_EVENTS, n, make_deck(cfg.decks))
+    shown = sum(e["kind"] == "reveal" for e in events), sum(e["kind"] == "result" for e in events)
+
+    # The engine's own reading of these pieces answers who is still in.
+    rnd = HitMeRound(config=cfg, dealer=dealer, deck=deck, face_down=face_down,
+                     face_up=face_up, held=held, ace_high=ace_high, current=current)
+    for p in range(n):
+        if held[p] and len(rnd.cards(p)) >= MAX_CARDS:
+            raise fail(f"held[{p}]", "a player with 7 cards is never asked, so cannot hold")
+    if current is None:
+        still = [p for p in range(n) if rnd.is_in(p)]
+        if still:
+            raise fail("current", f"the round is over but player(s) {still} are still in")
+        _check_reveal_logged(revealed, shown, n)
+        return
+    if revealed:
+        raise fail("revealed", f"the cards are turned up only once every player is done, "
+                               f"and player {current} is still to play")
+    _check_reveal_logged(revealed, shown, n)
+    if held[current]:
+        raise fail("current", f"player {current} has held and cannot be the one to play")
+    if not rnd.is_in(current):
+        raise fail("current", f"player {current} has 7 cards and cannot be the one to play")
+    _check_turns(rnd, current)
+
+
+def _check_reveal_logged(revealed: bool, shown: tuple[int, int], n: int) -> None:
+    """The log holds the reveal (a reveal a player and the result) exactly when the round is
+    revealed: `shown` is (reveal events, result events) in the log."""
+    if shown != ((n, 1) if revealed else (0, 0)):
+        raise fail("revealed", f"{'a revealed' if revealed else 'a round not yet revealed'} "
+                               f"round logs {n if revealed else 0} reveals and "
+                               f"{1 if revealed else 0} result; the log holds {shown[0]} and "
+                               f"{shown[1]}")
+
+
+def _check_turns(rnd: HitMeRound, current: int) -> None:
+    """Who has been asked so far, given whose turn it is. Players are asked in seat order from
+    the dealer's left (position 0) to the dealer (last)."""
+    n = rnd.players
+
+    def pos(seat: int) -> int:
+        return (seat - rnd.dealer - 1) % n
+
+    h = rnd.hits(current)
+    for p in range(n):
+        if p == current:
+            continue
+        before, hits = pos(p) < pos(current), rnd.hits(p)
+        if rnd.config.turn_order is TurnOrder.ALL_AT_ONCE:
+            # Everyone before the current player is done; no one after has been asked.
+            if before and rnd.is_in(p):
+                raise fail(f"seat {p}", f"must be done before player {current} plays "
+                                        "(all at once: each player in turn takes all their hits)")
+            if not before and (hits or rnd.held[p]):
+                raise fail(f"seat {p}", f"cannot have played before player {current}'s turn "
+                                        "(all at once)")
+            continue
+        # Round robin: in pass h+1 the players before the current one have been asked (a hit
+        # gives them h+1 hits), the ones after not yet (h hits); a held player stopped earlier.
+        if rnd.held[p]:
+            most = h if before else h - 1
+            if hits > most:
+                raise fail(f"seat {p}", f"held with {hits} hits, but only {most} passes could "
+                                        f"have reached them before player {current}'s turn")
+        elif hits != (h + 1 if before else h):
+            raise fail(f"seat {p}", f"has {hits} hits; in pass {h + 1} with player {current} to "
+                                    f"play, a player still in has {h + 1 if before else h}")
+
+
+def _check_result(r: Any, where: str, n: int, max_abs: int) -> tuple[list[int], list[int]]:
+    expect_fields(r, where, RESULT_FIELDS)
+    sums = expect_list_of(r["sums"], f"{where}.sums", n,
+                          lambda v, w: expect_int(v, w, -max_abs, max_abs))
+    scores = expect_list_of(r["scores"], f"{where}.scores", n,
+                            lambda v, w: expect_int(v, w, 0, max_abs))
+    if scores != [abs(s) for s in sums]:
+        raise fail(f"{where}.scores", "each score must be |sum|")
+    best = min(scores)
+    winners = [p for p in range(n) if scores[p] == best]
+    if r["winners"] != winners or any(not is_int(w) for w in r["winners"]):
+        raise fail(f"{where}.winners", f"the lowest |sum| wins: must be {winners}")
+    if expect_bool(r["tie"], f"{where}.tie") != (len(winners) > 1):
+        raise fail(f"{where}.tie", "a tie is two or more winners")
+    return sums, winners
+
+
+def check_hit_me_game(d: Any) -> None:
+    """Refuse (ConfigError) a saved game of rounds that play by the rules cannot reach."""
+    expect_fields(d, "Hit Me game", HIT_ME_GAME_FIELDS)
+    if d["game"] != "hit-me-game":
+        raise fail("game", f"must be 'hit-me-game'; got {d['game']!r}")
+    cfg = load_config(HitMeConfig.from_json, d["config"])
+    n = cfg.players
+    check_hit_me_round(d["round"], "round")
+    if d["round"]["config"] != d["config"]:
+        raise fail("round.config", "must be the game's settings")
+    dealer = expect_seat(d["dealer"], "dealer", n)
+    if dealer != d["round"]["dealer"]:
+        raise fail("dealer", "must be the current round's dealer")
+    check_rng(d["rng"])
+    max_abs = MAX_CARDS * (11 if cfg.ace_eleven else 10)
+    history = [_check_result(r, f"history[{i}]", n, max_abs)
+               for i, r in enumerate(expect_list(d["history"], "history"))]
+    wins = expect_list_of(d["wins"], "wins", n, lambda v, w: expect_int(v, w, 0))
+    ties = expect_list_of(d["ties"], "ties", n, lambda v, w: expect_int(v, w, 0))
+    for p in range(n):
+        if wins[p] != sum(ws == [p] for _, ws in history):
+            raise fail(f"wins[{p}]", "must count the rounds player won alone in the history")
+        if ties[p] != sum(len(ws) > 1 and p in ws for _, ws in history):
+            raise fail(f"ties[{p}]", "must count the tied rounds in the history")
+    recorded = expect_bool(d["recorded"], "recorded")
+    rnd = HitMeRound.from_json(d["round"])
+    if recorded:
+        res = rnd.result()
+        if res is None:
+            raise fail("recorded", "a round is recorded only once it is over")
+        if not rnd.revealed:
+            raise fail("recorded", "a round is recorded once its cards are turned up (revealed)")
+        if not history or history[-1] != (list(res.sums), list(res.winners)):
+            raise fail("history", "the last entry must be the recorded round's result")
+    # The round now dealt is number len(history) (counted from 0), or one less once recorded.
+    now = len(history) - recorded
+    last = expect_list_of(d["last_dealt"], "last_dealt", n,
+                          lambda v, w: v if v is None else expect_int(v, w, 0, now))
+    if last[dealer] != now:
+        raise fail(f"last_dealt[{dealer}]", f"the dealer dealt round {now}, this one")
+    if last[0] is None:
+        raise fail("last_dealt[0]", "seat 0 dealt the first round")
+    dealt = [x for x in last if x is not None]
+    if len(set(dealt)) != len(dealt):
+        raise fail("last_dealt", "one dealer a round: two seats cannot have dealt the same one")
+    for i in range(1, now + 1):
+        _, winners = history[i - 1]
+        w = winners[0]
+        if len(winners) == 1 and (last[w] is None or last[w] < i):
+            raise fail(f"last_dealt[{w}]", f"player {w} won round {i - 1} alone, so dealt "
+                                           f"round {i}")

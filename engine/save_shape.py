@@ -7,8 +7,8 @@ A game lists its saved fields in order, each with how it is written and read (`C
     cls.from_json(d) ->  cls(config=Config.from_json(d["config"]), **load_fields(d, SAVE))
 
 A save is `{"game": ..., "config": ..., <the fields in order>, "events": [...]}`. Reading one
-builds the pieces only: the game checks the whole save first (engine.saves) and refuses a
-forged one.
+builds the pieces only: the game checks the whole save first (its `check_save`) and refuses
+a forged one.
 """
 
 from __future__ import annotations
@@ -79,16 +79,16 @@ def load_fields(d: dict[str, Any], fields: Fields, optional: Fields = ()) -> dic
 class StateShape:
     """What every game's state shares, written once: `observation(seat)`, `to_json()`,
     `from_json()`, `clone()` and the version a lazy observation checks. A state class sets
-    GAME (its registry name), SAVE (its saved fields), CONFIG (its config class), CHECK (the
-    engine.saves function that refuses a forged save) and OBSERVATION (its observation class),
-    and has `config`, `players`, `events` (one event at least a move) and `_log` (the log as
-    kept: Hit Me keeps compact records and makes its Events when `events` is read)."""
+    GAME (its registry name), SAVE (its saved fields), CONFIG (its config class) and
+    OBSERVATION (its observation class), and has `check_save(d)` (refuses a forged save: the
+    checks are in the game's own module), `config`, `players`, `events` (one event at least a
+    move) and `_log` (the log as kept: Hit Me keeps compact records and makes its Events when
+    `events` is read)."""
 
     GAME: ClassVar[str]
     SAVE: ClassVar[Fields]
     OPTIONAL: ClassVar[Fields] = ()  # saved only when not None (engine.save_shape.save_json)
     CONFIG: ClassVar[type]
-    CHECK: ClassVar[str]
     OBSERVATION: ClassVar[type]
 
     @property
@@ -116,12 +116,15 @@ class StateShape:
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Any:
-        """A state from a save; a forged one is refused with ConfigError (engine.saves)."""
-        import engine.saves  # (engine.saves imports the game modules)
-
-        getattr(engine.saves, cls.CHECK)(d)  # refuses a forged save, builds nothing
+        """A state from a save; a forged one is refused with ConfigError (`check_save`)."""
+        cls.check_save(d)  # refuses a forged save, builds nothing
         return cls(config=cls.CONFIG.from_json(d["config"]),
                    **load_fields(d, cls.SAVE, cls.OPTIONAL))
+
+    @classmethod
+    def check_save(cls, d: Any) -> None:
+        """Refuse (ConfigError) a save that play by the rules cannot reach."""
+        raise NotImplementedError
 
     def clone(self) -> Any:
         return copy.deepcopy(self)

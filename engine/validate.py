@@ -3,7 +3,8 @@
 JSON gives lists, dicts, strings, numbers, booleans and null. A save is read with these checks
 before anything is built: a bool or a float is never taken for a whole number, a string is
 never taken for a list, and every refusal is a `ConfigError` that says where and what.
-The per-game checks are in `engine/saves.py`.
+The per-game checks are in `engine/hit_me.py` and `engine/flapjack.py`, the shared ones in
+`engine/saves.py`.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ ARTIFACTS_DIR = ROOT / "tests" / "artifacts"
 # True under CI (CI=true): tests that would skip locally for a missing tool must fail instead.
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
-# The strategy lab's chart cache (widgets/strategy.py) goes to a fresh folder for each test run
+# The strategy lab's chart cache (widgets/strategy/) goes to a fresh folder for each test run
 # (Voila servers and nbval kernels started by the tests inherit it), not to ~/.cache.
 if "ICG_CHART_CACHE" not in os.environ:
     import tempfile
@@ -52,7 +52,7 @@ def artifacts_dir() -> Path:
     return ARTIFACTS_DIR
 
 
-# ----- the room store (widgets/rooms/): SQLite always, PostgreSQL on a throwaway cluster -----
+# ----- the room store (rooms/): SQLite always, PostgreSQL on a throwaway cluster -----
 @pytest.fixture(scope="session")
 def pg_cluster():  # noqa: ANN201 - a generator fixture
     """A PostgreSQL cluster in a temporary folder (tests/pg_cluster.py); skips locally without

@@ -16,8 +16,8 @@ from typing import Any
 
 from engine.flapjack import Play
 from engine.hit_me import ChooseAce, Hit, HitMeGame
-from widgets.rooms import NotYourTurn, TableChanged, open_store
-from widgets.rooms.games import GAMES, next_round
+from rooms import NotYourTurn, TableChanged, open_store
+from rooms.games import GAMES, next_round
 
 
 def _click(state: Any, game: str, seat: int, rng: random.Random) -> Any:

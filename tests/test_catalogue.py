@@ -1,5 +1,5 @@
 """The gettext catalogues: the Spanish catalogue is complete and the template is
-up to date with the sources; the language machinery of widgets/words.py.
+up to date with the sources; the language machinery of widgets/words/catalogues.py.
 
 - every msgid of widgets/locale/icg.pot has a non-empty Spanish msgstr (every plural form),
   no entry is fuzzy, and the placeholders ('{total}') are the same in msgid and msgstr;
@@ -142,8 +142,8 @@ def test_a_missing_mo_is_compiled_from_the_po(tmp_path: Path,
     (locale / "es" / "LC_MESSAGES").mkdir(parents=True)
     shutil.copy(ES, locale / "es" / "LC_MESSAGES" / "icg.po")
     shutil.copy(POT, locale / "icg.pot")
-    monkeypatch.setattr(words, "LOCALE_DIR", locale)
-    monkeypatch.setattr(words, "_catalogues", {})
+    monkeypatch.setattr("widgets.words.catalogues.LOCALE_DIR", locale)
+    monkeypatch.setattr("widgets.words.catalogues._catalogues", {})
     assert not (locale / "es" / "LC_MESSAGES" / "icg.mo").exists()
     with words.speaking("es"):
         assert words._("Hold") == "Plantarme"

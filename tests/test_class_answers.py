@@ -1,4 +1,4 @@
-"""The class's answers in the room store's database (widgets/rooms/answers.py), on SQLite and on
+"""The class's answers in the room store's database (rooms/answers.py), on SQLite and on
 a real PostgreSQL: written once whatever the retries, kept until the store is back, read per
 day, as CSV, and deleted by day or after the days the teacher sets."""
 
@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from widgets.rooms.answers import (
+from rooms import StoreUnavailable
+from rooms.answers import (
     DEFAULT_KEEP_DAYS,
     Answer,
     AnswerRefused,
@@ -24,7 +25,6 @@ from widgets.rooms.answers import (
     open_and_expire,
     open_answers,
 )
-from widgets.rooms.store import StoreUnavailable
 
 NOON = time.mktime((2026, 12, 1, 12, 0, 0, 0, 0, -1))  # local noon, 1 December 2026
 

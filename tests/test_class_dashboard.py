@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from widgets.rooms.answers import Answer, day_of, new_answer_id, open_answers
+from rooms.answers import Answer, day_of, new_answer_id, open_answers
 from widgets.rooms.classview import ClassView
 from widgets.rooms.dashboard import AnswersPanel, summarise
 
@@ -129,7 +129,7 @@ def test_keep_days_set_by_the_teacher(panel: AnswersPanel) -> None:
 
 
 def test_the_class_view_redraws_when_an_answer_comes(rooms_url: str) -> None:
-    from widgets.rooms.store import open_store
+    from rooms import open_store
 
     view = ClassView(open_store(rooms_url), poll=False)
     try:

@@ -25,7 +25,7 @@ from engine.flapjack import FlapjackState
 from engine.hit_me import HitMeRound
 from widgets import FlapjackTable, HitMeTable
 from widgets.deal_codes import format_code, is_secret, parse_deal_code
-from widgets.hit_me_table import Phase
+from widgets.hit_me.session import Phase
 
 SHORT_CODES = range(100_000)
 TYPED_HIT_ME, TYPED_FLAPJACK = "31337", "4242"

@@ -20,7 +20,7 @@ from widgets.deal_codes import (
     new_secret_seed,
     parse_deal_code,
 )
-from widgets.hit_me_table import Phase
+from widgets.hit_me.session import Phase
 
 LONG = re.compile(r"(?:[0-9A-HJKMNP-TV-Z]{4}-){6}[0-9A-HJKMNP-TV-Z]{4}")
 

@@ -19,10 +19,11 @@ import pytest
 from widget_helpers import AlwaysHold, all_widgets, errors_raise  # noqa: F401
 
 from widgets import FlapjackTable, HitMeTable
-from widgets.components import GuardedButton, LazyPart, MessageArea
+from widgets.components import GuardedButton, MessageArea
 from widgets.explorer import CardExplorer
 from widgets.lesson_tools import deal_later
 from widgets.practice import AbsoluteValuePractice
+from widgets.shell import LazyPart
 from widgets.strategy import SimulationPanel
 from widgets.teacher_key import teacher_only
 

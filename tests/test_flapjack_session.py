@@ -652,9 +652,17 @@ def test_settings_refuse_an_impossible_table_and_keep_playing():
     s = new(seed=4)
     before = saved(s)
     values = {**s.settings_values(), "players": 8, "decks": 1, "seed": None}
-    msg = s.apply_settings(values)
-    assert "decks must be enough to deal 7 cards to each of 8 players" in msg
+    english = s.apply_settings(values)
+    assert english == ("1 deck holds 52 cards: not enough to deal 7 cards to each of 8 players "
+                       "(56 are needed). Choose more decks or fewer players.")
     assert saved(s) == before and s.state.players == 2
+    from widgets import words
+
+    with words.speaking("es"):  # the page's language, never the engine's developer message
+        spanish = s.apply_settings(values)
+    assert spanish != english and "jugadores" in spanish
+    assert all(n in spanish for n in ("52", "56", "8")) and "deck(s)" not in spanish
+    assert saved(s) == before
     values.update(decks=2, variant="add-or-subtract", colors="red-positive",
                   opponents="easy", say_total=True, seed=42)
     assert s.apply_settings(values) is None

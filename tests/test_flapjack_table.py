@@ -23,8 +23,9 @@ from traitlets import TraitError
 from widget_helpers import all_widgets, synced_text
 
 from widgets.flapjack import render
+from widgets.flapjack.session import YOU
+from widgets.flapjack.table import FlapjackTable
 from widgets.flapjack.view import table_view
-from widgets.flapjack_table import YOU, FlapjackTable
 from widgets.shell import TeacherBox
 from widgets.words import card_name
 
@@ -238,7 +239,7 @@ def test_the_settings_panel_shows_the_sessions_refusal_and_applies():
     t.players_field.value = 8
     t.decks_field.value = 1
     t.settings.apply_button.click()
-    assert "decks must be enough to deal 7 cards to each of 8 players" in \
+    assert "not enough to deal 7 cards to each of 8 players (56 are needed)" in \
         text(t.settings.message)
     assert json.dumps(t.state.to_json()) == before
     t.decks_field.value = 2

@@ -11,7 +11,7 @@ import pytest
 from engine.cards import signed
 from widgets.hit_me.render import own_values
 from widgets.hit_me.session import Phase
-from widgets.hit_me_table import HitMeTable
+from widgets.hit_me.table import HitMeTable
 from widgets.words import abs_math
 
 

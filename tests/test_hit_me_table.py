@@ -19,10 +19,10 @@ from widget_helpers import AlwaysHold, errors_raise  # noqa: F401 - autouse fixt
 
 from engine.cards import parse_card
 from widgets import HitMeTable
-from widgets.components import LazyPart
+from widgets.hit_me.session import Phase
 from widgets.hit_me.view import table_view
-from widgets.hit_me_table import Phase
 from widgets.render import number_line_svg, score_table_html
+from widgets.shell import LazyPart
 
 
 def text(html: str) -> str:

@@ -39,10 +39,13 @@ def module_msgids() -> list[str | tuple[str, str]]:
     """Every msgid marked in the lesson widgets' modules (as Babel extracts them)."""
     ids: list[str | tuple[str, str]] = []
     for name in MODULES:
-        for _line, msg, _comments, _ctx in extract_from_file(
-                "python", ROOT / "widgets" / f"{name}.py", keywords=KEYWORDS):
-            if msg and msg not in ids:
-                ids.append(msg)
+        package = ROOT / "widgets" / name
+        files = sorted(package.glob("*.py")) if package.is_dir() else [package.with_suffix(".py")]
+        for path in files:
+            for _line, msg, _comments, _ctx in extract_from_file("python", path,
+                                                                 keywords=KEYWORDS):
+                if msg and msg not in ids:
+                    ids.append(msg)
     return ids
 
 

@@ -74,7 +74,7 @@ def test_strategy_charts_without_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(strategy.CACHE_ENV, "off")
     drawn = strategy.hold_chart(players=3, rounds=300, seed=2)
     assert type(drawn) is strategy.Chart and "<img" in drawn._repr_html_()
-    monkeypatch.setattr(strategy, "SIMULATIONS", False)
+    monkeypatch.setattr("widgets.strategy.cache.SIMULATIONS", False)
     for name in ("numpy", "matplotlib", "tqdm", "tqdm.auto"):  # the browser has none of them
         monkeypatch.setitem(sys.modules, name, None)
     plain = strategy.hold_chart(players=3, rounds=300, seed=2)
@@ -98,13 +98,13 @@ def test_strategy_charts_without_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
     panel = strategy.ChartByPlayers("threshold", players=(2, 3), value=2, rounds=50, seed=1)
     assert "<svg" in panel.picture.value and "50 rounds per rule" in panel.picture.value
     plain_charts = strategy.PLAIN_CHARTS
-    monkeypatch.setattr(strategy, "PLAIN_CHARTS", {})
+    monkeypatch.setattr("widgets.strategy.cache.PLAIN_CHARTS", {})
     note = strategy.players_chart(players=(2, 3), rounds=50, seed=1)
     assert isinstance(note, strategy.NoSimulation)
     assert "numpy" in note._repr_html_() and "<img" not in note._repr_html_()
     with speaking("es"):
         assert "navegador" in strategy.players_chart(players=(2, 3), rounds=50)._repr_html_()
-        monkeypatch.setattr(strategy, "PLAIN_CHARTS", plain_charts)
+        monkeypatch.setattr("widgets.strategy.cache.PLAIN_CHARTS", plain_charts)
         assert "rondas simuladas" in strategy.hold_chart(players=2, rounds=50)._repr_html_()
         assert "por regla" in strategy.threshold_chart(players=2, rounds=50)._repr_html_()
 

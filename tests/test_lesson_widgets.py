@@ -379,7 +379,7 @@ def _count_hold_tables(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         calls.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(strategy, "hold_table", counted)
+    monkeypatch.setattr("widgets.strategy.hit_me_charts.hold_table", counted)
     return calls
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from engine.cards import parse_card
 from engine.flapjack import FlapjackConfig, FlapjackState, Play
-from widgets import render_flapjack as rf
+from widgets.flapjack import render as rf
 from widgets.shell import seat_names
 from widgets.words import card_name
 

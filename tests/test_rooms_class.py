@@ -11,8 +11,8 @@ from helpers import flapjack_config
 
 from engine.flapjack import FlapjackState
 from engine.hit_me import HitMeConfig, HitMeGame, HitMeRound, Hold
-from widgets.rooms import NotAllowed, NotPlaying, RoomStore, open_store
-from widgets.rooms.games import GAMES
+from rooms import NotAllowed, NotPlaying, RoomStore, open_store
+from rooms.games import GAMES
 
 BOT = {"bot": "careful"}
 
@@ -227,7 +227,7 @@ def record_checks(url: str, store: RoomStore, code: str, seats: dict,
                   rows: list[tuple[int, int, bool, int, str | None]]) -> None:
     """(seat, round, first try right, misses, first mistake) rows: through the store's
     record_check when the seats' sessions (branch rooms-seat) are merged, else into the table
-    it writes, with its columns (widgets.rooms.store.CHECKS_TABLE)."""
+    it writes, with its columns (rooms.database.CHECKS_TABLE)."""
     record = getattr(store, "record_check", None)
     if record is not None:
         for seat, rnd, first, misses, mistake in rows:

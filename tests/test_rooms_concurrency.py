@@ -20,8 +20,8 @@ from rooms_workers import student
 
 from engine.flapjack import FlapjackState
 from engine.hit_me import HitMeConfig, HitMeGame
-from widgets.rooms import open_store
-from widgets.rooms.games import GAMES, action_from_json
+from rooms import open_store
+from rooms.games import GAMES, action_from_json
 
 HERE = Path(__file__).resolve().parent
 ROUNDS = 30

@@ -1,4 +1,4 @@
-"""PostgreSQL LISTEN/NOTIFY wakes the seat sessions and the class view (widgets/rooms/listen.py)
+"""PostgreSQL LISTEN/NOTIFY wakes the seat sessions and the class view (rooms/listen.py)
 instead of their polls; SQLite keeps polling. The real PostgreSQL of tests/pg_cluster.py (skips
 locally without its binaries, fails under CI=true) and a real asyncio loop.
 
@@ -20,10 +20,10 @@ import pytest
 from helpers import flapjack_config
 
 from engine.flapjack import FlapjackState
-from widgets.rooms import open_store
-from widgets.rooms.listen import Listener
+from rooms import open_store
+from rooms.database import NOTIFY_CHANNEL
+from rooms.listen import Listener
 from widgets.rooms.session import SeatSession
-from widgets.rooms.store import NOTIFY_CHANNEL
 
 LONG = 60.0  # seconds between polls in these tests: a change seen sooner came by notification
 WOKEN = 30.0  # how long a test waits for a notification's wake-up (less than LONG)

@@ -1,8 +1,8 @@
 """Every refusal of the room store, played in Spanish: a code and its numbers from the store,
 one sentence in the page's language from widgets.words, never a developer string.
 
-Each refusal the store can raise (every code written in widgets/rooms/store.py, found by
-reading its source) is made to happen through the store on SQLite and PostgreSQL
+Each refusal the store can raise (every code written in rooms/, found by reading its
+source) is made to happen through the store on SQLite and PostgreSQL
 (tests/pg_cluster.py); its sentence in Spanish must be the catalogue's (not the English one),
 name what it is about (the room, the seat, the name, the seconds), and hold neither the code
 nor the store's developer text (`str(error)`). Two refusals are then seen on a Spanish page.
@@ -21,27 +21,30 @@ from typing import Any
 import pytest
 from helpers import flapjack_config
 
-import widgets.rooms.store as store_module
+import rooms.errors
+import rooms.lifecycle
 from engine.flapjack import FlapjackState
 from engine.hit_me import ChooseAce, Hit, HitMeConfig, HitMeGame, Hold
+from rooms import RoomError, open_store
+from rooms.codes import format_code
 from widgets import words
-from widgets.rooms import RoomError, open_store
-from widgets.rooms.codes import format_code
 
 BOT = {"bot": "medium"}
-STORE_SOURCE = Path(store_module.__file__)
+STORE_SOURCES = sorted(Path(rooms.errors.__file__).parent.glob("*.py"))
 
 
 def codes_in_the_store() -> set[str]:
-    """Every code the store writes: the first argument of each RoomError class it calls."""
-    classes = {name for name, obj in vars(store_module).items()
+    """Every code the store writes: the first argument of each RoomError class it calls, in
+    every module of rooms/."""
+    classes = {name for name, obj in vars(rooms.errors).items()
                if isinstance(obj, type) and issubclass(obj, RoomError)}
     found = set()
-    for node in ast.walk(ast.parse(STORE_SOURCE.read_text())):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
-                and node.func.id in classes and node.args \
-                and isinstance(node.args[0], ast.Constant):
-            found.add(node.args[0].value)
+    for source in STORE_SOURCES:
+        for node in ast.walk(ast.parse(source.read_text())):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                    and node.func.id in classes and node.args \
+                    and isinstance(node.args[0], ast.Constant):
+                found.add(node.args[0].value)
     return found
 
 
@@ -149,13 +152,28 @@ def play_every_refusal(url: str, monkeypatch: pytest.MonkeyPatch) -> Plays:
               (json.dumps({"game": "flapjack", "cheat": True}), full.code))
     p.expect("damaged", lambda: store.load(full.code), format_code(full.code))
     # ----- the store itself
-    monkeypatch.setattr(store_module, "new_code", lambda: code)  # every code already taken
-    p.expect("no-free-code", lambda: store.create_room(hit_me(2)))
+    with monkeypatch.context() as m:
+        m.setattr(rooms.lifecycle, "new_code", lambda: code)  # every code already taken
+        p.expect("no-free-code", lambda: store.create_room(hit_me(2)))
     p.expect("busy", lambda: (_ for _ in ()).throw(
         store._unavailable(sqlite3.OperationalError("database is locked"))))
     nowhere = ("sqlite:////nonexistent-dir/rooms.sqlite3" if url.startswith("sqlite") else
                "postgresql:///nowhere?host=/nonexistent-dir&user=postgres")
     p.expect("unavailable", lambda: open_store(nowhere).room(code))
+    # ----- tables per computer: so many open, so many an hour
+    limits = open_store(url)
+    client = "198.51.100.7"
+    opened = [limits.create_room(hit_me(2), client=client)
+              for _ in range(limits.MAX_OPEN_ROOMS_PER_CLIENT)]
+    n_open = str(limits.MAX_OPEN_ROOMS_PER_CLIENT)
+    p.expect("open-tables", lambda: limits.create_room(hit_me(2), client=client), n_open)
+    for room in opened:
+        limits.close_room(room.code, room.secret)
+    for _ in range(limits.MAX_NEW_ROOMS_PER_CLIENT_HOUR - limits.MAX_OPEN_ROOMS_PER_CLIENT):
+        room = limits.create_room(hit_me(2), client=client)
+        limits.close_room(room.code, room.secret)
+    p.expect("tables-this-hour", lambda: limits.create_room(hit_me(2), client=client),
+             str(limits.MAX_NEW_ROOMS_PER_CLIENT_HOUR))
     return p
 
 

@@ -18,7 +18,7 @@ from helpers import flapjack_config
 
 from engine.flapjack import FlapjackState
 from engine.hit_me import HitMeConfig, HitMeGame, HitMeRound
-from widgets.rooms import NotAllowed, RoomStore, SeatTicket, open_store
+from rooms import NotAllowed, RoomStore, SeatTicket, open_store
 from widgets.rooms.session import SeatSession
 from widgets.words import card_name
 

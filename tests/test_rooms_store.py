@@ -1,4 +1,4 @@
-"""The room store (widgets/rooms/) on SQLite and on PostgreSQL: codes, seats, secrets, moves
+"""The room store (rooms/) on SQLite and on PostgreSQL: codes, seats, secrets, moves
 with a version check, presence, faults, restart and expiry, with real Hit Me and Flapjack
 states. The PostgreSQL half runs on a throwaway cluster (tests/pg_cluster.py)."""
 
@@ -10,6 +10,7 @@ import sqlite3
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,7 +20,7 @@ from engine.cards import card_from_json, parse_card
 from engine.errors import IllegalActionError
 from engine.flapjack import FlapjackState, Play
 from engine.hit_me import ChooseAce, Hit, HitMeConfig, HitMeGame, HitMeRound, Hold, Reveal
-from widgets.rooms import (
+from rooms import (
     DamagedRoom,
     IllegalMove,
     NameTaken,
@@ -33,7 +34,7 @@ from widgets.rooms import (
     TableChanged,
     open_store,
 )
-from widgets.rooms.codes import (
+from rooms.codes import (
     ALPHABET,
     CodeError,
     clean_name,
@@ -44,9 +45,10 @@ from widgets.rooms.codes import (
     parse_code,
     secret_matches,
 )
-from widgets.rooms.games import GAMES, action_from_json, action_to_json, log_entry, next_round
+from rooms.games import GAMES, action_from_json, action_to_json, log_entry, next_round
 
 BOT = {"bot": "careful"}
+ROOT = Path(__file__).resolve().parent.parent
 
 
 # ----- codes, secrets and names (no store) -----------------------------------------------------
@@ -66,7 +68,7 @@ def test_room_codes_have_no_ambiguous_characters() -> None:
                                    "ABC-DEI", "ABC-DEL", "ABC-DEU", "ABC_DEF", None, 123456,
                                    "A" * 100])
 def test_bad_room_codes_are_refused(typed: Any) -> None:
-    with pytest.raises(CodeError, match="6 characters"):
+    with pytest.raises(CodeError, match="bad-code"):
         parse_code(typed)
 
 
@@ -588,11 +590,23 @@ def test_finished_and_abandoned_rooms_expire(rooms_url: str) -> None:
     assert done.code not in remaining and waiting.code not in remaining
 
 
-def test_no_ipywidgets_in_the_store() -> None:
+def test_the_rooms_package_imports_no_widgets() -> None:
+    """Every module of rooms/ imported (and a name checked, which reads the catalogues): no
+    ipywidgets and nothing of widgets/ is loaded."""
     import subprocess
 
-    code = ("import sys, widgets.rooms, widgets.rooms.store; "
-            "print('ipywidgets' in sys.modules)")
+    modules = sorted(f"rooms.{p.stem}" for p in (ROOT / "rooms").glob("*.py")
+                     if p.stem != "__init__")
+    assert {"rooms.store", "rooms.codes", "rooms.names", "rooms.listen"} <= set(modules)
+    code = (f"import sys, rooms, {', '.join(modules)}; "
+            "from rooms.codes import clean_name; clean_name('Ana'); "
+            "print(sorted(m for m in sys.modules "
+            "if m.split('.')[0] in ('ipywidgets', 'widgets')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True)
-    assert out.stdout.strip() == "False"
+                         check=True, cwd=ROOT)
+    assert out.stdout.strip() == "[]"
+    # the positive control: a widget module does load them
+    out = subprocess.run([sys.executable, "-c", "import sys, widgets.rooms.classview; "
+                          "print('ipywidgets' in sys.modules)"], capture_output=True,
+                         text=True, check=True, cwd=ROOT)
+    assert out.stdout.strip() == "True"

@@ -23,11 +23,11 @@ from helpers import flapjack_config
 
 from engine.flapjack import FlapjackState
 from engine.hit_me import Hit, HitMeConfig, HitMeGame
+from rooms import RoomError, RoomStore, open_store
 from widgets import words
 from widgets.flapjack.table import FlapjackTable
 from widgets.hit_me.table import HitMeTable
 from widgets.play_together import PlayTogether
-from widgets.rooms import RoomError, RoomStore, open_store
 from widgets.rooms.session import FlapjackSeat, HitMeSeat
 from widgets.words import card_name
 

@@ -7,7 +7,8 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FOLDERS = ("engine", "widgets", "serving", "tests", "tools", "benchmarks", "share", "deploy")
+FOLDERS = ("engine", "rooms", "widgets", "serving", "tests", "tools", "benchmarks", "share",
+           "deploy")
 SUFFIXES = {".py", ".js", ".css", ".j2", ".html", ".sh", ".service", ".conf", ".yaml", ".yml"}
 HISTORY = re.compile(r"\b[Ii]ssues? ?#?\d+|\bmoved (here )?from\b|\bbranch [a-z]+\d+\b")
 

@@ -12,9 +12,9 @@ import pytest
 from widget_helpers import errors_raise  # noqa: F401 - autouse: click handlers raise
 
 import widgets.student as student_module
+from rooms.answers import Outbox, day_of, open_answers
 from widgets.exit_ticket import ExitTicket
 from widgets.practice import AbsoluteValuePractice
-from widgets.rooms.answers import Outbox, day_of, open_answers
 from widgets.student import (
     NameBar,
     NameRefused,
@@ -238,7 +238,7 @@ def test_hit_me_check_goes_to_the_store_with_its_mistakes(student: Student) -> N
 def test_flapjack_new_total_goes_to_the_store(student: Student) -> None:
     from helpers import Scripted
 
-    from widgets.flapjack_table import FlapjackTable
+    from widgets.flapjack.table import FlapjackTable
 
     student.set_names(("Ben",))
     t = FlapjackTable(deck="KH,5S,3D,8S,2C,KS,4H,9D,6C,QD,7S,AH,10C,JD", seed=1, bot_delay=0,
@@ -268,7 +268,7 @@ def test_the_static_site_records_nothing(student: Student, monkeypatch: pytest.M
 
     for module in (widgets.exit_ticket, widgets.practice, widgets.hit_me.table):
         monkeypatch.setattr(module, "IN_BROWSER", True)
-    for name in ("widgets.student", "widgets.rooms", "widgets.rooms.answers"):
+    for name in ("widgets.student", "widgets.rooms", "rooms.answers"):
         monkeypatch.setitem(sys.modules, name, None)  # an import of them fails
     t = ExitTicket(lesson=1)
     t.start()

@@ -29,7 +29,7 @@ from widget_helpers import all_widgets, errors_raise, synced_text  # noqa: F401
 
 from widgets import FlapjackTable, HitMeTable
 from widgets import teacher_key as tk
-from widgets.hit_me_table import Phase
+from widgets.hit_me.session import Phase
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS = sorted((ROOT / "lessons").glob("*.ipynb"))

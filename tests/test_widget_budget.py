@@ -29,7 +29,6 @@ from ipywidgets.widgets.widget import _instances
 
 from widgets import FlapjackTable, HitMeTable
 from widgets.components import (
-    LazyPart,
     SharedButtonStyle,
     SharedLayout,
     html_widget,
@@ -38,6 +37,7 @@ from widgets.components import (
     shared_layout,
 )
 from widgets.practice import AbsoluteValuePractice
+from widgets.shell import LazyPart
 
 HIT_ME_BUDGET = 22  # 19, and the student's New deal and Large print in their row
 FLAPJACK_BUDGET = 38

@@ -25,7 +25,7 @@ from widget_helpers import AlwaysHold, all_widgets, errors_raise, synced_text  #
 
 from engine.cards import Card, Suit
 from widgets import HitMeTable
-from widgets.hit_me_table import Phase
+from widgets.hit_me.session import Phase
 from widgets.words import card_name
 
 

@@ -1,7 +1,7 @@
-"""widgets/words.py in a pseudo-language: every sentence made from engine data is marked.
+"""widgets/words/ in a pseudo-language: every sentence made from engine data is marked.
 
 The engine speaks data; every sentence about an event, a refusal, a hint, a computer player's
-reason or a card comes from widgets/words.py through its translation. With a pseudo-language
+reason or a card comes from widgets/words/ through its translation. With a pseudo-language
 that wraps every message in ⟦...⟧, a sentence that reaches a widget unmarked was made
 somewhere else (or read back from text): these tests fail the day a widget does that.
 
@@ -23,8 +23,10 @@ from engine.bots import make_bot
 from engine.flapjack import FlapjackConfig, FlapjackState
 from engine.hit_me import HitMeConfig, HitMeGame
 from widgets import words
-from widgets.flapjack_table import YOU, FlapjackTable
-from widgets.hit_me_table import HitMeTable, Phase
+from widgets.flapjack.session import YOU
+from widgets.flapjack.table import FlapjackTable
+from widgets.hit_me.session import Phase
+from widgets.hit_me.table import HitMeTable
 
 
 class Pseudo(gettext.NullTranslations):

@@ -15,7 +15,7 @@ __all__ = ["FlapjackTable", "HitMeTable"]
 
 def __getattr__(name: str) -> Any:
     if name == "HitMeTable":
-        from widgets.hit_me_table import HitMeTable
+        from widgets.hit_me.table import HitMeTable
 
         return HitMeTable
     if name == "FlapjackTable":

@@ -21,7 +21,6 @@ from ipywidgets.widgets.widget_string import HTMLStyle, TextStyle
 
 from widgets import deal_codes
 from widgets.render import Arrow, Point, Span, esc, message_html, move_log_html, number_line_svg
-from widgets.shell import LazyPart  # noqa: F401 - one class, read here by the tables
 from widgets.words import HintList, _, bound, card_aria
 
 log = logging.getLogger(__name__)
@@ -759,7 +758,7 @@ class AnswerEntry(widgets.VBox):
 # ----- hint ---------------------------------------------------------------------------------
 def hint_html(lines: str | Sequence[Any]) -> str:
     """A hint, one sentence a line (a paragraph of numbers is hard to read at 12). `lines` come
-    from widgets/words.py (a str, or a words.HintList shown as a list when it has three or more
+    from widgets/words/ (a str, or a words.HintList shown as a list when it has three or more
     items); no text is split here, so a hint reads the same in every language."""
     if isinstance(lines, (str, HintList)):
         lines = [lines]

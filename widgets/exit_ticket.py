@@ -26,7 +26,6 @@ import ipywidgets as w
 
 from engine.cards import signed
 from widgets.components import (
-    LazyPart,
     html_widget,
     make_button,
     parse_int_answer,
@@ -37,6 +36,7 @@ from widgets.in_browser import IN_BROWSER
 from widgets.mistakes import Shape, classify
 from widgets.page_lang import N_, check_lang, speaks
 from widgets.render import esc
+from widgets.shell import LazyPart
 from widgets.words import _
 
 MIN_ITEMS, MAX_ITEMS = 3, 5

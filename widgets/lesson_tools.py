@@ -18,6 +18,7 @@ from widgets.render import Arrow, Point, Span, esc, hand_html, number_line_svg
 from widgets.words import (
     _,
     abs_math,
+    config_error_text,
     log_parts,
     named,
     ngettext,
@@ -311,7 +312,8 @@ def deal_later(make: Any, label: str, **settings: Any) -> object:
             try:
                 table = make(**settings)
             except (ValueError, TypeError) as e:  # ConfigError is a ValueError
-                message.show(_("This table cannot be dealt: {error}").format(error=e), "error")
+                message.show(_("This table cannot be dealt: {error}").format(
+                    error=config_error_text(e)), "error")
                 return
         box.children = [table]
 

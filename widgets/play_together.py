@@ -30,15 +30,15 @@ from urllib.parse import urlencode
 
 import ipywidgets as widgets
 
+import rooms as st
 from engine.errors import ConfigError
 from engine.flapjack import FlapjackConfig, FlapjackState
 from engine.hit_me import HitMeConfig, HitMeGame
+from rooms.codes import CodeError, format_code, parse_code
 from widgets import components as ui
 from widgets.deal_codes import new_secret_seed
 from widgets.flapjack.table import FlapjackTable
 from widgets.hit_me.table import HitMeTable
-from widgets.rooms import store as st
-from widgets.rooms.codes import CodeError, format_code, parse_code
 from widgets.rooms.session import SeatSession, redraw_failed_text
 from widgets.words import _, room_error_text
 
@@ -212,7 +212,7 @@ class PlayTogether(widgets.VBox):
             colors = ui.parse_choice(self.open_colors.value, [c for _, c in COLOR_OPTIONS],
                                      "colours")
             level = ui.parse_choice(self.open_level.value, LEVELS, "computer players")
-            from widgets.rooms.codes import clean_name
+            from rooms.codes import clean_name
 
             try:
                 clean_name(self.open_name.value)
@@ -392,7 +392,7 @@ __all__ = ["BackOff", "PlayTogether", "format_code", "make_state", "play_togethe
 
 def how_to_play_together() -> str:
     """The steps of playing together, as plain text (the lesson page prints it)."""
-    from widgets.rooms.codes import ALPHABET
+    from rooms.codes import ALPHABET
 
     return "\n".join([
         _("1. One student opens a table: game, seats, and whether empty seats are computer "

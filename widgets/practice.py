@@ -23,7 +23,6 @@ import ipywidgets as w
 from engine.cards import signed
 from widgets import lesson_tools as nl
 from widgets.components import (
-    LazyPart,
     hbox,
     html_widget,
     make_button,
@@ -33,6 +32,7 @@ from widgets.components import (
 from widgets.in_browser import IN_BROWSER
 from widgets.mistakes import Shape, classify
 from widgets.page_lang import check_lang, grouped, speaks
+from widgets.shell import LazyPart
 from widgets.words import _, abs_math, ngettext, sum_math
 
 KINDS = ("abs", "sum-abs", "closer")

@@ -1,6 +1,6 @@
 """Who is answering on this page: a student's first name (or two, for a pair at one device),
 typed once and remembered on that device for the day, and their answers on their way to the
-class's store (widgets/rooms/answers.py).
+class's store (rooms/answers.py).
 
 The page and the kernel talk through two widgets of the name bar, read and written by the
 classroom template's `static/remember-name.js`:
@@ -31,10 +31,10 @@ from typing import Any
 
 import ipywidgets as w
 
+from rooms.codes import MAX_NAME, CodeError, clean_name
 from widgets.components import html_widget, make_button, shared_layout, shared_text_style
 from widgets.in_browser import IN_BROWSER
 from widgets.page_lang import speaks
-from widgets.rooms.codes import MAX_NAME, CodeError, clean_name
 from widgets.words import _
 
 MAX_RECALL = 200  # characters the page may send back
@@ -107,7 +107,7 @@ class Student:
         self.lesson: int | None = None  # the page's lesson (its name bars say it)
         self.waiting: list[dict[str, Any]] = []
         self.listeners: list[Callable[[], None]] = []
-        self.outbox: Any = None  # widgets.rooms.answers.Outbox, made at the first answer
+        self.outbox: Any = None  # rooms.answers.Outbox, made at the first answer
         self.answers = 0  # answers this page recorded (at most MAX_ANSWERS)
         self._lock = threading.Lock()
 
@@ -133,7 +133,7 @@ class Student:
     def _on_page(self) -> None:
         if self.lesson is None:
             return
-        from widgets.rooms.answers import Presence
+        from rooms.answers import Presence
 
         for name in self.names:
             self._box().put(Presence(name, self.lesson, self.clock()))
@@ -145,7 +145,7 @@ class Student:
         if IN_BROWSER or self.answers >= MAX_ANSWERS:
             return
         self.answers += 1
-        from widgets.rooms.answers import new_answer_id
+        from rooms.answers import new_answer_id
 
         kw = {"answer_id": new_answer_id(), "lesson": lesson, "activity": activity,
               "question": str(question)[:40], "prompt": str(prompt)[:300],
@@ -158,7 +158,7 @@ class Student:
         self._send(**kw)
 
     def _send(self, answer_id: str, **kw: Any) -> None:
-        from widgets.rooms.answers import Answer
+        from rooms.answers import Answer
 
         box = self._box()
         for i, name in enumerate(self.names):
@@ -168,7 +168,7 @@ class Student:
     def _box(self) -> Any:
         with self._lock:
             if self.outbox is None:
-                from widgets.rooms.answers import Outbox, open_and_expire
+                from rooms.answers import Outbox, open_and_expire
 
                 self.outbox = Outbox(open_and_expire)
             return self.outbox

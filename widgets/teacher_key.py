@@ -52,7 +52,7 @@ from traitlets import Unicode
 from widgets.components import MessageArea, guarded, html_widget, make_button, shared_layout
 from widgets.deal_codes import ALPHABET
 from widgets.page_lang import N_, check_lang, speaks
-from widgets.words import _, ngettext
+from widgets.words import _, config_error_text, ngettext
 
 log = logging.getLogger(__name__)
 
@@ -343,7 +343,8 @@ class TeacherGate(widgets.VBox):
         try:
             table = self.make(**self.settings)
         except (ValueError, TypeError) as e:  # ConfigError is a ValueError
-            self.message.show(_("This table cannot be dealt: {error}").format(error=e), "error")
+            self.message.show(_("This table cannot be dealt: {error}").format(
+                error=config_error_text(e)), "error")
             return False
         self.table = table
         for w in (self.password, self.unlock_button):

@@ -18,7 +18,7 @@ from typing import Any
 
 from conftest import KEY, ClassServer, format_violations, unlock_teacher
 
-from widgets.rooms.answers import open_answers
+from rooms.answers import open_answers
 
 LESSON_PAGE = "voila/render/01_integers_with_cards.ipynb"
 # lesson 1's exit ticket: what each student answers, question by question

@@ -15,7 +15,7 @@ import pytest
 from conftest import KEY, format_violations, unlock_teacher
 
 from engine.flapjack import FlapjackConfig, FlapjackState
-from widgets.rooms import open_store
+from rooms import open_store
 from widgets.words import card_name
 
 

@@ -335,7 +335,7 @@ def _attack(hub: Hub, vp: Any, name: str, marker: Path) -> tuple[list[str], dict
     ws = websocket.create_connection(f"{ws_url}?session_id={uuid.uuid4().hex}",
                                      header=[f"Cookie: {cookies}"], origin=hub.url, timeout=20)
     code = (
-        "import gc\nfrom widgets.hit_me_table import HitMeTable\n"
+        "import gc\nfrom widgets.hit_me.table import HitMeTable\n"
         "t = [o for o in gc.get_objects() if isinstance(o, HitMeTable)][0]\n"
         f"open({str(marker)!r}, 'w').write(' '.join(c.code for c in t.game.round.face_down))\n"
     )

@@ -196,7 +196,7 @@ def seats_field(vp: Any, n: int) -> None:
 def open_table(rooms_server: tuple[str, str], open_page: Any, game: str) -> tuple[list[Any], str]:
     """Ana opens a 3-seat table of `game`; Ben and Cy join with the code shown. Returns the
     three pages and the room code."""
-    from widgets.rooms.codes import parse_code
+    from rooms.codes import parse_code
 
     url, _ = rooms_server
     pages = [open_page(f"room-{game}-{n}") for n in NAMES]
@@ -289,7 +289,7 @@ def no_key_elsewhere(pages: list[Any]) -> None:
 # ----- the games -------------------------------------------------------------------------------
 def test_three_students_play_a_hit_me_round(rooms_server: tuple[str, str], open_page: Any,
                                             bt: Any) -> None:
-    from widgets.rooms import open_store
+    from rooms import open_store
 
     url, store_url = rooms_server
     store = open_store(store_url)
@@ -345,7 +345,7 @@ def test_three_students_play_a_hit_me_round(rooms_server: tuple[str, str], open_
 
 def test_three_students_play_a_flapjack_game(rooms_server: tuple[str, str], open_page: Any,
                                              bt: Any) -> None:
-    from widgets.rooms import open_store
+    from rooms import open_store
 
     url, store_url = rooms_server
     store = open_store(store_url)

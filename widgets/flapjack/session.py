@@ -32,7 +32,7 @@ from widgets.shell import (
     seat_names,
 )
 from widgets.shell import check_names as check_names_policy
-from widgets.words import _
+from widgets.words import _, config_error_text
 
 YOU = 0  # the student's seat (seat 0 deals, so the computer player on the left leads)
 LEVELS = ("easy", "medium", "hard")
@@ -383,7 +383,7 @@ class FlapjackSession(HandChoices):
                 list(opponents) if len(opponents) == config.players - 1 else opponents[0],
                 config.players)
         except ConfigError as e:
-            return str(e)
+            return config_error_text(e)
         if config != self.config:
             self._deck = None
         if config.players != self.config.players:

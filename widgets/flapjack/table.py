@@ -30,7 +30,7 @@ from widgets.flapjack.settings import FIELDS, settings_panel
 from widgets.flapjack.view import TableView, table_view
 from widgets.in_browser import IN_BROWSER
 from widgets.render import esc
-from widgets.shell import CardRow, TableShell, game_classes, settings_field
+from widgets.shell import CardRow, LazyPart, TableShell, game_classes, settings_field
 from widgets.words import _, check_language, speaking
 
 
@@ -143,10 +143,10 @@ class FlapjackTable(TableShell, widgets.VBox):
         self.css = ui.html_widget(f"<style>{render.FLAPJACK_CSS}</style>", ["icg-style"])
         self.base_css = ui.style_widget()
 
-    # Parts made on first use (ui.LazyPart): every widget made is a model sent to the page.
+    # Parts made on first use (LazyPart): every widget made is a model sent to the page.
     (sign_prompt, add_button, subtract_button, cancel_sign_button,
-     sign_box) = ui.LazyPart.group("_build_signs", 5)
-    practice, cancel_practice_button, practice_box = ui.LazyPart.group("_build_practice", 3)
+     sign_box) = LazyPart.group("_build_signs", 5)
+    practice, cancel_practice_button, practice_box = LazyPart.group("_build_practice", 3)
 
     def _build_signs(self) -> None:
         self.sign_prompt = ui.html_widget("")
@@ -197,7 +197,7 @@ class FlapjackTable(TableShell, widgets.VBox):
         """Deal a new game with the current settings; `code` None = a fresh deal code
         (`at_once`: see FlapjackSession.new_game)."""
         self.hint.clear()
-        if ui.LazyPart.built(self, "practice"):
+        if LazyPart.built(self, "practice"):
             self.practice.reset()
         self._hide_part("practice_box")
         self._hide_part("sign_box")
@@ -247,7 +247,7 @@ class FlapjackTable(TableShell, widgets.VBox):
         self._say(note)
 
     def _cancel(self) -> None:
-        if ui.LazyPart.built(self, "practice"):
+        if LazyPart.built(self, "practice"):
             self.practice.reset()
         self._hide_part("practice_box")
         self.session.cancel()
@@ -312,7 +312,7 @@ class FlapjackTable(TableShell, widgets.VBox):
                               last_reason=render.view_last_reason_html(v),
                               reasons=render.view_reasons_html(v))
         self.hint.button.disabled = not v.hint_enabled
-        if v.over and ui.LazyPart.built(self, "practice"):
+        if v.over and LazyPart.built(self, "practice"):
             self.practice.check_button.disabled = True
             self.cancel_practice_button.disabled = True
         if self.settings_toggle is not None:

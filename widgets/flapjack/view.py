@@ -4,7 +4,7 @@ Computed only from the viewer's observation (`session.observation(viewer)`: thei
 every hand only when the teacher reveals them or the game is over), the session's screen state
 (the chosen card, the total being asked, the teacher's switches) and `session.card_whys(viewer)`
 (why each card of the viewer's own hand is refused, as data). Never from the raw game state.
-The words come from widgets/words.py; widgets/flapjack/render.py turns a view into HTML.
+The words come from widgets/words/; widgets/flapjack/render.py turns a view into HTML.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Hit Me's pure render functions: observation pieces and view data -> HTML (no ipywidgets).
 
-Every sentence comes from `widgets/words.py`; nothing here reads engine text.
+Every sentence comes from `widgets/words/`; nothing here reads engine text.
 """
 
 from __future__ import annotations

@@ -34,16 +34,16 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from widgets.components import MessageArea, html_widget, make_button, shared_layout
-from widgets.controller import call_later
-from widgets.rooms.dashboard import AnswersPanel
-from widgets.rooms.store import (
+from rooms import (
     ClassRoom,
     RoomError,
     RoomStore,
     StoreUnavailable,
     open_store,
 )
+from widgets.components import MessageArea, html_widget, make_button, shared_layout
+from widgets.controller import call_later
+from widgets.rooms.dashboard import AnswersPanel
 from widgets.words import _, room_error_text
 
 log = logging.getLogger(__name__)

@@ -1,6 +1,6 @@
 """The teacher's dashboard of the class's answers, a part of the class view (classview.py).
 
-Read from the class's store (widgets/rooms/answers.py), today's only:
+Read from the class's store (rooms/answers.py), today's only:
 
 - per student, the page they are on and when they were last active;
 - the exit tickets by question: first answers, how many right, the class's share right, and
@@ -29,9 +29,8 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from widgets.components import MessageArea, html_widget, make_button, shared_layout
-from widgets.mistakes import ADDED_ABS, SIGN_OF_SMALLER, SUBTRACT_SMALLER, SWAPPED
-from widgets.rooms.answers import (
+from rooms import StoreUnavailable
+from rooms.answers import (
     MAX_KEEP_DAYS,
     Answer,
     AnswerRefused,
@@ -40,7 +39,8 @@ from widgets.rooms.answers import (
     day_of,
     open_answers,
 )
-from widgets.rooms.store import StoreUnavailable
+from widgets.components import MessageArea, html_widget, make_button, shared_layout
+from widgets.mistakes import ADDED_ABS, SIGN_OF_SMALLER, SUBTRACT_SMALLER, SWAPPED
 from widgets.words import N_, _, room_error_text
 
 log = logging.getLogger(__name__)

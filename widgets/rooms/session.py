@@ -37,10 +37,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import rooms as st
 from engine.cards import card_from_json
 from engine.errors import IllegalActionError
 from engine.flapjack import FlapjackState, Play
 from engine.hit_me import ChooseAce, Hit, HitMeGame, Hold, Reveal
+from rooms.codes import format_code
+from rooms.games import NEXT_ROUND, next_round
 from widgets.controller import call_later, make_bots
 from widgets.flapjack.session import HandChoices, Note
 from widgets.hit_me.render import own_values
@@ -51,9 +54,6 @@ from widgets.hit_me.session import (
     shown_sum_text,
     widen_ends,
 )
-from widgets.rooms import store as st
-from widgets.rooms.codes import format_code
-from widgets.rooms.games import NEXT_ROUND, next_round
 from widgets.words import _, flapjack_hint_lines, hint_sentence, room_error_text
 
 log = logging.getLogger(__name__)

@@ -14,7 +14,9 @@ A name may not pose as what a room shows for a seat without a student: `Computer
 from __future__ import annotations
 
 import functools
+import gettext
 import unicodedata
+from pathlib import Path
 
 
 def _rank(c: str) -> tuple[int, int]:
@@ -61,28 +63,45 @@ def _key_char(c: str) -> str:
     return c
 
 
-# The words a room shows for a seat without a student ({n}: the seat's number).
+# The words a room shows for a seat without a student ({n}: the seat's number), as widgets/words
+# says them (their msgids in widgets' catalogues), and the catalogues' folder.
 SEAT_WORDS = ("Computer {n}", "Seat {n}", "seat {n}", "empty seat")
 MAX_NUMBER = 20
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "widgets" / "locale"
+DOMAIN = "icg"
+
+
+def seat_forms() -> set[str]:
+    """SEAT_WORDS in English and in every language with a catalogue in LOCALE_DIR (its .po,
+    read by Babel, else its compiled .mo)."""
+    forms = set(SEAT_WORDS)
+    for folder in sorted(LOCALE_DIR.glob("*/LC_MESSAGES")):
+        po, mo = folder / f"{DOMAIN}.po", folder / f"{DOMAIN}.mo"
+        if po.is_file():
+            from babel.messages.pofile import read_po
+
+            with po.open("rb") as fp:
+                catalog = read_po(fp)
+            for word in SEAT_WORDS:
+                message = catalog.get(word)
+                if message is not None and isinstance(message.string, str) and message.string:
+                    forms.add(message.string)
+        elif mo.is_file():
+            with mo.open("rb") as fp:
+                translation = gettext.GNUTranslations(fp)
+            forms.update(translation.gettext(word) for word in SEAT_WORDS)
+    return forms
 
 
 @functools.lru_cache(maxsize=1)
 def _posing_keys() -> frozenset[str]:
-    from widgets.words import PSEUDO, _, available_languages, speaking
-
     keys = set()
-    for lang in available_languages():
-        if lang == PSEUDO:
-            continue
-        with speaking(lang):
-            forms = [_(w) for w in SEAT_WORDS]
-        for form in forms:
-            for n in range(MAX_NUMBER + 1):
-                shown = form.format(n=n)
-                stem = form.replace("{n}", "").strip()
-                for text in (shown, shown.replace(" ", ""), f"{stem} #{n}", f"{stem}-{n}",
-                             stem):
-                    keys.add(name_key(text))
+    for form in seat_forms():
+        for n in range(MAX_NUMBER + 1):
+            shown = form.format(n=n)
+            stem = form.replace("{n}", "").strip()
+            for text in (shown, shown.replace(" ", ""), f"{stem} #{n}", f"{stem}-{n}", stem):
+                keys.add(name_key(text))
     return frozenset(keys)
 
 

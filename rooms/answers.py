@@ -31,8 +31,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from widgets.rooms.codes import CodeError, clean_name
-from widgets.rooms.store import StoreUnavailable, _database, store_url
+from rooms.codes import CodeError, clean_name
+from rooms.database import make_database, store_url
+from rooms.errors import StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -175,7 +176,7 @@ class ClassAnswers:
 
     def __init__(self, url: str, *, busy_timeout: float = 5.0) -> None:
         self.url = url
-        self._db = _database(url, busy_timeout)
+        self._db = make_database(url, busy_timeout)
         self._lock = threading.RLock()
         self._conn: Any = None
         with self._cursor() as c:

@@ -1,8 +1,8 @@
 """PostgreSQL LISTEN/NOTIFY for the rooms: one listener per kernel and store URL.
 
 Every change of a room sends `pg_notify('icg_rooms', '<code>:<version>')` inside its
-transaction (widgets/rooms/store.py), so PostgreSQL delivers it at COMMIT. A kernel's seat pages
-and class view subscribe here instead of polling every fraction of a second:
+transaction (rooms/transactions.py), so PostgreSQL delivers it at COMMIT. A kernel's seat
+pages and class view subscribe here instead of polling every fraction of a second:
 
 * one daemon thread per URL with a connection of its own runs `LISTEN icg_rooms` and waits for
   notifications (psycopg 3's `Connection.notifies`, woken at least every `CHECK_EVERY` seconds to

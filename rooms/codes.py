@@ -18,23 +18,26 @@ import hashlib
 import secrets
 import unicodedata
 
+from rooms.names import name_key, poses_as_a_seat
+
 ALPHABET = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
 CODE_LEN = 6
 SECRET_BYTES = 16  # 128 bits
 MAX_NAME = 24
-CODE_HELP = ("a room code is 6 characters: the digits 2 to 9 and the letters except I, L, O "
-             "and U (for example KM7-Q4X)")
 
 
 class CodeError(ValueError):
-    """A room code, name or secret that is not well formed: the message says why, for a
-    developer; `code` is its key in widgets.words.ROOM_ERRORS ("bad-code", "bad-name",
-    "poses-as-seat"), whose sentence a page shows, and `name` the name refused."""
+    """A room code, name or secret that is not well formed: `code` is its key in
+    widgets.words.ROOM_ERRORS ("bad-code", "bad-name", "poses-as-seat"), whose sentence a page
+    shows, and `name` the name refused. `str()` is the code and name, for a developer's log."""
 
-    def __init__(self, message: str, code: str = "bad-code", name: str = "") -> None:
-        super().__init__(message)
+    def __init__(self, code: str = "bad-code", name: str = "") -> None:
+        super().__init__(code, name)
         self.code = code
         self.name = name
+
+    def __str__(self) -> str:
+        return f"{self.code}: name={self.name!r}" if self.name else self.code
 
 
 def new_code() -> str:
@@ -50,10 +53,10 @@ def format_code(code: str) -> str:
 def parse_code(text: object) -> str:
     """A typed room code as stored (upper case, no dash or spaces), or CodeError."""
     if not isinstance(text, str) or len(text) > 20:
-        raise CodeError(CODE_HELP)
+        raise CodeError("bad-code")
     code = "".join(text.split()).replace("-", "").upper()
     if len(code) != CODE_LEN or any(c not in ALPHABET for c in code):
-        raise CodeError(CODE_HELP)
+        raise CodeError("bad-code")
     return code
 
 
@@ -78,16 +81,13 @@ def secret_matches(stored_hash: str | None, code: str, seat: int | str, secret: 
 def clean_name(text: object) -> tuple[str, str]:
     """A player's name as shown, and the key two names are compared by (case, spacing and
     look-alike letters ignored: 'Ana', ' ana ' and 'Аna' with a Cyrillic А are the same name;
-    widgets/rooms/names.py), or CodeError; also for a name that poses as a computer player or
+    rooms/names.py), or CodeError; also for a name that poses as a computer player or
     an empty seat ('Computer 3', 'Seat 4')."""
     if not isinstance(text, str) or len(text) > 200:
-        raise CodeError(f"a name is 1 to {MAX_NAME} letters, digits, spaces or - ' .", "bad-name")
+        raise CodeError("bad-name")
     name = " ".join(unicodedata.normalize("NFKC", text).split())
     if not 1 <= len(name) <= MAX_NAME or not all(c.isalnum() or c in " -'." for c in name):
-        raise CodeError(f"a name is 1 to {MAX_NAME} letters, digits, spaces or - ' .", "bad-name")
-    from widgets.rooms.names import name_key, poses_as_a_seat
-
+        raise CodeError("bad-name")
     if poses_as_a_seat(name):
-        raise CodeError(f"{name!r} poses as a computer player or an empty seat",
-                        "poses-as-seat", name)
+        raise CodeError("poses-as-seat", name)
     return name, name_key(name)

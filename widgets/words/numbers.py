@@ -1,0 +1,64 @@
+"""Numbers and arithmetic: signs and digits only, not translated (+7, -3 + (+5) = +2)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from widgets.words.catalogues import _
+
+
+def signed(n: int) -> str:
+    """An integer with its sign always written: +7, -7, 0."""
+    return f"+{n}" if n > 0 else str(n)
+
+
+def paren_signed(n: int) -> str:
+    return f"({signed(n)})"
+
+
+def step_math(before: int, delta: int, after: int) -> str:
+    """'-3 + (+5) = +2': one card added to a running total."""
+    return f"{signed(before)} + {paren_signed(delta)} = {signed(after)}"
+
+
+def sum_math(values: Sequence[int]) -> str:
+    """'+2 + (-7) + (+4) = -1': a list of card values added up."""
+    values = list(values)
+    if not values:
+        return "0"
+    total = sum(values)
+    if len(values) == 1:
+        return f"{signed(values[0])} = {signed(total)}"
+    terms = [signed(values[0])] + [paren_signed(v) for v in values[1:]]
+    return f"{' + '.join(terms)} = {signed(total)}"
+
+
+def percent(n: int) -> str:
+    """'54%' (a number and its sign, not a word: the messages say '{pct}', not '{pct}%', which
+    gettext tools would read as a printf conversion)."""
+    return f"{n}%"
+
+
+def abs_math(n: int) -> str:
+    """'|-3| = 3'."""
+    return f"|{signed(n)}| = {abs(n)}"
+
+
+def total_text(n: int, add_or_subtract: bool = False) -> str:
+    """A Flapjack total as shown: '+7' / '-7' / '0'; plain '7' in add-or-subtract."""
+    return str(n) if add_or_subtract else signed(n)
+
+
+def play_math(before: int, delta: int, add_or_subtract: bool = False) -> str:
+    """'+2 + (-7) = -5' (cards signed by colour) or '6 - 5 = 1' (add or subtract)."""
+    after = before + delta
+    if add_or_subtract:
+        return f"{before} {'+' if delta >= 0 else '-'} {abs(delta)} = {after}"
+    return f"{signed(before)} + ({signed(delta)}) = {signed(after)}"
+
+
+def number_words(n: int) -> str:
+    """'negative 7', 'positive 7' or 'zero', for screen readers."""
+    if n == 0:
+        return _("zero")
+    return (_("positive {n}") if n > 0 else _("negative {n}")).format(n=abs(n))
