@@ -25,10 +25,11 @@ NBVAL_ARGS  ?= --nbval-lax --nbval-current-env --nbval-cell-timeout=600
 # one worker (its module fixtures start once). WORKERS=0: one process, in file order.
 WORKERS ?= 2
 XDIST = $(if $(filter 0,$(WORKERS)),,-n $(WORKERS) --dist loadfile)
-# The unit stage waits on its servers more than it computes (both cores half idle with two
-# workers): one more worker there.
-UNIT_WORKERS ?= $(if $(filter 0,$(WORKERS)),0,$(shell echo $$(( $(WORKERS) + 1 ))))
-UNIT_XDIST = $(if $(filter 0,$(UNIT_WORKERS)),,-n $(UNIT_WORKERS) --dist loadfile)
+# The unit and browser stages wait on their servers, kernels and browser more than they compute
+# (both cores half idle with two workers): one more worker there (browser stage on this
+# machine: 475 s with two workers, 429 s with three).
+WAITING_WORKERS ?= $(if $(filter 0,$(WORKERS)),0,$(shell echo $$(( $(WORKERS) + 1 ))))
+WAITING_XDIST = $(if $(filter 0,$(WAITING_WORKERS)),,-n $(WAITING_WORKERS) --dist loadfile)
 # The slowest tests of a stage, listed at its end (where the time goes).
 DURATIONS := --durations=15
 # The nbval plugin is loaded only in the nbval stage (its import costs about 2 s a process).
@@ -129,13 +130,13 @@ lint: venv
 	$(BIN)/ruff check .
 
 unit: venv
-	$(call run_pytest,tests/ --ignore=tests/browser $(NO_NBVAL) $(UNIT_XDIST) $(DURATIONS) $(PYTEST_ARGS),tests/)
+	$(call run_pytest,tests/ --ignore=tests/browser $(NO_NBVAL) $(WAITING_XDIST) $(DURATIONS) $(PYTEST_ARGS),tests/)
 
 # A pytest run of its own: Playwright's sync API keeps an event loop running in the main
 # thread for the whole session, which would change how the tables pace computer moves in the
 # unit tests that follow it.
 browser: venv hub-proxy
-	$(call run_pytest,tests/browser $(NO_NBVAL) $(XDIST) $(DURATIONS) $(PYTEST_ARGS),tests/browser/)
+	$(call run_pytest,tests/browser $(NO_NBVAL) $(WAITING_XDIST) $(DURATIONS) $(PYTEST_ARGS),tests/browser/)
 
 nbval: venv
 ifneq ($(strip $(LESSONS)),)

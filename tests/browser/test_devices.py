@@ -298,7 +298,7 @@ def test_number_line_readable_in_forced_dark_mode(device: str, lessons_server: A
                                                   browser: Any) -> None:
     """Chromium's own forced dark mode (the setting a student can turn on): a browser started
     with WebContentsForceDark darkens the page; every label of the line keeps 4.5:1, in
-    lesson 01's explorer and (on the Chromebook) on Hit Me's table."""
+    lesson 01's explorer and (on the Chromebook) on Hit Me's and Flapjack's tables."""
     from conftest import CHROMIUM, CHROMIUM_ARGS
 
     dark = browser.browser_type.launch(
@@ -319,18 +319,20 @@ def test_number_line_readable_in_forced_dark_mode(device: str, lessons_server: A
         assert len(found) >= 5, found
         low = [(text, c) for text, c in found if c < MIN_CONTRAST]
         assert not low, f"labels under {MIN_CONTRAST}:1 in forced dark mode: {low}"
-        if device == "chromebook":  # a game's line too: Hit Me's seats and axis numbers
-            page.goto(lessons_server.page_url("03_hit_me.ipynb"), wait_until="domcontentloaded",
-                      timeout=120_000)
-            line = page.locator(".icg-game svg.icg-nl:visible").first
-            line.wait_for(state="visible", timeout=120_000)
-            page.wait_for_timeout(SETTLE_MS)
-            line.scroll_into_view_if_needed()
-            line.screenshot(path=str(_artifact("devices-forced-dark-hit-me")))
-            found = [f for f in _number_line_contrasts(page, h) if f[0].strip()]
-            assert len(found) >= 5, found
-            low = [(text, c) for text, c in found if c < MIN_CONTRAST]
-            assert not low, f"Hit Me's labels under {MIN_CONTRAST}:1 in forced dark mode: {low}"
+        if device == "chromebook":  # the games' lines too: seats, the total, axis numbers
+            for game, notebook, least in (("hit-me", "03_hit_me.ipynb", 5),
+                                          ("flapjack", "05_flapjack.ipynb", 3)):
+                page.goto(lessons_server.page_url(notebook), wait_until="domcontentloaded",
+                          timeout=120_000)
+                line = page.locator(".icg-game svg.icg-nl:visible").first
+                line.wait_for(state="visible", timeout=120_000)
+                page.wait_for_timeout(SETTLE_MS)
+                line.scroll_into_view_if_needed()
+                line.screenshot(path=str(_artifact(f"devices-forced-dark-{game}")))
+                found = [f for f in _number_line_contrasts(page, h) if f[0].strip()]
+                assert len(found) >= least, (game, found)
+                low = [(text, c) for text, c in found if c < MIN_CONTRAST]
+                assert not low, f"{game}: labels under {MIN_CONTRAST}:1 in forced dark mode: {low}"
     finally:
         from conftest import close_context
         close_context(dark)
