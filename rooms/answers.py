@@ -26,13 +26,12 @@ import re
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from rooms.codes import CodeError, clean_name
-from rooms.database import make_database, store_url
+from rooms.database import Cursor, Transactions, store_url
 from rooms.errors import StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -168,76 +167,29 @@ def open_and_expire(url: str | None = None) -> ClassAnswers:
     return store
 
 
-class ClassAnswers:
+class ClassAnswers(Transactions):
     """The answers and pages of the class, in the room store's database (SQLite or
     PostgreSQL). Thread-safe (one connection, one lock). Every method raises
     `StoreUnavailable` when the database cannot be reached; nothing was changed then, and the
     same call can be tried again."""
 
     def __init__(self, url: str, *, busy_timeout: float = 5.0) -> None:
-        self.url = url
-        self._db = make_database(url, busy_timeout)
-        self._lock = threading.RLock()
-        self._conn: Any = None
-        with self._cursor() as c:
+        super().__init__(url, busy_timeout=busy_timeout)
+        with self._write() as c:
             if self._db.postgres:  # two kernels creating the tables at once
                 c.execute("SELECT pg_advisory_xact_lock(4243)")
             for stmt in SCHEMA:
                 c.execute(stmt.format(real=self._db.real))
 
-    @property
-    def kind(self) -> str:
-        return "postgresql" if self._db.postgres else "sqlite"
-
-    # ----- connection and transactions ---------------------------------------------------------
-    def _drop(self) -> None:
-        conn, self._conn = self._conn, None
-        if conn is not None:
-            try:
-                conn.close()
-            except Exception:  # noqa: BLE001 - a broken connection may fail to close
-                pass
-
-    def _unavailable(self, e: BaseException) -> StoreUnavailable:
-        text = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        return StoreUnavailable("busy" if "locked" in text or "busy" in text else "unavailable",
-                                error=text)
-
-    @contextmanager
-    def _cursor(self) -> Iterator[Any]:
-        """One transaction (BEGIN IMMEDIATE on SQLite: the write lock taken at the start)."""
-        with self._lock:
-            if self._conn is None:
-                try:
-                    self._conn = self._db.connect()
-                except self._db.errors() as e:
-                    raise self._unavailable(e) from e
-            conn, begun = self._conn, False
-            try:
-                conn.execute(self._db.begin_write)
-                begun = True
-                yield _Run(conn, self._db)
-                conn.execute("COMMIT")
-            except BaseException as e:
-                if begun:
-                    try:
-                        conn.execute("ROLLBACK")
-                    except Exception:  # noqa: BLE001 - the connection is dropped below
-                        self._drop()
-                if isinstance(e, self._db.errors()) and not isinstance(e, self._db.integrity()):
-                    self._drop()
-                    raise self._unavailable(e) from e
-                raise
-
     def close(self) -> None:
         with self._lock:
-            self._drop()
+            self._drop_connection()
 
     # ----- writing ------------------------------------------------------------------------------
     def record(self, answer: Answer) -> bool:
         """Write one answer; False when an answer with its id is there already (a retry)."""
         a, key = answer.checked()
-        with self._cursor() as c:
+        with self._write() as c:
             n = c.run("INSERT INTO icg_answers (answer_id, day, student, student_key, lesson, "
                       "activity, question, prompt, given, right_answer, first_try, mistake, at) "
                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
@@ -256,10 +208,10 @@ class ClassAnswers:
             raise AnswerRefused(f"student: {e}") from e
         if type(lesson) is not int or not 0 <= lesson <= 99:
             raise AnswerRefused(f"lesson: a whole number from 0 to 99; got {lesson!r}")
-        with self._cursor() as c:
+        with self._write() as c:
             self._seen(c, name, key, lesson, at)
 
-    def _seen(self, c: _Run, name: str, key: str, lesson: int, at: float) -> None:
+    def _seen(self, c: Cursor, name: str, key: str, lesson: int, at: float) -> None:
         day = day_of(at)
         c.run("INSERT INTO icg_presence (day, student_key, student, lesson, at) "
               "VALUES (?, ?, ?, ?, ?) ON CONFLICT (day, student_key) DO UPDATE SET "
@@ -270,7 +222,7 @@ class ClassAnswers:
     def answers(self, day: str | None = None) -> list[Answer]:
         """The answers of `day` (default: today), oldest first."""
         day = _day(day)
-        with self._cursor() as c:
+        with self._write() as c:
             rows = c.all("SELECT answer_id, student, lesson, activity, question, prompt, given, "
                          "right_answer, first_try, at, mistake FROM icg_answers WHERE day = ? "
                          "ORDER BY at, answer_id", (day,))
@@ -281,7 +233,7 @@ class ClassAnswers:
         """Every student seen on `day` (default: today): the page and the last time, latest
         first."""
         day = _day(day)
-        with self._cursor() as c:
+        with self._write() as c:
             rows = c.all("SELECT student, lesson, at FROM icg_presence WHERE day = ? "
                          "ORDER BY at DESC, student", (day,))
         return [Presence(r[0], int(r[1]), float(r[2])) for r in rows]
@@ -289,7 +241,7 @@ class ClassAnswers:
     def stamp(self, day: str | None = None) -> tuple[Any, ...]:
         """Changes whenever an answer or a page of `day` is written (one small read)."""
         day = _day(day)
-        with self._cursor() as c:
+        with self._write() as c:
             a = c.one("SELECT COUNT(*), MAX(at) FROM icg_answers WHERE day = ?", (day,))
             p = c.one("SELECT COUNT(*), MAX(at) FROM icg_presence WHERE day = ?", (day,))
         return (*a, *p)
@@ -310,14 +262,14 @@ class ClassAnswers:
     def delete_day(self, day: str | None = None) -> int:
         """Delete every answer and page of `day` (default: today); the number of answers."""
         day = _day(day)
-        with self._cursor() as c:
+        with self._write() as c:
             n = c.run("DELETE FROM icg_answers WHERE day = ?", (day,))
             c.run("DELETE FROM icg_presence WHERE day = ?", (day,))
         return n
 
     def keep_days(self) -> int:
         """How many days answers are kept (the teacher's setting; 7 unless set)."""
-        with self._cursor() as c:
+        with self._write() as c:
             row = c.one("SELECT value FROM icg_class_settings WHERE name = ?", ("keep_days",))
         try:
             return int(row[0]) if row else DEFAULT_KEEP_DAYS
@@ -327,7 +279,7 @@ class ClassAnswers:
     def set_keep_days(self, days: object) -> int:
         if type(days) is not int or not 1 <= days <= MAX_KEEP_DAYS:
             raise AnswerRefused(f"days: a whole number from 1 to {MAX_KEEP_DAYS}")
-        with self._cursor() as c:
+        with self._write() as c:
             c.run("INSERT INTO icg_class_settings (name, value) VALUES (?, ?) "
                   "ON CONFLICT (name) DO UPDATE SET value = excluded.value",
                   ("keep_days", str(days)))
@@ -338,7 +290,7 @@ class ClassAnswers:
         day kept 7 days is deleted on the eighth); the number of answers deleted."""
         now = time.time() if now is None else now
         first_kept = day_of(now - (self.keep_days() - 1) * 86400)
-        with self._cursor() as c:
+        with self._write() as c:
             n = c.run("DELETE FROM icg_answers WHERE day < ?", (first_kept,))
             c.run("DELETE FROM icg_presence WHERE day < ?", (first_kept,))
         return n
@@ -361,23 +313,6 @@ def _cell(text: str) -> str:
 
 def _number(text: str) -> bool:
     return re.fullmatch(r"[+-]?\d+", text) is not None
-
-
-class _Run:
-    def __init__(self, conn: Any, db: Any) -> None:
-        self.conn, self.db = conn, db
-
-    def execute(self, sql: str) -> None:
-        self.conn.execute(sql)
-
-    def run(self, sql: str, params: tuple[Any, ...] = ()) -> int:
-        return self.conn.execute(self.db.sql(sql), params).rowcount
-
-    def one(self, sql: str, params: tuple[Any, ...]) -> Any:
-        return self.conn.execute(self.db.sql(sql), params).fetchone()
-
-    def all(self, sql: str, params: tuple[Any, ...]) -> list[Any]:
-        return list(self.conn.execute(self.db.sql(sql), params).fetchall())
 
 
 # ----- a kernel's answers on their way to the store ----------------------------------------------

@@ -6,6 +6,9 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -204,6 +207,73 @@ class Cursor:
 
     def all(self, sql: str, params: tuple[Any, ...]) -> list[Any]:
         return list(self.conn.execute(self.db.sql(sql), params).fetchall())
+
+
+class Transactions:
+    """One connection to the store's database, shared by a kernel's threads under one lock, and
+    its transactions: `_write()` / `_read()` yield a Cursor between BEGIN (BEGIN IMMEDIATE on
+    SQLite for a write: its lock taken at the start) and COMMIT. A database error rolls back,
+    drops the connection (the next call opens it again) and is raised as StoreUnavailable."""
+
+    def __init__(self, url: str, *, busy_timeout: float = 5.0) -> None:
+        self.url = url
+        self._db = make_database(url, busy_timeout)
+        self._lock = threading.RLock()
+        self._conn: Any = None
+
+    @property
+    def kind(self) -> str:
+        """'sqlite' or 'postgresql'."""
+        return "postgresql" if self._db.postgres else "sqlite"
+
+    def _connection(self) -> Any:
+        if self._conn is None:
+            try:
+                self._conn = self._db.connect()
+            except self._db.errors() as e:
+                raise self._unavailable(e) from e
+        return self._conn
+
+    def _unavailable(self, e: BaseException) -> StoreUnavailable:
+        text = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        if "locked" in text or "busy" in text:
+            return StoreUnavailable("busy", error=text)
+        return StoreUnavailable("unavailable", error=text)
+
+    def _drop_connection(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            try:
+                conn.close()
+            except Exception:  # noqa: BLE001 - a broken connection may fail to close
+                pass
+
+    @contextmanager
+    def _cursor(self, write: bool) -> Iterator[Cursor]:
+        with self._lock:
+            conn = self._connection()
+            begun = False
+            try:
+                conn.execute(self._db.begin_write if write else "BEGIN")
+                begun = True
+                yield Cursor(conn, self._db)
+                conn.execute("COMMIT")
+            except BaseException as e:
+                if begun:
+                    try:
+                        conn.execute("ROLLBACK")
+                    except Exception:  # noqa: BLE001 - the connection is dropped below
+                        self._drop_connection()
+                if isinstance(e, self._db.errors()) and not isinstance(e, self._db.integrity()):
+                    self._drop_connection()
+                    raise self._unavailable(e) from e
+                raise
+
+    def _write(self) -> Any:
+        return self._cursor(write=True)
+
+    def _read(self) -> Any:
+        return self._cursor(write=False)
 
 
 def json_text(value: Any, what: str) -> str:

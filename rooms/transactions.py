@@ -5,9 +5,7 @@ tables made on first use."""
 from __future__ import annotations
 
 import json
-import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 from engine.errors import ConfigError
@@ -19,20 +17,17 @@ from rooms.database import (
     OWNER_SCHEMA,
     SCHEMA,
     Cursor,
-    make_database,
+    Transactions,
 )
-from rooms.errors import DamagedRoom, NotAllowed, RoomNotFound, StoreUnavailable, TableChanged
+from rooms.errors import DamagedRoom, NotAllowed, RoomNotFound, TableChanged
 from rooms.games import GAMES
 
 
-class StoreBase:
+class StoreBase(Transactions):
     """What every part of the room store stands on (see rooms.store.RoomStore)."""
 
     def __init__(self, url: str, *, busy_timeout: float = 5.0) -> None:
-        self.url = url
-        self._db = make_database(url, busy_timeout)
-        self._lock = threading.RLock()
-        self._conn: Any = None
+        super().__init__(url, busy_timeout=busy_timeout)
         self._listener: Any = None
         # Called inside a move's transaction just before COMMIT (the kill test's hook).
         self._before_commit: Callable[[], None] | None = None
@@ -41,62 +36,6 @@ class StoreBase:
                 c.execute("SELECT pg_advisory_xact_lock(4242)")
             for stmt in SCHEMA + CLASS_SCHEMA:
                 c.execute(stmt.format(real=self._db.real))
-
-    @property
-    def kind(self) -> str:
-        """'sqlite' or 'postgresql'."""
-        return "postgresql" if self._db.postgres else "sqlite"
-
-
-    # ----- connections and transactions ------------------------------------------------------
-    def _connection(self) -> Any:
-        if self._conn is None:
-            try:
-                self._conn = self._db.connect()
-            except self._db.errors() as e:
-                raise self._unavailable(e) from e
-        return self._conn
-
-    def _unavailable(self, e: BaseException) -> StoreUnavailable:
-        text = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        if "locked" in text or "busy" in text:
-            return StoreUnavailable("busy", error=text)
-        return StoreUnavailable("unavailable", error=text)
-
-    def _drop_connection(self) -> None:
-        conn, self._conn = self._conn, None
-        if conn is not None:
-            try:
-                conn.close()
-            except Exception:  # noqa: BLE001 - a broken connection may fail to close
-                pass
-
-    @contextmanager
-    def _cursor(self, write: bool) -> Iterator[Cursor]:
-        with self._lock:
-            conn = self._connection()
-            begun = False
-            try:
-                conn.execute(self._db.begin_write if write else "BEGIN")
-                begun = True
-                yield Cursor(conn, self._db)
-                conn.execute("COMMIT")
-            except BaseException as e:
-                if begun:
-                    try:
-                        conn.execute("ROLLBACK")
-                    except Exception:  # noqa: BLE001 - the connection is dropped below
-                        self._drop_connection()
-                if isinstance(e, self._db.errors()) and not isinstance(e, self._db.integrity()):
-                    self._drop_connection()
-                    raise self._unavailable(e) from e
-                raise
-
-    def _write(self) -> Any:
-        return self._cursor(write=True)
-
-    def _read(self) -> Any:
-        return self._cursor(write=False)
 
     def close(self) -> None:
         """Close the store's connections (a later call opens them again)."""
