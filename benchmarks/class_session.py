@@ -205,15 +205,10 @@ def pg_url() -> tuple[str, Any] | None:
     """A throwaway PostgreSQL cluster (tests/pg_cluster.py), or None without its binaries."""
     sys.path.insert(0, str(ROOT / "tests"))
     try:
-        from pg_cluster import Cluster, pg_bin_dir
+        from pg_cluster import throwaway_database
     finally:
         sys.path.pop(0)
-    bin_dir = pg_bin_dir()
-    if bin_dir is None:
-        return None
-    cluster = Cluster(bin_dir)
-    cluster.start()
-    return cluster.create_db("class_bench"), cluster
+    return throwaway_database("class_bench")
 
 
 def main(argv: list[str] | None = None) -> int:

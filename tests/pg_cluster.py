@@ -118,3 +118,14 @@ def pg_cluster() -> Iterator[Cluster]:
         yield cluster
     finally:
         cluster.cleanup()
+
+
+def throwaway_database(name: str) -> tuple[str, Cluster] | None:
+    """A started throwaway cluster and the URL of a database `name` in it (for the benchmarks;
+    the caller stops the cluster), or None without PostgreSQL's binaries."""
+    bin_dir = pg_bin_dir()
+    if bin_dir is None:
+        return None
+    cluster = Cluster(bin_dir)
+    cluster.start()
+    return cluster.create_db(name), cluster

@@ -9,7 +9,6 @@ page cannot run code, closing a tab frees its kernel, and idle kernels are culle
 
 from __future__ import annotations
 
-import datetime
 import http.client
 import json
 import re
@@ -29,6 +28,7 @@ from voila_server import (
     REPO_ROOT,
     find_external_urls,
     kernel_processes,
+    message,
     read_log,
     running_voila,
     start_jupyter_server,
@@ -320,24 +320,6 @@ def test_files_and_outside_paths_are_not_served(served: Served, template: str) -
 # --- a page user cannot run code --------------------------------------------------------------
 
 
-def _message(msg_type: str, session: str, content: dict) -> dict:
-    return {
-        "header": {
-            "msg_id": uuid.uuid4().hex,
-            "username": "student",
-            "session": session,
-            "msg_type": msg_type,
-            "version": "5.3",
-            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
-        },
-        "parent_header": {},
-        "metadata": {},
-        "content": content,
-        "channel": "shell",
-        "buffers": [],
-    }
-
-
 def test_execute_request_is_refused(served: Served, tmp_path: Path) -> None:
     """Voila lets only comm and kernel-info messages through the kernel websocket."""
     session = requests.Session()
@@ -349,24 +331,24 @@ def test_execute_request_is_refused(served: Served, tmp_path: Path) -> None:
     ws = websocket.create_connection(f"{ws_url}?session_id={session_id}", cookie=cookie, timeout=30)
     try:
         attacks = [
-            _message("execute_request", session_id, {
+            message("execute_request", session_id, {
                 "code": f"open({str(target)!r}, 'w').write('ran')", "silent": False,
                 "store_history": False, "user_expressions": {}, "allow_stdin": False,
                 "stop_on_error": True}),
-            _message("execute_request", session_id, {
+            message("execute_request", session_id, {
                 "code": "", "silent": True, "store_history": False,
                 "user_expressions": {"x": f"open({str(target)!r}, 'w').write('ran')"},
                 "allow_stdin": False, "stop_on_error": True}),
-            _message("complete_request", session_id, {"code": "import o", "cursor_pos": 8}),
-            _message("inspect_request", session_id, {"code": "open", "cursor_pos": 4,
+            message("complete_request", session_id, {"code": "import o", "cursor_pos": 8}),
+            message("inspect_request", session_id, {"code": "open", "cursor_pos": 4,
                                                       "detail_level": 1}),
-            _message("history_request", session_id, {"output": False, "raw": True,
+            message("history_request", session_id, {"output": False, "raw": True,
                                                       "hist_access_type": "tail", "n": 10}),
         ]
         for attack in attacks:
             ws.send(json.dumps(attack))
         # Control: a message Voila allows must still get its reply on the same socket.
-        control = _message("kernel_info_request", session_id, {})
+        control = message("kernel_info_request", session_id, {})
         ws.send(json.dumps(control))
         attack_ids = {a["header"]["msg_id"] for a in attacks}
         replies: list[str] = []

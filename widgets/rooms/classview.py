@@ -44,7 +44,7 @@ from rooms import (
 from widgets.components import MessageArea, html_widget, make_button, shared_layout
 from widgets.controller import call_later
 from widgets.rooms.dashboard import AnswersPanel
-from widgets.words import _, room_error_text
+from widgets.words import _, room_error_text, time_ago
 
 log = logging.getLogger(__name__)
 
@@ -59,14 +59,6 @@ def _status_words(status: str) -> str:
             }.get(status, status)
 
 
-def _ago(seconds: float) -> str:
-    """Coarse on purpose (the page is redrawn only when the words change)."""
-    if seconds < 60:
-        return _("under a minute")
-    minutes = int(seconds // 60)
-    if minutes < 60:
-        return _("{n} min").format(n=minutes)
-    return _("{h} h {m} min").format(h=minutes // 60, m=minutes % 60)
 
 
 UNLOCK_LABEL = ("The class view shows every room of the class and lets you pause, replace or close "
@@ -365,7 +357,7 @@ def rooms_html(rooms: list[ClassRoom]) -> str:
             names = [s.name or _("seat {n}").format(n=s.seat + 1) for s in r.info.seats]
             scores = f"{r.score_kind}: " + ", ".join(
                 f"{n} {v}" for n, v in zip(names, r.scores, strict=False))
-        last = _("none yet") if r.last_move is None else _ago(time.time() - r.last_move)
+        last = _("none yet") if r.last_move is None else time_ago(time.time() - r.last_move)
         cells = [r.shown, GAME_NAMES.get(r.info.game, r.info.game), status, players,
                  r.turn_name or "\u2014", scores, str(r.moves), last]
         cls = " class='icg-stuck'" if r.stuck else ""

@@ -41,7 +41,7 @@ from rooms.answers import (
 )
 from widgets.components import MessageArea, html_widget, make_button, shared_layout
 from widgets.mistakes import ADDED_ABS, SIGN_OF_SMALLER, SUBTRACT_SMALLER, SWAPPED
-from widgets.words import N_, _, room_error_text
+from widgets.words import N_, _, room_error_text, time_ago
 
 log = logging.getLogger(__name__)
 
@@ -109,13 +109,6 @@ def summarise(answers: Sequence[Answer]) -> Summary:
     return out
 
 
-def _ago(seconds: float) -> str:
-    if seconds < 60:
-        return _("under a minute")
-    minutes = int(seconds // 60)
-    if minutes < 60:
-        return _("{n} min").format(n=minutes)
-    return _("{h} h {m} min").format(h=minutes // 60, m=minutes % 60)
 
 
 def page_name(lesson: int) -> str:
@@ -150,7 +143,7 @@ def students_html(presence: Sequence[Presence], now: float, hide_names: bool) ->
     if hide_names:
         return "<p role='status'>" + html.escape(_("{n} students today (names hidden).").format(
             n=len(presence))) + "</p>"
-    rows = [[p.student, page_name(p.lesson), _ago(max(0.0, now - p.at))] for p in presence]
+    rows = [[p.student, page_name(p.lesson), time_ago(max(0.0, now - p.at))] for p in presence]
     return _table("icg-class-students-table", [_("Student"), _("Page"), _("Last active")],
                   rows)
 

@@ -93,6 +93,7 @@ from widgets.words.numbers import (
     signed,
     step_math,
     sum_math,
+    time_ago,
     total_text,
 )
 from widgets.words.people import (
@@ -187,6 +188,7 @@ __all__ = [
     "speaking",
     "step_math",
     "sum_math",
+    "time_ago",
     "total_text",
     "variant_title",
 ]

@@ -62,3 +62,14 @@ def number_words(n: int) -> str:
     if n == 0:
         return _("zero")
     return (_("positive {n}") if n > 0 else _("negative {n}")).format(n=abs(n))
+
+
+def time_ago(seconds: float) -> str:
+    """How long ago, coarse on purpose ('under a minute', '4 min', '1 h 5 min'): a page that
+    shows it is redrawn only when the words change."""
+    if seconds < 60:
+        return _("under a minute")
+    minutes = int(seconds // 60)
+    if minutes < 60:
+        return _("{n} min").format(n=minutes)
+    return _("{h} h {m} min").format(h=minutes // 60, m=minutes % 60)
