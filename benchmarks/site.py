@@ -72,19 +72,18 @@ STRATEGY_CHART = "svg.icg-chart-svg"
 
 def strategy_experiment(sp: ss.SitePage) -> float | None:
     """The strategy lab's first chart in a warm browser: page opened to chart shown, the
-    kernel's start included (None when an error shows first or nothing comes in 3 minutes)."""
+    kernel's start included (None when an error shows first or nothing comes in 3 minutes).
+    Checked at every frame of the page."""
     t0 = time.monotonic()
     sp.open("voici/render/06_strategy_lab.html")
-    page = sp.page
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline:
-        if page.locator(STRATEGY_CHART).count():
-            return time.monotonic() - t0
-        if page.locator(".jp-OutputArea-output[data-mime-type*='error']").count() or \
-                "Traceback" in page.inner_text("body"):
-            return None
-        page.wait_for_timeout(200)
-    return None
+    shown = sp.page.wait_for_function(STRATEGY_SHOWN_JS, arg=STRATEGY_CHART, polling="raf",
+                                      timeout=180_000).json_value()
+    return time.monotonic() - t0 if shown == "chart" else None
+
+
+STRATEGY_SHOWN_JS = """chart => document.querySelector(chart) ? "chart"
+    : (document.querySelector(".jp-OutputArea-output[data-mime-type*='error']")
+       || document.body.textContent.includes("Traceback")) ? "error" : false"""
 
 
 def main() -> None:
@@ -106,8 +105,7 @@ def main() -> None:
         sp = ss.SitePage(context, url)
         cold = interactive(sp, "voici/render/03_hit_me.html")
         print(f"cold {cold:.1f} s")
-        sp.page.close()
-        sp.page = context.new_page()
+        sp.next_visit()
         warm = interactive(sp, "voici/render/03_hit_me.html")
         print(f"warm {warm:.1f} s")
         clicks = peek_clicks(sp.page, args.clicks)

@@ -91,3 +91,35 @@ def test_the_site_leaves_out_the_lexers_no_page_uses(tmp_path: Path) -> None:
     with zipfile.ZipFile(other, "w") as z:
         z.writestr("six.py", "x = 1\n")
     assert build_site.stripped(other, tmp_path / "work") == other
+
+
+def test_every_page_starts_python_through_the_start_script(tmp_path: Path) -> None:
+    """After Voici's build: every page's kernel (and the site's settings) loads the start
+    script, relative to the page; every page notes the service worker's version before
+    JupyterLite starts; the lab application's scripts and fonts go, its schemas, themes and
+    licences stay."""
+    plugin = build_site.KERNEL_PLUGIN
+    settings = {"litePluginSettings": {plugin: {"pyodideUrl": "./static/pyodide/pyodide.js"}},
+                "baseUrl": "../../", "appVersion": "0.6.4"}
+    (tmp_path / "jupyter-lite.json").write_text(json.dumps({"jupyter-config-data": settings}))
+    page = tmp_path / "voici" / "render" / "03_hit_me.html"
+    page.parent.mkdir(parents=True)
+    page.write_text('<html><head><script id="jupyter-config-data" type="application/json">'
+                    + json.dumps(settings) + "</script></head><body></body></html>")
+    lab = tmp_path / "build"
+    for name in ("jlab_core.js", "fa-solid-900.woff2", "third-party-licenses.json",
+                 "1542.js.LICENSE.txt", "schemas/a.json", "themes/light.css"):
+        (lab / name).parent.mkdir(parents=True, exist_ok=True)
+        (lab / name).write_text("x")
+    build_site.postprocess(tmp_path)
+    lite = json.loads((tmp_path / "jupyter-lite.json").read_text())
+    assert (lite["jupyter-config-data"]["litePluginSettings"][plugin]["pyodideUrl"]
+            == "./static/pyodide/start-python.js")
+    html = page.read_text()
+    cfg = json.loads(build_site.CONFIG_RE.search(html).group(2))
+    assert cfg["litePluginSettings"][plugin]["pyodideUrl"] == "../../static/pyodide/start-python.js"
+    note = (build_site.HERE / build_site.SW_VERSION_SCRIPT).read_text()
+    assert html.index(note) > html.index('id="jupyter-config-data"')
+    assert sorted(p.relative_to(lab).as_posix() for p in lab.rglob("*") if p.is_file()) == [
+        "1542.js.LICENSE.txt", "schemas/a.json", "themes/light.css",
+        "third-party-licenses.json"]

@@ -11,12 +11,17 @@ What it takes, all pinned (tools/site/requirements.txt and tools/site/lock.json)
   installed into .site-cache/venv;
 - the Pyodide runtime from npm (the package `pyodide`, its core files only);
 - the pure-Python wheels the kernel and the lessons import (IPython, ipywidgets, ...) from PyPI;
-- the project's own engine/ and widgets/ packed into a wheel here.
+- the project's own engine/ and widgets/ packed into a wheel here;
+- Node.js, which runs the Pyodide runtime once to make the snapshot (cached by its inputs).
 
-The runtime's pyodide-lock.json is rewritten to list only those local wheels, and every page's
-kernel settings point at the local copies: the site makes no request off the server it is
-served from. Play together and the Class view (shared state) are left out. Without --teacher
-the answer keys are left out of the teacher guide (docs/deploy.md).
+Python is started once, at build time (Node.js runs tools/site/snapshot.mjs): the packages
+loaded, IPython, ipywidgets and the lessons' modules imported, then its memory and its
+site-packages saved in one file (static/pyodide/python-snapshot.gz). Every page's kernel starts
+through tools/site/start-python.js, which restores that Python instead of starting it and
+importing everything again at each visit. Every page's kernel settings point at the local
+copies: the site makes no request off the server it is served from. Play together and the
+Class view (shared state) are left out. Without --teacher the answer keys are left out of the
+teacher guide (docs/deploy.md).
 """
 
 from __future__ import annotations
@@ -70,6 +75,10 @@ PYODIDE_FILES = ("pyodide.js", "pyodide.mjs", "pyodide.asm.js", "pyodide.asm.was
                  "python_stdlib.zip", "package.json")
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
 PROJECT_WHEEL = "integer_card_games-0.1.0-py3-none-any.whl"
+SNAPSHOT = "python-snapshot.gz"
+START_SCRIPT = "start-python.js"
+START_URL = f"./static/pyodide/{START_SCRIPT}"
+SW_VERSION_SCRIPT = "service-worker-version.js"  # put in every page (the script says why)
 
 # Stand-ins: for two compiled modules of Pyodide's full release (not on npm), since IPython
 # imports sqlite3 for its history (off in this kernel) and the kernel's dependencies name ssl;
@@ -112,9 +121,22 @@ def register_adapter(*args, **kwargs):
 # and IPython goes without it when its import fails.
 JEDI_STANDIN = ('"""A stand-in for jedi in the static site\'s kernel: no page completes code as '
                 'it is typed."""\nraise ImportError("jedi is not in the static site\'s kernel")\n')
+# piplite installs packages from an index at run time (through micropip, which reaches into
+# the page's JavaScript and cannot be in the snapshot); the site's pages install nothing. The
+# kernel sets its two settings at its start, and `%pip` says why it does nothing.
+PIPLITE_STANDIN = {
+    "piplite/__init__.py": ('"""A stand-in for piplite in the static site\'s kernel: its pages '
+                            'install no package."""\nfrom .piplite import install\n'),
+    "piplite/piplite.py": ('_PIPLITE_URLS = []\n_PIPLITE_DISABLE_PYPI = True\n\n\n'
+                           'async def install(*args, **kwargs):\n'
+                           '    raise RuntimeError("this site installs no package")\n'),
+    "piplite/cli.py": ('async def get_transformed_code(argv):\n'
+                       '    return \'raise RuntimeError("this site installs no package")\'\n'),
+}
 STANDINS = {"sqlite3": {"sqlite3/__init__.py": SQLITE3_STANDIN},
             "ssl": {"ssl/__init__.py": '"""A stand-in for ssl: nothing here opens a socket."""\n'},
-            "jedi": {"jedi/__init__.py": JEDI_STANDIN}}
+            "jedi": {"jedi/__init__.py": JEDI_STANDIN},
+            "piplite": PIPLITE_STANDIN}
 
 
 def log(msg: str) -> None:
@@ -351,12 +373,13 @@ def lock_entry(name: str, whl: Path, version: str, depends: list[str],
 
 
 def runtime(src: Path, npm_pkg: Path, lock: dict, venv: Path, work: Path) -> None:
-    """static/pyodide: the runtime's core files, every wheel, and a pyodide-lock.json that lists
-    only those wheels."""
-    pyo = src / "static" / "pyodide"
-    pyo.mkdir(parents=True)
+    """static/pyodide: the runtime's core files, the start script, and the snapshot of Python
+    started with every package; its pyodide-lock.json lists no package (they are all in the
+    snapshot's files)."""
+    full = work / "runtime"  # the runtime with every wheel, which the snapshot is made from
+    full.mkdir()
     for f in PYODIDE_FILES:
-        shutil.copy(npm_pkg / f, pyo / f)
+        shutil.copy(npm_pkg / f, full / f)
     plock = json.loads((npm_pkg / "pyodide-lock.json").read_text())
     packages = {}
     python = python_for(plock["info"]["python"])
@@ -365,8 +388,8 @@ def runtime(src: Path, npm_pkg: Path, lock: dict, venv: Path, work: Path) -> Non
 
     def add(name, whl, version, depends, imports, keep=True):
         whl = stripped(compiled(whl, python, work, keep), work)
-        shutil.copy(whl, pyo / whl.name)
-        packages[name] = lock_entry(name, pyo / whl.name, version, depends, imports)
+        shutil.copy(whl, full / whl.name)
+        packages[name] = lock_entry(name, full / whl.name, version, depends, imports)
 
     for w in lock["wheels"]:
         add(w["name"], WHEELS / w["file"], w["version"], w["depends"], w["imports"])
@@ -378,16 +401,71 @@ def runtime(src: Path, npm_pkg: Path, lock: dict, venv: Path, work: Path) -> Non
                 "static/pypi")
     add("widgetsnbextension", ext_pypi / "widgetsnbextension-4.0.999-py3-none-any.whl",
         "4.0.999", [], ["widgetsnbextension"])
-    # the kernel's own wheels, listed too so that the runtime loads them with the others at its
-    # start (PRELOAD) instead of the kernel installing them one after the other
-    for name, depends in (("piplite", ["micropip"]), ("ipykernel", []),
-                          ("pyodide_kernel", ["ipykernel", "comm", "ipython"])):
+    # the kernel's own wheels (its piplite is the stand-in above)
+    for name, depends in (("ipykernel", []), ("pyodide_kernel", ["ipykernel", "comm", "ipython"])):
         whl = next(ext_pypi.glob(f"{name}-*-py3-none-any.whl"))
         add(name.replace("_", "-"), whl, whl.name.split("-")[1], depends, [name])
     add("integer-card-games", project_wheel(work), "0.1.0", ["ipywidgets"],
         ["engine", "widgets"], keep=False)
     plock["packages"] = packages
+    (full / "pyodide-lock.json").write_text(json.dumps(plock, indent=1))
+
+    pyo = src / "static" / "pyodide"
+    pyo.mkdir(parents=True)
+    for f in PYODIDE_FILES:
+        shutil.copy(full / f, pyo / f)
+    shutil.copy(HERE / START_SCRIPT, pyo / START_SCRIPT)
+    shutil.copy(snapshot(full, packages, work), pyo / SNAPSHOT)
+    plock["packages"] = {}
     (pyo / "pyodide-lock.json").write_text(json.dumps(plock, indent=1))
+
+
+# What the snapshot imports once the packages are loaded: IPython, the widgets and every module
+# of the lessons that the browser's kernel can import (not the server's rooms, not numpy's
+# simulations). Its last line gives the byte-code files those imports read, which no page
+# reads again.
+SNAPSHOT_IMPORTS = """
+import importlib, json, pkgutil, sys
+import IPython, comm, ipywidgets, traitlets
+import engine, widgets
+
+for package in (engine, widgets):
+    for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+        try:
+            importlib.import_module(info.name)
+        except ModuleNotFoundError as e:
+            if e.name not in ("numpy", "rooms"):
+                raise
+json.dumps([m.__cached__ for m in list(sys.modules.values())
+            if isinstance(getattr(m, "__cached__", None), str)])
+"""
+
+
+def snapshot(full: Path, packages: dict, work: Path) -> Path:
+    """The snapshot of `full`'s Python with every package loaded and the lessons' modules
+    imported (tools/site/snapshot.mjs), kept in .site-cache/snapshots by its inputs' digest."""
+    node = shutil.which("node")
+    if node is None:
+        raise SystemExit("the static site needs Node.js (node) to make its Python snapshot")
+    script = HERE / "snapshot.mjs"
+    inputs = [script.read_bytes(), SNAPSHOT_IMPORTS.encode()]
+    inputs += [(full / f).read_bytes() for f in ("pyodide.asm.wasm", "python_stdlib.zip")]
+    inputs += [f"{k}={v['sha256']}".encode() for k, v in sorted(packages.items())]
+    key = hashlib.sha256(b"\0".join(inputs)).hexdigest()[:24]
+    kept = CACHE / "snapshots" / f"{key}.gz"
+    if kept.is_file():
+        return kept
+    imports = work / "snapshot_imports.py"
+    imports.write_text(SNAPSHOT_IMPORTS)
+    log("starting Python once to make its snapshot (Node.js)")
+    out = kept.with_suffix(f".{os.getpid()}.tmp")
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    run([node, str(script), str(full), str(imports), str(out), *sorted(packages)],
+        stdout=subprocess.DEVNULL)
+    for old in kept.parent.glob("*.gz"):  # the cache keeps the newest snapshot only
+        old.unlink()
+    os.replace(out, kept)
+    return kept
 
 
 def notebooks(src: Path, teacher: bool) -> list[str]:
@@ -432,18 +510,18 @@ def notebooks(src: Path, teacher: bool) -> list[str]:
     return pages
 
 
-# Every package a page needs, loaded by the runtime at its start, all at once: the kernel then
-# skips installing its own (micropip, piplite, ssl ... ipython) one after the other, and the
-# pages' first imports find the lessons' packages there.
-PRELOAD = ["micropip", "packaging", "piplite", "ssl", "sqlite3", "ipykernel", "comm",
-           "traitlets", "pyodide_kernel", "jedi", "ipython", "ipywidgets", "jupyterlab-widgets",
+# The packages the kernel is told the runtime loads at its start, so that it installs none of
+# its own (micropip, piplite, ssl ... ipython) itself: start-python.js has them all from the
+# snapshot (micropip, the kernel's installer, is not needed: its piplite is a stand-in).
+PRELOAD = ["micropip", "piplite", "ssl", "sqlite3", "ipykernel", "comm", "traitlets",
+           "pyodide_kernel", "jedi", "ipython", "ipywidgets", "jupyterlab-widgets",
            "widgetsnbextension", "integer-card-games"]
 
 
 def lite_config(src: Path) -> None:
     cfg = {"jupyter-lite-schema-version": 0, "jupyter-config-data": {
         "litePluginSettings": {KERNEL_PLUGIN: {
-            "pyodideUrl": "./static/pyodide/pyodide.js", "disablePyPIFallback": True,
+            "pyodideUrl": START_URL, "disablePyPIFallback": True,
             "loadPyodideOptions": {"packages": PRELOAD}}}}}
     (src / "jupyter-lite.json").write_text(json.dumps(cfg, indent=1))
 
@@ -459,7 +537,13 @@ EXTERNAL = re.compile(r"""(?:\ssrc=["']https?://|<link[^>]+href=["']https?://)""
 
 def postprocess(out: Path) -> None:
     """Every page's kernel settings relative to the page (the kernel resolves them against the
-    page's folder), and no stylesheet link off the site."""
+    page's folder) and starting Python through the start script (Voici's build points the
+    kernel at pyodide.js when it finds the runtime in static/), and no stylesheet link off the
+    site."""
+    lite = out / "jupyter-lite.json"
+    cfg = json.loads(lite.read_text())
+    cfg["jupyter-config-data"]["litePluginSettings"][KERNEL_PLUGIN]["pyodideUrl"] = START_URL
+    lite.write_text(json.dumps(cfg, indent=2))
     for html in out.rglob("*.html"):
         text = html.read_text()
         m = CONFIG_RE.search(text)
@@ -469,16 +553,27 @@ def postprocess(out: Path) -> None:
             s = cfg.get("litePluginSettings", {}).get(KERNEL_PLUGIN)
             if s:
                 rel = lambda u: base + u[2:] if u.startswith("./") else u  # noqa: E731,B023
-                s["pyodideUrl"] = rel(s["pyodideUrl"])
+                s["pyodideUrl"] = rel(START_URL)
                 s["pipliteUrls"] = [rel(u) for u in s.get("pipliteUrls", [])]
                 s["disablePyPIFallback"] = True
-            text = text[:m.start(2)] + json.dumps(cfg) + text[m.end(2):]
+            text = (text[:m.start(2)] + json.dumps(cfg) + m.group(3) + "\n<script>"
+                    + (HERE / SW_VERSION_SCRIPT).read_text() + "</script>" + text[m.end(3):])
         text = CDN_LINK.sub("", text)
         if EXTERNAL.search(text):
             raise SystemExit(f"{html.relative_to(out)}: a link off the site is left")
         text = IPYNB_LINK.sub(page_link, text)
         html.write_text(text)
+    drop_lab_app(out)
     landing_pages(out)
+
+
+def drop_lab_app(out: Path) -> None:
+    """build/ holds JupyterLite's lab application too (its scripts and fonts, 5 MB gzipped),
+    which no page of the site opens: only the settings' schemas and the themes that the Voici
+    pages read are kept, with the licences."""
+    for f in (out / "build").iterdir():
+        if f.is_file() and f.suffix not in (".txt", ".json"):
+            f.unlink()
 
 
 IPYNB_LINK = re.compile(r'<a href="([\w-]+)\.ipynb"([^>]*)>(.*?)</a>', re.S)

@@ -78,13 +78,25 @@ class SitePage:
         self.external: list[str] = []
         self.failed: list[str] = []
         self.console: list[str] = []
+        self.said: list[str] = []  # every console message of the page and its workers
         context.on("request", self._request)
         context.on("requestfailed", lambda r: self.failed.append(f"{r.url} {r.failure}"))
         # Anything off the server is refused (and recorded): a closed school network.
         context.route(re.compile(r"^https?://"), self._route)
-        self.page = context.new_page()
-        self.page.on("console", self._console)
-        self.page.on("pageerror", lambda e: self.console.append(f"pageerror: {e}"))
+        self.context = context
+        self.page = self._recorded_page()
+
+    def _recorded_page(self) -> Any:
+        page = self.context.new_page()
+        page.on("console", self._console)
+        page.on("pageerror", lambda e: self.console.append(f"pageerror: {e}"))
+        return page
+
+    def next_visit(self) -> None:
+        """Close the page and open another in the same browser (its cache kept: a second
+        visit)."""
+        self.page.close()
+        self.page = self._recorded_page()
 
     def _request(self, request: Any) -> None:
         if request.url.startswith(("data:", "blob:")):
@@ -99,6 +111,7 @@ class SitePage:
             route.abort()
 
     def _console(self, msg: Any) -> None:
+        self.said.append(msg.text)
         if msg.type not in ("error", "warning"):
             return
         if any(p.search(msg.text) for p in BENIGN_CONSOLE):
@@ -139,9 +152,17 @@ def words(lang: str) -> dict[str, str]:
             "My sum", "Its absolute value |sum|", "Check my sum", "Turn up all the cards")}
 
 
+# A shown, enabled button of the page with this label.
+ENABLED_BUTTON_JS = """label => [...document.querySelectorAll('.widget-button')].some(
+    b => b.textContent.trim() === label && !b.disabled && b.checkVisibility())"""
+
+
 def wait_interactive(page: Any, lang: str, timeout: int = LOAD_TIMEOUT) -> None:
-    """The Hit Me lesson's table answers: its Peek button is enabled."""
-    wait_enabled(page, words(lang)["Peek at my face-down card"], timeout)
+    """The Hit Me lesson's table answers: its Peek button is shown and enabled. Checked at
+    every frame of the page: the time this wait takes is the page's, not Playwright's polling
+    interval (which grows to 0.5 s)."""
+    page.wait_for_function(ENABLED_BUTTON_JS, arg=words(lang)["Peek at my face-down card"],
+                           polling="raf", timeout=timeout)
 
 
 # The table's seats (the lesson's worked example before it has seats too); the student's first.

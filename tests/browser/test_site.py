@@ -236,3 +236,54 @@ def test_the_projector_walkthrough_opens_with_no_key(site_page: SitePage, lang: 
     wait_all_cells(page)
     assert page.evaluate(ERROR_OUTPUTS_JS) == []
     assert site_page.problems() == []
+
+
+RESTORED = "Python restored from the site's snapshot"
+AFRESH = "Python starts afresh"
+# Every card the Hit Me table shows (the last seats on the page: the lesson's table).
+TABLE_CARDS_JS = """() => [...[...document.querySelectorAll('.icg-seats')].pop()
+    .querySelectorAll('.icg-value')].map(e => e.textContent)"""
+
+
+def test_python_starts_from_the_snapshot_and_each_visit_deals_its_own_cards(
+        site_page: SitePage) -> None:
+    """The kernel restores the Python made at build time (it does not start Python again), and
+    that Python's random state is not every visitor's: two visits deal two different tables."""
+    deals = []
+    for _visit in range(2):
+        site_page.open(render_path("en", "03_hit_me"))
+        wait_interactive(site_page.page, "en")
+        deals.append(site_page.page.evaluate(TABLE_CARDS_JS))
+        site_page.next_visit()
+    assert site_page.said.count(RESTORED) == 2
+    assert not any(m.startswith(AFRESH) for m in site_page.said)
+    assert all(deals) and deals[0] != deals[1]
+    assert site_page.problems() == []
+
+
+def test_a_snapshot_that_does_not_restore_starts_python_afresh(
+        site_dir: Path, tmp_path: Path, browser: Any) -> None:
+    """Python's memory of the snapshot refused (here: a wrong first word): the kernel starts
+    Python afresh, imports from the snapshot's files, and the lesson plays as usual."""
+    import gzip
+    import shutil
+    import struct
+
+    copy = tmp_path / "site"
+    shutil.copytree(site_dir, copy)
+    snap = copy / "static" / "pyodide" / "python-snapshot.gz"
+    data = bytearray(gzip.decompress(snap.read_bytes()))
+    start = 4 + struct.unpack_from("<I", data)[0]
+    data[start:start + 4] = b"\0\0\0\0"
+    snap.write_bytes(gzip.compress(bytes(data), 1))
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        with static_server(copy) as url:
+            sp = SitePage(context, url)
+            sp.open(render_path("en", "03_hit_me"))
+            wait_interactive(sp.page, "en")
+            assert play_hit_me_round(sp.page, "en")["cards"]
+            assert any(m.startswith(AFRESH) for m in sp.said) and RESTORED not in sp.said
+            assert sp.problems() == []
+    finally:
+        context.close()

@@ -1,0 +1,68 @@
+// The static site's Python start, in the kernel's worker: the kernel loads this script as its
+// Pyodide (`pyodideUrl`) and calls loadPyodide(options). It loads Pyodide's own script, then
+// restores the Python that tools/site/snapshot.mjs made at build time (IPython, ipywidgets and
+// the lessons' modules already imported) and writes that Python's site-packages back, instead
+// of starting Python and unpacking the packages at every visit. When the memory does not
+// restore, Python starts afresh and imports from the same files (slower, the same pages).
+"use strict";
+
+(function () {
+  const SNAPSHOT = "python-snapshot.gz";
+
+  async function gunzip(bytes) {
+    // A web host may have sent the file already unpacked (Content-Encoding: gzip).
+    if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Uint8Array(await new Response(stream).arrayBuffer());
+  }
+
+  async function readSnapshot(url) {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+    const data = await gunzip(new Uint8Array(await response.arrayBuffer()));
+    const size = new DataView(data.buffer, data.byteOffset).getUint32(0, true);
+    const header = JSON.parse(new TextDecoder().decode(data.subarray(4, 4 + size)));
+    const start = 4 + size;
+    return { header, data, memory: data.subarray(start, start + header.memory),
+             filesStart: start + header.memory };
+  }
+
+  function writeFiles(pyodide, { header, data, filesStart }) {
+    const { FS } = pyodide;
+    const made = new Set();
+    let offset = filesStart;
+    for (const [file, size] of header.files) {
+      const dir = file.slice(0, file.lastIndexOf("/"));
+      if (!made.has(dir)) {
+        FS.mkdirTree(dir);
+        made.add(dir);
+      }
+      FS.writeFile(file, data.subarray(offset, offset + size));
+      offset += size;
+    }
+    for (const name of header.packages) pyodide.loadedPackages[name] = "snapshot";
+  }
+
+  async function startPython(options) {
+    importScripts(options.indexURL + "pyodide.js");
+    const load = self.loadPyodide;
+    self.loadPyodide = startPython;
+    // The snapshot's files hold every package: none is loaded from the (empty) lock file.
+    const { packages: _packages, ...rest } = options;
+    const snapshot = await readSnapshot(options.indexURL + SNAPSHOT);
+    let pyodide;
+    try {
+      pyodide = await load({ ...rest, _loadSnapshot: snapshot.memory });
+      console.info("Python restored from the site's snapshot");
+    } catch (error) {
+      console.warn(`Python starts afresh: the site's snapshot did not restore (${error})`);
+      pyodide = await load(rest);
+    }
+    writeFiles(pyodide, snapshot);
+    // the snapshot's random state is every visitor's: each page draws its own
+    pyodide.runPython("import random; random.seed()");
+    return pyodide;
+  }
+
+  self.loadPyodide = startPython;
+})();
