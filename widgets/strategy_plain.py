@@ -118,63 +118,18 @@ def hold_hit_tables(players: int, opponent_hold: int, rounds: int,
 def bar_chart_svg(values: Sequence[float], colors: Sequence[str], dots: Sequence[float], *,
                   fair: float, fair_label: str, title: Sequence[str], x_label: str,
                   y_label: str, legend: Sequence[tuple[str, str, str]], alt: str) -> str:
-    """Bars (percent, 0-100) at 0..n-1 with dots over them, a dashed fair-share line, axes,
-    a two-entry legend ((kind 'bar' or 'dot', colour, words)) and a title; on a white ground
-    drawn in the SVG (a forced dark mode keeps it readable)."""
-    w, h = 760, 430
-    left, right, top, bottom = 60, 20, 60, 60
-    pw, ph = w - left - right, h - top - bottom
+    """Bars (percent, 0-100; NaN: an empty bar) at 0..n-1 with dots over them, a dashed
+    fair-share line across every bar, axes, a legend ((kind 'bar' or 'dot', colour, words))
+    and a title: `chart_svg` with those parts."""
     n = len(values)
-    step = pw / n
+    return chart_svg([str(i) for i in range(n)], title=title, x_label=x_label, y_label=y_label,
+                     alt=alt, legend=legend,
+                     bars=[Bars([0.0 if math.isnan(v) else v for v in values], list(colors))],
+                     lines=[Line(list(dots), DOT_COLOR, joined=False)],
+                     dashes=[(fair, 0, n - 1, fair_label)])
 
-    def x(i: float) -> float:
-        return left + step * (i + 0.5)
 
-    def y(p: float) -> float:
-        return top + ph * (1 - p / 100)
-
-    e = html.escape
-    out = [f'<svg class="icg-chart-svg" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}"'
-           f' role="img" aria-label="{e(alt, quote=True)}" style="max-width:100%;height:auto"'
-           ' font-family="sans-serif" font-size="12">',
-           f'<rect width="{w}" height="{h}" fill="#fff"/>']
-    for i, line in enumerate(title):
-        out.append(f'<text x="{w / 2}" y="{20 + 16 * i}" text-anchor="middle" fill="#111"'
-                   f' font-size="14">{e(line)}</text>')
-    for p in range(0, 101, 20):
-        out.append(f'<line x1="{left}" x2="{left + pw}" y1="{y(p):.1f}" y2="{y(p):.1f}"'
-                   ' stroke="#ddd"/>')
-        out.append(f'<text x="{left - 6}" y="{y(p) + 4:.1f}" text-anchor="end"'
-                   f' fill="#111">{p}</text>')
-    for i, (v, c) in enumerate(zip(values, colors, strict=True)):
-        v = 0.0 if math.isnan(v) else v
-        out.append(f'<rect x="{x(i) - step * 0.4:.1f}" y="{y(v):.1f}" width="{step * 0.8:.1f}"'
-                   f' height="{ph * v / 100:.1f}" fill="{c}"/>')
-        out.append(f'<text x="{x(i):.1f}" y="{top + ph + 16}" text-anchor="middle"'
-                   f' fill="#111">{i}</text>')
-    for i, v in enumerate(dots):
-        if not math.isnan(v):
-            out.append(f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="4" fill="#1d4e89"/>')
-    out.append(f'<line x1="{left}" x2="{left + pw}" y1="{y(fair):.1f}" y2="{y(fair):.1f}"'
-               ' stroke="#333" stroke-dasharray="6 4"/>')
-    out.append(f'<text x="{left + pw}" y="{y(fair) - 6:.1f}" text-anchor="end"'
-               f' fill="#111">{e(fair_label)}</text>')
-    out.append(f'<line x1="{left}" x2="{left}" y1="{top}" y2="{top + ph}" stroke="#111"/>')
-    out.append(f'<line x1="{left}" x2="{left + pw}" y1="{top + ph}" y2="{top + ph}"'
-               ' stroke="#111"/>')
-    out.append(f'<text x="{left + pw / 2}" y="{h - 14}" text-anchor="middle"'
-               f' fill="#111">{e(x_label)}</text>')
-    out.append(f'<text transform="translate(16 {top + ph / 2}) rotate(-90)"'
-               f' text-anchor="middle" fill="#111">{e(y_label)}</text>')
-    for i, (kind, color, words) in enumerate(legend):
-        ly = top + 14 + 18 * i
-        lx = left + pw - 330
-        mark = (f'<rect x="{lx}" y="{ly - 9}" width="12" height="10" fill="{color}"/>'
-                if kind == "bar" else
-                f'<circle cx="{lx + 6}" cy="{ly - 4}" r="4" fill="{color}"/>')
-        out.append(mark + f'<text x="{lx + 18}" y="{ly}" fill="#111">{e(words)}</text>')
-    out.append("</svg>")
-    return "".join(out)
+DOT_COLOR = "#1d4e89"
 
 
 def _ticks(low: float, high: float) -> list[float]:

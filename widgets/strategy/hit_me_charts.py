@@ -182,7 +182,7 @@ def hold_chart_plain(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds:
                      seed: int = 1, progress: bool = True) -> Chart:
     """`hold_chart` without numpy or matplotlib (widgets.strategy_plain): at most
     BROWSER_ROUNDS rounds, played in plain Python, drawn as SVG."""
-    from widgets.strategy_plain import BROWSER_ROUNDS, bar_chart_svg, hold_hit_tables
+    from widgets.strategy_plain import BROWSER_ROUNDS, DOT_COLOR, bar_chart_svg, hold_hit_tables
 
     check_sizes(players, rounds)
     rounds = min(rounds, BROWSER_ROUNDS)
@@ -194,7 +194,7 @@ def hold_chart_plain(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds:
         hold_colors(table.chance, players), [100 * c for c in hit.chance],
         fair=100 / players, fair_label=words["fair"], title=words["title"], x_label=words["x"],
         y_label=words["y"], legend=[("bar", HOLD_GOOD, words["hold"]),
-                                    ("dot", "#1d4e89", words["hit"])], alt=words["alt"])
+                                    ("dot", DOT_COLOR, words["hit"])], alt=words["alt"])
     return SvgChart(svg, words["alt"], words["rows"])
 
 
