@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 from conftest import KEY, unlock_teacher
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
-from test_keyboard import _ACTIVE_JS, tab_to
+from test_keyboard import _ACTIVE_JS, press_card, tab_to
 
 from widgets.words import card_name
 
@@ -712,11 +712,7 @@ def test_flapjack_focus_follows_a_chosen_card(fixtures_server: Any, open_page: A
     vp = open_page("focus-flapjack-signs", viewport={"width": w, "height": h})
     vp.open(fixtures_server.page_url("flapjack_signs.ipynb"))
     page = vp.page
-    play = replica.choose()
-    label = replica.label(play.card)
-    card = re.compile(f"^{re.escape(label)}( \\(.*\\))?$")
-    tab_to(page, lambda i: i["tag"] == "BUTTON" and bool(card.match(i["text"])), label)
-    page.keyboard.press("Enter")
+    play = press_card(page, replica)
     try:
         page.wait_for_function(ON_NEXT_STEP_JS, timeout=30_000)
     except PlaywrightTimeoutError:

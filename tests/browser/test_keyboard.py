@@ -48,6 +48,18 @@ def tab_to(page: Any, wanted: Callable[[dict], bool], what: str, back: bool = Fa
     raise AssertionError(f"{what} cannot be reached with Tab; focus went through {seen[:60]}")
 
 
+def press_card(page: Any, replica: Any, key: str = "Enter", back: bool = False) -> Any:
+    """Tab (Shift+Tab with `back`) to the card that the replica's player plays next and press
+    `key` on it; returns that play."""
+    play = replica.choose()
+    label = replica.label(play.card)
+    card = re.compile(f"^{re.escape(label)}( \\(.*\\))?$")
+    tab_to(page, lambda i: i["tag"] == "BUTTON" and bool(card.match(i["text"])),
+           f"the card {label}", back)
+    page.keyboard.press(key)
+    return play
+
+
 def button_named(name: str) -> Callable[[dict], bool]:
     return lambda i: i["tag"] == "BUTTON" and i["text"] == name
 
@@ -131,13 +143,8 @@ def test_flapjack_game_by_keyboard(fixtures_server: Any, open_page: Any, bt: Any
         turn += 1
         assert turn <= 60, "the game did not end"
         _wait_hand(page, replica.hand_labels(), vp)
-        play = replica.choose()
-        label = replica.label(play.card)
-        card = re.compile(f"^{re.escape(label)}( \\(.*\\))?$")
         # Alternate the keys (Enter, Space) and the direction (Tab, Shift+Tab).
-        tab_to(page, lambda i, card=card: i["tag"] == "BUTTON" and bool(card.match(i["text"])),
-               f"the card {label}", back=turn % 2 == 0)
-        page.keyboard.press("Enter" if turn % 2 else " ")
+        play = press_card(page, replica, "Enter" if turn % 2 else " ", back=turn % 2 == 0)
         bt.wait_total_prompt(page, play.card)
         new_total = replica.state.total + play.sign * replica.config.value(play.card)
         type_into(vp, "New total", str(new_total))

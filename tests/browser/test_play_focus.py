@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from conftest import KEY
-from test_keyboard import _ACTIVE_JS, box_labelled, tab_to
+from test_keyboard import _ACTIVE_JS, box_labelled, press_card, tab_to
 
 from engine import Hit, Hold
 from widgets.words import card_name
@@ -171,11 +171,7 @@ def test_flapjack_focus_follows_the_card_played(fixtures_server: Any, open_page:
     vp = open_page("focus-flapjack")
     vp.open(fixtures_server.page_url("flapjack_table.ipynb"))
     page = vp.page
-    play = replica.choose()
-    label = replica.label(play.card)
-    card = re.compile(f"^{re.escape(label)}( \\(.*\\))?$")
-    tab_to(page, lambda i: i["tag"] == "BUTTON" and bool(card.match(i["text"])), label)
-    page.keyboard.press("Enter")
+    play = press_card(page, replica)
     bt.wait_total_prompt(page, play.card)
     page.wait_for_function("() => document.activeElement.matches('.icg-answer input')",
                            timeout=TIMEOUT)
