@@ -10,7 +10,9 @@ lesson check of a named student, and the page each student is on.
 Each answer carries an id made where it was given (`new_answer_id`, in the student's kernel):
 `record` inserts it once (`ON CONFLICT DO NOTHING`), so a retry after a lost reply never
 doubles it. `Outbox` keeps a kernel's answers until the store took them: it sends them on a
-thread of its own and tries again, later and later, while the store cannot be reached.
+thread of its own and tries again, later and later, while the store cannot be reached. While it
+waits it keeps them in a file too (`spool_dir()`), so that answers still waiting when their
+page closes are sent by the next outbox that reaches the store.
 
 Only names, answers and times are kept (docs/privacy.md); rows older than `keep_days()` days
 (7 unless the teacher sets another number) are deleted by `expire`, and the teacher's "Delete
@@ -21,17 +23,20 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import logging
+import os
 import re
 import threading
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 from rooms.codes import CodeError, clean_name
-from rooms.database import Cursor, Transactions, store_url
+from rooms.database import DEFAULT_PATH, Cursor, Transactions, store_url
 from rooms.errors import StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -317,6 +322,35 @@ def _number(text: str) -> bool:
 
 # ----- a kernel's answers on their way to the store ----------------------------------------------
 RETRY_AFTER = (0.2, 0.5, 1.0, 2.0, 5.0, 10.0)  # seconds, then every 10 s
+SPOOL_ENV = "ICG_ANSWERS_WAITING"
+
+
+def spool_dir() -> Path:
+    """The folder where outboxes keep the answers the store has not taken yet:
+    $ICG_ANSWERS_WAITING, else .answers-waiting beside the project."""
+    return Path(os.environ.get(SPOOL_ENV, "").strip() or DEFAULT_PATH.parent / ".answers-waiting")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
+
+
+def _to_json(item: Answer | Presence) -> dict:
+    return {"answer" if isinstance(item, Answer) else "presence": asdict(item)}
+
+
+def _from_json(entry: dict) -> Answer | Presence:
+    if set(entry) == {"answer"}:
+        return Answer(**entry["answer"])
+    if set(entry) == {"presence"}:
+        return Presence(**entry["presence"])
+    raise ValueError(f"not an answer or a page: {sorted(entry)}")
 
 
 class Outbox:
@@ -325,12 +359,26 @@ class Outbox:
     RETRY_AFTER. An answer refused as malformed is dropped (logged); nothing else is.
 
     `opener` makes the store (called again after a failure to open it); `thread=False` sends
-    nothing by itself (a test calls `flush`)."""
+    nothing by itself (a test calls `flush`).
+
+    With a `spool` folder, what waits after a failure is written to a file of this outbox's
+    own there (`<pid>-<id>.json`, replaced at every change, removed once everything is sent),
+    so that the answers outlive the kernel. An outbox that has sent everything takes over the
+    files of outboxes whose process has ended, and sends their answers (their ids keep a
+    resent answer single). A file that cannot be read is renamed `.unreadable`, kept for the
+    teacher, and not read again."""
 
     def __init__(self, opener: Callable[[], ClassAnswers], *, thread: bool = True,
-                 retry_after: tuple[float, ...] = RETRY_AFTER) -> None:
+                 retry_after: tuple[float, ...] = RETRY_AFTER, spool: Path | None = None
+                 ) -> None:
         self.opener = opener
         self.retry_after = retry_after
+        self.spool = spool
+        self._spool_file = (spool / f"{os.getpid()}-{uuid.uuid4().hex}.json"
+                            if spool is not None else None)
+        self._waiting = False  # the last send failed: what is pending is in the spool file
+        self._saved = False  # the spool file exists
+        self.adopted = 0  # answers and pages taken over from ended outboxes' files
         self.pending: list[Answer | Presence] = []
         self.sent = 0
         self.doubles = 0  # answers the store had already (a retry after a lost reply)
@@ -348,14 +396,21 @@ class Outbox:
     def put(self, item: Answer | Presence) -> None:
         with self._lock:
             self.pending.append(item)
+            if self._waiting:
+                self._save()
         self._wake.set()
 
     def flush(self) -> int:
-        """Send what is pending, in order, until the store refuses; the number still pending."""
+        """Send what is pending, in order, until the store refuses; the number still pending.
+        Once nothing is pending, the spool's files of ended outboxes are taken over and sent."""
         while True:
             with self._lock:
                 if not self.pending:
-                    return 0
+                    self._waiting = False
+                    if self._saved:
+                        self._save()
+                    if not self._adopt():
+                        return 0
                 item = self.pending[0]
             try:
                 store = self._store if self._store is not None else self.opener()
@@ -369,6 +424,8 @@ class Outbox:
                 self.failures += 1
                 log.info("class store not reached, answer kept for later: %s", e)
                 with self._lock:
+                    self._waiting = True
+                    self._save()
                     return len(self.pending)
             except AnswerRefused as e:
                 self.dropped += 1
@@ -377,6 +434,47 @@ class Outbox:
                 self.sent += 1
             with self._lock:
                 self.pending.pop(0)
+
+    def _save(self) -> None:
+        """The spool file holds what is pending (no file when nothing is); under the lock."""
+        if self._spool_file is None:
+            return
+        try:
+            if not self.pending:
+                self._spool_file.unlink(missing_ok=True)
+                self._saved = False
+                return
+            self._spool_file.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self._spool_file.with_suffix(".tmp")
+            tmp.write_text(json.dumps([_to_json(i) for i in self.pending]), encoding="utf-8")
+            os.replace(tmp, self._spool_file)
+            self._saved = True
+        except OSError as e:  # the answers stay in memory and are retried all the same
+            log.warning("waiting answers not written to %s: %s", self._spool_file, e)
+
+    def _adopt(self) -> bool:
+        """Take over the spool files of outboxes whose process has ended: their answers join
+        `pending` and this outbox's own file before theirs is removed. True if any did."""
+        if self.spool is None or not self.spool.is_dir():
+            return False
+        taken = False
+        for f in sorted(self.spool.glob("*.json")):
+            pid = f.name.split("-", 1)[0]
+            if f == self._spool_file or not pid.isdigit() or _alive(int(pid)):
+                continue
+            try:
+                items = [_from_json(e) for e in json.loads(f.read_text(encoding="utf-8"))]
+            except (OSError, ValueError, TypeError, AttributeError) as e:
+                log.warning("waiting answers in %s cannot be read (%s); kept as .unreadable",
+                            f, e)
+                f.replace(f.with_suffix(".unreadable"))
+                continue
+            self.pending.extend(items)
+            self.adopted += len(items)
+            self._save()
+            f.unlink(missing_ok=True)
+            taken = taken or bool(items)
+        return taken
 
     def wait_sent(self, timeout: float = 30.0) -> bool:
         """Block until nothing is pending (True) or `timeout` seconds pass (False)."""

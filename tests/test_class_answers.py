@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import csv
 import io
+import json
+import subprocess
+import sys
 import time
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +28,10 @@ from rooms.answers import (
     new_answer_id,
     open_and_expire,
     open_answers,
+    spool_dir,
 )
+
+ROOT = Path(__file__).resolve().parent.parent
 
 NOON = time.mktime((2026, 12, 1, 12, 0, 0, 0, 0, -1))  # local noon, 1 December 2026
 
@@ -191,6 +198,79 @@ def test_answers_wait_while_postgresql_is_down(pg_cluster: Any) -> None:
     box.stop()
     got = open_answers(url).answers(day_of(NOON))
     assert [a.student for a in got] == ["Ana", "Ben", "Cam", "Dee"]
+
+
+# A kernel whose page closes while the store cannot be reached: its outbox fails once and the
+# process ends (argv: the store's URL, the spool folder, the answers as JSON).
+ENDED_KERNEL = """
+import json, sys
+from rooms.answers import Answer, Outbox, Presence, open_answers
+url, spool, items = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+box = Outbox(lambda: open_answers(url), thread=False, spool=__import__("pathlib").Path(spool))
+for a in items:
+    box.put(Answer(**a))
+box.put(Presence(items[0]["student"], 1, items[0]["at"]))
+assert box.flush() == len(items) + 1
+"""
+
+
+def test_answers_waiting_when_their_kernel_ends_are_sent_by_the_next_outbox(
+        tmp_path: Path) -> None:
+    """The store is down when a page closes: the answers waiting in its kernel are in the
+    spool file when the kernel ends. The next outbox that reaches the store (another student's
+    kernel) sends them with its own, once each (Ana's had reached the store before a lost
+    reply), and the file goes."""
+    spool = tmp_path / "waiting"
+    url = f"sqlite:///{tmp_path / 'r.sqlite3'}"
+    store = open_answers(url)
+    ana, ben = answer("Ana"), answer("Ben", at=NOON + 1)
+    store.record(ana)
+    down = f"sqlite:///{tmp_path / 'no-folder' / 'r.sqlite3'}"
+    subprocess.run([sys.executable, "-c", ENDED_KERNEL, down, str(spool),
+                    json.dumps([asdict(ana), asdict(ben)])], cwd=ROOT, check=True)
+    files = list(spool.glob("*.json"))
+    assert len(files) == 1 and len(json.loads(files[0].read_text())) == 3
+    box = Outbox(lambda: open_answers(url), thread=False, spool=spool)
+    cam = answer("Cam", at=NOON + 2)
+    box.put(cam)
+    assert box.flush() == 0
+    assert box.adopted == 3 and box.doubles == 1 and box.sent == 4
+    assert [a.answer_id for a in store.answers(day_of(NOON))] == [
+        ana.answer_id, ben.answer_id, cam.answer_id]
+    assert sorted(p.student for p in store.presence(day_of(NOON))) == ["Ana", "Ben", "Cam"]
+    assert list(spool.iterdir()) == []
+
+
+def test_a_live_kernels_waiting_answers_stay_its_own(tmp_path: Path) -> None:
+    """An outbox that waits for the store keeps its answers in its file while its process
+    lives: another outbox that reaches the store leaves that file alone; once the first sends
+    them, its file goes. An unreadable file of an ended process is kept aside, not lost."""
+    spool = tmp_path / "waiting"
+    folder = tmp_path / "not-yet"
+    url = f"sqlite:///{folder / 'r.sqlite3'}"
+    waiting = Outbox(lambda: open_answers(url), thread=False, spool=spool)
+    waiting.put(answer("Ana"))
+    assert waiting.flush() == 1
+    waiting.put(answer("Ben", at=NOON + 1))  # written at once while the store is down
+    (mine,) = spool.glob("*.json")
+    assert len(json.loads(mine.read_text())) == 2
+    broken = spool / "99999999-0.json"  # no process has this number
+    broken.write_text("[{")
+    folder.mkdir()
+    other = Outbox(lambda: open_answers(url), thread=False, spool=spool)
+    other.put(answer("Cam", at=NOON + 2))
+    assert other.flush() == 0 and other.adopted == 0
+    assert mine.is_file() and (spool / "99999999-0.unreadable").read_text() == "[{"
+    assert waiting.flush() == 0 and not mine.exists()
+    assert [a.student for a in open_answers(url).answers(day_of(NOON))] == ["Ana", "Ben", "Cam"]
+
+
+def test_the_spool_folder_is_set_by_the_environment(monkeypatch: pytest.MonkeyPatch,
+                                                     tmp_path: Path) -> None:
+    monkeypatch.setenv("ICG_ANSWERS_WAITING", str(tmp_path / "w"))
+    assert spool_dir() == tmp_path / "w"
+    monkeypatch.delenv("ICG_ANSWERS_WAITING")
+    assert spool_dir() == ROOT / ".answers-waiting"
 
 
 def test_a_students_page_deletes_the_days_no_longer_kept(tmp_path: Path) -> None:

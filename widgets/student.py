@@ -168,9 +168,9 @@ class Student:
     def _box(self) -> Any:
         with self._lock:
             if self.outbox is None:
-                from rooms.answers import Outbox, open_and_expire
+                from rooms.answers import Outbox, open_and_expire, spool_dir
 
-                self.outbox = Outbox(open_and_expire)
+                self.outbox = Outbox(open_and_expire, spool=spool_dir())
             return self.outbox
 
 
