@@ -81,9 +81,10 @@ def strategy_experiment(sp: ss.SitePage) -> float | None:
     return time.monotonic() - t0 if shown == "chart" else None
 
 
-STRATEGY_SHOWN_JS = """chart => document.querySelector(chart) ? "chart"
+STRATEGY_SHOWN_JS = ("chart => { const c = document.querySelector(chart); return c && ("
+                     + ss.SEEN_JS + """)(c) ? "chart"
     : (document.querySelector(".jp-OutputArea-output[data-mime-type*='error']")
-       || document.body.textContent.includes("Traceback")) ? "error" : false"""
+       || document.body.textContent.includes("Traceback")) ? "error" : false; }""")
 
 
 def main() -> None:

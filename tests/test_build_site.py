@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import importlib.util
 import json
+from html import escape as html_escape
 from pathlib import Path
 
 import pytest
 
 from widgets import course
+from widgets.page_words import page_words
 
 ROOT = Path(__file__).resolve().parent.parent
 spec = importlib.util.spec_from_file_location("build_site", ROOT / "tools" / "build_site.py")
@@ -103,9 +105,12 @@ def test_every_page_starts_python_through_the_start_script(tmp_path: Path) -> No
                 "baseUrl": "../../", "appVersion": "0.6.4"}
     (tmp_path / "jupyter-lite.json").write_text(json.dumps({"jupyter-config-data": settings}))
     page = tmp_path / "voici" / "render" / "03_hit_me.html"
-    page.parent.mkdir(parents=True)
-    page.write_text('<html><head><script id="jupyter-config-data" type="application/json">'
-                    + json.dumps(settings) + "</script></head><body></body></html>")
+    spanish = tmp_path / "voici" / "render" / "es" / "03_hit_me.html"
+    spanish.parent.mkdir(parents=True)
+    for p in (page, spanish):
+        p.write_text('<html><head><script id="jupyter-config-data" type="application/json">'
+                     + json.dumps(settings) + '</script></head><body class="jp-Notebook">'
+                     '<div id="rendered_cells"></div></body></html>')
     lab = tmp_path / "build"
     for name in ("jlab_core.js", "fa-solid-900.woff2", "third-party-licenses.json",
                  "1542.js.LICENSE.txt", "schemas/a.json", "themes/light.css"):
@@ -120,6 +125,16 @@ def test_every_page_starts_python_through_the_start_script(tmp_path: Path) -> No
     assert cfg["litePluginSettings"][plugin]["pyodideUrl"] == "../../static/pyodide/start-python.js"
     note = (build_site.HERE / build_site.SW_VERSION_SCRIPT).read_text()
     assert html.index(note) > html.index('id="jupyter-config-data"')
+    # the "Starting the lesson..." note first in the body, in the page's language, with the
+    # script that takes it away
+    for path, lang in ((page, "en"), (spanish, "es")):
+        text = path.read_text()
+        words = page_words(lang)
+        start = text.index('<body class="jp-Notebook">') + len('<body class="jp-Notebook">')
+        assert text[start:].startswith('<div id="icg-starting" role="status">')
+        assert words["loading"] in text and html_escape(words["firstVisit"]) in text
+        assert (build_site.HERE / build_site.STARTING_SCRIPT).read_text() in text
+        assert text.index("icg-starting") < text.index('id="rendered_cells"')
     assert sorted(p.relative_to(lab).as_posix() for p in lab.rglob("*") if p.is_file()) == [
         "1542.js.LICENSE.txt", "schemas/a.json", "themes/light.css",
         "third-party-licenses.json"]

@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "share" / "jupyter" / "voila" / "templates" / "classroom"
 STATIC = TEMPLATES / "static"
 KEYS = {"lang", "kernelStopped", "connectionLost", "slowStart", "reload", "progress",
-        "loading"}
+        "loading", "firstVisit"}
 
 
 def _english_sentences(text: str) -> list[str]:
@@ -96,7 +96,7 @@ def test_the_scripts_write_no_sentence_of_their_own() -> None:
         assert "classroom-words" in text, name
         assert _english_sentences(text) == [], (name, _english_sentences(text))
     watch = (STATIC / "kernel-watch.js").read_text()
-    for key in KEYS - {"lang", "progress", "loading"}:
+    for key in KEYS - {"lang", "progress", "loading", "firstVisit"}:
         assert f"word('{key}')" in watch, key
     index = (TEMPLATES / "index.html.j2").read_text()
     assert ('<script type="application/json" id="classroom-words">'

@@ -79,6 +79,21 @@ SNAPSHOT = "python-snapshot.gz"
 START_SCRIPT = "start-python.js"
 START_URL = f"./static/pyodide/{START_SCRIPT}"
 SW_VERSION_SCRIPT = "service-worker-version.js"  # put in every page (the script says why)
+STARTING_SCRIPT = "starting.js"  # after the status line below in every lesson page (it says why)
+# The status line at the foot of a lesson page while its Python starts, and the rule that keeps
+# Voici's panel (#main, empty until every cell ran) from covering the lesson's text meanwhile.
+STARTING_NOTE = (
+    '<div id="icg-starting" role="status"><span class="icg-starting-spin" aria-hidden="true">'
+    "</span><span><strong>{loading}</strong> {first_visit}</span></div>"
+    "<style>#main:not(:has(#rendered_cells)){{display:none!important}}"
+    "#icg-starting{{position:fixed;left:0;right:0;bottom:0;z-index:100000;display:flex;"
+    "align-items:center;gap:.75em;padding:.6em 1em;background:#fff;color:#111;"
+    "border-top:2px solid #1d4e89;font:1rem/1.4 sans-serif}}"
+    ".icg-starting-spin{{flex:none;width:1.4em;height:1.4em;border:3px solid #ccc;"
+    "border-top-color:#1d4e89;border-radius:50%;animation:icg-spin 1s linear infinite}}"
+    "@keyframes icg-spin{{to{{transform:rotate(360deg)}}}}"
+    "@media (prefers-reduced-motion:reduce){{.icg-starting-spin{{animation:none}}}}</style>")
+BODY_TAG = re.compile(r"<body[^>]*>")
 
 # Stand-ins: for two compiled modules of Pyodide's full release (not on npm), since IPython
 # imports sqlite3 for its history (off in this kernel) and the kernel's dependencies name ssl;
@@ -420,14 +435,18 @@ def runtime(src: Path, npm_pkg: Path, lock: dict, venv: Path, work: Path) -> Non
     (pyo / "pyodide-lock.json").write_text(json.dumps(plock, indent=1))
 
 
-# What the snapshot imports once the packages are loaded: IPython, the widgets and every module
-# of the lessons that the browser's kernel can import (not the server's rooms, not numpy's
-# simulations). Its last line gives the byte-code files those imports read, which no page
-# reads again.
+# What the snapshot imports once the packages are loaded: IPython, the widgets, the kernel
+# and every module of the lessons that the browser's kernel can import (not the server's rooms,
+# not numpy's simulations). Its last line gives the byte-code files those imports read, which
+# no page reads again.
 SNAPSHOT_IMPORTS = """
 import importlib, json, pkgutil, sys
 import IPython, comm, ipywidgets, traitlets
 import engine, widgets
+
+# the kernel itself (its shell made, its piplite the stand-in): the page's kernel finds it
+# imported (it holds Pyodide's API object and one of its functions: snapshot.mjs names them)
+import piplite.piplite, pyodide_kernel
 
 for package in (engine, widgets):
     for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
@@ -538,33 +557,69 @@ EXTERNAL = re.compile(r"""(?:\ssrc=["']https?://|<link[^>]+href=["']https?://)""
 def postprocess(out: Path) -> None:
     """Every page's kernel settings relative to the page (the kernel resolves them against the
     page's folder) and starting Python through the start script (Voici's build points the
-    kernel at pyodide.js when it finds the runtime in static/), and no stylesheet link off the
-    site."""
+    kernel at pyodide.js when it finds the runtime in static/), a "Starting the lesson..." note
+    in every lesson page until its cells show, and no stylesheet link off the site."""
+    if str(ROOT) not in sys.path:  # the project's words and course list
+        sys.path.insert(0, str(ROOT))
     lite = out / "jupyter-lite.json"
     cfg = json.loads(lite.read_text())
     cfg["jupyter-config-data"]["litePluginSettings"][KERNEL_PLUGIN]["pyodideUrl"] = START_URL
     lite.write_text(json.dumps(cfg, indent=2))
+    def rel(url: str) -> str:  # a site address from the page (its config's baseUrl)
+        return base + url[2:] if url.startswith("./") else url
+
     for html in out.rglob("*.html"):
         text = html.read_text()
         m = CONFIG_RE.search(text)
+        base = "./"
         if m:
             cfg = json.loads(m.group(2))
             base = cfg.get("baseUrl", "./")
             s = cfg.get("litePluginSettings", {}).get(KERNEL_PLUGIN)
             if s:
-                rel = lambda u: base + u[2:] if u.startswith("./") else u  # noqa: E731,B023
                 s["pyodideUrl"] = rel(START_URL)
                 s["pipliteUrls"] = [rel(u) for u in s.get("pipliteUrls", [])]
                 s["disablePyPIFallback"] = True
             text = (text[:m.start(2)] + json.dumps(cfg) + m.group(3) + "\n<script>"
                     + (HERE / SW_VERSION_SCRIPT).read_text() + "</script>" + text[m.end(3):])
         text = CDN_LINK.sub("", text)
+        lang = page_language(html.relative_to(out))
+        if lang is not None and m:
+            text = starting_note(text, lang)
         if EXTERNAL.search(text):
             raise SystemExit(f"{html.relative_to(out)}: a link off the site is left")
         text = IPYNB_LINK.sub(page_link, text)
         html.write_text(text)
     drop_lab_app(out)
     landing_pages(out)
+
+
+def page_language(rel: Path) -> str | None:
+    """The language of a lesson page of the site (voici/render/<folder>/<page>.html), None for
+    any other page."""
+    from widgets.course import FOLDERS
+
+    parts = rel.parts
+    if parts[:2] != ("voici", "render") or len(parts) not in (3, 4):
+        return None
+    folder = parts[2] if len(parts) == 4 else ""
+    return next((code for code, f in FOLDERS.items() if f == folder), None)
+
+
+def starting_note(text: str, lang: str) -> str:
+    """The page with its "Starting the lesson..." note, in `lang`, first in its body."""
+    from html import escape
+
+    from widgets.page_words import page_words
+
+    words = page_words(lang)
+    body = BODY_TAG.search(text)
+    if body is None:
+        raise SystemExit("a lesson page without a <body> tag")
+    note = STARTING_NOTE.format(loading=escape(words["loading"]),
+                                first_visit=escape(words["firstVisit"]))
+    return (text[:body.end()] + note + "<script>" + (HERE / STARTING_SCRIPT).read_text()
+            + "</script>" + text[body.end():])
 
 
 def drop_lab_app(out: Path) -> None:

@@ -67,6 +67,9 @@ def page_words(lang: Any = SOURCE_LANGUAGE) -> dict[str, str]:
             "reload": _("Reload the page"),
             "progress": _("Executing {index} of {count}"),
             "loading": _("Starting the lesson..."),
+            "firstVisit": _(
+                "The first visit on a device takes longer: the lesson's Python comes down once, "
+                "then the browser keeps it."),
         }
 
 

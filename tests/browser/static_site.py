@@ -152,15 +152,22 @@ def words(lang: str) -> dict[str, str]:
             "My sum", "Its absolute value |sum|", "Check my sum", "Turn up all the cards")}
 
 
-# A shown, enabled button of the page with this label.
-ENABLED_BUTTON_JS = """label => [...document.querySelectorAll('.widget-button')].some(
-    b => b.textContent.trim() === label && !b.disabled && b.checkVisibility())"""
+# Whether an element is in sight of the student: shown, and not under Voici's panel (#main,
+# which covers the page once shown; the lesson's text is moved into it when every cell ran).
+SEEN_JS = """el => {
+  const main = document.getElementById('main');
+  const covered = main && main.checkVisibility() && !main.contains(el);
+  return el.checkVisibility() && !covered;
+}"""
+# An enabled button with this label that the student sees.
+ENABLED_BUTTON_JS = ("label => [...document.querySelectorAll('.widget-button')].some(b => "
+                     "b.textContent.trim() === label && !b.disabled && (" + SEEN_JS + ")(b))")
 
 
 def wait_interactive(page: Any, lang: str, timeout: int = LOAD_TIMEOUT) -> None:
-    """The Hit Me lesson's table answers: its Peek button is shown and enabled. Checked at
-    every frame of the page: the time this wait takes is the page's, not Playwright's polling
-    interval (which grows to 0.5 s)."""
+    """The Hit Me lesson's table answers where the student sees it: its Peek button is shown
+    and enabled. Checked at every frame of the page: the time this wait takes is the page's,
+    not Playwright's polling interval (which grows to 0.5 s)."""
     page.wait_for_function(ENABLED_BUTTON_JS, arg=words(lang)["Peek at my face-down card"],
                            polling="raf", timeout=timeout)
 

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from static_site import (
     LOAD_TIMEOUT,
+    SEEN_JS,
     TIMEOUT,
     SitePage,
     build,
@@ -252,12 +253,51 @@ def test_python_starts_from_the_snapshot_and_each_visit_deals_its_own_cards(
     deals = []
     for _visit in range(2):
         site_page.open(render_path("en", "03_hit_me"))
+        # while Python starts, a note says so (Voici shows nothing of the lesson until then)
+        note = site_page.page.locator("#icg-starting")
+        assert note.is_visible() and _("Starting the lesson...") in note.inner_text()
         wait_interactive(site_page.page, "en")
+        assert note.count() == 0
         deals.append(site_page.page.evaluate(TABLE_CARDS_JS))
         site_page.next_visit()
     assert site_page.said.count(RESTORED) == 2
     assert not any(m.startswith(AFRESH) for m in site_page.said)
     assert all(deals) and deals[0] != deals[1]
+    assert site_page.problems() == []
+
+
+# The lesson's text has been moved into Voici's panel (every cell ran).
+MOVED_JS = """() => { const main = document.getElementById('main');
+    return !!main && main.contains(document.getElementById('rendered_cells')); }"""
+# Where an element is in the window: [top, bottom].
+PLACE_JS = "el => { const r = el.getBoundingClientRect(); return [r.top, r.bottom]; }"
+
+
+def test_the_lesson_text_shows_while_python_starts_and_keeps_its_place(
+        site_page: SitePage) -> None:
+    """The lesson's text is in sight at once, under a status line, while the page's Python
+    starts (Voici's empty panel does not cover it). A student who scrolled down to the key
+    ideas and opened an answer there meanwhile keeps that place and that focus when the
+    text moves into Voici's panel."""
+    site_page.open(render_path("en", "03_hit_me"))
+    page = site_page.page
+    assert page.locator("#icg-starting").is_visible()
+    heading = page.locator("h1").first
+    assert page.evaluate(SEEN_JS, heading.element_handle())
+    ideas = page.locator("h2", has_text="Key ideas")
+    ideas.evaluate("el => window.scrollTo(0, window.scrollY + el.getBoundingClientRect().top)")
+    toggle = page.locator("summary").last
+    toggle.focus()
+    top, _bottom = page.evaluate(PLACE_JS, ideas.element_handle())
+    assert 0 <= top < page.viewport_size["height"] - 100
+    assert not page.evaluate(MOVED_JS), "the page's Python started before the test scrolled"
+    page.wait_for_function(MOVED_JS, timeout=LOAD_TIMEOUT)
+    # the panel scrolled to the student's place: the heading where it was in the window
+    page.wait_for_function("([el, top]) => Math.abs(el.getBoundingClientRect().top - top) < 40",
+                           arg=[ideas.element_handle(), top], timeout=TIMEOUT)
+    assert page.evaluate("el => document.activeElement === el", toggle.element_handle())
+    assert page.locator("#icg-starting").count() == 0
+    wait_interactive(page, "en")
     assert site_page.problems() == []
 
 

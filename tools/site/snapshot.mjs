@@ -8,9 +8,13 @@
 //
 // The file: a little-endian uint32 n, n bytes of JSON header (padded with spaces so that the
 // memory starts on a 16-byte boundary), the memory, then every file's bytes in header order.
-// Header: {"memory": bytes, "packages": [names], "files": [[path, bytes], ...]}.
-// The snapshot holds no JavaScript object of this process: the imports must not reach into
-// JavaScript (pyodide_js, micropip, the kernel); the kernel's own start does that in the page.
+// Header: {"memory": bytes, "packages": [names], "dirs": [paths], "files": [[path, bytes]]}:
+// site-packages and the home folder (IPython's profile), as Python left them.
+// The JavaScript objects that Python holds must be found again in the page: the global ones
+// by their path from the global object (Pyodide's own bookkeeping), and Pyodide's API object
+// and its functions (the kernel's `pyodide_js.loadPackagesFromImports`) by name here, as
+// {"api": null} or {"api": name}; start-python.js gives them back. Any other object stops the
+// build (no import may keep one: micropip, which holds several, is not in the snapshot).
 
 import fs from "node:fs";
 import path from "node:path";
@@ -31,11 +35,29 @@ const imported = new Set(JSON.parse(py.runPython(fs.readFileSync(importsFile, "u
 // JavaScript object the snapshot checks is empty) starts empty.
 const loaded = Object.keys(py.loadedPackages);
 for (const name of loaded) delete py.loadedPackages[name];
-const memory = py.makeMemorySnapshot();
+const apiNames = Object.getOwnPropertyNames(py);
+const serializer = (obj) => {
+  if (obj === py) return { api: null };
+  const name = apiNames.find((k) => {
+    try {
+      return py[k] === obj;
+    } catch {
+      return false;
+    }
+  });
+  if (name === undefined) {
+    throw new Error(`the snapshot holds a JavaScript object it cannot name: ${String(obj)}`);
+  }
+  return { api: name };
+};
+const memory = py.makeMemorySnapshot({ serializer });
 
-const sitePackages = py.runPython("import site; site.getsitepackages()[0]");
+const roots = JSON.parse(py.runPython(
+  "import json, os, site; json.dumps([site.getsitepackages()[0], os.path.expanduser('~')])"));
+const dirs = [];
 const files = [];
 const walk = (dir) => {
+  dirs.push(dir);
   for (const name of py.FS.readdir(dir).sort()) {
     if (name === "." || name === "..") continue;
     const p = `${dir}/${name}`;
@@ -43,10 +65,10 @@ const walk = (dir) => {
     else if (!imported.has(p)) files.push([p, py.FS.readFile(p)]);
   }
 };
-walk(sitePackages);
+roots.forEach(walk);
 
 const encoder = new TextEncoder();
-let header = JSON.stringify({ memory: memory.length, packages: loaded,
+let header = JSON.stringify({ memory: memory.length, packages: loaded, dirs,
                               files: files.map(([p, data]) => [p, data.length]) });
 while ((4 + encoder.encode(header).length) % 16) header += " ";
 const headerBytes = encoder.encode(header);

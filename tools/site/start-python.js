@@ -28,9 +28,20 @@
              filesStart: start + header.memory };
   }
 
+  // The JavaScript objects the snapshot's Python holds, by name (snapshot.mjs): Pyodide's API
+  // object and its functions, which exist only once loadPyodide returns (`api.now`).
+  function apiObjects(api) {
+    return ({ api: name }) => (name === null
+      ? new Proxy({}, { get: (_, key) => api.now[key], has: (_, key) => key in api.now })
+      : function (...args) {
+        return api.now[name].apply(api.now, args);
+      });
+  }
+
   function writeFiles(pyodide, { header, data, filesStart }) {
     const { FS } = pyodide;
-    const made = new Set();
+    for (const dir of header.dirs) FS.mkdirTree(dir);
+    const made = new Set(header.dirs);
     let offset = filesStart;
     for (const [file, size] of header.files) {
       const dir = file.slice(0, file.lastIndexOf("/"));
@@ -77,7 +88,10 @@ os.remove("${UNPACKED}.gz")`);
     } else {
       snapshot = parts(gzipped(bytes) ? await gunzip(bytes) : bytes);
       try {
-        pyodide = await load({ ...rest, _loadSnapshot: snapshot.memory });
+        const api = {};
+        pyodide = await load({ ...rest, _loadSnapshot: snapshot.memory,
+                               _snapshotDeserializer: apiObjects(api) });
+        api.now = pyodide;
         console.info("Python restored from the site's snapshot");
       } catch (error) {
         console.warn(`Python starts afresh: the site's snapshot did not restore (${error})`);
