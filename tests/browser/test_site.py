@@ -275,15 +275,17 @@ PLACE_JS = "el => { const r = el.getBoundingClientRect(); return [r.top, r.botto
 
 def test_the_lesson_text_shows_while_python_starts_and_keeps_its_place(
         site_page: SitePage) -> None:
-    """The lesson's text is in sight at once, under a status line, while the page's Python
-    starts (Voici's empty panel does not cover it). A student who scrolled down to the key
-    ideas and opened an answer there meanwhile keeps that place and that focus when the
-    text moves into Voici's panel."""
+    """The lesson's text is in sight, under a status line, while the page's Python starts
+    (Voici's empty panel does not cover it): it shows once the page's theme is loaded, which
+    Voici does before it starts the kernel, so before any cell has run. A student who scrolled
+    down to the key ideas and opened an answer there meanwhile keeps that place and that focus
+    when the text moves into Voici's panel."""
     site_page.open(render_path("en", "03_hit_me"))
     page = site_page.page
-    assert page.locator("#icg-starting").is_visible()
     heading = page.locator("h1").first
-    assert page.evaluate(SEEN_JS, heading.element_handle())
+    page.wait_for_function(SEEN_JS, arg=heading.element_handle(), timeout=TIMEOUT)
+    assert page.locator(".jp-OutputArea-output").count() == 0, "a cell ran before the text showed"
+    assert page.locator("#icg-starting").is_visible()
     ideas = page.locator("h2", has_text="Key ideas")
     ideas.evaluate("el => window.scrollTo(0, window.scrollY + el.getBoundingClientRect().top)")
     toggle = page.locator("summary").last
