@@ -1,8 +1,9 @@
 // The static site's Python start, in the kernel's worker: the kernel loads this script as its
 // Pyodide (`pyodideUrl`) and calls loadPyodide(options). It loads Pyodide's own script, then
-// restores the Python that tools/site/snapshot.mjs made at build time (IPython, ipywidgets and
-// the lessons' modules already imported) and writes that Python's site-packages back, instead
-// of starting Python and unpacking the packages at every visit.
+// restores the Python that tools/site/snapshot.mjs made at build time (IPython, ipywidgets, the
+// kernel and the lessons' modules already imported), gives it back the JavaScript objects it
+// holds by name, and writes its site-packages and home folder back, instead of starting Python
+// and unpacking the packages at every visit.
 // Python starts afresh instead, and imports from the same files (the same pages, slower), when
 // the memory does not restore, or when the browser cannot unpack the file before Python starts
 // (no DecompressionStream: Safari before 16.4, Firefox before 113); Python then unpacks it.
