@@ -752,3 +752,37 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if Path(str(item.fspath)).resolve().is_relative_to(here):
             item.add_marker(pytest.mark.browser)
+
+
+# ----- the static site (tests/browser/test_site*.py) ---------------------------------------------
+@pytest.fixture(scope="session")
+def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site `make test` built in its site stage (ICG_SITE_DIR), or one built now."""
+    from static_site import build
+
+    made = os.environ.get("ICG_SITE_DIR")
+    if made:
+        if not (Path(made) / "build.json").is_file():
+            pytest.fail(f"ICG_SITE_DIR={made} holds no built site (make site)", pytrace=False)
+        return Path(made)
+    out = tmp_path_factory.mktemp("static-site") / "site"
+    build(out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def site_url(site_dir: Path) -> Iterator[str]:
+    from static_site import static_server
+
+    with static_server(site_dir) as url:
+        yield url
+
+
+@pytest.fixture
+def site_page(browser: Any, site_url: str) -> Iterator[Any]:
+    """A recorded page (static_site.SitePage) on the static site, in a context of its own."""
+    from static_site import SitePage
+
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    yield SitePage(context, site_url)
+    context.close()

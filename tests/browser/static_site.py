@@ -127,6 +127,16 @@ class SitePage:
                 + [f"failed request: {u}" for u in self.failed] + self.console)
 
 
+def render_path(lang: str, page: str) -> str:
+    """A lesson page's address on the site, in `lang`."""
+    from widgets.course import FOLDERS
+
+    folder = FOLDERS[lang]
+    return f"voici/render/{folder + '/' if folder else ''}{page}.html"
+
+
+
+
 def button(page: Any, name: str) -> Any:
     return page.locator(".widget-button:visible",
                         has_text=re.compile(f"^{re.escape(name)}$")).first

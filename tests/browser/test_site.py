@@ -2,29 +2,26 @@
 `python -m http.server`: its pages run their Python in the browser, make no request off that
 server and log no console error.
 
-The site is built once per test run (session fixture `site_dir`, into a temporary folder; the
-downloads come from .site-cache/, so only the first build on a machine fetches anything).
+The site is built once per test run (the session fixture `site_dir` in tests/browser/conftest.py:
+make test's site stage, or a temporary folder; the downloads come from .site-cache/, so only the
+first build on a machine fetches anything). How a page starts: test_site_start.py.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from static_site import (
     LOAD_TIMEOUT,
-    SEEN_JS,
     TIMEOUT,
     SitePage,
-    build,
     play_flapjack_game,
     play_hit_me_round,
-    static_server,
+    render_path,
     wait_enabled,
     wait_interactive,
 )
@@ -33,37 +30,6 @@ from widgets.course import FOLDERS
 from widgets.words import _, speaking
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="session")
-def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site `make test` built in its site stage (ICG_SITE_DIR), or one built now."""
-    made = os.environ.get("ICG_SITE_DIR")
-    if made:
-        if not (Path(made) / "build.json").is_file():
-            pytest.fail(f"ICG_SITE_DIR={made} holds no built site (make site)", pytrace=False)
-        return Path(made)
-    out = tmp_path_factory.mktemp("static-site") / "site"
-    build(out)
-    return out
-
-
-@pytest.fixture(scope="session")
-def site_url(site_dir: Path) -> Iterator[str]:
-    with static_server(site_dir) as url:
-        yield url
-
-
-@pytest.fixture
-def site_page(browser: Any, site_url: str) -> Iterator[SitePage]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    yield SitePage(context, site_url)
-    context.close()
-
-
-def render_path(lang: str, page: str) -> str:
-    folder = FOLDERS[lang]
-    return f"voici/render/{folder + '/' if folder else ''}{page}.html"
 
 
 def test_public_build_has_the_pages_and_no_answer_key(site_dir: Path) -> None:
@@ -237,103 +203,3 @@ def test_the_projector_walkthrough_opens_with_no_key(site_page: SitePage, lang: 
     wait_all_cells(page)
     assert page.evaluate(ERROR_OUTPUTS_JS) == []
     assert site_page.problems() == []
-
-
-RESTORED = "Python restored from the site's snapshot"
-AFRESH = "Python starts afresh"
-# Every card the Hit Me table shows (the last seats on the page: the lesson's table).
-TABLE_CARDS_JS = """() => [...[...document.querySelectorAll('.icg-seats')].pop()
-    .querySelectorAll('.icg-value')].map(e => e.textContent)"""
-
-
-def test_python_starts_from_the_snapshot_and_each_visit_deals_its_own_cards(
-        site_page: SitePage) -> None:
-    """The kernel restores the Python made at build time (it does not start Python again), and
-    that Python's random state is not every visitor's: two visits deal two different tables."""
-    deals = []
-    for _visit in range(2):
-        site_page.open(render_path("en", "03_hit_me"))
-        # while Python starts, a note says so (Voici shows nothing of the lesson until then)
-        note = site_page.page.locator("#icg-starting")
-        assert note.is_visible() and _("Starting the lesson...") in note.inner_text()
-        wait_interactive(site_page.page, "en")
-        assert note.count() == 0
-        deals.append(site_page.page.evaluate(TABLE_CARDS_JS))
-        site_page.next_visit()
-    assert site_page.said.count(RESTORED) == 2
-    assert not any(m.startswith(AFRESH) for m in site_page.said)
-    assert all(deals) and deals[0] != deals[1]
-    assert site_page.problems() == []
-
-
-# The lesson's text has been moved into Voici's panel (every cell ran).
-MOVED_JS = """() => { const main = document.getElementById('main');
-    return !!main && main.contains(document.getElementById('rendered_cells')); }"""
-# Where an element is in the window: [top, bottom].
-PLACE_JS = "el => { const r = el.getBoundingClientRect(); return [r.top, r.bottom]; }"
-
-
-def test_the_lesson_text_shows_while_python_starts_and_keeps_its_place(
-        site_page: SitePage) -> None:
-    """The lesson's text is in sight, under a status line, while the page's Python starts
-    (Voici's empty panel does not cover it): it shows once the page's theme is loaded, which
-    Voici does before it starts the kernel, so before any cell has run. A student who scrolled
-    down to the key ideas and opened an answer there meanwhile keeps that place and that focus
-    when the text moves into Voici's panel."""
-    site_page.open(render_path("en", "03_hit_me"))
-    page = site_page.page
-    heading = page.locator("h1").first
-    page.wait_for_function(SEEN_JS, arg=heading.element_handle(), timeout=TIMEOUT)
-    assert page.locator(".jp-OutputArea-output").count() == 0, "a cell ran before the text showed"
-    assert page.locator("#icg-starting").is_visible()
-    ideas = page.locator("h2", has_text="Key ideas")
-    ideas.evaluate("el => window.scrollTo(0, window.scrollY + el.getBoundingClientRect().top)")
-    toggle = page.locator("summary").last
-    toggle.focus()
-    top, _bottom = page.evaluate(PLACE_JS, ideas.element_handle())
-    assert 0 <= top < page.viewport_size["height"] - 100
-    assert not page.evaluate(MOVED_JS), "the page's Python started before the test scrolled"
-    page.wait_for_function(MOVED_JS, timeout=LOAD_TIMEOUT)
-    # the panel scrolled to the student's place: the heading where it was in the window
-    page.wait_for_function("([el, top]) => Math.abs(el.getBoundingClientRect().top - top) < 40",
-                           arg=[ideas.element_handle(), top], timeout=TIMEOUT)
-    assert page.evaluate("el => document.activeElement === el", toggle.element_handle())
-    assert page.locator("#icg-starting").count() == 0
-    wait_interactive(page, "en")
-    assert site_page.problems() == []
-
-
-@pytest.mark.parametrize("why", ["memory refused", "no DecompressionStream"])
-def test_python_starts_afresh_when_the_snapshot_cannot_restore(
-        site_dir: Path, tmp_path: Path, browser: Any, why: str) -> None:
-    """Python's memory of the snapshot refused (here: a wrong first word), or a browser that
-    cannot unpack the file before Python starts (Safari before 16.4: here the start script runs
-    without DecompressionStream): the kernel starts Python afresh, imports from the snapshot's
-    files, and the lesson plays as usual."""
-    import gzip
-    import shutil
-    import struct
-
-    copy = tmp_path / "site"
-    shutil.copytree(site_dir, copy)
-    pyodide = copy / "static" / "pyodide"
-    if why == "memory refused":
-        snap = pyodide / "python-snapshot.gz"
-        data = bytearray(gzip.decompress(snap.read_bytes()))
-        start = 4 + struct.unpack_from("<I", data)[0]
-        data[start:start + 4] = b"\0\0\0\0"
-        snap.write_bytes(gzip.compress(bytes(data), 1))
-    else:
-        script = pyodide / "start-python.js"
-        script.write_text("self.DecompressionStream = undefined;\n" + script.read_text())
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    try:
-        with static_server(copy) as url:
-            sp = SitePage(context, url)
-            sp.open(render_path("en", "03_hit_me"))
-            wait_interactive(sp.page, "en")
-            assert play_hit_me_round(sp.page, "en")["cards"]
-            assert any(m.startswith(AFRESH) for m in sp.said) and RESTORED not in sp.said
-            assert sp.problems() == []
-    finally:
-        context.close()
