@@ -9,6 +9,7 @@ from __future__ import annotations
 import gzip
 import shutil
 import struct
+import time
 from pathlib import Path
 from typing import Any
 
@@ -92,25 +93,22 @@ def test_the_lesson_text_shows_while_python_starts_and_keeps_its_place(
     assert site_page.problems() == []
 
 
-@pytest.mark.parametrize("why", ["memory refused", "no DecompressionStream"])
-def test_python_starts_afresh_when_the_snapshot_cannot_restore(
-        site_dir: Path, tmp_path: Path, browser: Any, why: str) -> None:
-    """Python's memory of the snapshot refused (here: a wrong first word), or a browser that
-    cannot unpack the file before Python starts (Safari before 16.4: here the start script runs
-    without DecompressionStream): the kernel starts Python afresh, imports from the snapshot's
-    files, and the lesson's table answers (its cells all ran)."""
+def _copied_site(site_dir: Path, tmp_path: Path) -> Path:
+    """A copy of the built site, to damage."""
     copy = tmp_path / "site"
     shutil.copytree(site_dir, copy)
-    pyodide = copy / "static" / "pyodide"
-    if why == "memory refused":
-        snap = pyodide / "python-snapshot.gz"
-        data = bytearray(gzip.decompress(snap.read_bytes()))
-        start = 4 + struct.unpack_from("<I", data)[0]
-        data[start:start + 4] = b"\0\0\0\0"
-        snap.write_bytes(gzip.compress(bytes(data), 1))
-    else:
-        script = pyodide / "start-python.js"
-        script.write_text("self.DecompressionStream = undefined;\n" + script.read_text())
+    return copy
+
+
+def test_python_starts_afresh_in_a_browser_that_cannot_unpack_the_snapshot(
+        site_dir: Path, tmp_path: Path, browser: Any) -> None:
+    """A browser that cannot unpack the file before Python starts (Safari before 16.4: here the
+    start script runs without DecompressionStream): the kernel starts Python afresh, Python
+    unpacks the snapshot and imports from its files, and the lesson's table answers (its cells
+    all ran)."""
+    copy = _copied_site(site_dir, tmp_path)
+    script = copy / "static" / "pyodide" / "start-python.js"
+    script.write_text("self.DecompressionStream = undefined;\n" + script.read_text())
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     try:
         with static_server(copy) as url:
@@ -120,5 +118,32 @@ def test_python_starts_afresh_when_the_snapshot_cannot_restore(
             sp.page.wait_for_function(MOVED_JS, timeout=TIMEOUT)
             assert any(m.startswith(AFRESH) for m in sp.said) and RESTORED not in sp.said
             assert sp.problems() == []
+    finally:
+        context.close()
+
+
+def test_a_snapshot_whose_memory_is_refused_starts_python_afresh(
+        site_dir: Path, tmp_path: Path, browser: Any) -> None:
+    """Python's memory in the snapshot refused by the runtime (here: a wrong first word): the
+    start script says so and starts Python afresh, as when the browser cannot unpack the file
+    (the test above follows that start to a working table; this one stops at the refusal)."""
+    copy = _copied_site(site_dir, tmp_path)
+    snap = copy / "static" / "pyodide" / "python-snapshot.gz"
+    data = bytearray(gzip.decompress(snap.read_bytes()))
+    start = 4 + struct.unpack_from("<I", data)[0]
+    data[start:start + 4] = b"\0\0\0\0"
+    snap.write_bytes(gzip.compress(bytes(data), 1))
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        with static_server(copy) as url:
+            sp = SitePage(context, url)
+            sp.open(render_path("en", "03_hit_me"))
+            refused = f"{AFRESH}: the site's snapshot did not restore"
+            deadline = time.monotonic() + LOAD_TIMEOUT / 1000
+            while not any(m.startswith(refused) for m in sp.said):
+                assert time.monotonic() < deadline, "no refusal in the console"
+                sp.page.wait_for_timeout(100)
+            assert "invalid magic number" in next(m for m in sp.said if m.startswith(refused))
+            assert RESTORED not in sp.said and sp.problems() == []
     finally:
         context.close()
