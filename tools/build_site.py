@@ -597,13 +597,12 @@ def postprocess(out: Path) -> None:
 def page_language(rel: Path) -> str | None:
     """The language of a lesson page of the site (voici/render/<folder>/<page>.html), None for
     any other page."""
-    from widgets.course import FOLDERS
+    from widgets.course import language_of_folder
 
     parts = rel.parts
     if parts[:2] != ("voici", "render") or len(parts) not in (3, 4):
         return None
-    folder = parts[2] if len(parts) == 4 else ""
-    return next((code for code, f in FOLDERS.items() if f == folder), None)
+    return language_of_folder(parts[2] if len(parts) == 4 else "")
 
 
 def starting_note(text: str, lang: str) -> str:
