@@ -145,10 +145,10 @@ else
 	@echo "note: no lessons/*.ipynb yet, nbval skipped"
 endif
 
-# Voila reads ./voila.json (repo root) for its settings. The teacher's key (widgets/teacher_key.py)
+# Voila reads ./voila.json (repo root) for its settings. The teacher's key (widgets/page/teacher_key.py)
 # is $ICG_TEACHER_KEY, else .teacher_key (made with a new random key if absent); it is printed.
 serve: venv
-	@$(PY) -m widgets.teacher_key
+	@$(PY) -m widgets.page.teacher_key
 	$(BIN)/voila --no-browser --Voila.ip=127.0.0.1 --port=$(PORT) \
 	  $(if $(POOL_LESSON),--ClassroomKernelManager.pool_lesson=$(POOL_LESSON) \
 	  --ClassroomKernelManager.pool_lesson_size=$(POOL)) lessons/
@@ -158,7 +158,7 @@ serve: venv
 # (serving/class_server.py). A busy port is an error, not another port: the printed address
 # must be the one that answers.
 class: venv
-	@$(PY) -m widgets.teacher_key
+	@$(PY) -m widgets.page.teacher_key
 	$(PY) -m serving.class_server --no-browser --Voila.ip=$(HOST) --port=$(PORT) \
 	  --Voila.port_retries=0 \
 	  $(if $(POOL_LESSON),--ClassroomKernelManager.pool_lesson=$(POOL_LESSON) \

@@ -382,7 +382,7 @@ def _notebooks(folder: Path) -> None:
     shutil.copy(fixtures / "one_button.ipynb", folder)
     shutil.copy(fixtures / "pool" / "query_echo.ipynb", folder)
     gate = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
-        "from widgets import HitMeTable\nfrom widgets.teacher_key import teacher_only\n\n"
+        "from widgets import HitMeTable\nfrom widgets.page.teacher_key import teacher_only\n\n"
         "teacher_only(HitMeTable, players=3, seed=7, walkthrough=True)")])
     nbformat.write(gate, folder / "gate.ipynb")
 

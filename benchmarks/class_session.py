@@ -50,9 +50,9 @@ from rooms.answers import (  # noqa: E402
     day_of,
     open_answers,
 )
-from widgets.exit_ticket import TICKETS, ExitTicket  # noqa: E402
-from widgets.rooms.dashboard import AnswersPanel  # noqa: E402
-from widgets.student import Student  # noqa: E402
+from widgets.lessons.exit_ticket import TICKETS, ExitTicket  # noqa: E402
+from widgets.lessons.student import Student  # noqa: E402
+from widgets.together.dashboard import AnswersPanel  # noqa: E402
 
 LESSON = 2
 NAMES = ("Ana Ben Cam Dee Eli Fay Gus Hal Ida Jo Kai Lea Max Nia Oli Pia Quin Ray Sol Tia Uma "

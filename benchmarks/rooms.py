@@ -70,7 +70,7 @@ from classroom import _msg, _voila_server  # noqa: E402
 SEAT_PAGE = "play_together.ipynb"
 CLASS_PAGE = "class_view.ipynb"
 KEY = "BNCH-7KQM-4XRT"
-# How the seat page (widgets/play_together.py) names its controls: descriptions, placeholders
+# How the seat page (widgets/together/lobby.py) names its controls: descriptions, placeholders
 # or tooltips, case-blind.
 CODE_FIELD = re.compile(r"^Room code", re.I)
 NAME_FIELD = re.compile(r"^Your name", re.I)  # the join box's and the open-a-table box's

@@ -27,7 +27,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "browser")]
 
 import static_site as ss  # noqa: E402
 
-from widgets.course import FOLDERS  # noqa: E402
+from widgets.lessons.course import FOLDERS  # noqa: E402
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic",
                  "--disable-background-networking", "--disable-component-update"]

@@ -100,7 +100,7 @@ class Answer:
     third question; a practice set's code and number, '9-2'); `prompt`: its words as the
     student read them; `given`: the answer as given (a number, or a choice's words);
     `first_try`: the student's first answer to that question; `mistake`: the mistake it shows
-    (widgets.mistakes), or None."""
+    (widgets.lessons.mistakes), or None."""
 
     answer_id: str
     student: str

@@ -139,7 +139,7 @@ def qr_svg(url: str, title: str = "") -> str:
 
 def key_note(words: Mapping[str, str]) -> str:
     """Where the teacher's key is (never the key itself)."""
-    from widgets import teacher_key as tk
+    from widgets.page import teacher_key as tk
 
     if os.environ.get(tk.KEY_ENV, "").strip():
         return words["key_env"].format(env=tk.KEY_ENV)
@@ -150,7 +150,7 @@ def key_note(words: Mapping[str, str]) -> str:
 
 def projector_html(where: ClassAddress, lang: str = "en") -> str:
     """The projector page: the address, its QR code and where the teacher's key is."""
-    from widgets.page_words import projector_words
+    from widgets.words.page import projector_words
 
     w = projector_words(lang)
     e = html.escape
@@ -187,7 +187,7 @@ class ProjectorHandler(tornado.web.RequestHandler):
         self.host, self.port = host, port
 
     def get(self) -> None:
-        from widgets.page_words import page_language, request_language
+        from widgets.words.page import page_language, request_language
 
         lang = self.get_argument("lang", "") or request_language(
             "", self.request.headers.get("Accept-Language", ""))
@@ -227,7 +227,7 @@ def banner(where: ClassAddress, projector: str) -> str:
 
 def key_place() -> str:
     """Where the teacher's key is, for the terminal (never the key itself)."""
-    from widgets import teacher_key as tk
+    from widgets.page import teacher_key as tk
 
     if os.environ.get(tk.KEY_ENV, "").strip():
         return f"the one in {tk.KEY_ENV}"

@@ -377,13 +377,13 @@ def _load_jupyter_server_extension(serverapp: Any) -> None:
     """
     from serving import query_socket
     from serving.kernels import install_page_transform
-    from widgets.page_words import TEMPLATE_FILTERS
+    from widgets.words.page import TEMPLATE_FILTERS
 
     query_socket.install()
 
     # Voila pages get the `_xsrf` cookie that lets a closing tab free its kernel.
     install_page_transform(serverapp.web_app)
-    # The classroom template's words in the page's language (widgets/page_words.py): Voila's
+    # The classroom template's words in the page's language (widgets/words/page.py): Voila's
     # exporter reads the server's config here, not voila.py.
     filters = dict(serverapp.config.VoilaExporter.get("filters") or {})
     serverapp.config.VoilaExporter.filters = {**TEMPLATE_FILTERS, **filters}

@@ -95,7 +95,7 @@ PAGE_REQUEST: ContextVar[tuple[str, str]] = ContextVar("classroom_page_request",
 class Refusal(web.HTTPError):
     """A page refused before its lesson starts (503 the class is full, 429 too many pages
     starting). `words` are the page's heading and sentences in the request's language
-    (widgets.page_words.refusal_words), which the template's 503.html and 429.html show."""
+    (widgets.words.page.refusal_words), which the template's 503.html and 429.html show."""
 
     def __init__(self, status_code: int, log_message: str, reason: str,
                  words: dict[str, str]) -> None:
@@ -110,7 +110,7 @@ def refusal(status_code: int, log_message: str, reason: str, message: str = "",
     "open": too many pages open from one computer (429)."""
     path, accept = PAGE_REQUEST.get()
     try:
-        from widgets.page_words import refusal_words, request_language
+        from widgets.words.page import refusal_words, request_language
 
         words = refusal_words(status_code, request_language(path, accept), message, kind=kind)
     except Exception:  # noqa: BLE001 - a refusal must never fail for want of words
@@ -855,7 +855,7 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
 
     def _client_file(self, kernel_id: str) -> str | None:
         """Where the kernel finds its page's computer: `icg-clients/<kernel id>` beside its
-        connection file (widgets.teacher_key.page_client reads it; the teacher's key's wrong
+        connection file (widgets.page.teacher_key.page_client reads it; the teacher's key's wrong
         tries are counted per computer)."""
         try:
             connection = self.get_kernel(kernel_id).connection_file

@@ -47,21 +47,21 @@ address of the computer asking for each page.
 def bundled_mathjax(page_config, **kwargs):
     """Voila page-config hook: use the MathJax bundled with Voila, never a CDN; on the tree
     page, what the classroom template's landing page (tree-lab.html) shows, from
-    widgets/course.py: the folder's language (lessons/ English, lessons/es/ Spanish), its
+    widgets/lessons/course.py: the folder's language (lessons/ English, lessons/es/ Spanish), its
     lessons (titles, order, times), the languages to choose from and the page's sentences.
     The tree handler ignores the returned dict, so the config is changed in place too."""
     page_config.update(fullMathjaxUrl=None, mathjaxConfig=None)
     path = str(kwargs.get("notebook_path") or "")
     if not path.endswith(".ipynb"):
-        from widgets import course
+        from widgets.lessons import course
 
         page_config.update(course.landing_page(path))
     return page_config
 
 
 # A teacher's key chosen in $ICG_TEACHER_KEY that a student could guess (short, or a common
-# password) stops the server at start, with a message saying why (widgets/teacher_key.py).
-from widgets.teacher_key import chosen_key_refusal  # noqa: E402
+# password) stops the server at start, with a message saying why (widgets/page/teacher_key.py).
+from widgets.page.teacher_key import chosen_key_refusal  # noqa: E402
 
 if chosen_key_refusal():
     raise SystemExit(chosen_key_refusal())
@@ -69,8 +69,8 @@ if chosen_key_refusal():
 c = get_config()  # noqa: F821 - provided by traitlets when it loads this file
 c.VoilaConfiguration.page_config_hook = bundled_mathjax
 # The classroom template's own words (kernel-watch.js's alerts, the loading note) in the
-# page's language: widgets/page_words.py, through the icg catalogue (index.html.j2).
-from widgets.page_words import TEMPLATE_FILTERS  # noqa: E402
+# page's language: widgets/words/page.py, through the icg catalogue (index.html.j2).
+from widgets.words.page import TEMPLATE_FILTERS  # noqa: E402
 
 c.VoilaExporter.filters = dict(TEMPLATE_FILTERS)
 c.Voila.kernel_websocket_connection_class = "serving.kernel_guard.VoilaPageConnection"

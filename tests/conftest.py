@@ -15,7 +15,8 @@ ARTIFACTS_DIR = ROOT / "tests" / "artifacts"
 # True under CI (CI=true): tests that would skip locally for a missing tool must fail instead.
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
-# The strategy lab's chart cache (widgets/strategy/) goes to a fresh folder for each test run
+# The strategy lab's chart cache (widgets/lessons/strategy/) goes to a fresh folder for each test
+# run
 # (Voila servers and nbval kernels started by the tests inherit it), not to ~/.cache.
 if "ICG_CHART_CACHE" not in os.environ:
     import tempfile
@@ -32,7 +33,7 @@ def server_key(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> str:
     """The server has a teacher's key, TEACHER_KEY, and no key file."""
     from helpers import TEACHER_KEY
 
-    from widgets import teacher_key as tk
+    from widgets.page import teacher_key as tk
 
     monkeypatch.setenv(tk.KEY_ENV, TEACHER_KEY)
     monkeypatch.setenv(tk.KEY_FILE_ENV, str(tmp_path / "no-such-file"))

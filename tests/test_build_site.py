@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from widgets import course
-from widgets.page_words import page_words
+from widgets.lessons import course
+from widgets.words.page import page_words
 
 ROOT = Path(__file__).resolve().parent.parent
 spec = importlib.util.spec_from_file_location("build_site", ROOT / "tools" / "build_site.py")
@@ -62,7 +62,7 @@ def test_only_the_teacher_build_holds_the_answers(built: tuple[bool, Path], lang
     assert answers and tagged == []
     if teacher:
         assert parts and all(a in markdown for a in answers)
-        opens = "from widgets.teacher_parts import open_without_key"
+        opens = "from widgets.lessons.teacher_parts import open_without_key"
         assert all(c.startswith(opens) for c in parts)
     else:
         assert parts == [] and not any(a in markdown for a in answers)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from widget_helpers import errors_raise  # noqa: F401
 
-from widgets import strategy
+from widgets.lessons import strategy
 
 
 def charts(folder: Path) -> list[Path]:

@@ -10,7 +10,7 @@ from html.parser import HTMLParser
 import pytest
 
 from serving import class_server as cs
-from widgets import teacher_key as tk
+from widgets.page import teacher_key as tk
 
 SCHOOL = {"lo": ["127.0.0.1"], "docker0": ["172.17.0.1"], "wlan0": ["192.168.1.23"],
           "eth0": ["169.254.10.3"]}

@@ -1,4 +1,4 @@
-"""The teacher's dashboard of the class's answers (widgets/rooms/dashboard.py, in the class
+"""The teacher's dashboard of the class's answers (widgets/together/dashboard.py, in the class
 view): the pure summary, and the panel on a real store (SQLite and PostgreSQL): students and
 their pages, exit tickets by question, wrong answers by mistake, names hidden for the
 projector, the day's CSV, deletion."""
@@ -12,8 +12,8 @@ import time
 import pytest
 
 from rooms.answers import Answer, day_of, new_answer_id, open_answers
-from widgets.rooms.classview import ClassView
-from widgets.rooms.dashboard import AnswersPanel, summarise
+from widgets.together.class_view import ClassView
+from widgets.together.dashboard import AnswersPanel, summarise
 
 NOON = time.mktime((2026, 12, 1, 12, 0, 0, 0, 0, -1))
 

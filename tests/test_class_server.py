@@ -75,6 +75,6 @@ def test_make_class_listens_on_every_interface_or_host() -> None:
     out = dry()
     assert "-m serving.class_server" in out and "--Voila.ip=0.0.0.0" in out
     assert "--Voila.port_retries=0" in out and "--port=8866" in out
-    assert "-m widgets.teacher_key" in out
+    assert "-m widgets.page.teacher_key" in out
     out = dry("HOST=10.1.2.3", "PORT=9000")
     assert "--Voila.ip=10.1.2.3" in out and "--port=9000" in out

@@ -24,8 +24,8 @@ from engine.cards import Card, make_deck, shuffled
 from engine.flapjack import FlapjackState
 from engine.hit_me import HitMeRound
 from widgets import FlapjackTable, HitMeTable
-from widgets.deal_codes import format_code, is_secret, parse_deal_code
 from widgets.hit_me.session import Phase
+from widgets.table.deal_codes import format_code, is_secret, parse_deal_code
 
 SHORT_CODES = range(100_000)
 TYPED_HIT_ME, TYPED_FLAPJACK = "31337", "4242"

@@ -1,4 +1,4 @@
-"""The one deal-code format both tables share (widgets/deal_codes.py): long codes for deals
+"""The one deal-code format both tables share (widgets/table/deal_codes.py): long codes for deals
 nobody chose, shown once the deal is over and read back by either table's code box."""
 
 from __future__ import annotations
@@ -11,16 +11,16 @@ import pytest
 from widget_helpers import errors_raise  # noqa: F401
 
 from widgets import FlapjackTable, HitMeTable
-from widgets.components import SettingError
-from widgets.components import parse_deal_code as settings_parser
-from widgets.deal_codes import (
+from widgets.hit_me.session import Phase
+from widgets.table.components import SettingError
+from widgets.table.components import parse_deal_code as settings_parser
+from widgets.table.deal_codes import (
     DealCodeError,
     format_code,
     is_secret,
     new_secret_seed,
     parse_deal_code,
 )
-from widgets.hit_me.session import Phase
 
 LONG = re.compile(r"(?:[0-9A-HJKMNP-TV-Z]{4}-){6}[0-9A-HJKMNP-TV-Z]{4}")
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from widgets import course
+from widgets.lessons import course
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"

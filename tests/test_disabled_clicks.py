@@ -19,13 +19,13 @@ import pytest
 from widget_helpers import AlwaysHold, all_widgets, errors_raise  # noqa: F401
 
 from widgets import FlapjackTable, HitMeTable
-from widgets.components import GuardedButton, MessageArea
-from widgets.explorer import CardExplorer
-from widgets.lesson_tools import deal_later
-from widgets.practice import AbsoluteValuePractice
-from widgets.shell import LazyPart
-from widgets.strategy import SimulationPanel
-from widgets.teacher_key import teacher_only
+from widgets.lessons.explorer import CardExplorer
+from widgets.lessons.practice import AbsoluteValuePractice
+from widgets.lessons.strategy import SimulationPanel
+from widgets.lessons.worked_examples import deal_later
+from widgets.page.teacher_key import teacher_only
+from widgets.table.components import GuardedButton, MessageArea
+from widgets.table.shell import LazyPart
 
 
 def build_every_part(root: widgets.Widget) -> list[widgets.Widget]:

@@ -9,9 +9,9 @@ import ipywidgets as widgets
 import pytest
 
 from engine.flapjack import FlapjackConfig
-from widgets import course
-from widgets import exit_ticket as et
-from widgets.exit_ticket import ExitTicket, Item, code_for, decode
+from widgets.lessons import course
+from widgets.lessons import exit_ticket as et
+from widgets.lessons.exit_ticket import ExitTicket, Item, code_for, decode
 
 
 def _answer(ticket: ExitTicket, right: bool) -> None:
@@ -216,7 +216,7 @@ def test_the_strategy_ticket_reads_a_chart_and_asks_an_integer() -> None:
     items = et.TICKETS[course.by_file("06_strategy_lab.ipynb").number]
     chart = items[0]
     assert "chart" in chart.prompt and "%" not in chart.prompt
-    from widgets.strategy import hit_table, hold_table
+    from widgets.lessons.strategy import hit_table, hold_table
 
     hold = hold_table(4, rounds=100_000, seed=1, progress=False).chance[3]
     hit = hit_table(4, rounds=100_000, seed=1, progress=False).chance[3]

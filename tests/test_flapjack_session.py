@@ -329,17 +329,17 @@ def test_names_appear_in_seats_log_and_announcements() -> None:
                         opponents=[Scripted("3D")])
     s.new_game(1)
     v = table_view(s, YOU)
-    # the one name policy marks a computer seat's given name (widgets.shell.seat_names)
+    # the one name policy marks a computer seat's given name (widgets.table.shell.seat_names)
     assert "Robo (computer): 0 + (-3) = -3  [3♦]" in render.log_lines(v.obs, v.names, YOU)
     assert "Mia (to play, dealer)" in text(render.seats_html(v.obs, v.names, YOU))
 
 
 def test_one_name_policy_for_every_table() -> None:
-    """Flapjack and Hit Me take names by one policy (widgets/shell.py): 1 to MAX_NAME (24)
+    """Flapjack and Hit Me take names by one policy (widgets/table/shell.py): 1 to MAX_NAME (24)
     characters, all different."""
     from engine.errors import ConfigError
     from widgets.hit_me.session import HitMeSession
-    from widgets.shell import MAX_NAME
+    from widgets.table.shell import MAX_NAME
 
     def hit_me(names):
         s = HitMeSession(bot_delay=0, names=names)
@@ -358,7 +358,7 @@ def test_one_name_policy_for_every_table() -> None:
 
 
 def test_one_opponents_check_for_every_table() -> None:
-    """Both tables check their computer players with widgets.shell.check_opponent_specs: one
+    """Both tables check their computer players with widgets.table.shell.check_opponent_specs: one
     spec for all (alone or in a list of one) or one per computer seat, names stripped and
     lower-cased, a wrong count or name refused before anything changes."""
     from engine.errors import ConfigError

@@ -26,7 +26,7 @@ from widgets.flapjack import render
 from widgets.flapjack.session import YOU
 from widgets.flapjack.table import FlapjackTable
 from widgets.flapjack.view import table_view
-from widgets.shell import TeacherBox
+from widgets.table.shell import TeacherBox
 from widgets.words import card_name
 
 # Two players, seat 0 (you) deals, so Ada (seat 1) gets the first card and leads.

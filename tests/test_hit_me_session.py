@@ -30,7 +30,7 @@ def answer(s: HitMeSession) -> None:
 
 
 def test_the_session_needs_no_ipywidgets():
-    code = ("import sys; import widgets.hit_me.session, widgets.hit_me.view, widgets.shell; "
+    code = ("import sys; import widgets.hit_me.session, widgets.hit_me.view, widgets.table.shell; "
             "assert 'ipywidgets' not in sys.modules, sorted(m for m in sys.modules "
             "if m.startswith('ipy'))")
     import subprocess
@@ -203,7 +203,7 @@ def test_ace_never_set_counts_closest_to_zero_in_the_announce():
 
 
 def test_tie_names_co_winners_and_deal_passes_to_least_recent_dealer():
-    from widgets.render import score_table_html
+    from widgets.table.render import score_table_html
 
     s = stacked("2C,9C,5S,3D,6H,6D")  # You +5 -6 = -1, C1 +2 -3 = -1, C2 +9 -6 = +3
     s.hold()
@@ -220,7 +220,7 @@ def test_tie_names_co_winners_and_deal_passes_to_least_recent_dealer():
 
 
 def test_paced_computer_players_wait_for_the_injected_schedule():
-    """The one runner of both tables (widgets.controller.TableController): a paced computer
+    """The one runner of both tables (widgets.table.controller.TableController): a paced computer
     move waits for the session's `schedule(delay, fn)`, one move per tick."""
     waiting: list = []
     s = HitMeSession(bot_delay=0.5, schedule=lambda delay, fn: waiting.append((delay, fn)))
@@ -327,8 +327,9 @@ def test_hint_is_off_while_the_computers_play():
 
 # ----- the table's messages, pacing, settings and deal codes, at the session and view level ---
 def nl(v) -> str:
-    """The number line as the table draws it from the view (widgets.render.number_line_svg)."""
-    from widgets.render import number_line_svg
+    """The number line as the table draws it from the view
+    (widgets.table.render.number_line_svg)."""
+    from widgets.table.render import number_line_svg
 
     return number_line_svg(v.points, v.arrow, v.spans)
 
@@ -348,7 +349,7 @@ def shown(html_text: str, code: str) -> list[str]:
 
 
 def scores(s: HitMeSession) -> list[tuple[str, str, str]]:
-    from widgets.render import score_table_html
+    from widgets.table.render import score_table_html
 
     return re.findall(r"<th scope='row'>([\w ]+)</th><td>(\d)</td><td>(\d)</td>",
                       score_table_html(s.names, s.game.wins, s.game.ties))

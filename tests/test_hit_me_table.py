@@ -21,8 +21,8 @@ from engine.cards import parse_card
 from widgets import HitMeTable
 from widgets.hit_me.session import Phase
 from widgets.hit_me.view import table_view
-from widgets.render import number_line_svg, score_table_html
-from widgets.shell import LazyPart
+from widgets.table.render import number_line_svg, score_table_html
+from widgets.table.shell import LazyPart
 
 
 def text(html: str) -> str:

@@ -18,18 +18,19 @@ from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po
 from widget_helpers import all_widgets, errors_raise  # noqa: F401 - an autouse fixture
 
-from widgets import exit_ticket as et
-from widgets import kit, lesson_tools, strategy
-from widgets.course import LESSONS
-from widgets.exit_ticket import ExitTicket, code_for
-from widgets.explorer import CardExplorer
-from widgets.page_lang import speaking
-from widgets.practice import SAME, AbsoluteValuePractice
-from widgets.teacher_key import KEY_ENV, TeacherGate
+from widgets.lessons import exit_ticket as et
+from widgets.lessons import kit, strategy
+from widgets.lessons import worked_examples as lesson_tools
+from widgets.lessons.course import LESSONS
+from widgets.lessons.exit_ticket import ExitTicket, code_for
+from widgets.lessons.explorer import CardExplorer
+from widgets.lessons.practice import SAME, AbsoluteValuePractice
+from widgets.page.language import speaking
+from widgets.page.teacher_key import KEY_ENV, TeacherGate
 
 ROOT = Path(__file__).resolve().parent.parent
-MODULES = ("explorer", "practice", "strategy", "exit_ticket", "kit", "lesson_tools",
-           "teacher_key")
+MODULES = ("lessons/explorer", "lessons/practice", "lessons/strategy", "lessons/exit_ticket",
+           "lessons/kit", "lessons/worked_examples", "page/teacher_key")
 PO = ROOT / "widgets" / "locale" / "es" / "LC_MESSAGES" / "icg.po"
 KEYWORDS = {"_": None, "ngettext": (1, 2), "N_": None}
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
@@ -158,7 +159,7 @@ def assert_no_english(texts: list[str] | str, where: str) -> None:
 
 
 # the words that stay as they are in every language: names of people and games, card faces
-# (7♥, K♠), codes (L2-RXRRR), lesson file names, the course's titles (widgets/course.py)
+# (7♥, K♠), codes (L2-RXRRR), lesson file names, the course's titles (widgets/lessons/course.py)
 NAMES = {"Ana", "Ben", "Cam", "Dee", "Eli", "Fay", "Gus", "Hal", "Denise", "Gaskins", "Lisa",
          "AZ", "Ctrl", "ICG_TEACHER_KEY", "make", "serve", "ipynb"}
 
@@ -307,7 +308,7 @@ def gate_run(lang: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[widgets.Wid
     gate.unlock_button.click()
     yield gate
     monkeypatch.setenv(KEY_ENV, "K7QX-M2PD-9RTV")
-    monkeypatch.setattr("widgets.teacher_key._next_try", 0.0)
+    monkeypatch.setattr("widgets.page.teacher_key._next_try", 0.0)
     gate.password.value = ""
     gate.unlock_button.click()
     yield gate
@@ -317,8 +318,8 @@ def gate_run(lang: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[widgets.Wid
     gate.password.value = "wrong key again"
     gate.unlock_button.click()  # too many tries
     yield gate
-    monkeypatch.setattr("widgets.teacher_key._next_try", 0.0)
-    monkeypatch.setattr("widgets.teacher_key._misses", 0)
+    monkeypatch.setattr("widgets.page.teacher_key._next_try", 0.0)
+    monkeypatch.setattr("widgets.page.teacher_key._misses", 0)
 
 
 RUNS = {
@@ -477,7 +478,7 @@ def test_deal_later_and_the_teacher_gate_pass_the_language_on(monkeypatch: pytes
     assert "Esta mesa no se puede repartir" in bad.children[1].value
 
     monkeypatch.setenv(KEY_ENV, "K7QX-M2PD-9RTV")
-    monkeypatch.setattr("widgets.teacher_key._next_try", 0.0)
+    monkeypatch.setattr("widgets.page.teacher_key._next_try", 0.0)
     gate = TeacherGate(AbsoluteValuePractice, lang="es", seed=3)
     assert gate.unlock_button.description == "Desbloquear los controles del docente"
     gate.password.value = "k7qx m2pd 9rtv"

@@ -130,7 +130,7 @@ def test_the_graph_sees_imports_inside_functions_and_finds_a_circle(tmp_path: Pa
 def test_every_package_is_walked() -> None:
     graph = import_graph()
     for expected in ("engine.saves", "rooms.store", "widgets.words", "serving.kernels",
-                     "widgets.rooms.session"):
+                     "widgets.together.seat"):
         assert expected in graph
     assert "engine.errors" in graph["rooms.database"]
 
@@ -144,7 +144,7 @@ def test_no_module_under_an_old_name() -> None:
     """Each module has one name: no module that only re-exports another one's."""
     graph = import_graph()
     for old in ("widgets.hit_me_table", "widgets.flapjack_table", "widgets.render_flapjack",
-                "widgets.flapjack.hand", "widgets.rooms.store", "widgets.rooms.codes",
-                "widgets.rooms.games", "widgets.rooms.names", "widgets.rooms.listen"):
+                "widgets.flapjack.hand", "widgets.together.store", "widgets.together.codes",
+                "widgets.together.games", "widgets.together.names", "widgets.together.listen"):
         assert old not in graph
         assert not any(old in imports for imports in graph.values()), old

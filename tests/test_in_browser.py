@@ -1,5 +1,5 @@
 """What the lessons do differently when their kernel runs in the browser (the static site,
-widgets/in_browser.py), checked both ways in this (server) kernel."""
+widgets/page/in_browser.py), checked both ways in this (server) kernel."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import ipywidgets as w
 import pytest
 from babel.numbers import format_decimal
 
-import widgets.in_browser as ib
-from widgets.course import lesson_links, lesson_nav_html
-from widgets.page_lang import grouped, grouped_without_babel, speaking
+import widgets.page.in_browser as ib
+from widgets.lessons.course import lesson_links, lesson_nav_html
+from widgets.page.language import grouped, grouped_without_babel, speaking
 
 
 def test_this_kernel_is_not_the_browsers() -> None:
@@ -68,13 +68,13 @@ def test_strategy_charts_without_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
     is drawn as SVG from plain-Python rounds, with its numbers, in the page's language; a chart
     without a plain version would be a note saying where it runs; with numpy and matplotlib the
     charts are matplotlib images as before."""
-    from widgets import strategy
+    from widgets.lessons import strategy
 
     assert strategy.SIMULATIONS is True
     monkeypatch.setenv(strategy.CACHE_ENV, "off")
     drawn = strategy.hold_chart(players=3, rounds=300, seed=2)
     assert type(drawn) is strategy.Chart and "<img" in drawn._repr_html_()
-    monkeypatch.setattr("widgets.strategy.cache.SIMULATIONS", False)
+    monkeypatch.setattr("widgets.lessons.strategy.cache.SIMULATIONS", False)
     for name in ("numpy", "matplotlib", "tqdm", "tqdm.auto"):  # the browser has none of them
         monkeypatch.setitem(sys.modules, name, None)
     plain = strategy.hold_chart(players=3, rounds=300, seed=2)
@@ -98,13 +98,13 @@ def test_strategy_charts_without_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
     panel = strategy.ChartByPlayers("threshold", players=(2, 3), value=2, rounds=50, seed=1)
     assert "<svg" in panel.picture.value and "50 rounds per rule" in panel.picture.value
     plain_charts = strategy.PLAIN_CHARTS
-    monkeypatch.setattr("widgets.strategy.cache.PLAIN_CHARTS", {})
+    monkeypatch.setattr("widgets.lessons.strategy.cache.PLAIN_CHARTS", {})
     note = strategy.players_chart(players=(2, 3), rounds=50, seed=1)
     assert isinstance(note, strategy.NoSimulation)
     assert "numpy" in note._repr_html_() and "<img" not in note._repr_html_()
     with speaking("es"):
         assert "navegador" in strategy.players_chart(players=(2, 3), rounds=50)._repr_html_()
-        monkeypatch.setattr("widgets.strategy.cache.PLAIN_CHARTS", plain_charts)
+        monkeypatch.setattr("widgets.lessons.strategy.cache.PLAIN_CHARTS", plain_charts)
         assert "rondas simuladas" in strategy.hold_chart(players=2, rounds=50)._repr_html_()
         assert "por regla" in strategy.threshold_chart(players=2, rounds=50)._repr_html_()
 
@@ -114,7 +114,7 @@ def test_plain_charts_give_the_lessons_figures() -> None:
     browser's rounds): the best holding rule is 2 or less with 2 to 4 players and 1 or less
     with 5 or 6; holding with |sum| 3 or more wins about 30% with 2 players, 10% with 3 and 3%
     with 4, exactly 3 about 45% with 2 players."""
-    from widgets.strategy_plain import (
+    from widgets.lessons.strategy.plain import (
         BROWSER_ROUNDS_PER_LINE,
         BROWSER_RULE_ROUNDS,
         hold_hit_tables,
@@ -137,8 +137,8 @@ def test_plain_charts_give_the_lessons_figures() -> None:
 def test_plain_rounds_agree_with_the_numpy_simulator() -> None:
     """The plain-Python rounds (20,000) give the numpy simulator's chances (100,000 rounds) at
     every |sum| seen often, holding and hitting (seeded: the same figures every run)."""
-    from widgets.strategy import hit_table, hold_table
-    from widgets.strategy_plain import hold_hit_tables
+    from widgets.lessons.strategy import hit_table, hold_table
+    from widgets.lessons.strategy.plain import hold_hit_tables
 
     hold, hit = hold_hit_tables(4, 3, 20_000, seed=1)
     assert sum(hold.count) == 20_000
@@ -165,8 +165,8 @@ def test_hit_me_levels_without_numpy() -> None:
 def test_the_lesson_plan_is_written_where_the_notebooks_are_not(monkeypatch: pytest.MonkeyPatch,
                                                                 tmp_path: object) -> None:
     """The static site's kernel has the code but not the notebooks beside it: the guide's plan
-    names each step as widgets/course.py writes it instead of the notebook's heading."""
-    from widgets import course
+    names each step as widgets/lessons/course.py writes it instead of the notebook's heading."""
+    from widgets.lessons import course
 
     beside = course.lesson_plan_text()
     monkeypatch.setattr(course, "LESSONS_DIR", tmp_path)
@@ -181,7 +181,7 @@ def test_the_lesson_plan_names_the_headings_shipped_without_the_notebooks(
     """The static site's kernel reads the notebooks' headings from the file the build ships
     (course.HEADINGS_FILE): its plan is the one written beside the notebooks, in each language
     (the Spanish plan names the Spanish headings)."""
-    from widgets import course
+    from widgets.lessons import course
 
     beside = course.lesson_plan_text(lang)
     shipped = tmp_path / "lesson_headings.json"
@@ -201,7 +201,7 @@ def test_the_answer_key_reads_the_lessons_beside_the_page(monkeypatch: pytest.Mo
                                                           tmp_path: Path) -> None:
     """The static site's kernel (a teacher's build) has no lessons/ beside the code: the answer
     key reads the lessons in the page's own folder, where that kernel runs."""
-    from widgets import course
+    from widgets.lessons import course
 
     beside = course.full_answer_key(lang="en").data
     assert beside.count("<tr><td>") > 20

@@ -5,7 +5,7 @@ last reached the kernel (a box sends its value when it loses focus, e.g. on a ke
 
 from __future__ import annotations
 
-from widgets.components import AnswerEntry
+from widgets.table.components import AnswerEntry
 
 
 def test_keypad_types_into_the_box_last_typed_into():

@@ -6,9 +6,9 @@ import re
 
 from engine.cards import parse_cards, signed
 from engine.flapjack import FlapjackConfig
-from widgets import course, kit
-from widgets import lesson_tools as lt
-from widgets.exit_ticket import TICKETS
+from widgets.lessons import course, kit
+from widgets.lessons import worked_examples as lt
+from widgets.lessons.exit_ticket import TICKETS
 
 
 def test_the_kit_holds_every_sheet() -> None:

@@ -10,7 +10,7 @@ import pytest
 from test_lessons_meta import load, markdown
 
 from engine.flapjack import FlapjackConfig
-from widgets import strategy
+from widgets.lessons import strategy
 
 LAB = "06_strategy_lab.ipynb"
 GUIDE = "teacher_guide.ipynb"

@@ -17,10 +17,10 @@ from matplotlib.figure import Figure
 
 from engine.cards import Color, parse_cards
 from engine.flapjack import FlapjackConfig
-from widgets import lesson_tools as lt
-from widgets import strategy
-from widgets.explorer import MAX_CARDS, CardExplorer, zero_pairs
-from widgets.practice import (
+from widgets.lessons import strategy
+from widgets.lessons import worked_examples as lt
+from widgets.lessons.explorer import MAX_CARDS, CardExplorer, zero_pairs
+from widgets.lessons.practice import (
     KINDS,
     SAME,
     AbsoluteValuePractice,
@@ -379,7 +379,7 @@ def _count_hold_tables(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         calls.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr("widgets.strategy.hit_me_charts.hold_table", counted)
+    monkeypatch.setattr("widgets.lessons.strategy.hit_me_charts.hold_table", counted)
     return calls
 
 
@@ -426,7 +426,7 @@ def test_a_cached_chart_needs_no_matplotlib(tmp_path) -> None:
     import subprocess
     import sys
 
-    code = ("import sys\nfrom widgets.strategy import hold_chart\n"
+    code = ("import sys\nfrom widgets.lessons.strategy import hold_chart\n"
             "html = hold_chart(players=4, rounds=2_000, seed=1, progress=False)._repr_html_()\n"
             "print('matplotlib' in sys.modules, len(html) > 1000)")
     env = {**__import__("os").environ, strategy.CACHE_ENV: str(tmp_path)}

@@ -8,7 +8,8 @@ opens with the cell that sets the kernel's language and carries "icg": {"lang": 
 metadata; `load` checks that cell and hands the checks the lesson without it.
 
 The notebooks are the lesson text (a teacher edits them in JupyterLab); the list of lessons
-(files, titles, minutes, order) is widgets/course.py. Each structure check is a function of a
+(files, titles, minutes, order) is widgets/lessons/course.py. Each structure check is a function of
+a
 notebook path, so that a test can run them all on an edited copy."""
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from widgets import course
+from widgets.lessons import course
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS_DIR = ROOT / "lessons"
@@ -110,7 +111,7 @@ def lang_of(nb: nbformat.NotebookNode) -> str:
 
 
 def page_name(name: str | Path) -> str:
-    """The page's file name in widgets/course.py (the same in every language)."""
+    """The page's file name in widgets/lessons/course.py (the same in every language)."""
     return Path(name).name
 
 
@@ -335,7 +336,8 @@ def test_no_external_urls_except_credited_references(name: str) -> None:
 @pytest.mark.parametrize("name", [p for p in PAGES if page_name(p) != "00_start_here.ipynb"])
 def test_every_page_ends_with_its_links(name: str) -> None:
     """Every page but the start page ends with 'Next lesson' (in the order of the unit) and
-    'Back to start', made from widgets/course.py, so that the links cannot drift. The links are
+    'Back to start', made from widgets/lessons/course.py, so that the links cannot drift. The links
+    are
     relative, so a Spanish page links Spanish pages (lessons/es/), with Spanish words."""
     nb = load(name)
     w, code, file = words(nb), lang_of(nb), page_name(name)
@@ -371,7 +373,8 @@ def test_start_page_links_every_lesson_relatively(name: str) -> None:
     nb = load(name)
     code = lang_of(nb)
     sources = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
-    assert "lesson_links()" in sources and "course_plan()" in sources, "read widgets/course.py"
+    assert "lesson_links()" in sources and "course_plan()" in sources, (
+        "read widgets/lessons/course.py")
     table = course.lesson_links(code).data
     links = re.findall(r"href='([^']+)'", table)
     assert links == [f for f in NAMES if f != "00_start_here.ipynb"]
@@ -411,14 +414,15 @@ def test_the_plan_counts_real_periods() -> None:
 
 @pytest.mark.parametrize("name", STUDENT_PAGES)
 def test_lesson_time_and_plan_agree_with_the_list(name: str) -> None:
-    """The time a lesson states is the one in widgets/course.py, and every heading of its plan
+    """The time a lesson states is the one in widgets/lessons/course.py, and every heading of its
+    plan
     is a heading of the English lesson; where a translation's plan stops is a heading of the
     translation (the same place among its headings)."""
     nb = load(name)
     lesson = course.by_file(Path(name).name, lang_of(nb))
     stated = re.search(words(nb)["time"], nb.cells[0].source)
     assert stated and int(stated.group(1)) == lesson.minutes, (
-        f"{name}: the opening says {stated and stated.group(0)}, widgets/course.py says "
+        f"{name}: the opening says {stated and stated.group(0)}, widgets/lessons/course.py says "
         f"{lesson.minutes} minutes")
     english = course.headings(course.by_file(Path(name).name, "en"))
     own = [h.strip() for h in re.findall(r"^##+ (.+)$", markdown(nb), flags=re.MULTILINE)]
@@ -436,9 +440,9 @@ GUIDES = [p for p in PAGES if page_name(p) == "teacher_guide.ipynb"]
 @pytest.mark.parametrize("name", GUIDES)
 def test_teacher_guide_reads_the_lesson_list(name: str) -> None:
     nb = load(name)
-    assert any("from widgets.course import" in c.source for c in nb.cells
+    assert any("from widgets.lessons.course import" in c.source for c in nb.cells
                if c.cell_type == "code")
-    assert "| 25 min |" not in markdown(nb), "lesson times belong in widgets/course.py"
+    assert "| 25 min |" not in markdown(nb), "lesson times belong in widgets/lessons/course.py"
     assert "](printable_kit.ipynb)" in markdown(nb), "the guide links the printable kit"
 
 
@@ -573,9 +577,9 @@ def test_refresh_outputs_check_passes_on_the_start_page() -> None:
 
 
 def test_a_table_files_its_checks_under_the_lesson_of_its_page() -> None:
-    from widgets.course import by_file, lesson_number
     from widgets.flapjack.table import FlapjackTable
     from widgets.hit_me.table import HitMeTable
+    from widgets.lessons.course import by_file, lesson_number
 
     assert HitMeTable.LESSON == by_file("03_hit_me.ipynb").number == 3
     assert FlapjackTable.LESSON == by_file("05_flapjack.ipynb").number == 5

@@ -13,7 +13,7 @@ import re
 import pytest
 from test_lessons_meta import LESSONS_DIR, NAMES, TRANSLATED, lang_of, load
 
-from widgets import course
+from widgets.lessons import course
 
 PAIRS = [(code, name) for code in TRANSLATED for name in NAMES]
 LABEL = re.compile(r'(deal_later\(\w+, )"[^"]*"')

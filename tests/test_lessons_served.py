@@ -14,7 +14,7 @@ import pytest
 import requests
 from voila_server import find_external_urls, running_voila
 
-from widgets import course
+from widgets.lessons import course
 
 pytestmark = pytest.mark.serving  # starts Voila or Jupyter servers
 

@@ -1,12 +1,13 @@
-"""Which mistake a wrong answer shows (widgets/mistakes.py): a pure function, each mistake of the
+"""Which mistake a wrong answer shows (widgets/lessons/mistakes.py): a pure function, each mistake
+of the
 list with the answers that show it and the answers that do not."""
 
 from __future__ import annotations
 
 import pytest
 
-from widgets.exit_ticket import TICKETS
-from widgets.mistakes import (
+from widgets.lessons.exit_ticket import TICKETS
+from widgets.lessons.mistakes import (
     ADDED_ABS,
     SIGN_OF_SMALLER,
     SUBTRACT_SMALLER,

@@ -1,4 +1,4 @@
-"""widgets/page_sync.py: after a page's snapshot of the widgets, what changes is sent again.
+"""widgets/page/late_updates.py: after a page's snapshot of the widgets, what changes is sent again.
 
 The browser test (tests/browser/test_late_update.py) shows the page losing such an update without
 it; here, which widgets are sent again, counted by what their comms publish."""
@@ -9,7 +9,7 @@ import comm
 import ipywidgets as w
 import pytest
 
-from widgets import page_sync
+from widgets.page import late_updates as page_sync
 
 
 @pytest.fixture(autouse=True)

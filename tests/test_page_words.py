@@ -1,4 +1,4 @@
-"""The classroom template's own words in the page's language: widgets/page_words.py.
+"""The classroom template's own words in the page's language: widgets/words/page.py.
 
 - the messages of the lesson page's scripts (kernel-watch.js: the kernel stopped, the
   connection was lost, the lesson is slow to start, "Reload the page"; voila-setup.js's
@@ -23,8 +23,9 @@ import jinja2
 import pytest
 import requests
 
-from widgets import page_words, words
-from widgets.page_words import (
+from widgets import words
+from widgets.words import page as page_words
+from widgets.words.page import (
     page_word,
     page_words_json,
     refusal_words,

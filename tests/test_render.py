@@ -9,8 +9,8 @@ import pytest
 from engine.cards import Convention, parse_card
 from engine.events import HIDDEN_CARD, card_view
 from engine.hit_me import HitMeConfig
-from widgets.components import parse_deal_code, parse_int_answer, parse_int_setting
-from widgets.render import (
+from widgets.table.components import parse_deal_code, parse_int_answer, parse_int_setting
+from widgets.table.render import (
     CHAR,
     Arrow,
     Point,
@@ -244,7 +244,7 @@ def test_narrow_drawing_spaces_its_numbers(lo, hi):
 def test_update_card_button_in_place():
     from engine.cards import parse_card
     from engine.events import card_view
-    from widgets.components import card_button, update_card_button
+    from widgets.table.components import card_button, update_card_button
 
     jack = card_view(parse_card("JS"), 10)
     heart = card_view(parse_card("7H"), -7)
@@ -264,7 +264,7 @@ def test_update_card_button_in_place():
 def test_hint_html_one_sentence_a_line_and_long_lists_as_lists():
     """words.py gives a hint as lines (no text is split here: the lines are the same in every
     language); a HintList of three or more items is shown as a list."""
-    from widgets.components import hint_html
+    from widgets.table.components import hint_html
     from widgets.words import HintList
 
     assert "<li>" not in hint_html(["Peek first."])
@@ -286,7 +286,7 @@ def test_hint_html_one_sentence_a_line_and_long_lists_as_lists():
 def test_long_point_labels_stay_inside_the_narrow_drawing(value: int) -> None:
     """A phone's drawing (300 units): a label too long to centre on its point is moved along
     to stay whole inside the drawing, never cut at an edge."""
-    from widgets.render import CHAR, NARROW_WIDTH
+    from widgets.table.render import CHAR, NARROW_WIDTH
 
     label = "Computer 1 (face-up cards)"
     html = number_line_svg([Point(value, label), Point(6, "You (face-up cards)", "me")],

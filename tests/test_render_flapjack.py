@@ -9,7 +9,7 @@ import pytest
 from engine.cards import parse_card
 from engine.flapjack import FlapjackConfig, FlapjackState, Play
 from widgets.flapjack import render as rf
-from widgets.shell import seat_names
+from widgets.table.shell import seat_names
 from widgets.words import card_name
 
 NAMES = ["You", "Ada"]
@@ -35,7 +35,8 @@ def text_of(html: str) -> str:
 
 # ----- small text helpers --------------------------------------------------------------------
 def test_seat_names_come_from_the_one_policy_of_every_table():
-    """Flapjack names its seats as Hit Me does (widgets.shell.seat_names), no list of its own."""
+    """Flapjack names its seats as Hit Me does (widgets.table.shell.seat_names), no list of its
+    own."""
     assert seat_names(None, 3) == ["You", "Computer 1", "Computer 2"]
     assert seat_names(["Mia", "Tom"], 2) == ["Mia", "Tom (computer)"]
     assert seat_names(None, 8)[7] == "Computer 7"

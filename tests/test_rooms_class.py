@@ -1,5 +1,5 @@
 """The teacher's side of the rooms: the store's class-management methods (SQLite and PostgreSQL)
-and the class view widget (widgets/rooms/classview.py) behind the teacher's key."""
+and the class view widget (widgets/together/class_view.py) behind the teacher's key."""
 
 from __future__ import annotations
 
@@ -290,8 +290,8 @@ def test_the_class_view_page_refuses_without_the_key(server_key: str, tmp_path: 
     from test_teacher_key import run_cells, wait_for_next_try
     from widget_helpers import synced_text
 
-    from widgets import teacher_key as tk
-    from widgets.rooms.classview import ClassView
+    from widgets.page import teacher_key as tk
+    from widgets.together.class_view import ClassView
 
     url = f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
     monkeypatch.setenv("ICG_ROOMS_URL", url)
@@ -320,7 +320,7 @@ def test_the_class_view_page_refuses_without_the_key(server_key: str, tmp_path: 
 def test_the_class_view_shows_rooms_and_updates_without_a_click(tmp_path: Any) -> None:
     from widget_helpers import synced_text
 
-    from widgets.rooms.classview import ClassView
+    from widgets.together.class_view import ClassView
 
     store = open_store(f"sqlite:///{tmp_path / 'rooms.sqlite3'}")
     host, seats = table(store, flapjack(2, 3), ["Ana", "Ben"])
@@ -357,7 +357,7 @@ def test_the_class_view_shows_rooms_and_updates_without_a_click(tmp_path: Any) -
 
 
 def test_each_action_of_the_class_view(tmp_path: Any) -> None:
-    from widgets.rooms.classview import ClassView
+    from widgets.together.class_view import ClassView
 
     store = open_store(f"sqlite:///{tmp_path / 'rooms.sqlite3'}")
     hm, hm_seats = table(store, HitMeRound.deal(HitMeConfig(players=3), rng=4), ["Ana", "Ben"],
@@ -401,7 +401,7 @@ def test_each_action_of_the_class_view(tmp_path: Any) -> None:
 
 def test_the_class_view_clears_old_rooms_now_and_then(tmp_path: Any,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    from widgets.rooms import classview
+    from widgets.together import class_view as classview
 
     store = open_store(f"sqlite:///{tmp_path / 'rooms.sqlite3'}")
     host, _ = table(store, flapjack(2), ["Ana", "Ben"])

@@ -23,7 +23,7 @@ from engine.flapjack import FlapjackState
 from rooms import open_store
 from rooms.database import NOTIFY_CHANNEL
 from rooms.listen import Listener
-from widgets.rooms.session import SeatSession
+from widgets.together.seat import SeatSession
 
 LONG = 60.0  # seconds between polls in these tests: a change seen sooner came by notification
 WOKEN = 30.0  # how long a test waits for a notification's wake-up (less than LONG)
@@ -151,7 +151,7 @@ def test_a_change_while_the_listener_is_down_is_not_missed(pg_url: str) -> None:
 
 def test_the_class_view_is_woken_by_a_notification(pg_url: str) -> None:
     pytest.importorskip("ipywidgets")
-    from widgets.rooms.classview import ClassView
+    from widgets.together.class_view import ClassView
 
     async def main() -> None:
         store = open_store(pg_url)

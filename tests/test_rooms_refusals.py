@@ -196,7 +196,7 @@ def test_every_refusal_of_the_store_is_a_sentence_in_spanish(
 
 def test_a_spanish_page_says_the_store_refusals_in_spanish(rooms_url: str,
                                                           spanish: None) -> None:
-    from widgets.play_together import PlayTogether
+    from widgets.together.lobby import PlayTogether
 
     store = open_store(rooms_url)
     host = store.create_room(hit_me(3), fill_bot=BOT)

@@ -1,4 +1,4 @@
-"""Seats at a shared room (widgets/rooms/session.py, widgets/play_together.py): several students'
+"""Seats at a shared room (widgets/together/seat.py, widgets/together/lobby.py): several students'
 sessions in one process on one store, SQLite and PostgreSQL (tests/pg_cluster.py; the
 PostgreSQL half skips locally without it and fails under CI=true).
 
@@ -19,7 +19,7 @@ from helpers import flapjack_config
 from engine.flapjack import FlapjackState
 from engine.hit_me import HitMeConfig, HitMeGame, HitMeRound
 from rooms import NotAllowed, RoomStore, SeatTicket, open_store
-from widgets.rooms.session import SeatSession
+from widgets.together.seat import SeatSession
 from widgets.words import card_name
 
 BOT = {"bot": "medium"}
@@ -233,7 +233,7 @@ def test_a_card_from_another_hand_is_refused(rooms_url: str) -> None:
 
 # ----- coming back -----------------------------------------------------------------------------
 def test_reload_with_the_seat_link_and_with_the_pin(rooms_url: str) -> None:
-    from widgets.play_together import PlayTogether
+    from widgets.together.lobby import PlayTogether
 
     clock = Clock()
     store, host, ss = seats(rooms_url, HitMeGame(HitMeConfig(players=3), seed=2),
@@ -274,7 +274,7 @@ def test_a_seat_pin_stays_the_same_until_the_student_asks_for_a_new_one(rooms_ur
     """The PIN written down on the seat's first page still holds after the page reopens (seat
     link) and on another device (another session); "New seat PIN" gives a fresh one and the
     old one is refused from then on."""
-    from widgets.play_together import PlayTogether
+    from widgets.together.lobby import PlayTogether
 
     store = open_store(rooms_url)
     host = store.create_room(HitMeGame(HitMeConfig(players=3), seed=2), fill_bot=BOT)
@@ -436,7 +436,7 @@ def test_a_redraw_that_raises_shows_a_message_and_the_next_poll_draws_again(
     import html
     import re
 
-    from widgets.play_together import PlayTogether
+    from widgets.together.lobby import PlayTogether
 
     def shown(page: PlayTogether) -> str:
         return html.unescape(re.sub(r"<[^>]+>", "", page.message.value))
@@ -480,7 +480,7 @@ def test_a_seat_and_a_session_satisfy_one_protocol(rooms_url: str) -> None:
     seat both provide every part of it (a missing part fails here, not on a page)."""
     from widgets.hit_me.session import HitMeSession
     from widgets.hit_me.view import HitMeLook, table_view
-    from widgets.rooms.session import HitMeSeat
+    from widgets.together.seat import HitMeSeat
 
     _store, _host, ss = seats(rooms_url, HitMeGame(HitMeConfig(players=3), seed=5), ["Ana"])
     assert isinstance(ss[0], HitMeSeat)

@@ -606,7 +606,7 @@ def test_the_rooms_package_imports_no_widgets() -> None:
                          check=True, cwd=ROOT)
     assert out.stdout.strip() == "[]"
     # the positive control: a widget module does load them
-    out = subprocess.run([sys.executable, "-c", "import sys, widgets.rooms.classview; "
+    out = subprocess.run([sys.executable, "-c", "import sys, widgets.together.class_view; "
                           "print('ipywidgets' in sys.modules)"], capture_output=True,
                          text=True, check=True, cwd=ROOT)
     assert out.stdout.strip() == "True"

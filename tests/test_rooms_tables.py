@@ -1,5 +1,5 @@
-"""A room's seat drawn by the tables a one-screen game uses (widgets/play_together.py over
-widgets/rooms/session.py): two students' pages (PlayTogether, each with its own store
+"""A room's seat drawn by the tables a one-screen game uses (widgets/together/lobby.py over
+widgets/together/seat.py): two students' pages (PlayTogether, each with its own store
 connection, no server) play a whole Hit Me round and the next round's deal, and a whole
 Flapjack game, only by pressing the tables' own widgets (HitMeTable, FlapjackTable); on the
 SQLite store and PostgreSQL (tests/pg_cluster.py).
@@ -27,8 +27,8 @@ from rooms import RoomError, RoomStore, open_store
 from widgets import words
 from widgets.flapjack.table import FlapjackTable
 from widgets.hit_me.table import HitMeTable
-from widgets.play_together import PlayTogether
-from widgets.rooms.session import FlapjackSeat, HitMeSeat
+from widgets.together.lobby import PlayTogether
+from widgets.together.seat import FlapjackSeat, HitMeSeat
 from widgets.words import card_name
 
 

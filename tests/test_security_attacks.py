@@ -184,7 +184,7 @@ def plain(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]
     root = tmp_path_factory.mktemp("attacks-plain")
     shutil.copy(FIXTURES / "one_button.ipynb", root)
     gate = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
-        "from widgets import HitMeTable\nfrom widgets.teacher_key import teacher_only\n\n"
+        "from widgets import HitMeTable\nfrom widgets.page.teacher_key import teacher_only\n\n"
         "teacher_only(HitMeTable, players=3, seed=7, walkthrough=True)")])
     nbformat.write(gate, root / "gate.ipynb")
     args = ["--VoilaConfiguration.preheat_kernel=False",

@@ -21,7 +21,7 @@ from voila.request_info_handler import RequestInfoSocketHandler
 
 from serving import query_socket
 from serving.refusal_log import RefusalLog
-from widgets.page_words import refusal_words
+from widgets.words.page import refusal_words
 
 
 class _Manager:

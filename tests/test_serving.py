@@ -537,7 +537,7 @@ def test_server_extension_uses_the_project_config(tmp_path: Path) -> None:
                                  f"{read_log(process)[-3000:]}") from e
         assert page.status_code == 200
         assert "/voila/templates/classroom/static/" in page.text
-        # the template's words (widgets/page_words.py): its filters are registered here too
+        # the template's words (widgets/words/page.py): its filters are registered here too
         assert '<script type="application/json" id="classroom-words">{' in page.text
         assert '"reload": "Reload the page"' in page.text
         assert "application/vnd.jupyter.widget-view+json" in page.text

@@ -1,4 +1,5 @@
-"""A student's first name on a page (widgets/student.py): typed once, remembered on the device
+"""A student's first name on a page (widgets/lessons/student.py): typed once, remembered on the
+device
 for the day through the page (the kernel checks what the page sends back: forged, stale or
 posing values are ignored), "Not you? Change", two of us on one device; and the page's exit
 ticket and practice answers on their way to the class's store under that name."""
@@ -11,11 +12,11 @@ from pathlib import Path
 import pytest
 from widget_helpers import errors_raise  # noqa: F401 - autouse: click handlers raise
 
-import widgets.student as student_module
+import widgets.lessons.student as student_module
 from rooms.answers import Outbox, day_of, open_answers
-from widgets.exit_ticket import ExitTicket
-from widgets.practice import AbsoluteValuePractice
-from widgets.student import (
+from widgets.lessons.exit_ticket import ExitTicket
+from widgets.lessons.practice import AbsoluteValuePractice
+from widgets.lessons.student import (
     NameBar,
     NameRefused,
     Student,
@@ -255,20 +256,20 @@ def test_flapjack_new_total_goes_to_the_store(student: Student) -> None:
 
 
 def test_the_static_site_records_nothing(student: Student, monkeypatch: pytest.MonkeyPatch) -> None:
-    """In the browser's kernel (no server; the site's wheel leaves widgets/rooms/ out) no name
+    """In the browser's kernel (no server; the site's wheel leaves widgets/together/ out) no name
     bar is made, no answer kept, and nothing of the class's store is imported."""
     import sys
 
     from widget_helpers import AlwaysHold
 
-    import widgets.exit_ticket
     import widgets.hit_me.table
-    import widgets.practice
+    import widgets.lessons.exit_ticket
+    import widgets.lessons.practice
     from widgets import HitMeTable
 
-    for module in (widgets.exit_ticket, widgets.practice, widgets.hit_me.table):
+    for module in (widgets.lessons.exit_ticket, widgets.lessons.practice, widgets.hit_me.table):
         monkeypatch.setattr(module, "IN_BROWSER", True)
-    for name in ("widgets.student", "widgets.rooms", "rooms.answers"):
+    for name in ("widgets.lessons.student", "widgets.together", "rooms.answers"):
         monkeypatch.setitem(sys.modules, name, None)  # an import of them fails
     t = ExitTicket(lesson=1)
     t.start()

@@ -429,7 +429,7 @@ def test_hit_me_walkthrough_switch_pauses_and_resumes_the_computers() -> None:
 
 def test_both_sessions_name_their_seats_by_one_policy() -> None:
     """One default (You, then Computer 1, 2...), one length limit, one "(computer)" mark for a
-    computer seat given a name of its own (widgets.shell.seat_names)."""
+    computer seat given a name of its own (widgets.table.shell.seat_names)."""
     h = hit_me(players=4, seed=3)
     f = FlapjackSession(players=4, decks=2, bot_delay=0)
     assert h.names == f.names == ["You", "Computer 1", "Computer 2", "Computer 3"]

@@ -28,8 +28,8 @@ from ipywidgets.widgets.widget import _instances
 from widget_helpers import all_widgets, errors_raise, synced_text  # noqa: F401
 
 from widgets import FlapjackTable, HitMeTable
-from widgets import teacher_key as tk
 from widgets.hit_me.session import Phase
+from widgets.page import teacher_key as tk
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS = sorted((ROOT / "lessons").glob("*.ipynb"))
@@ -114,7 +114,7 @@ def assert_no_teacher_part(table: Any) -> None:
 
 
 def tk_code_hidden(table: Any) -> bool:
-    from widgets.deal_codes import format_code
+    from widgets.table.deal_codes import format_code
 
     return format_code(table.deal_code) not in synced_text(table)
 
@@ -217,7 +217,7 @@ def test_key_from_the_file_make_serve_writes(monkeypatch, tmp_path) -> None:
     path = tmp_path / "teacher_key"
     env = {**os.environ, tk.KEY_FILE_ENV: str(path)}
     env.pop(tk.KEY_ENV, None)
-    runs = [subprocess.run([sys.executable, "-m", "widgets.teacher_key"], cwd=ROOT, env=env,
+    runs = [subprocess.run([sys.executable, "-m", "widgets.page.teacher_key"], cwd=ROOT, env=env,
                            capture_output=True, text=True, check=True).stdout for _ in range(2)]
     key = path.read_text().strip()
     assert len(key) == 14 and key in runs[0] and runs[0] == runs[1]  # made once, then kept

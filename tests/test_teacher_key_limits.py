@@ -18,7 +18,7 @@ import pytest
 from helpers import TEACHER_KEY as KEY
 
 from widgets import HitMeTable
-from widgets import teacher_key as tk
+from widgets.page import teacher_key as tk
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -91,7 +91,7 @@ def test_a_key_a_student_could_guess_is_refused(key: str, monkeypatch: pytest.Mo
     monkeypatch.setenv(tk.KEY_FILE_ENV, str(tmp_path / "absent"))
     assert tk.teacher_key() is None
     env = {**os.environ, tk.KEY_ENV: key}
-    run = subprocess.run([sys.executable, "-m", "widgets.teacher_key"], cwd=ROOT, env=env,
+    run = subprocess.run([sys.executable, "-m", "widgets.page.teacher_key"], cwd=ROOT, env=env,
                          capture_output=True, text=True)
     assert run.returncode == 2
     assert tk.KEY_ENV in run.stderr and "not started" in run.stderr

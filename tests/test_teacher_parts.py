@@ -18,9 +18,9 @@ import pytest
 from test_teacher_key import KEY, run_cells, wait_for_next_try
 from widget_helpers import synced_text
 
-from widgets import course
-from widgets import teacher_key as tk
-from widgets import teacher_parts as tp
+from widgets.lessons import course
+from widgets.lessons import teacher_parts as tp
+from widgets.page import teacher_key as tk
 from widgets.words import set_language
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -28,7 +28,8 @@ import pytest
 from ipywidgets.widgets.widget import _instances
 
 from widgets import FlapjackTable, HitMeTable
-from widgets.components import (
+from widgets.lessons.practice import AbsoluteValuePractice
+from widgets.table.components import (
     SharedButtonStyle,
     SharedLayout,
     html_widget,
@@ -36,13 +37,12 @@ from widgets.components import (
     shared_button_style,
     shared_layout,
 )
-from widgets.practice import AbsoluteValuePractice
-from widgets.shell import LazyPart
+from widgets.table.shell import LazyPart
 
 HIT_ME_BUDGET = 22  # 19, and the student's New deal and Large print in their row
 FLAPJACK_BUDGET = 38
 # the exit ticket: 3 at load, and (2026-12-01) the hidden box a remembered first name comes
-# back in (widgets/student.py NameRecall, shared layout and style): 4
+# back in (widgets/lessons/student.py NameRecall, shared layout and style): 4
 EXIT_TICKET_BUDGET = 4
 # lesson 02's two practices (2026-11-30): 29 models each with both answer rows made at load
 # (lesson 02: 71 models), 23 and 22 with each row made when a question first needs it (59);
@@ -66,7 +66,7 @@ def test_exit_ticket_loads_light() -> None:
     """At load a ticket is its header, its Start button and the hidden box of a remembered
     name (the stylesheet is the page's one model); the questions, the messages and the score
     are made when needed."""
-    from widgets.exit_ticket import ExitTicket
+    from widgets.lessons.exit_ticket import ExitTicket
 
     ExitTicket(lesson=3)  # the shared stylesheet and layouts, made once
     models = _new_models(lambda: ExitTicket(lesson=3))
@@ -248,7 +248,7 @@ def test_practice_answer_rows_are_made_when_a_question_needs_them() -> None:
 
 
 def test_both_tables_build_the_same_teacher_box() -> None:
-    """One TeacherBox (widgets/shell.py): the same controls, labels and order on both tables,
+    """One TeacherBox (widgets/table/shell.py): the same controls, labels and order on both tables,
     with the teacher's controls and on a student's page (only New deal and Large print)."""
     teacher = ["Teacher walkthrough", "Show every hand", "Next move", "Restart this deal",
                "New deal", "Large print", "Deal code", "Deal this code"]

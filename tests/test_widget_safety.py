@@ -339,8 +339,8 @@ def test_typed_boxes_send_their_value_once_when_left() -> None:
     per-keystroke updates are held back while one is in flight, so a Check / Apply click could
     reach the kernel before the last digits did."""
     from widgets import FlapjackTable
-    from widgets.practice import AbsoluteValuePractice
-    from widgets.strategy import SimulationPanel
+    from widgets.lessons.practice import AbsoluteValuePractice
+    from widgets.lessons.strategy import SimulationPanel
 
     hit_me = HitMeTable(players=3, seed=2, bot_delay=0, walkthrough=True)
     flapjack = FlapjackTable(players=2, seed=2, bot_delay=0, say_total=True)

@@ -310,7 +310,7 @@ FLAPJACK_CASES = [{"players": 3, "variant": "classic", "seed": 4, "opponents": "
 
 
 def _hit_me_allowed(t: HitMeTable) -> tuple[str, ...]:
-    from widgets.deal_codes import format_code
+    from widgets.table.deal_codes import format_code
 
     return (*t.names, format_code(t.deal_code), str(t.deal_code))
 

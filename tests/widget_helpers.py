@@ -12,7 +12,7 @@ from ipywidgets.widgets import widget as widget_module
 
 from engine.bots import Decision
 from engine.hit_me import Hold
-from widgets import components
+from widgets.table import components
 
 
 @pytest.fixture(autouse=True)

@@ -54,7 +54,8 @@ NPM = CACHE / "npm"
 # Pages left out of the static site: they share state between devices through the server.
 SERVER_ONLY = ("play_together.ipynb", "class_view.ipynb")
 # The teacher guide's answers, only in a teacher build: its Markdown cells tagged
-# "teacher-only:<part>" (widgets/teacher_parts.py) and the code cells that show those parts or
+# "teacher-only:<part>" (widgets/lessons/teacher_parts.py) and the code cells that show those parts
+# or
 # compute a key once the teacher's key is typed (a key in a static page is no secret). The
 # teacher's tables (every hand shown, one move at a time: the projector walkthrough) hold no
 # answer key: both builds show them with no key to type.
@@ -287,7 +288,7 @@ def project_wheel(dest: Path) -> Path:
     for pkg in ("engine", "widgets"):
         for p in sorted((ROOT / pkg).rglob("*")):
             rel = p.relative_to(ROOT).as_posix()
-            if not p.is_file() or "__pycache__" in rel or rel.startswith("widgets/rooms/"):
+            if not p.is_file() or "__pycache__" in rel or rel.startswith("widgets/together/"):
                 continue
             if p.suffix in (".py", ".css", ".js", ".svg", ".png", ".json"):
                 files[rel] = p.read_bytes()
@@ -299,7 +300,7 @@ def project_wheel(dest: Path) -> Path:
                 files[rel[:-3] + ".mo"] = buf.getvalue()
     # the lessons' headings, for the guide's plan in a kernel without the notebooks
     sys.path.insert(0, str(ROOT))
-    from widgets.course import HEADINGS_FILE, all_headings
+    from widgets.lessons.course import HEADINGS_FILE, all_headings
 
     files[HEADINGS_FILE.relative_to(ROOT).as_posix()] = json.dumps(
         all_headings(), ensure_ascii=False).encode()
@@ -516,7 +517,7 @@ def notebooks(src: Path, teacher: bool) -> list[str]:
                 # builds: a key in a static page is no secret, and they show no answer key
                 source = TEACHER_ONLY.sub(r"\1(", "".join(c["source"]))
                 if teacher and "teacher_part(" in source:
-                    source = ("from widgets.teacher_parts import open_without_key\n"
+                    source = ("from widgets.lessons.teacher_parts import open_without_key\n"
                               "open_without_key()\n" + source)
                 c["source"] = source
         for c in nb["cells"]:
@@ -597,7 +598,7 @@ def postprocess(out: Path) -> None:
 def page_language(rel: Path) -> str | None:
     """The language of a lesson page of the site (voici/render/<folder>/<page>.html), None for
     any other page."""
-    from widgets.course import language_of_folder
+    from widgets.lessons.course import language_of_folder
 
     parts = rel.parts
     if parts[:2] != ("voici", "render") or len(parts) not in (3, 4):
@@ -609,7 +610,7 @@ def starting_note(text: str, lang: str) -> str:
     """The page with its "Starting the lesson..." note, in `lang`, first in its body."""
     from html import escape
 
-    from widgets.page_words import page_words
+    from widgets.words.page import page_words
 
     words = page_words(lang)
     body = BODY_TAG.search(text)
@@ -647,7 +648,7 @@ def landing_pages(out: Path) -> None:
     from html import escape
 
     sys.path.insert(0, str(ROOT))
-    from widgets.course import FOLDERS, landing_page
+    from widgets.lessons.course import FOLDERS, landing_page
 
     for code, folder in FOLDERS.items():
         page = landing_page(folder)

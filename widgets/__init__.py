@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from widgets import in_browser as _in_browser  # noqa: F401 (in the browser: its kernel's needs)
+from widgets.page import in_browser as _in_browser  # noqa: F401 (in the browser: its kernel's needs)
 
 __all__ = ["FlapjackTable", "HitMeTable"]
 

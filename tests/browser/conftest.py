@@ -462,7 +462,7 @@ def format_violations(violations: list[dict]) -> str:
 def unlock_teacher(vp: VoilaPage, key: str,
                    button: str = "Unlock the teacher's controls") -> None:
     """Type `key` in the page's teacher's-key box (a password field), let the value reach the
-    kernel, and press "Unlock the teacher's controls" (widgets/teacher_key.py; `button` is its
+    kernel, and press "Unlock the teacher's controls" (widgets/page/teacher_key.py; `button` is its
     label in the page's language). The caller waits for what the key should (or should not)
     bring."""
     box = vp.page.locator("input[type=password]")
@@ -591,7 +591,7 @@ class HitMeReplica:
 
     def __init__(self, players: int = 2, opponents: str = "random", seed: int = 3) -> None:
         from engine import HitMeConfig, HitMeGame
-        from widgets.controller import make_bots
+        from widgets.table.controller import make_bots
 
         self.config = HitMeConfig(players=players)
         self.game = HitMeGame(self.config, seed=seed)
@@ -642,12 +642,12 @@ class FlapjackReplica:
     def __init__(self, players: int = 2, opponents: str = "random", variant: str = "classic",
                  seed: int = 5) -> None:
         from engine import FlapjackConfig, FlapjackState
-        from widgets.controller import make_bots
+        from widgets.table.controller import make_bots
 
         self.config = FlapjackConfig(players=players, variant=variant)
         self.state = FlapjackState.deal(self.config, rng=seed)
         self.bots = make_bots(dict.fromkeys(range(1, players), opponents), "flapjack", seed)
-        from widgets.shell import seat_names
+        from widgets.table.shell import seat_names
 
         self.names = seat_names(None, players)  # the one name policy: You, Computer 1, ...
         self.run_bots()

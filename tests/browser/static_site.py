@@ -129,7 +129,7 @@ class SitePage:
 
 def render_path(lang: str, page: str) -> str:
     """A lesson page's address on the site, in `lang`."""
-    from widgets.course import FOLDERS
+    from widgets.lessons.course import FOLDERS
 
     folder = FOLDERS[lang]
     return f"voici/render/{folder + '/' if folder else ''}{page}.html"

@@ -55,7 +55,7 @@ def axe_check(vp: Any, bt: Any, what: str) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_tree_page(lang: str, lessons_server: Any, open_page: Any, bt: Any) -> None:
-    from widgets import course
+    from widgets.lessons import course
 
     vp = open_page(f"a11y-tree-{lang}")
     vp.open(lessons_server.url + ("" if lang == "en" else f"voila/tree/{lang}"),

@@ -2,7 +2,8 @@
 
 A curious student opens the teacher guide without the key, and every lesson, and searches what
 the page holds (the served HTML, the DOM, every widget model's state and every websocket frame
-received) for every answer-key string of the guide (widgets.teacher_parts.answer_strings: each
+received) for every answer-key string of the guide (widgets.lessons.teacher_parts.answer_strings:
+each
 line of the exit tickets' key, the answers of every lesson question, the teacher-only notes).
 None is there. The positive control: on the guide, with the teacher's key typed once, every one
 of those strings is found by the same search (so the search can see them).
@@ -23,8 +24,8 @@ from typing import Any
 import pytest
 from conftest import KEY, unlock_teacher
 
-from widgets import course
-from widgets.teacher_parts import answer_strings
+from widgets.lessons import course
+from widgets.lessons.teacher_parts import answer_strings
 
 JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 TAGS = re.compile(r"<[^>]+>")

@@ -102,14 +102,14 @@ def test_a_closed_tab_frees_its_kernel(fixtures_server: Any, open_page: Any) -> 
 
 # --- the same messages on a Spanish page ------------------------------------------
 # A lesson of lessons/es/ says <html lang="es">; the template renders its scripts' words in
-# Spanish (widgets/page_words.py, through the icg catalogue) into a JSON data block that
+# Spanish (widgets/words/page.py, through the icg catalogue) into a JSON data block that
 # kernel-watch.js reads. The expected sentences come from the same catalogue.
 
 
 def test_dead_kernel_on_a_spanish_lesson_says_so_in_spanish(
     lessons_server: Any, open_page: Any
 ) -> None:
-    from widgets.page_words import page_words
+    from widgets.words.page import page_words
 
     es, en = page_words("es"), page_words("en")
     vp = open_page("kernel-death-es")
@@ -137,7 +137,7 @@ def test_dead_kernel_on_a_spanish_lesson_says_so_in_spanish(
 def test_a_slow_spanish_page_says_so_in_spanish(fixtures_server: Any, open_page: Any) -> None:
     """The watchdog's note and the loading note on a page whose notebook says "lang": "es"
     (tests/browser/fixtures/slow_start_es.ipynb, not preheated)."""
-    from widgets.page_words import page_words
+    from widgets.words.page import page_words
 
     es = page_words("es")
     vp = open_page("slow-start-es")

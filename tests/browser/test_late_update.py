@@ -1,4 +1,4 @@
-"""A widget that changes while its page loads is shown as it is (widgets/page_sync.py).
+"""A widget that changes while its page loads is shown as it is (widgets/page/late_updates.py).
 
 ipywidgets 8's page takes one snapshot of every widget's state, then makes the models one at a
 time; an update sent in between was dropped, and the model kept the snapshot's state. In the

@@ -12,9 +12,9 @@ SETTLE_MS = 1500
 
 
 def test_tree_page_lists_every_lesson(lessons_server: Any, open_page: Any) -> None:
-    """The landing page (/) lists every lesson by its title from widgets/course.py, in the
+    """The landing page (/) lists every lesson by its title from widgets/lessons/course.py, in the
     unit's order, as plain links (no script-drawn file browser, no kernel, no console noise)."""
-    from widgets import course
+    from widgets.lessons import course
 
     vp = open_page("tree")
     vp.open(lessons_server.url, expect_widgets=False)

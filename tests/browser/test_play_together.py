@@ -54,7 +54,7 @@ def rooms_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str
     nb.metadata = {"kernelspec": {"display_name": "Python 3", "language": "python",
                                   "name": "python3"}, "title": "Play together fixture"}
     nb.cells = [nbformat.v4.new_code_cell(
-        "from widgets.play_together import play_together\n\nplay_together(bot_delay=0.2)")]
+        "from widgets.together.lobby import play_together\n\nplay_together(bot_delay=0.2)")]
     nbformat.write(nb, served / "play_together.ipynb")
     store_url = f"sqlite:///{root / 'rooms.sqlite3'}"  # outside the served folder
     try:

@@ -9,8 +9,8 @@ from typing import Any
 
 import pypdf
 
-from widgets import kit
-from widgets.exit_ticket import TICKETS
+from widgets.lessons import kit
+from widgets.lessons.exit_ticket import TICKETS
 
 A4_HEIGHT_PX = 1123  # 297 mm at 96 px per inch
 MARGIN_PX = 2 * 45  # @page margin 12 mm, top and bottom

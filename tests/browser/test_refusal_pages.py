@@ -2,7 +2,7 @@
 a student who opens a Spanish lesson when every place is taken reads why in
 Spanish, on a page that says <html lang="es">, with a real link to try again (its accessible
 name in Spanish) and no serious or critical axe-core violation. An English lesson's refusal
-stays English. The words: widgets/page_words.py refusal_words; the pages: the classroom
+stays English. The words: widgets/words/page.py refusal_words; the pages: the classroom
 template's 503.html and 429.html (429 in Spanish over HTTP: tests/test_page_words.py).
 """
 
@@ -35,7 +35,7 @@ def full_server() -> Any:
 
 def test_a_full_class_is_told_in_the_lesson_language(full_server: str, open_page: Any,
                                                      bt: Any) -> None:
-    from widgets.page_words import refusal_words
+    from widgets.words.page import refusal_words
 
     es, en = refusal_words(503, "es"), refusal_words(503, "en")
     first = open_page("refusal-first")

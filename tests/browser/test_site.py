@@ -26,7 +26,7 @@ from static_site import (
     wait_interactive,
 )
 
-from widgets.course import FOLDERS
+from widgets.lessons.course import FOLDERS
 from widgets.words import _, speaking
 
 pytestmark = pytest.mark.slow
@@ -43,7 +43,7 @@ def test_public_build_has_the_pages_and_no_answer_key(site_dir: Path) -> None:
             assert (site_dir / render_path(lang, page)).is_file(), (lang, page)
         for page in ("play_together", "class_view"):
             assert not (site_dir / render_path(lang, page)).exists(), (lang, page)
-    from widgets.teacher_parts import answer_strings
+    from widgets.lessons.teacher_parts import answer_strings
 
     for lang, folder in FOLDERS.items():
         guide = (site_dir / "files" / folder / "teacher_guide.ipynb").read_text()
@@ -133,7 +133,7 @@ def test_every_cell_of_a_page_runs(site_page: SitePage, path: tuple[str, str]) -
 def test_the_spanish_guide_names_the_spanish_headings(site_page: SitePage) -> None:
     """The guide's plan in the browser's kernel (no notebooks beside it) names each step by
     the heading of the Spanish lesson, read from the headings the build ships."""
-    from widgets import course
+    from widgets.lessons import course
 
     guide = next(lesson.file for lesson in course.LESSONS if lesson.role == "guide")
     first = course.student_lessons("es")[0]

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from widgets import course
+from widgets.lessons import course
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE = ROOT / "widgets" / "locale"
@@ -45,7 +45,7 @@ number numbers pass passed click press type box computer student teacher time mi
 
 def spanish(msgid: str) -> str:
     """`msgid` as the Spanish catalogue says it (the widgets' own words)."""
-    from widgets.page_lang import speaking
+    from widgets.page.language import speaking
     from widgets.words import _
 
     with speaking("es"):

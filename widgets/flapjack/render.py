@@ -2,7 +2,7 @@
 
 Every function takes what a viewer may see (`FlapjackState.observation(seat)`, or pieces of it)
 and returns a string; nothing here touches a game state or ipywidgets. Card faces, the number
-line and the move log come from `widgets.render`.
+line and the move log come from `widgets.table.render`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from widgets.render import (
+from widgets.table.render import (
     Arrow,
     Point,
     card_back_html,
@@ -34,7 +34,7 @@ from widgets.words import (
     total_text,
 )
 
-# A small stylesheet of the Flapjack table's own (the shared one is widgets/style.css):
+# A small stylesheet of the Flapjack table's own (the shared one is widgets/table/style.css):
 # the "Flapjack!" banner flips in; the table shows the cards in play in a felt-coloured strip.
 FLAPJACK_CSS = """
 .icg-fj-banner { margin: 4px 0; }

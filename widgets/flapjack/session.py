@@ -1,7 +1,7 @@
 """The Flapjack table's session: the game and everything the screen remembers, no ipywidgets.
 
 `FlapjackSession` holds one `FlapjackState`, paced by the runner every table shares
-(`TableController`, widgets/controller.py),
+(`TableController`, widgets/table/controller.py),
 the settings, the deal code, the card waiting for + or - (add or subtract), the new total being
 asked (say_total), the teacher's switches and the pacing of the computer players through an
 injected `schedule(delay, fn)` (the widget passes the kernel's loop; tests pass nothing and
@@ -23,15 +23,15 @@ from engine.errors import ConfigError, Reason, Why
 from engine.flapjack import FlapjackState, Play
 from engine.games import make_game
 from widgets import words
-from widgets.controller import TableController, call_later, make_bots
-from widgets.deal_codes import DealCodeError, new_secret_seed, parse_deal_code
-from widgets.shell import (
+from widgets.table.controller import TableController, call_later, make_bots
+from widgets.table.deal_codes import DealCodeError, new_secret_seed, parse_deal_code
+from widgets.table.shell import (
     MAX_NAME,  # noqa: F401 - one limit for every table
     check_opponent_specs,
     check_teacher,
     seat_names,
 )
-from widgets.shell import check_names as check_names_policy
+from widgets.table.shell import check_names as check_names_policy
 from widgets.words import _, config_error_text
 
 YOU = 0  # the student's seat (seat 0 deals, so the computer player on the left leads)
@@ -45,7 +45,7 @@ Schedule = Callable[[float, Callable[[], None]], None]
 
 def check_opponents(value: Any, players: int) -> tuple[Any, ...]:
     """One bot spec (level or bot name, or a bot object) per computer player: the check every
-    table shares (widgets.shell.check_opponent_specs), Flapjack's levels and bots only."""
+    table shares (widgets.table.shell.check_opponent_specs), Flapjack's levels and bots only."""
     return tuple(check_opponent_specs(value, players - 1, "flapjack",
                                       allowed=LEVELS + BOT_SPECS))
 
@@ -57,7 +57,7 @@ def check_names(names: Any, players: int) -> list[str] | None:
 
 def fresh_code() -> int:
     """A deal code for a deal nobody chose: 128 bits from the system's entropy (a short code
-    could be found by trying them all; see widgets/deal_codes.py)."""
+    could be found by trying them all; see widgets/table/deal_codes.py)."""
     return new_secret_seed()
 
 
@@ -73,7 +73,7 @@ class Feedback:
 
 class HandChoices:
     """The choices of one seat's own hand, shared by a one-screen `FlapjackSession` (seat `YOU`)
-    and a room's seat (widgets/rooms/session.py, `FlapjackSeat`): why each card may not be played
+    and a room's seat (widgets/together/seat.py, `FlapjackSeat`): why each card may not be played
     (as data, for `card_whys` and the view), and the clicks on the hand (choose a card, choose
     + or -, put it back), each refused with a message that changes nothing.
 
@@ -212,11 +212,11 @@ class FlapjackSession(HandChoices):
     controls, "Teacher walkthrough", "Show every hand", "Next move", "Restart this deal" and
     the deal-code box; None, the default: with walkthrough; without them the student cannot
     turn the other hands up or replay a deal; on a served page, a table with them goes behind
-    the teacher's key: widgets/teacher_key.py; widgets.shell.check_teacher),
+    the teacher's key: widgets/page/teacher_key.py; widgets.table.shell.check_teacher),
     schedule(delay, fn) (how a paced computer move waits; default: the kernel's loop) and
     on_change() (called after every change)."""
 
-    room = False  # one screen (a room's seat, widgets/rooms/session.py, is True: the room deals)
+    room = False  # one screen (a room's seat, widgets/together/seat.py, is True: the room deals)
 
     def __init__(
         self,
@@ -239,7 +239,7 @@ class FlapjackSession(HandChoices):
                 not 0 <= bot_delay <= 10:
             raise ConfigError(_("bot_delay must be a number of seconds 0 to 10; got {value}"
                                 ).format(value=repr(bot_delay)))
-        # the teacher's controls: one policy for every table (widgets.shell.check_teacher)
+        # the teacher's controls: one policy for every table (widgets.table.shell.check_teacher)
         walkthrough, teacher_controls = check_teacher(walkthrough, teacher_controls)
         for flag, label in ((say_total, "say_total"),):
             if not isinstance(flag, bool):
@@ -355,7 +355,7 @@ class FlapjackSession(HandChoices):
 
     def settings_values(self) -> dict[str, Any]:
         """The session's settings, as the settings panel shows them."""
-        from widgets.deal_codes import format_code
+        from widgets.table.deal_codes import format_code
 
         return {
             "players": self.config.players, "variant": self.config.variant,

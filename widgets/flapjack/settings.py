@@ -1,5 +1,6 @@
 """The Flapjack table's settings panel (made on first use by the table; checked by the panel,
-applied by the session), through the settings builder every table shares (widgets/shell.py)."""
+applied by the session), through the settings builder every table shares
+(widgets/table/shell.py)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ from typing import Any
 import ipywidgets as widgets
 
 from engine.flapjack import VARIANTS
-from widgets.components import SettingsPanel, parse_choice, parse_deal_code
 from widgets.flapjack.session import FlapjackSession
-from widgets.shell import settings_panel as shell_settings_panel
+from widgets.table.components import SettingsPanel, parse_choice, parse_deal_code
+from widgets.table.shell import settings_panel as shell_settings_panel
 from widgets.words import N_, _
 
 # The options' text is translated where the panel is made (N_ only marks it).

@@ -1,5 +1,5 @@
 """The Flapjack table widget: one student (seat 0) against computer players, a walkthrough, or
-a student's seat at a shared room (`FlapjackTable.over(seat)`, widgets/rooms/session.py).
+a student's seat at a shared room (`FlapjackTable.over(seat)`, widgets/together/seat.py).
 
     from widgets import FlapjackTable
     FlapjackTable(players=3, opponents="medium", variant="classic", seed=1234)
@@ -21,16 +21,16 @@ import ipywidgets as widgets
 
 from engine.errors import ConfigError
 from engine.flapjack import FlapjackState
-from widgets import components as ui
-from widgets.controller import call_later
-from widgets.course import lesson_number
 from widgets.flapjack import render
 from widgets.flapjack.session import Feedback, FlapjackSession, Note
 from widgets.flapjack.settings import FIELDS, settings_panel
 from widgets.flapjack.view import TableView, table_view
-from widgets.in_browser import IN_BROWSER
-from widgets.render import esc
-from widgets.shell import CardRow, LazyPart, TableShell, game_classes, settings_field
+from widgets.lessons.course import lesson_number
+from widgets.page.in_browser import IN_BROWSER
+from widgets.table import components as ui
+from widgets.table.controller import call_later
+from widgets.table.render import esc
+from widgets.table.shell import CardRow, LazyPart, TableShell, game_classes, settings_field
 from widgets.words import _, check_language, speaking
 
 
@@ -38,7 +38,8 @@ class FlapjackTable(TableShell, widgets.VBox):
     """A Flapjack table. The keywords are FlapjackSession's (widgets/flapjack/session.py),
     large_print (bigger text for a projector), lang (the table's language, 'en', 'es';
     None: the kernel's, widgets.words.set_language) and anchor (a name, 'play', that a link
-    "#play" in the lesson jumps to: widgets.shell.game_classes). The shell's parts (layout, settings
+    "#play" in the lesson jumps to: widgets.table.shell.game_classes). The shell's parts (layout,
+    settings
     panel display, large print, the session's names on the table) are Hit Me's (TableShell)."""
 
     # what the tests and teachers read on the table; they live in the session
@@ -77,7 +78,7 @@ class FlapjackTable(TableShell, widgets.VBox):
     def over(cls, session: Any, *, large_print: bool = False, lang: str | None = None,
              anchor: str | None = None) -> FlapjackTable:
         """The table drawn over a session made elsewhere: a room's seat
-        (widgets/rooms/session.py, `FlapjackSeat`), which offers what a FlapjackSession offers
+        (widgets/together/seat.py, `FlapjackSeat`), which offers what a FlapjackSession offers
         the table (its seat's observation, `card_whys`, the clicks on the hand, `note`,
         `hint_lines`). With `session.room` the room deals: no "New deal", no settings."""
         self = cls.__new__(cls)
@@ -211,7 +212,7 @@ class FlapjackTable(TableShell, widgets.VBox):
         else:
             self._say(self.session.restart())
 
-    # ----- the teacher box's callbacks (widgets.shell.TeacherBox) ------------------------
+    # ----- the teacher box's callbacks (widgets.table.shell.TeacherBox) ------------------------
     _restart_deal = restart
 
     def _new_deal(self) -> None:
@@ -257,13 +258,13 @@ class FlapjackTable(TableShell, widgets.VBox):
 
     def _check_total(self, typed: int | None) -> Feedback:
         """"Say the new total"; the student's answer goes to the class's store (not in a
-        teacher's walkthrough, not the static site; widgets/student.py)."""
+        teacher's walkthrough, not the static site; widgets/lessons/student.py)."""
         s = self.session
         first, nums, mine = s.misses == 0, s.expected(), s.my_turn()
         fb = s.check_total(typed)
         if nums is not None and typed is not None and mine and not s.walkthrough \
                 and not IN_BROWSER:
-            from widgets.student import record_sum_check
+            from widgets.lessons.student import record_sum_check
 
             record_sum_check(lesson=self.LESSON, question="Flapjack total",
                              terms=(nums[0], nums[1]), given_sum=typed, first_try=first)

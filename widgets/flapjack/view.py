@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 from engine.errors import Reason, Why
 from engine.flapjack import Play
 from widgets import words
-from widgets.deal_codes import format_code
 from widgets.flapjack.session import MINUS
+from widgets.table.deal_codes import format_code
 from widgets.words import _, ngettext
 
 if TYPE_CHECKING:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.cards import signed
-from widgets.render import (  # noqa: F401 - Arrow, Point, Span, score_table_html re-exported
+from widgets.table.render import (  # noqa: F401 - Arrow, Point, Span, score_table_html re-exported
     Arrow,
     Point,
     Span,

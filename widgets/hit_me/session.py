@@ -2,7 +2,7 @@
 
 The session holds the engine game, the phase of the round as the table shows it, who holds the
 device, the peek, the announce queue and check, the deal code and the computer players (paced by
-the runner every table shares, `widgets.controller.TableController`, with an injected
+the runner every table shares, `widgets.table.controller.TableController`, with an injected
 `schedule(delay, fn)`). One method per click; each checks the click is allowed now
 and otherwise changes nothing. The widget (widgets/hit_me/table.py) passes `on_change` (re-render)
 and `notify(text, kind)` (a message; text None clears it); tests pass nothing and read the state.
@@ -19,10 +19,10 @@ from engine.cards import card_from_json
 from engine.errors import ConfigError, check_int
 from engine.games import make_game
 from engine.hit_me import ChooseAce, Hit, HitMeGame, Hold
-from widgets.controller import TableController, make_bots
-from widgets.deal_codes import format_code, new_secret_seed, parse_deal_code
 from widgets.hit_me.render import announce_feedback, own_values
-from widgets.shell import check_opponent_specs, check_teacher, seat_names
+from widgets.table.controller import TableController, make_bots
+from widgets.table.deal_codes import format_code, new_secret_seed, parse_deal_code
+from widgets.table.shell import check_opponent_specs, check_teacher, seat_names
 from widgets.words import N_, _, abs_math, hint_sentence, hit_me_hint_lines, sum_math
 
 MODES = ("solo", "pass-device")
@@ -92,14 +92,14 @@ def _quiet(text: str | None, kind: str = "info") -> None:
 class HitMeSession:
     """See the module docstring. `new_game(...)` takes the table's settings."""
 
-    room = False  # one screen (a room's seat, widgets/rooms/session.py, is True: the room deals)
+    room = False  # one screen (a room's seat, widgets/together/seat.py, is True: the room deals)
 
     def __init__(self, *, walkthrough: bool = False, teacher_controls: bool | None = None,
                  bot_delay: float = 0.8, names: Sequence[str] | None = None,
                  on_change: Callable[[], None] | None = None,
                  notify: Callable[[str | None, str], None] | None = None,
                  schedule: Callable[[float, Callable[[], None]], None] | None = None) -> None:
-        # the teacher's controls (one policy for every table: widgets.shell.check_teacher)
+        # the teacher's controls (one policy for every table: widgets.table.shell.check_teacher)
         walkthrough, self.teacher_controls = check_teacher(walkthrough, teacher_controls)
         self.ctl = TableController(
             state=lambda: self.game.round, on_change=self.changed,

@@ -1,5 +1,6 @@
 """The Hit Me table's settings panel (made on first use by the table; checked by the panel,
-applied by the session), through the settings builder every table shares (widgets/shell.py)."""
+applied by the session), through the settings builder every table shares
+(widgets/table/shell.py)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,11 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from widgets.components import SettingsPanel, parse_choice, parse_deal_code, parse_int_setting
 from widgets.hit_me import session as hs
-from widgets.in_browser import NUMPY
-from widgets.shell import parse_bool
-from widgets.shell import settings_panel as shell_settings_panel
+from widgets.page.in_browser import NUMPY
+from widgets.table.components import SettingsPanel, parse_choice, parse_deal_code, parse_int_setting
+from widgets.table.shell import parse_bool
+from widgets.table.shell import settings_panel as shell_settings_panel
 from widgets.words import _, level_name
 
 

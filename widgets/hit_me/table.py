@@ -1,6 +1,6 @@
 """The Hit Me table widget (`HitMeTable`, an ipywidgets VBox): builds its widgets once, routes
 clicks to a `HitMeSession` (session.py), or to a room's seat (`HitMeTable.over(seat)`,
-widgets/rooms/session.py), and copies `table_view(session)` (view.py) to the widgets.
+widgets/together/seat.py), and copies `table_view(session)` (view.py) to the widgets.
 Every view comes from the viewer's observation: a card the person at the screen may not see is
 never in any widget value. Phases: PLAY, ANNOUNCE (sum and |sum| typed first), REVEAL."""
 
@@ -11,15 +11,15 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from widgets import components as ui
-from widgets.course import lesson_number
 from widgets.hit_me.render import score_table_html
 from widgets.hit_me.session import HitMeSession, Phase
 from widgets.hit_me.settings import settings_panel
 from widgets.hit_me.view import HitMeView, table_view
-from widgets.in_browser import IN_BROWSER
-from widgets.render import esc
-from widgets.shell import LazyPart, TableShell, game_classes
+from widgets.lessons.course import lesson_number
+from widgets.page.in_browser import IN_BROWSER
+from widgets.table import components as ui
+from widgets.table.render import esc
+from widgets.table.shell import LazyPart, TableShell, game_classes
 from widgets.words import N_, _, check_language, speaking
 
 # Hit Me's own tooltip for a shared teacher control (translated where shown): a restart
@@ -37,13 +37,13 @@ class HitMeTable(TableShell, widgets.VBox):
     """A Hit Me table. Keyword settings: players 2-8; opponents 'easy' | 'medium' | 'hard' | a
     bot spec | a list of those, one per computer seat; seed: the deal code (None makes one up);
     mode 'solo' | 'pass-device'; students (pass-device: how many seats are people); walkthrough;
-    teacher_controls (the teacher box's teacher's controls, widgets.shell.TeacherBox; None:
-    with walkthrough); large_print; names (widgets.shell.seat_names: one per seat; default
+    teacher_controls (the teacher box's teacher's controls, widgets.table.shell.TeacherBox; None:
+    with walkthrough); large_print; names (widgets.table.shell.seat_names: one per seat; default
     'You' or 'Player 1'..., then 'Computer 1'...); colors; turn_order; ace_eleven; bot_delay
     (0: at once, for tests);
     deck: a stacked card order for the first round, top first ('KS,7H,...'); lang: the
     table's language ('en', 'es'; None: the kernel's, widgets.words.set_language); anchor: a
-    name ('play') a link in the lesson ("#play") jumps to (widgets.shell.game_classes)."""
+    name ('play') a link in the lesson ("#play") jumps to (widgets.table.shell.game_classes)."""
 
     _FROM_SESSION = _FROM_SESSION
 
@@ -79,7 +79,7 @@ class HitMeTable(TableShell, widgets.VBox):
     def over(cls, session: Any, *, large_print: bool = False, lang: str | None = None,
              anchor: str | None = None) -> HitMeTable:
         """The table drawn over a session made elsewhere: a room's seat
-        (widgets/rooms/session.py, `HitMeSeat`), which offers what `table_view` reads
+        (widgets/together/seat.py, `HitMeSeat`), which offers what `table_view` reads
         (`HitMeLook`) and the clicks a HitMeSession takes. With `session.room` the room deals
         and turns the cards up: no "New deal", no settings, no "Turn up all the cards"."""
         self = cls.__new__(cls)
@@ -177,14 +177,15 @@ class HitMeTable(TableShell, widgets.VBox):
 
     def _check_announce(self, answers: dict[str, int | None]) -> bool | None:
         """The end-of-round check; the student's answers go to the class's store (one student
-        at the table, not a teacher's walkthrough, not the static site; widgets/student.py)."""
+        at the table, not a teacher's walkthrough, not the static site;
+        widgets/lessons/student.py)."""
         s = self.session
         first, values = s.announce_misses == 0, s.announce_values()
         ok = s.check_announce(answers)
         typed = answers.get("sum"), answers.get("abs")
         if (ok is not None and values and len(values) >= 2 and None not in typed
                 and len(s.students) == 1 and not s.walkthrough and not IN_BROWSER):
-            from widgets.student import record_sum_check
+            from widgets.lessons.student import record_sum_check
 
             record_sum_check(lesson=self.LESSON, question=f"Hit Me {s.announce_round}",
                              terms=tuple(values), given_sum=typed[0], given_abs=typed[1],
@@ -241,7 +242,7 @@ class HitMeTable(TableShell, widgets.VBox):
         self.hint.clear()
         self.session.take_device()
 
-    # ----- the teacher box's callbacks (widgets.shell.TeacherBox) ------------------------
+    # ----- the teacher box's callbacks (widgets.table.shell.TeacherBox) ------------------------
     def _restart_deal(self) -> None:
         if self.session.restart_deal():
             self._tell(_("The same deal again: try other choices."), "ok")

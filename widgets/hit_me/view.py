@@ -26,15 +26,15 @@ from widgets.hit_me.render import (
     status_html,
 )
 from widgets.hit_me.session import Phase
-from widgets.render import _nice_range
-from widgets.shell import bot_name, format_code
+from widgets.table.render import _nice_range
+from widgets.table.shell import bot_name, format_code
 from widgets.words import _, card_name, hit_me_story_line
 
 
 @runtime_checkable
 class HitMeLook(Protocol):
     """What `table_view` reads of a session: a `HitMeSession` (one screen) and a room's seat
-    (widgets/rooms/session.py, `HitMeSeat`) both provide it. `observation()` is the viewer's
+    (widgets/together/seat.py, `HitMeSeat`) both provide it. `observation()` is the viewer's
     own (its legal actions: the moves this screen may make now); `game` is read only for the
     next dealer once the round is over, `ctl` (the computer players' runner: `bot_to_move()`,
     `bot_moves`) only in walkthrough mode. `room`: a seat at a shared room, where each student

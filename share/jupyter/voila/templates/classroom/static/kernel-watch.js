@@ -4,7 +4,7 @@
 //
 // The words: every sentence below comes from the page's JSON data block
 // <script type="application/json" id="classroom-words"> that the template renders in the page's
-// language (widgets/page_words.py, through the icg catalogue); none is written here.
+// language (widgets/words/page.py, through the icg catalogue); none is written here.
 (function () {
   var Native = window.WebSocket;
   var words = null;

@@ -1,7 +1,7 @@
 // The on-screen keypad types into the box the student last tapped.
 // An ipywidgets Text box tells the kernel nothing when it gets the focus, only its value when
 // it loses it, so an empty box tapped before a key press was not known to the kernel. When a
-// box of an answer entry (.icg-answer, widgets/components.py AnswerEntry) gets the focus, this
+// box of an answer entry (.icg-answer, widgets/table/components.py AnswerEntry) gets the focus, this
 // presses the matching "Keypad types into" toggle (a real widget: the kernel receives its new
 // value before the key's click, in order, on the same websocket). Nothing else is sent, and
 // the kernel still checks the toggle's value like any other.

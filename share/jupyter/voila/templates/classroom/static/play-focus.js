@@ -20,10 +20,10 @@
 // 3. Enter in a box of a table sends the box's value first, then ipywidgets' "submit" event:
 //    ipywidgets sends the value on the change event that follows the key press, after its
 //    submit message, so the kernel would check the value from before. The kernel handles the
-//    submit (widgets/components.py AnswerEntry, widgets/teacher_key.py).
+//    submit (widgets/table/components.py AnswerEntry, widgets/page/teacher_key.py).
 // 4. The answer boxes of a table (.icg-answer) ask a tablet for its number keyboard
 //    (inputmode="numeric"). An iPhone's number pad has no minus key: a box for a number that
-//    may be negative has a "± Sign" button right after it (widgets/components.py AnswerEntry),
+//    may be negative has a "± Sign" button right after it (widgets/table/components.py AnswerEntry),
 //    and the table's keypad has its own minus key.
 (function () {
   var GAME = '.icg-game';
@@ -211,7 +211,7 @@
     if (!id) return;
     e.preventDefault();
     e.stopPropagation();
-    // a table's anchor is a class of its root (widgets/shell.py game_classes)
+    // a table's anchor is a class of its root (widgets/table/shell.py game_classes)
     var target = document.getElementById(id)
       || document.querySelector('.icg-anchor-' + (window.CSS ? CSS.escape(id) : id));
     if (!target) return;  // the table is not on the page yet: stay here

@@ -1,5 +1,5 @@
 // A student's first name, typed once, is remembered on this device for the day.
-// The name bar (widgets/student.py NameBar) holds two widgets for this script:
+// The name bar (widgets/lessons/student.py NameBar) holds two widgets for this script:
 // - .icg-name-keep: a span whose data-keep is {"day": ..., "names": [...]} once the student has
 //   named themselves, or "" after "Not you? Change". This script keeps it in this browser's
 //   localStorage (this device only), or forgets it.

@@ -1,6 +1,6 @@
 // A plain reload of the same tab keeps a student's seat at a shared table.
 // The play-together page shows its own seat link (a.icg-seat-link, "?room=...&seat=...&key=...",
-// widgets/play_together.py); its key is this tab's own and is never sent to another seat. This
+// widgets/together/lobby.py); its key is this tab's own and is never sent to another seat. This
 // script writes that query into this tab's address (history.replaceState: no request, no new
 // history entry), so a reload (F5, a closed lid, a dropped network) asks for the same seat; the
 // kernel checks the key like any seat link (PlayTogether._from_link) and a wrong one waits like

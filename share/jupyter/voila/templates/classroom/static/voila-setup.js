@@ -3,7 +3,7 @@
 // template calls voila_process(i, n) from an inline script in every cell; here an observer
 // reads the cells' cell-index and data-cell-count attributes as the page streams in.
 // Its one sentence, "Executing 3 of 12", comes in the page's language from the JSON data block
-// #classroom-words (widgets/page_words.py; see kernel-watch.js).
+// #classroom-words (widgets/words/page.py; see kernel-watch.js).
 (function () {
   var progress = null;
   function progressText(index, count) {

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.errors import ConfigError
-from widgets.deal_codes import format_code, new_secret_seed  # the one deal-code format
+from widgets.table.deal_codes import format_code, new_secret_seed  # the one deal-code format
 from widgets.words import _, bound, speaking
 
 __all__ = ["MAX_NAME", "CardRow", "LazyPart", "TeacherBox", "bot_name", "check_names",
@@ -81,7 +81,7 @@ def parse_bool(value: Any) -> bool:
 
 def check_teacher(walkthrough: Any, teacher_controls: Any) -> tuple[bool, bool]:
     """The one teacher policy of every table: (walkthrough, teacher_controls). The teacher's
-    controls (widgets.shell.TeacherBox) exist with `teacher_controls` True; None (the default)
+    controls (widgets.table.shell.TeacherBox) exist with `teacher_controls` True; None (the default)
     follows `walkthrough`, so a table made for students has none. A walkthrough needs them
     (without "Next move" the computer players would never move)."""
     if teacher_controls is None:
@@ -217,7 +217,13 @@ class TeacherBox:
                  tips: dict[str, str] | None = None, new_deal: bool = True) -> None:
         import ipywidgets as widgets
 
-        from widgets.components import hbox, html_widget, make_button, make_toggle, shared_layout
+        from widgets.table.components import (
+            hbox,
+            html_widget,
+            make_button,
+            make_toggle,
+            shared_layout,
+        )
 
         tip = {"walkthrough": _("step through the computer players' moves one at a time, "
                                 "with reasons"),
@@ -312,7 +318,7 @@ def settings_panel(fields: Sequence[Field], on_apply: Callable[[dict[str, Any]],
     checked by its `parse` (a bad value is a message and changes nothing), then `on_apply`
     with the parsed values; `values` are shown to start with. Built on first use by the
     tables (about 30 widget models a page would otherwise receive at start-up)."""
-    from widgets.components import SettingsPanel
+    from widgets.table.components import SettingsPanel
 
     p = SettingsPanel(_("Settings") if title is None else title,
                       _("Apply and deal") if apply_label is None else apply_label,
@@ -373,7 +379,7 @@ class TableShell:
                 getattr(self, name).layout.display = "none"
 
     def _build_message(self) -> None:
-        from widgets.components import MessageArea
+        from widgets.table.components import MessageArea
 
         self.message = MessageArea()
 
@@ -383,7 +389,7 @@ class TableShell:
 
     def _settings_toggle(self) -> Any:
         """The "Settings" switch: it shows or hides the panel (made the first time)."""
-        from widgets.components import make_toggle
+        from widgets.table.components import make_toggle
 
         toggle = make_toggle(_("Settings"), _("show or hide the settings"))
         toggle.observe(bound(lambda ch: self._show_settings()), names="value")
@@ -451,7 +457,7 @@ class TableShell:
 
     def _replay_code(self, text: str | None = None) -> None:
         """Teacher: start a new game from the deal code typed in the teacher's box."""
-        from widgets.deal_codes import DealCodeError, parse_deal_code
+        from widgets.table.deal_codes import DealCodeError, parse_deal_code
 
         if not self.session.teacher_controls:  # a forged call: the box has no code field
             self._tell(_("Dealing a chosen code is one of the teacher's controls."), "error")
@@ -469,7 +475,7 @@ class TableShell:
 
     def _build_pass(self) -> None:
         """The pass-the-device screen (lazy: a solo page never needs it)."""
-        from widgets.components import hbox, hidden_box, html_widget, make_button
+        from widgets.table.components import hbox, hidden_box, html_widget, make_button
 
         self.pass_html = html_widget("")
         self.pass_button = make_button(_("I have the device"), self._take_device,
@@ -505,7 +511,7 @@ class CardRow:
                  on_refused: Callable[[str | None], None]) -> None:
         import ipywidgets as widgets
 
-        from widgets import components as ui
+        from widgets.table import components as ui
 
         self.on_click = on_click
         self.on_refused = on_refused
@@ -523,7 +529,7 @@ class CardRow:
 
     def show(self, hand: Sequence[Any]) -> None:
         """Label one button per card (a lasting reason on a disabled one)."""
-        from widgets import components as ui
+        from widgets.table import components as ui
 
         self.keys = [c.key for c in hand]
         for i in range(max(len(hand), len(self.buttons))):

@@ -6,13 +6,13 @@ answers, the exit-ticket key, the answer key of every question, the answers to t
 are not in the page until the teacher's key is typed:
 
     from widgets import HitMeTable
-    from widgets.teacher_parts import teacher_page
+    from widgets.lessons.teacher_parts import teacher_page
     teacher_page(HitMeTable, players=3, seed=7, walkthrough=True)   # the page's one key box
 
-    from widgets.teacher_parts import teacher_part
+    from widgets.lessons.teacher_parts import teacher_part
     teacher_part("exit-ticket-key")                                  # further down the page
 
-`teacher_page` is `widgets.teacher_key.teacher_only` (a password box checked in the kernel)
+`teacher_page` is `widgets.page.teacher_key.teacher_only` (a password box checked in the kernel)
 whose unlocking also opens every `teacher_part` and `teacher_notes` of the page (a page has its
 own kernel, so one key typed opens that page only). Until then a part is one line saying it is
 for the teacher; what it holds is made only when it opens, so nothing of it is sent before.
@@ -31,10 +31,10 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from widgets.components import html_widget
-from widgets.page_lang import N_
-from widgets.render import esc
-from widgets.teacher_key import TeacherGate, teacher_only
+from widgets.page.language import N_
+from widgets.page.teacher_key import TeacherGate, teacher_only
+from widgets.table.components import html_widget
+from widgets.table.render import esc
 from widgets.words import _
 
 TAG = "teacher-only"
@@ -95,7 +95,7 @@ class TeacherPart(widgets.VBox):
 
 
 def _exit_ticket_key() -> widgets.Widget:
-    from widgets.exit_ticket import answer_key
+    from widgets.lessons.exit_ticket import answer_key
 
     # long questions wrap on a phone instead of widening the page
     return html_widget('<pre class="icg-answer-text" style="white-space: pre-wrap; '
@@ -103,7 +103,7 @@ def _exit_ticket_key() -> widgets.Widget:
 
 
 def _answer_key() -> widgets.Widget:
-    from widgets.course import full_answer_key
+    from widgets.lessons.course import full_answer_key
 
     return html_widget(full_answer_key().data)
 
@@ -133,7 +133,7 @@ def teacher_part(name: str) -> TeacherPart:
 def notes_source(page: str, part: str, lang: str | None = None) -> list[str]:
     """The Markdown of the cells of the notebook `page` tagged `teacher-only:<part>`, in order
     (read as plain JSON from the folder of the language)."""
-    from widgets.course import folder
+    from widgets.lessons.course import folder
 
     path = folder(lang) / page
     nb = json.loads(path.read_text(encoding="utf-8"))
@@ -190,8 +190,8 @@ def answer_strings(lang: str | None = None) -> dict[str, list[str]]:
     """Every answer-key string of the teacher guide, by where it comes from: the exit tickets'
     key (each question's line, "1. What is |-11|?  Answer: 11", spaces made single), the
     answers of every lesson question and the teacher-only notes (as `fragments`)."""
-    from widgets.course import _speaking, folder, lesson_questions, student_lessons
-    from widgets.exit_ticket import answer_key
+    from widgets.lessons.course import _speaking, folder, lesson_questions, student_lessons
+    from widgets.lessons.exit_ticket import answer_key
 
     with _speaking(lang):
         ticket_lines = [line for line in answer_key().splitlines() if ". " in line]

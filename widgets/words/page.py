@@ -37,8 +37,8 @@ from widgets.words import PSEUDO, SOURCE_LANGUAGE, _, available_languages, speak
 # server extension for Voila inside a Jupyter server (JupyterLab's preview, JupyterHub), where
 # Voila's exporter reads the server's config, not voila.py.
 TEMPLATE_FILTERS = {
-    "classroom_words": "widgets.page_words.page_words_json",
-    "classroom_word": "widgets.page_words.page_word",
+    "classroom_words": "widgets.words.page.page_words_json",
+    "classroom_word": "widgets.words.page.page_word",
 }
 
 

@@ -12,9 +12,8 @@ if TYPE_CHECKING:  # numpy, matplotlib and tqdm are imported when a chart is dra
     # charts all come from the cache imports none of them
     import numpy as np
 
-from widgets.page_lang import grouped
-from widgets.strategy.cache import PLAIN_CHARTS, cached_chart
-from widgets.strategy.charts import (
+from widgets.lessons.strategy.cache import PLAIN_CHARTS, cached_chart
+from widgets.lessons.strategy.charts import (
     BATCHES,
     MAX_ABS,
     MEDIUM_HOLD,
@@ -29,6 +28,7 @@ from widgets.strategy.charts import (
     progress_bar,
     rounds_words,
 )
+from widgets.page.language import grouped
 from widgets.words import _, ngettext
 
 
@@ -180,9 +180,14 @@ def hold_chart(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds: int =
 
 def hold_chart_plain(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds: int = 100_000,
                      seed: int = 1, progress: bool = True) -> Chart:
-    """`hold_chart` without numpy or matplotlib (widgets.strategy_plain): at most
+    """`hold_chart` without numpy or matplotlib (widgets.lessons.strategy.plain): at most
     BROWSER_ROUNDS rounds, played in plain Python, drawn as SVG."""
-    from widgets.strategy_plain import BROWSER_ROUNDS, DOT_COLOR, bar_chart_svg, hold_hit_tables
+    from widgets.lessons.strategy.plain import (
+        BROWSER_ROUNDS,
+        DOT_COLOR,
+        bar_chart_svg,
+        hold_hit_tables,
+    )
 
     check_sizes(players, rounds)
     rounds = min(rounds, BROWSER_ROUNDS)
@@ -278,7 +283,12 @@ def threshold_chart_plain(players: int = 4, opponent_hold: int = MEDIUM_HOLD,
                           rounds: int = 50_000, seed: int = 1, progress: bool = True) -> Chart:
     """`threshold_chart` without numpy or matplotlib: every rule on the same seeded deals (at
     most BROWSER_RULE_ROUNDS), played in plain Python, drawn as SVG."""
-    from widgets.strategy_plain import BROWSER_RULE_ROUNDS, Line, chart_svg, threshold_shares
+    from widgets.lessons.strategy.plain import (
+        BROWSER_RULE_ROUNDS,
+        Line,
+        chart_svg,
+        threshold_shares,
+    )
 
     check_sizes(players, rounds)
     rounds = min(rounds, BROWSER_RULE_ROUNDS)
@@ -353,7 +363,12 @@ def players_chart_plain(players: Sequence[int] = (2, 3, 4, 6, 8),
                         progress: bool = True) -> Chart:
     """`players_chart` without numpy or matplotlib: at most BROWSER_ROUNDS_PER_LINE rounds for
     each number of players, played in plain Python, drawn as SVG."""
-    from widgets.strategy_plain import BROWSER_ROUNDS_PER_LINE, Line, chart_svg, hold_hit_tables
+    from widgets.lessons.strategy.plain import (
+        BROWSER_ROUNDS_PER_LINE,
+        Line,
+        chart_svg,
+        hold_hit_tables,
+    )
 
     for p in players:
         check_sizes(p, rounds)
@@ -453,7 +468,12 @@ def claim_chart_plain(players: Sequence[int] = (2, 3, 4, 5, 6),
                       progress: bool = True) -> Chart:
     """`claim_chart` without numpy or matplotlib: at most BROWSER_ROUNDS_PER_LINE rounds for
     each number of players, played in plain Python, drawn as SVG."""
-    from widgets.strategy_plain import BROWSER_ROUNDS_PER_LINE, Bars, chart_svg, hold_hit_tables
+    from widgets.lessons.strategy.plain import (
+        BROWSER_ROUNDS_PER_LINE,
+        Bars,
+        chart_svg,
+        hold_hit_tables,
+    )
 
     for p in players:
         check_sizes(p, rounds)

@@ -14,7 +14,7 @@ if TYPE_CHECKING:  # numpy, matplotlib and tqdm are imported when a chart is dra
     # charts all come from the cache imports none of them
     from matplotlib.figure import Figure
 
-from widgets.page_lang import grouped
+from widgets.page.language import grouped
 from widgets.words import _, ngettext
 
 MEDIUM_HOLD = 3  # the 'medium' computer players hold at |sum| 3 or less (threshold 4)

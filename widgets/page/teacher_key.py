@@ -6,7 +6,7 @@ walkthrough, dealing a code mid-game, restarting a deal), are built on such a pa
 the teacher's key is typed:
 
     from widgets import HitMeTable
-    from widgets.teacher_key import teacher_only
+    from widgets.page.teacher_key import teacher_only
     teacher_only(HitMeTable, players=3, seed=7, walkthrough=True)
 
 shows a password box; the kernel compares what is typed with the key (`secrets.compare_digest`)
@@ -22,9 +22,9 @@ typed is not sent back to it (the box's value is not echoed).
 Where the key comes from (the server's configuration; kernels inherit the server's
 environment): $ICG_TEACHER_KEY, else the file $ICG_TEACHER_KEY_FILE, else `.teacher_key` at the
 top of the project folder (outside lessons/, so Voila never serves it). `make serve` runs
-`python -m widgets.teacher_key`, which makes that file with a new random key when no key is set
+`python -m widgets.page.teacher_key`, which makes that file with a new random key when no key is set
 and prints the key for the teacher. A key shorter than 12 characters, or one a guesser tries
-first (widgets/common_keys.txt), is refused: `make serve` and the Voila server stop at start
+first (widgets/page/common_keys.txt), is refused: `make serve` and the Voila server stop at start
 with a message saying so (`weak_key_problem`), and a kernel keeps the controls locked.
 
 In JupyterLab (a kernel that runs any code anyway) a teacher can make a table with its
@@ -49,16 +49,16 @@ from typing import Any
 import ipywidgets as widgets
 from traitlets import Unicode
 
-from widgets.components import MessageArea, guarded, html_widget, make_button, shared_layout
-from widgets.deal_codes import ALPHABET
-from widgets.page_lang import N_, check_lang, speaks
+from widgets.page.language import N_, check_lang, speaks
+from widgets.table.components import MessageArea, guarded, html_widget, make_button, shared_layout
+from widgets.table.deal_codes import ALPHABET
 from widgets.words import _, config_error_text, ngettext
 
 log = logging.getLogger(__name__)
 
 KEY_ENV = "ICG_TEACHER_KEY"
 KEY_FILE_ENV = "ICG_TEACHER_KEY_FILE"
-DEFAULT_KEY_FILE = Path(__file__).resolve().parent.parent / ".teacher_key"
+DEFAULT_KEY_FILE = Path(__file__).resolve().parents[2] / ".teacher_key"
 MIN_KEY = 12
 COMMON_KEYS_FILE = Path(__file__).resolve().parent / "common_keys.txt"
 # Where the server notes each kernel's computer, and where the kernels keep the wrong tries,
@@ -103,7 +103,7 @@ def weak_key_problem(key: str) -> str | None:
     stem = normal.rstrip("0123456789!")
     common = _common_keys()
     if normal in common or stem in common:
-        return "one of the keys a guesser tries first (widgets/common_keys.txt)"
+        return "one of the keys a guesser tries first (widgets/page/common_keys.txt)"
     if len(set(normal)) < 5:
         return "fewer than 5 different characters"
     return None

@@ -7,9 +7,11 @@ the ticket says whether it was right and why. At the end it shows the score and 
 `L2-RXRRR`: the lesson number, then one letter per question in order, R for right and X for not
 right. The teacher guide explains how to read it.
 
-On a served page the ticket asks the student's first name once (widgets/student.py, remembered
+On a served page the ticket asks the student's first name once (widgets/lessons/student.py,
+remembered
 on the device for the day), and every answer goes to the class's store with the mistake it
-shows (widgets/mistakes.py, from each question's `shape`): the teacher's class view shows them.
+shows (widgets/lessons/mistakes.py, from each question's `shape`): the teacher's class view shows
+them.
 
 Light at load: a line of text and one Start button; the questions are built when the student
 presses Start. Every button checks the state in the kernel, so a click forged on a disabled
@@ -25,18 +27,18 @@ from typing import Any
 import ipywidgets as w
 
 from engine.cards import signed
-from widgets.components import (
+from widgets.lessons.mistakes import Shape, classify
+from widgets.page.in_browser import IN_BROWSER
+from widgets.page.language import N_, check_lang, speaks
+from widgets.table.components import (
     html_widget,
     make_button,
     parse_int_answer,
     shared_layout,
     style_widget,
 )
-from widgets.in_browser import IN_BROWSER
-from widgets.mistakes import Shape, classify
-from widgets.page_lang import N_, check_lang, speaks
-from widgets.render import esc
-from widgets.shell import LazyPart
+from widgets.table.render import esc
+from widgets.table.shell import LazyPart
 from widgets.words import _
 
 MIN_ITEMS, MAX_ITEMS = 3, 5
@@ -103,7 +105,7 @@ def decode(code: str) -> tuple[int, list[bool]] | None:
 
 
 # ----- the tickets of the lessons (the teacher guide prints them with their answers) ----------
-# keyed by the lesson's number in the unit (widgets/course.py), in that order
+# keyed by the lesson's number in the unit (widgets/lessons/course.py), in that order
 TICKETS: dict[int, tuple[Item, ...]] = {
     1: (
         Item(N_("What is the value of a red 6 (black cards +, red cards -)?"), -6,
@@ -259,7 +261,7 @@ class ExitTicket(w.VBox):
     @speaks
     def __init__(self, lesson: int, items: Sequence[Item] | None = None, *,
                  lang: str | None = None, student: Any = None) -> None:
-        """`student`: who answers (a widgets.student.Student; default: the page's)."""
+        """`student`: who answers (a widgets.lessons.student.Student; default: the page's)."""
         self.lang = check_lang(lang)
         self.student = student
         chosen = tuple(items) if items is not None else TICKETS.get(lesson)
@@ -275,17 +277,17 @@ class ExitTicket(w.VBox):
         self.marks: list[bool] = []
         self.answered = False
         self.codes: list[str] = []  # the codes of the students before, on this device
-        self.name_bar: Any = None  # who answers (widgets/student.py), made on Start
+        self.name_bar: Any = None  # who answers (widgets/lessons/student.py), made on Start
         self.header = html_widget(
             "<b>" + esc(_("Exit ticket, lesson {lesson}:").format(lesson=lesson)) + "</b> "
             + esc(_("{n} questions. Your first answer to each one counts.").format(
                 n=len(chosen))))
         self.start_button = make_button(_("Start the exit ticket"), self.start,
                                         button_style="primary")
-        # the name the device remembers reaches the kernel at load (widgets/student.py)
+        # the name the device remembers reaches the kernel at load (widgets/lessons/student.py)
         self.recall: Any = None
         if not IN_BROWSER:
-            from widgets.student import NameRecall
+            from widgets.lessons.student import NameRecall
 
             self.recall = NameRecall(lesson, student=student)
         super().__init__([style_widget(), self.header, self.start_button,
@@ -347,7 +349,7 @@ class ExitTicket(w.VBox):
             return
         self.index = 0
         if not IN_BROWSER:
-            from widgets.student import NameBar
+            from widgets.lessons.student import NameBar
 
             self.name_bar = NameBar(self.lesson, student=self.student, lang=self.lang)
         self._show_item()

@@ -65,7 +65,7 @@ def install() -> bool:
 def _page_loading() -> None:
     """A page took a snapshot of every widget: re-send what changes after it, for a while."""
     global _window_until
-    from widgets.controller import call_later
+    from widgets.table.controller import call_later
 
     with _lock:
         _window_until = time.monotonic() + RESEND_AFTER[-1]

@@ -5,7 +5,7 @@ Read from the class's store (rooms/answers.py), today's only:
 - per student, the page they are on and when they were last active;
 - the exit tickets by question: first answers, how many right, the class's share right, and
   per student a mark for each question;
-- the wrong answers grouped by the mistake they show (widgets/mistakes.py), each with the
+- the wrong answers grouped by the mistake they show (widgets/lessons/mistakes.py), each with the
   answers given;
 - a projector mode that hides every name (the shares and the mistakes stay, with no name);
 - a CSV of the day's answers (a download link made in the kernel: nothing leaves the server),
@@ -39,8 +39,8 @@ from rooms.answers import (
     day_of,
     open_answers,
 )
-from widgets.components import MessageArea, html_widget, make_button, shared_layout
-from widgets.mistakes import ADDED_ABS, SIGN_OF_SMALLER, SUBTRACT_SMALLER, SWAPPED
+from widgets.lessons.mistakes import ADDED_ABS, SIGN_OF_SMALLER, SUBTRACT_SMALLER, SWAPPED
+from widgets.table.components import MessageArea, html_widget, make_button, shared_layout
 from widgets.words import N_, _, room_error_text, time_ago
 
 log = logging.getLogger(__name__)
@@ -113,7 +113,7 @@ def summarise(answers: Sequence[Answer]) -> Summary:
 
 def page_name(lesson: int) -> str:
     """'2. Absolute value' for lesson 2, in the language spoken now."""
-    from widgets.course import display_name, lessons
+    from widgets.lessons.course import display_name, lessons
     from widgets.words import language
 
     lang = language() if language() in ("en", "es") else "en"

@@ -12,10 +12,10 @@ from __future__ import annotations
 from engine.cards import Card, Suit, parse_cards, signed
 from engine.flapjack import FlapjackConfig
 from engine.hit_me import MAX_CARDS, HitMeConfig
-from widgets import lesson_tools as lt
-from widgets.exit_ticket import TICKETS, shown
-from widgets.page_lang import speaking
-from widgets.render import esc
+from widgets.lessons import worked_examples as lt
+from widgets.lessons.exit_ticket import TICKETS, shown
+from widgets.page.language import speaking
+from widgets.table.render import esc
 from widgets.words import _
 
 KIT_CSS = """
@@ -183,7 +183,7 @@ def score_sheet(players: int = 4, rounds: int = 8) -> str:
 
 def exit_ticket_sheets() -> str:
     """Every exit ticket on paper: the questions, choices to circle and a line for the code."""
-    from widgets.course import student_lessons
+    from widgets.lessons.course import student_lessons
 
     titles = {lesson.number: lesson.title for lesson in student_lessons()}
     parts = []
@@ -215,7 +215,7 @@ def stacked_deals() -> str:
     hit_rows = [[str(i), c.short, signed(hit.value(c))] for i, c in enumerate(hit_cards, 1)]
     fj_rows = [[str(i), c.short, signed(fj.value(c))] for i, c in enumerate(fj_cards, 1)]
     head = ["#", _("Card"), _("Value")]
-    from widgets.course import by_file
+    from widgets.lessons.course import by_file
 
     hit_lesson, fj_lesson = (by_file(f).number for f in ("03_hit_me.ipynb", "05_flapjack.ipynb"))
     return _sheet(

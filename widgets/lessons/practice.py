@@ -7,8 +7,8 @@ Question kinds:
 Questions come from a seeded generator, so a practice set can be repeated by its code.
 
 On a served page every checked answer goes to the class's store under the student's first name
-(widgets/student.py: the name bar appears with the first answer), with the mistake it shows
-(widgets/mistakes.py).
+(widgets/lessons/student.py: the name bar appears with the first answer), with the mistake it shows
+(widgets/lessons/mistakes.py).
 """
 
 from __future__ import annotations
@@ -21,18 +21,18 @@ from dataclasses import dataclass
 import ipywidgets as w
 
 from engine.cards import signed
-from widgets import lesson_tools as nl
-from widgets.components import (
+from widgets.lessons import worked_examples as nl
+from widgets.lessons.mistakes import Shape, classify
+from widgets.page.in_browser import IN_BROWSER
+from widgets.page.language import check_lang, grouped, speaks
+from widgets.table.components import (
     hbox,
     html_widget,
     make_button,
     shared_layout,
     style_widget,
 )
-from widgets.in_browser import IN_BROWSER
-from widgets.mistakes import Shape, classify
-from widgets.page_lang import check_lang, grouped, speaks
-from widgets.shell import LazyPart
+from widgets.table.shell import LazyPart
 from widgets.words import _, abs_math, ngettext, sum_math
 
 KINDS = ("abs", "sum-abs", "closer")
@@ -427,7 +427,7 @@ class AbsoluteValuePractice(w.VBox):
         """The answer to the class's store (the name bar first shows with the first one)."""
         if IN_BROWSER or self.question is None:
             return
-        from widgets.student import NameBar
+        from widgets.lessons.student import NameBar
 
         if self.name_bar is None:
             self.name_bar = NameBar(self.lesson, lang=self.lang)

@@ -21,8 +21,8 @@ if TYPE_CHECKING:  # numpy, matplotlib and tqdm are imported when a chart is dra
     # charts all come from the cache imports none of them
     pass
 
-from widgets.page_lang import language, speaking
-from widgets.strategy.charts import Chart
+from widgets.lessons.strategy.charts import Chart
+from widgets.page.language import language, speaking
 from widgets.words import _
 
 # ----- the chart cache -------------------------------------------------------------------------

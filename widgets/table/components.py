@@ -19,8 +19,16 @@ import ipywidgets as widgets
 from ipywidgets.widgets.widget_bool import ToggleButtonStyle
 from ipywidgets.widgets.widget_string import HTMLStyle, TextStyle
 
-from widgets import deal_codes
-from widgets.render import Arrow, Point, Span, esc, message_html, move_log_html, number_line_svg
+from widgets.table import deal_codes
+from widgets.table.render import (
+    Arrow,
+    Point,
+    Span,
+    esc,
+    message_html,
+    move_log_html,
+    number_line_svg,
+)
 from widgets.words import HintList, _, bound, card_aria
 
 log = logging.getLogger(__name__)
@@ -36,7 +44,7 @@ PLUS_MINUS = "\u00b1"  # the sign key beside a box for a signed number
 # ----- small helpers ---------------------------------------------------------------------------
 @lru_cache(maxsize=1)
 def load_css() -> str:
-    """The rules of widgets/style.css, without its comments and extra spaces (about 6 KB
+    """The rules of widgets/table/style.css, without its comments and extra spaces (about 6 KB
     instead of 10: every page receives them in its widget state, and in a worked example's
     output)."""
     text = re.sub(r"/\*.*?\*/", "", CSS_PATH.read_text(encoding="utf-8"), flags=re.S)
@@ -485,7 +493,7 @@ def parse_int_setting(value: Any, setting: str, low: int, high: int) -> int:
 
 
 def parse_deal_code(value: Any) -> int | str | None:
-    """A deal code (widgets/deal_codes.py: the one format both tables read): empty (a fresh
+    """A deal code (widgets/table/deal_codes.py: the one format both tables read): empty (a fresh
     shuffle), a whole number, a word of up to 40 letters/digits/-/_, or a long code."""
     try:
         return deal_codes.parse_deal_code(value)

@@ -32,9 +32,9 @@ from typing import Any
 import ipywidgets as w
 
 from rooms.codes import MAX_NAME, CodeError, clean_name
-from widgets.components import html_widget, make_button, shared_layout, shared_text_style
-from widgets.in_browser import IN_BROWSER
-from widgets.page_lang import speaks
+from widgets.page.in_browser import IN_BROWSER
+from widgets.page.language import speaks
+from widgets.table.components import html_widget, make_button, shared_layout, shared_text_style
 from widgets.words import _
 
 MAX_RECALL = 200  # characters the page may send back
@@ -327,7 +327,7 @@ def record_sum_check(*, lesson: int, question: str, terms: tuple[int, ...],
     with the mistake each wrong one shows: Hit Me's end-of-round check, Flapjack's "say the
     new total"."""
     from engine.cards import signed
-    from widgets.mistakes import Shape, classify
+    from widgets.lessons.mistakes import Shape, classify
 
     who = student if student is not None else STUDENT
     words = _sum_words(terms)

@@ -15,10 +15,15 @@ if TYPE_CHECKING:  # numpy, matplotlib and tqdm are imported when a chart is dra
     # charts all come from the cache imports none of them
     pass
 
-from widgets.components import make_button
-from widgets.page_lang import N_, check_lang, grouped, speaks
-from widgets.strategy.charts import MEDIUM_HOLD, Chart, players_words, rounds_words
-from widgets.strategy.hit_me_charts import claim_chart, hold_chart, players_chart, threshold_chart
+from widgets.lessons.strategy.charts import MEDIUM_HOLD, Chart, players_words, rounds_words
+from widgets.lessons.strategy.hit_me_charts import (
+    claim_chart,
+    hold_chart,
+    players_chart,
+    threshold_chart,
+)
+from widgets.page.language import N_, check_lang, grouped, speaks
+from widgets.table.components import make_button
 from widgets.words import _
 
 # ----- a panel for Voila pages ----------------------------------------------------------------
@@ -47,7 +52,7 @@ class ChartByPlayers(w.VBox):
     @speaks
     def __init__(self, chart: str = "threshold", players: Sequence[int] = (2, 3, 4, 5, 6),
                  value: int = 4, *, lang: str | None = None, **settings: Any) -> None:
-        from widgets.components import html_widget, make_button, shared_layout
+        from widgets.table.components import html_widget, make_button, shared_layout
 
         self.lang = check_lang(lang)
         if chart not in ("hold", "threshold"):

@@ -44,7 +44,6 @@ from engine.flapjack import FlapjackState, Play
 from engine.hit_me import ChooseAce, Hit, HitMeGame, Hold, Reveal
 from rooms.codes import format_code
 from rooms.games import NEXT_ROUND, next_round
-from widgets.controller import call_later, make_bots
 from widgets.flapjack.session import HandChoices, Note
 from widgets.hit_me.render import own_values
 from widgets.hit_me.session import (
@@ -54,6 +53,7 @@ from widgets.hit_me.session import (
     shown_sum_text,
     widen_ends,
 )
+from widgets.table.controller import call_later, make_bots
 from widgets.words import _, flapjack_hint_lines, hint_sentence, room_error_text
 
 log = logging.getLogger(__name__)

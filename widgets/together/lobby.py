@@ -1,9 +1,9 @@
 """Play together: one student's page at a table shared with classmates on their own devices.
 
-    from widgets.play_together import PlayTogether
+    from widgets.together.lobby import PlayTogether
     PlayTogether(query=page_query())        # the lesson page (lessons/play_together.ipynb)
 
-A thin ipywidgets layer over `widgets.rooms.session.SeatSession` (no game logic here):
+A thin ipywidgets layer over `widgets.together.seat.SeatSession` (no game logic here):
 
 * the lobby: "Open a table" (game, variant and settings, seats, empty seats as computer players
   or not, your name) gives a short room code shown big; "Join" (code + name) gives a seat;
@@ -35,11 +35,11 @@ from engine.errors import ConfigError
 from engine.flapjack import FlapjackConfig, FlapjackState
 from engine.hit_me import HitMeConfig, HitMeGame
 from rooms.codes import CodeError, format_code, parse_code
-from widgets import components as ui
-from widgets.deal_codes import new_secret_seed
 from widgets.flapjack.table import FlapjackTable
 from widgets.hit_me.table import HitMeTable
-from widgets.rooms.session import SeatSession, redraw_failed_text
+from widgets.table import components as ui
+from widgets.table.deal_codes import new_secret_seed
+from widgets.together.seat import SeatSession, redraw_failed_text
 from widgets.words import _, room_error_text
 
 GAME_OPTIONS = [("Hit Me", "hit-me"), ("Flapjack", "flapjack")]
@@ -224,7 +224,7 @@ class PlayTogether(widgets.VBox):
             self._say(str(e))
             return
         bots = self.open_bots.value is True
-        from widgets.teacher_key import page_client
+        from widgets.page.teacher_key import page_client
 
         try:
             host = self.store.create_room(
@@ -382,7 +382,7 @@ class PlayTogether(widgets.VBox):
 
 def play_together(**kw: Any) -> PlayTogether:
     """The lesson page's one call: the table, back in one's seat when the page has a seat link."""
-    from widgets.lesson_tools import page_query
+    from widgets.lessons.worked_examples import page_query
 
     return PlayTogether(query=page_query(), **kw)
 

@@ -14,8 +14,9 @@ import ipywidgets as w
 from engine.cards import RANK_LABELS, Card, Color, Convention, Suit, signed
 from engine.events import card_view
 from engine.games import GAMES as REGISTRY
-from widgets import lesson_tools
-from widgets.components import (
+from widgets.lessons import worked_examples as lesson_tools
+from widgets.page.language import check_lang, speaks
+from widgets.table.components import (
     GuardedButton,
     guarded,
     html_widget,
@@ -24,8 +25,7 @@ from widgets.components import (
     shared_layout,
     style_widget,
 )
-from widgets.page_lang import check_lang, speaks
-from widgets.render import Arrow, Point, Span, esc, hand_html, number_line_svg
+from widgets.table.render import Arrow, Point, Span, esc, hand_html, number_line_svg
 from widgets.words import _, abs_math, card_name, ngettext, sum_math
 
 MAX_CARDS = 12

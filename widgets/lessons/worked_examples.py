@@ -13,8 +13,8 @@ from engine.cards import Card, Convention, Suit, parse_cards, signed
 from engine.events import Event, EventKind, card_view
 from engine.flapjack import FlapjackConfig, FlapjackState, Play
 from engine.hit_me import Hit, HitMeConfig, HitMeRound, Hold
-from widgets.page_lang import speaking
-from widgets.render import Arrow, Point, Span, esc, hand_html, number_line_svg
+from widgets.page.language import speaking
+from widgets.table.render import Arrow, Point, Span, esc, hand_html, number_line_svg
 from widgets.words import (
     _,
     abs_math,
@@ -137,7 +137,7 @@ def flapjack_example() -> str:
     return "\n".join(lines)
 
 
-# ----- number lines for the lessons (drawn by widgets.render) ---------------------------------
+# ----- number lines for the lessons (drawn by widgets.table.render)
 def points_line(values: Sequence[int], labels: Sequence[str] | None = None,
                 title: str | None = None) -> str:
     """Each value as a point with its distance to zero drawn as a span (|v| = d)."""
@@ -272,7 +272,7 @@ def example_view(which: str, lang: str | None = None) -> object:
     before the widgets do)."""
     from IPython.display import HTML
 
-    from widgets.components import load_css
+    from widgets.table.components import load_css
 
     html = {"hit-me": hit_me_example_html, "flapjack": flapjack_example_html}
     if which not in html:
@@ -296,7 +296,7 @@ def deal_later(make: Any, label: str, **settings: Any) -> object:
 
     import ipywidgets
 
-    from widgets.components import MessageArea, make_button
+    from widgets.table.components import MessageArea, make_button
 
     try:
         inspect.signature(make).bind(**settings)
@@ -369,9 +369,9 @@ def page_query() -> dict[str, str]:
 # ----- the links at the end of a lesson ---------------------------------------------------------
 def lesson_nav_html(name: str, lang: str | None = None) -> str:
     """'Next lesson: 2. Absolute value' and 'Back to start' as relative links, in `lang`
-    (None: the kernel's language): `widgets.course.lesson_nav_html`, kept here for callers
+    (None: the kernel's language): `widgets.lessons.course.lesson_nav_html`, kept here for callers
     of this module."""
-    from widgets.course import lesson_nav_html as course_nav
+    from widgets.lessons.course import lesson_nav_html as course_nav
 
     return course_nav(name, lang)
 

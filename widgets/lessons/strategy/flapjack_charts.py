@@ -14,9 +14,9 @@ if TYPE_CHECKING:  # numpy, matplotlib and tqdm are imported when a chart is dra
 
 from engine.cards import make_deck
 from engine.flapjack import FlapjackConfig, FlapjackState
-from widgets.page_lang import N_
-from widgets.strategy.cache import PLAIN_CHARTS, cached_chart
-from widgets.strategy.charts import Chart, SvgChart, new_figure, progress_bar
+from widgets.lessons.strategy.cache import PLAIN_CHARTS, cached_chart
+from widgets.lessons.strategy.charts import Chart, SvgChart, new_figure, progress_bar
+from widgets.page.language import N_
 from widgets.words import _, ngettext
 
 # the Flapjack variants' names as shown (engine.flapjack.VARIANT_NAMES, marked for translation)
@@ -157,7 +157,7 @@ def _flapjack_words(variant: str, games: int, rows: Sequence[FlapjackChance],
 def flapjack_chart_plain(variant: str = "classic", games: int = 300, seed: int = 1,
                          progress: bool = True) -> Chart:
     """`flapjack_chart` drawn as SVG (its games are played by the engine, no numpy)."""
-    from widgets.strategy_plain import Bars, Line, chart_svg
+    from widgets.lessons.strategy.plain import Bars, Line, chart_svg
 
     rows = flapjack_chances(variant)
     sim = flapjack_hand_rates(variant, games=games, seed=seed, progress=False)

@@ -2,12 +2,12 @@
 
 Shown by lessons/class_view.ipynb behind the teacher's key:
 
-    from widgets.rooms.classview import ClassView
-    from widgets.teacher_key import teacher_only
+    from widgets.together.class_view import ClassView
+    from widgets.page.teacher_key import teacher_only
     teacher_only(ClassView, label=...)
 
 It is the teacher's dashboard of the class: first today's students and answers
-(`widgets.rooms.dashboard.AnswersPanel`: the page each student is on, the exit tickets by
+(`widgets.together.dashboard.AnswersPanel`: the page each student is on, the exit tickets by
 question, wrong answers by mistake, names hidden for the projector, the day's CSV, deletion),
 then the rooms of Play together.
 
@@ -41,9 +41,9 @@ from rooms import (
     StoreUnavailable,
     open_store,
 )
-from widgets.components import MessageArea, html_widget, make_button, shared_layout
-from widgets.controller import call_later
-from widgets.rooms.dashboard import AnswersPanel
+from widgets.table.components import MessageArea, html_widget, make_button, shared_layout
+from widgets.table.controller import call_later
+from widgets.together.dashboard import AnswersPanel
 from widgets.words import _, room_error_text, time_ago
 
 log = logging.getLogger(__name__)

@@ -30,9 +30,9 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from widgets.in_browser import on_this_site, page_href
-from widgets.page_lang import N_, language
-from widgets.page_lang import speaking as _speaking
+from widgets.page.in_browser import on_this_site, page_href
+from widgets.page.language import N_, language
+from widgets.page.language import speaking as _speaking
 from widgets.words import PSEUDO, _, pseudo_text
 
 PERIOD = 45  # minutes in a class period
@@ -340,7 +340,7 @@ def course_plan(lang: str | None = None) -> str:
 
 
 # Links a student taps: large, underlined, at least 24 px tall (the page's own stylesheet,
-# since these outputs are not widgets and get no widgets/style.css).
+# since these outputs are not widgets and get no widgets/table/style.css).
 NAV_CSS = ("<style>.icg-lesson-list a, .icg-nav a { font-size: 1.25em;"
            " text-decoration: underline !important;"
            " display: inline-block; min-height: 24px; padding: 4px 0; }"
@@ -446,7 +446,7 @@ def _shipped_headings(path: Path) -> dict[str, dict[str, list[str]]]:
 def headings(lesson: Lesson) -> list[str]:
     """The headings (## and ###) of the lesson's notebook in its language, in order: read from
     the notebook, else from HEADINGS_FILE; none where neither is (a plan then names its steps
-    as widgets/course.py writes them)."""
+    as widgets/lessons/course.py writes them)."""
     path = folder(lesson.lang) / lesson.file
     if path.is_file():
         return notebook_headings(path)
@@ -533,7 +533,7 @@ def display_name(lesson: Lesson) -> str:
 # (the summary is the word "Answer" in the notebook's language: "Respuesta" in Spanish)
 QA = re.compile(r"^\s*(\d+)\. (.+?)\n\s*\n\s*<details><summary>[^<]+</summary>\s*\n(.+?)"
                 r"</details>", re.DOTALL | re.MULTILINE)
-LESSONS_DIR = Path(__file__).resolve().parent.parent / "lessons"
+LESSONS_DIR = Path(__file__).resolve().parents[2] / "lessons"
 
 
 def lesson_questions(path: Path) -> list[tuple[str, str, str]]:

@@ -13,7 +13,7 @@ One module per idea: `charts` (`Chart` and what every chart shares), `cache` (th
 
 from __future__ import annotations
 
-from widgets.strategy.cache import (
+from widgets.lessons.strategy.cache import (
     CACHE_ENV,
     CACHE_MAX_FILES,
     CACHE_MAX_FILES_ENV,
@@ -26,14 +26,14 @@ from widgets.strategy.cache import (
     chart_cache_dir,
     evict_charts,
 )
-from widgets.strategy.charts import (
+from widgets.lessons.strategy.charts import (
     BATCHES,
     MAX_ABS,
     MEDIUM_HOLD,
     Chart,
     SvgChart,
 )
-from widgets.strategy.flapjack_charts import (
+from widgets.lessons.strategy.flapjack_charts import (
     VARIANT_TITLES,
     FlapjackChance,
     flapjack_chances,
@@ -41,7 +41,7 @@ from widgets.strategy.flapjack_charts import (
     flapjack_hand_rates,
     flapjack_table_text,
 )
-from widgets.strategy.hit_me_charts import (
+from widgets.lessons.strategy.hit_me_charts import (
     HOLD_BAD,
     HOLD_GOOD,
     HoldTable,
@@ -58,7 +58,7 @@ from widgets.strategy.hit_me_charts import (
     threshold_chart,
     threshold_win_rates,
 )
-from widgets.strategy.panel import (
+from widgets.lessons.strategy.panel import (
     CHARTS,
     PANEL_CHARTS,
     ROUND_CHOICES,
