@@ -39,7 +39,7 @@ NOON = time.mktime((2026, 12, 1, 12, 0, 0, 0, 0, -1))  # local noon, 1 December 
 def answer(student: str = "Ana", *, at: float = NOON, right: bool = False, question: str = "4",
            given: str = "+5", answer_id: str | None = None, **kw: Any) -> Answer:
     values = {"lesson": 1, "activity": "exit-ticket", "prompt": "Work out +3 + (-8).",
-              "first_try": True, "mistake": None if right else "sign-of-smaller"} | kw
+              "first_try": True, "mistake": None if right else "sign-of-closer"} | kw
     return Answer(answer_id or new_answer_id(), student, question=question, given=given,
                   right=right, at=at, **values)
 
@@ -52,7 +52,7 @@ def test_an_answer_is_written_once_and_read_back(rooms_url: str) -> None:
     assert store.record(answer("Ben", right=True, given="-5", at=NOON + 5)) is True
     got = store.answers(day_of(NOON))
     assert [(x.student, x.given, x.right, x.first_try, x.mistake) for x in got] == [
-        ("Ana", "+5", False, True, "sign-of-smaller"), ("Ben", "-5", True, True, None)]
+        ("Ana", "+5", False, True, "sign-of-closer"), ("Ben", "-5", True, True, None)]
     assert got[0] == a
     assert store.answers("2026-12-02") == []
     # another kernel's connection sees them (one database for the class)
@@ -97,7 +97,7 @@ def test_csv_of_the_day(rooms_url: str) -> None:
     assert rows[0] == ["time", "student", "lesson", "activity", "question", "prompt", "answer",
                        "right", "first_try", "mistake"]
     assert [r[1] for r in rows[1:]] == ["Ana", "Ben", "Cam"]
-    assert rows[1][6:] == ["+5", "0", "1", "sign-of-smaller"]
+    assert rows[1][6:] == ["+5", "0", "1", "sign-of-closer"]
     assert rows[2][6:] == ["-5", "1", "1", ""]
     assert rows[3][6] == "'=HYPERLINK(1)"  # a spreadsheet does not run it
 

@@ -27,13 +27,13 @@ def ans(student: str, question: str, given: str, right: bool, *, at: float = NOO
 
 MORNING = [
     ans("Ana", "4", "-5", True, at=NOON),
-    ans("Ben", "4", "+5", False, at=NOON + 1, mistake="sign-of-smaller"),
+    ans("Ben", "4", "+5", False, at=NOON + 1, mistake="sign-of-closer"),
     ans("Cam", "4", "-11", False, at=NOON + 2, mistake="added-abs"),
     ans("Ana", "5", "-4", True, at=NOON + 3, prompt="Work out -3 + (-4) + (+3)."),
     ans("Ben", "5", "-4", True, at=NOON + 4, prompt="Work out -3 + (-4) + (+3)."),
     ans("Cam", "4", "-5", True, at=NOON + 5, first_try=False),  # a later try: not counted
     ans("Dee", "3-1", "-7", False, at=NOON + 6, activity="practice", lesson=2,
-        mistake="sign-of-smaller", prompt="|+3 + (-10)|"),
+        mistake="sign-of-closer", prompt="|+3 + (-10)|"),
     ans("Dee", "3-2", "9", False, at=NOON + 7, activity="practice", lesson=2),
 ]
 
@@ -50,7 +50,7 @@ def test_summary_of_a_morning() -> None:
                        "Ben": {(1, "4"): False, (1, "5"): True},
                        "Cam": {(1, "4"): False}}
     assert {k: [a.student for a in v] for k, v in s.mistakes.items()} == {
-        "sign-of-smaller": ["Ben", "Dee"], "added-abs": ["Cam"]}
+        "sign-of-closer": ["Ben", "Dee"], "added-abs": ["Cam"]}
     assert s.other_wrong == 1
 
 
@@ -74,10 +74,11 @@ def test_the_dashboard_shows_students_tickets_and_mistakes(panel: AnswersPanel) 
     assert re.search(r"Work out -3 \+ \(-4\) \+ \(\+3\)\.\s+2\s+2\s+100%", tickets)
     assert re.search(r"Ben\s+\u2717 wrong answer\s+\u2714 right answer", tickets)
     mistakes = panel.mistakes.value
-    assert "data-mistake='sign-of-smaller'" in mistakes
-    assert re.search(r"took the sign of the smaller\s+2\s+Ben, Work out \+3 \+ \(-8\)\.: \+5",
-                     text(mistakes))
-    assert "added the absolute values" in mistakes and "Other wrong answers: 1" in mistakes
+    assert "data-mistake='sign-of-closer'" in mistakes
+    assert re.search(r"right size, sign of the number closer to zero\s+2\s+"
+                     r"Ben, Work out \+3 \+ \(-8\)\.: \+5", text(mistakes))
+    assert "added the sizes when the signs differ" in mistakes
+    assert "Other wrong answers: 1" in mistakes
 
 
 def test_projector_mode_hides_every_name(panel: AnswersPanel) -> None:
@@ -85,7 +86,8 @@ def test_projector_mode_hides_every_name(panel: AnswersPanel) -> None:
     shown = "".join(w.value for w in (panel.students, panel.tickets, panel.mistakes))
     for name in ("Ana", "Ben", "Cam", "Dee", "Eve"):
         assert name not in shown
-    assert "33%" in shown and "took the sign of the smaller" in shown and "+5" in shown
+    assert "33%" in shown and "+5" in shown
+    assert "right size, sign of the number closer to zero" in shown
     panel.hide_names.value = False
     assert "Ana" in panel.tickets.value
 
@@ -137,8 +139,8 @@ def test_the_class_view_redraws_when_an_answer_comes(rooms_url: str) -> None:
         assert "No exit-ticket answer yet" in view.answers_panel.tickets.value
         assert view.poll() is False
         open_answers(rooms_url).record(ans("Ana", "4", "+5", False, at=time.time(),
-                                           mistake="sign-of-smaller"))
+                                           mistake="sign-of-closer"))
         assert view.poll() is True
-        assert "took the sign of the smaller" in view.answers_panel.mistakes.value
+        assert "right size, sign of the number closer to zero" in view.answers_panel.mistakes.value
     finally:
         view.stop()

@@ -57,7 +57,9 @@ def test_first_answer_counts_and_wrong_answers_explain() -> None:
     ticket.entry.value = "-11"  # |-11| is 11: the classic mistake
     assert ticket.check_typed() is False
     # a distance is shown without a sign: "11", never "+11"
-    assert "the answer is 11." in ticket.feedback.value and "Tip" in ticket.feedback.value
+    assert "the answer is 11." in ticket.feedback.value
+    # the mistake's own feedback, at once (in place of the item's general tip)
+    assert "drop the sign" in ticket.feedback.value and "Tip" not in ticket.feedback.value
     assert "+11" not in ticket.feedback.value
     ticket.entry.value = "11"
     assert ticket.check_typed() is None  # answered: a second try does not count
@@ -160,15 +162,22 @@ def _greater_items() -> list[Item]:
 
 
 def test_which_is_greater_is_not_passed_by_closer_to_zero() -> None:
-    """A student who believes "closer to zero is greater" gets every such item wrong, and one
-    who compares the digits only ("-6 is greater than -1") gets the three-way one wrong."""
+    """A student who believes "closer to zero is greater" gets every item with a positive
+    number wrong, one who believes "of two negatives the farther is greater" the comparison of
+    two negatives, and one who compares the digits only ("-6 is greater than -1") the three-way
+    one; each such pick is named."""
     items = _greater_items()
     assert len(items) >= 3
+    assert any(all(t < 0 for t in i.shape.terms) for i in items)  # two negatives compared
     for item in items:
-        if item.prompt == "Which is true?":  # "a < b": the rule picks the wrong relation
-            a, b = (int(n) for n in NUMBER.findall(item.answer))
-            wrong = f"{a} {'>' if abs(a) < abs(b) else '<'} {b:+d}"
-            assert item.answer != wrong and wrong in item.choices, item.choices
+        assert item.shape is not None and item.shape.kind == "greater"
+        terms = item.shape.terms
+        belief = (max(terms, key=abs) if all(t < 0 for t in terms) else min(terms, key=abs))
+        pick = item.choices[item.picks.index(belief)]
+        assert pick != item.answer, item.prompt
+        assert item.mistake(pick) == ("farther-is-greater" if all(t < 0 for t in terms)
+                                      else "closer-is-greater")
+        if item.prompt == "Which is true?":
             continue
         numbers = [int(c) for c in item.choices if NUMBER.fullmatch(c)]
         right = max(numbers)

@@ -184,10 +184,14 @@ def test_feedback_names_the_misconception() -> None:
     fb = check(q, "hello")
     assert not fb.valid and "whole number" in fb.message
     hand = Question("sum-abs", "", (5, -3), 2)
-    assert "is the sum" in check(Question("sum-abs", "", (-5, 3), 2), "-2").message
-    assert "signs first" in check(hand, "8").message
+    fb = check(Question("sum-abs", "", (-5, 3), 2), "-2")
+    assert fb.mistake == "abs-kept-sign" and "drop the sign" in fb.message
+    fb = check(hand, "8")
+    assert fb.mistake == "added-abs" and "zero pairs" in fb.message
+    assert check(hand, "3").mistake is None and "Count the steps" in check(hand, "3").message
     closer = Question("closer", "", (-9, 2), 1)
-    assert "less than" in check(closer, 0).message
+    fb = check(closer, 0)
+    assert fb.mistake == "lesser-is-closer" and "not which number is less" in fb.message
     assert not check(closer, 5).valid
 
 

@@ -148,7 +148,7 @@ def test_exit_ticket_answers_reach_the_store_with_their_mistake(student: Student
     t.next_question()
     t.choose(0)  # Positive: wrong
     t.next_question()
-    t.entry.value = "5"  # +3 + (-8): the sign of the smaller
+    t.entry.value = "5"  # +3 + (-8): the sign of the number closer to zero
     t.check_typed()
     t.next_question()
     t.entry.value = "oops"
@@ -159,7 +159,7 @@ def test_exit_ticket_answers_reach_the_store_with_their_mistake(student: Student
     assert [(a.student, a.question, a.given, a.right, a.first_try, a.mistake) for a in rows] == [
         ("Ana", "1", "-6", True, True, None), ("Ana", "2", "+4", True, True, None),
         ("Ana", "3", "Positive", False, True, None), ("Ana", "4", "+5", False, True,
-                                                      "sign-of-smaller"),
+                                                      "sign-of-closer"),
         ("Ana", "5", "-4", True, True, None)]
     assert {a.lesson for a in rows} == {1} and {a.activity for a in rows} == {"exit-ticket"}
     assert rows[3].prompt == "Work out +3 + (-8)."
@@ -179,7 +179,7 @@ def test_a_pair_answers_for_both(student: Student) -> None:
     t.check_typed()
     rows = stored(student)
     assert [(a.student, a.given, a.mistake) for a in rows] == [
-        ("Ana", "-11", "sum-abs-swapped"), ("Ben", "-11", "sum-abs-swapped")]
+        ("Ana", "-11", "abs-kept-sign"), ("Ben", "-11", "abs-kept-sign")]
     assert len({a.answer_id for a in rows}) == 2
 
 
@@ -199,7 +199,7 @@ def test_practice_answers_first_try_or_later(student: Student) -> None:
     assert [(a.right, a.first_try, a.activity) for a in rows] == [
         (False, True, "check"), (True, False, "check")]
     assert rows[0].question == rows[1].question == "3-1"
-    assert rows[0].mistake == ("sum-abs-swapped" if q.total < 0 else None)
+    assert rows[0].mistake == ("abs-kept-sign" if q.total < 0 else None)
 
 
 def test_the_name_bar_speaks_spanish(student: Student) -> None:
@@ -245,13 +245,13 @@ def test_flapjack_new_total_goes_to_the_store(student: Student) -> None:
     t = FlapjackTable(deck="KH,5S,3D,8S,2C,KS,4H,9D,6C,QD,7S,AH,10C,JD", seed=1, bot_delay=0,
                       say_total=True, opponents=[Scripted("3D")])
     next(b for b in t.hand_box.children if b.description.startswith("9♦ ")).click()
-    t.practice.boxes["total"].value = "12"  # -3 + (-9): the sizes added, the sign dropped
+    t.practice.boxes["total"].value = "12"  # -3 + (-9): "two negatives make a positive"
     t.practice.check_button.click()
     t.practice.boxes["total"].value = "-12"
     t.practice.check_button.click()
     rows = stored(student)
     assert [(a.student, a.prompt, a.given, a.right, a.first_try, a.mistake) for a in rows] == [
-        ("Ben", "-3 + (-9) = ?", "+12", False, True, "sum-abs-swapped"),
+        ("Ben", "-3 + (-9) = ?", "+12", False, True, "two-negatives-positive"),
         ("Ben", "-3 + (-9) = ?", "-12", True, False, None)]
 
 
@@ -290,7 +290,7 @@ def test_a_remembered_name_reaches_the_kernel_at_load(student: Student) -> None:
     """The exit ticket's hidden box: a named student's page says its lesson at once, and the
     page's earlier answers (a table's check) go with the name."""
     student.record(lesson=3, activity="check", question="Hit Me 1 sum", prompt="+6 + (-9) = ?",
-                   given="+3", right=False, first_try=True, mistake="sign-of-smaller")
+                   given="+3", right=False, first_try=True, mistake="sign-of-closer")
     t = ExitTicket(lesson=3)
     assert t.recall in t.children and t.recall.layout.display == "none"
     t.recall.value = json.dumps({"day": today(student.clock()), "names": ["Computer 1"]})

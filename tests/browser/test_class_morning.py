@@ -82,7 +82,7 @@ def test_a_class_morning(class_server: ClassServer, open_page: Any, tmp_path: Pa
     rows = store.answers()
     assert len(rows) == 15
     assert [(a.student, a.given, a.mistake) for a in rows if not a.right] == [
-        ("Ben", "+5", "sign-of-smaller")]
+        ("Ben", "+5", "sign-of-closer")]
     for name, vp in students.items():
         received = vp.everything_received()
         for other in ANSWERS:
@@ -100,8 +100,8 @@ def test_a_class_morning(class_server: ClassServer, open_page: Any, tmp_path: Pa
     listed.wait_for(timeout=30_000)
     for name in ANSWERS:
         assert re.search(rf"{name}\s+1\. Integers with cards", listed.inner_text())
-    mistake = page.locator("tr[data-mistake='sign-of-smaller']")
-    assert "took the sign of the smaller" in mistake.inner_text()
+    mistake = page.locator("tr[data-mistake='sign-of-closer']")
+    assert "right size, sign of the number closer to zero" in mistake.inner_text()
     assert "Ben" in mistake.inner_text() and "+5" in mistake.inner_text()
     assert re.search(r"Work out \+3 \+ \(-8\)\.\s+3\s+2\s+67%",
                      page.locator(".icg-class-questions-table").inner_text())

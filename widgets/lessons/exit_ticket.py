@@ -39,7 +39,7 @@ from widgets.table.components import (
 )
 from widgets.table.render import esc
 from widgets.table.shell import LazyPart
-from widgets.words import _
+from widgets.words import _, mistake_feedback
 
 MIN_ITEMS, MAX_ITEMS = 3, 5
 MAX_CHOICES = 4
@@ -50,8 +50,9 @@ class Item:
     """One question: a typed whole number (`choices` empty, `answer` an int) or a choice among
     `choices` (`answer` is the right label). `why` explains the right answer; `hint` is added
     to the feedback after a wrong answer. `size`: the typed answer is a distance, an absolute
-    value, a count or a percentage, shown without a sign (11, not +11). `shape`: what a typed
-    question asks of which numbers, so that a wrong answer's mistake can be named."""
+    value, a count or a percentage, shown without a sign (11, not +11). `shape`: what the
+    question asks of which numbers, so that a wrong answer's mistake can be named; for a
+    choice, `picks` gives the number each choice stands for (0: "the same")."""
 
     prompt: str
     answer: int | str
@@ -60,6 +61,7 @@ class Item:
     hint: str = ""
     size: bool = False
     shape: Shape | None = None
+    picks: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if self.choices:
@@ -70,9 +72,26 @@ class Item:
             raise ValueError(f"{self.prompt!r}: a typed answer must be a whole number")
         elif self.size and self.answer < 0:
             raise ValueError(f"{self.prompt!r}: a size (distance, count) is never negative")
-        if self.shape is not None and (self.choices or self.shape.answer != self.answer):
+        if self.shape is not None and self.choices:
+            if (len(self.picks) != len(self.choices)
+                    or self.picks[self.choices.index(self.answer)] != self.shape.answer):
+                raise ValueError(f"{self.prompt!r}: one pick a choice, the right one "
+                                 f"{self.shape.answer}")
+        elif self.shape is not None and self.shape.answer != self.answer:
             raise ValueError(f"{self.prompt!r}: its shape gives {self.shape.answer}, not the "
                              f"answer {self.answer!r}")
+        elif self.picks and self.shape is None:
+            raise ValueError(f"{self.prompt!r}: picks stand for numbers of a shape")
+
+    def mistake(self, given: int | str) -> str | None:
+        """The mistake an answer shows: a typed number, or a choice's label."""
+        if self.shape is None:
+            return None
+        if self.choices:
+            if given not in self.choices:
+                return None
+            return classify(self.shape, self.picks[self.choices.index(given)])
+        return classify(self.shape, given) if type(given) is int else None
 
     @property
     def answer_text(self) -> str:
@@ -113,6 +132,7 @@ TICKETS: dict[int, tuple[Item, ...]] = {
              hint=N_("Which colour is negative?")),
         # "closer to zero is greater" picks -1, "the bigger digit is greater" picks -6
         Item(N_("Which is the greatest: -6, -1 or +4?"), "+4", ("-6", "-1", "+4"),
+             shape=Shape("greater", (-6, -1, 4)), picks=(-6, -1, 4),
              why=N_("+4 is the farthest to the right on the number line, so it is the "
                     "greatest, even though -1 is closer to zero."),
              hint=N_("Greater means farther to the right on the number line.")),
@@ -133,15 +153,17 @@ TICKETS: dict[int, tuple[Item, ...]] = {
              why=N_("-11 is 11 steps from zero, and a distance is never negative."),
              hint=N_("An absolute value is a distance."), shape=Shape("abs", (-11,))),
         Item(N_("Which is closer to zero: -2 or +5?"), "-2", ("-2", "+5", N_("Same distance")),
+             shape=Shape("closer", (-2, 5)), picks=(-2, 5, 0),
              why=N_("|-2| = 2 and |+5| = 5, so -2 is closer to zero."),
              hint=N_("Compare the distances from zero, not which number is greater.")),
         # the same two numbers: "closer to zero is greater" answers -2 twice
         Item(N_("Which is greater: -2 or +5?"), "+5", ("-2", "+5"),
+             shape=Shape("greater", (-2, 5)), picks=(-2, 5),
              why=N_("+5 is to the right of -2, so it is greater, even though -2 is closer to "
                     "zero."),
              hint=N_("Greater is not the same as closer to zero.")),
         Item(N_("Which is closer to zero: +6 or -6?"), N_("Same distance"),
-             ("+6", "-6", N_("Same distance")),
+             ("+6", "-6", N_("Same distance")), shape=Shape("closer", (6, -6)), picks=(6, -6, 0),
              why=N_("|+6| = |-6| = 6: both are 6 steps from zero."),
              hint=N_("How far is each one from zero?")),
         Item(N_("A hand holds +7 and -10. What is the absolute value of its sum?"), 3,
@@ -184,12 +206,14 @@ TICKETS: dict[int, tuple[Item, ...]] = {
              shape=Shape("difference", (1, -4))),
         Item(N_("What is the distance between -3 and +5 on the number line?"), 8, size=True,
              why=N_("|+5 - (-3)| = |+8| = 8: 3 steps to zero, then 5 more."),
-             hint=N_("The distance between p and q is |p - q|.")),
-        # "closer to zero is greater" picks -1 > +6
-        Item(N_("Which is true?"), "-1 < +6", ("-1 > +6", "-1 < +6", "-1 = +6"),
-             why=N_("-1 is to the left of +6, so -1 is less: -1 < +6, even though -1 is "
-                    "closer to zero."),
-             hint=N_("Less means farther to the left on the number line.")),
+             hint=N_("The distance between p and q is |p - q|."),
+             shape=Shape("distance", (-3, 5))),
+        # of two negative numbers, "the one farther from zero is greater" picks -9 > -2
+        Item(N_("Which is true?"), "-9 < -2", ("-9 > -2", "-9 < -2", "-9 = -2"),
+             why=N_("-9 is to the left of -2, so -9 is less: -9 < -2, even though 9 is more "
+                    "than 2."),
+             hint=N_("Less means farther to the left on the number line."),
+             shape=Shape("greater", (-9, -2)), picks=(-9, -2, 0)),
     ),
     5: (
         Item(N_("In Flapjack the total is +6. You play 8\u2665 (-8). What is the new total?"),
@@ -367,8 +391,8 @@ class ExitTicket(w.VBox):
         if n is None:
             self._say(_("Type a whole number, for example -3 or 12."))
             return None
-        mistake = classify(item.shape, n) if item.shape is not None else None
-        return self._record(n == item.answer, signed(n) if not item.size else str(n), mistake)
+        return self._record(n == item.answer, signed(n) if not item.size else str(n),
+                            item.mistake(n))
 
     @speaks
     def choose(self, index: Any) -> bool | None:
@@ -383,7 +407,8 @@ class ExitTicket(w.VBox):
                 or not 0 <= index < len(item.choices):
             self._say(_("Choose one of the buttons."))
             return None
-        return self._record(item.choices[index] == item.answer, item.choices[index])
+        choice = item.choices[index]
+        return self._record(choice == item.answer, choice, item.mistake(choice))
 
     @speaks
     def next_question(self) -> None:
@@ -457,7 +482,9 @@ class ExitTicket(w.VBox):
         else:
             text = "\u2717 " + _("Not this time: the answer is {answer}. {why}").format(
                 answer=item.answer_text, why=shown(item.why))
-            if item.hint:
+            if mistake is not None:
+                text += " " + mistake_feedback(mistake)
+            elif item.hint:
                 text += " " + _("(Tip: {hint})").format(hint=shown(item.hint))
         self.feedback.value = f"<p role='status'>{esc(text)}</p>"
         self._update_buttons()

@@ -33,7 +33,7 @@ from widgets.table.components import (
     style_widget,
 )
 from widgets.table.shell import LazyPart
-from widgets.words import _, abs_math, ngettext, sum_math
+from widgets.words import _, abs_math, mistake_feedback, ngettext, sum_math
 
 KINDS = ("abs", "sum-abs", "closer")
 SAME = "same"
@@ -72,6 +72,7 @@ class Feedback:
     correct: bool
     message: str
     valid: bool = True
+    mistake: str | None = None  # the common mistake a wrong answer shows
 
 
 def _nonzero(rng: random.Random, low: int, high: int) -> int:
@@ -159,42 +160,40 @@ def explain(q: Question) -> str:
     return text
 
 
+def shape_of(q: Question) -> Shape:
+    """What the question asks of which numbers (widgets/lessons/mistakes.py)."""
+    if q.kind == "closer":
+        return Shape("closer", q.numbers)
+    return Shape("abs" if q.kind == "abs" else "abs-sum", q.numbers)
+
+
 def check(q: Question, answer: object) -> Feedback:
-    """Check a typed answer (for 'abs'/'sum-abs') or a choice index or SAME (for 'closer')."""
+    """Check a typed answer (for 'abs'/'sum-abs') or a choice index or SAME (for 'closer'). A
+    wrong answer that shows a common mistake gets that mistake's feedback."""
     if q.kind == "closer":
         if answer not in (0, 1, SAME):
             return Feedback(False, _("Choose one of the buttons."), valid=False)
         if answer == q.answer:
             return Feedback(True, _("Yes! {why}").format(why=explain(q)))
         a, b = q.numbers
+        mistake = classify(shape_of(q), 0 if answer == SAME else q.numbers[answer])
+        if mistake is not None:
+            return Feedback(False, mistake_feedback(mistake), mistake=mistake)
         if answer == SAME:
             return Feedback(False, _("Not the same: compare {a} and {b}.").format(
                 a=abs_math(a), b=abs_math(b)))
         if q.answer == SAME:
             return Feedback(False, _("Look again: how far is {a} from zero, and how far is "
                                      "{b}?").format(a=signed(a), b=signed(b)))
-        chosen = q.numbers[answer]
-        other = q.numbers[1 - answer]
-        if chosen < other:
-            return Feedback(False, _("{chosen} is less than {other}, but closer to zero means "
-                                     "the shorter distance to zero. Compare the absolute "
-                                     "values.").format(chosen=signed(chosen),
-                                                       other=signed(other)))
         return Feedback(False, _("Compare the distances to zero (the absolute values)."))
     n = parse_answer(answer)
     if n is None:
         return Feedback(False, _("Type a whole number, for example 8."), valid=False)
     if n == q.answer:
         return Feedback(True, _("Yes! {why}").format(why=explain(q)))
-    if q.kind == "sum-abs" and n == q.total:
-        return Feedback(False, _("{n} is the sum. Now give its distance from zero.").format(
-            n=signed(n)))
-    if n == -q.answer:
-        return Feedback(False, _("An absolute value is a distance, and a distance is never "
-                                 "negative. Try again."))
-    if q.kind == "sum-abs" and n == sum(abs(v) for v in q.numbers):
-        return Feedback(False, _("Add the cards with their signs first, then take the "
-                                 "absolute value of the sum."))
+    mistake = classify(shape_of(q), n)
+    if mistake is not None:
+        return Feedback(False, mistake_feedback(mistake), mistake=mistake)
     return Feedback(False, _("Not yet. Count the steps from zero on the number line."))
 
 
@@ -417,7 +416,8 @@ class AbsoluteValuePractice(w.VBox):
             self.done = True
             self.picture.value = self._picture(self.question)
         elif fb.valid and self.attempts >= MAX_ATTEMPTS_BEFORE_SHOW:
-            fb = Feedback(False, fb.message + " " + _("You can press <b>Show me</b>."))
+            fb = Feedback(False, fb.message + " " + _("You can press <b>Show me</b>."),
+                          mistake=fb.mistake)
         icon = "\u2714" if fb.correct else "\u2717" if fb.valid else "!"
         self.feedback.value = f"<p role='status'>{icon} {fb.message}</p>"
         self._update_buttons()
@@ -433,10 +433,7 @@ class AbsoluteValuePractice(w.VBox):
             self.name_bar = NameBar(self.lesson, lang=self.lang)
             self._layout_children()
         q = self.question
-        mistake = None
-        if q.kind != "closer" and not fb.correct and given:
-            shape = Shape("abs" if q.kind == "abs" else "abs-sum", q.numbers)
-            mistake = classify(shape, int(given))
+        mistake = fb.mistake
         self.name_bar.student.record(
             lesson=self.lesson, activity="check" if self.first_try else "practice",
             question=f"{self.seed}-{self.number}", prompt=re.sub(r"<[^>]+>", "", q.prompt),

@@ -307,8 +307,9 @@ def what_it_shows() -> str:
         _("Today's students: the page each one is on and when they were last active."),
         _("The exit tickets by question: first answers, how many right, the class's share "
           "right, and a mark per student and question."),
-        _("Wrong answers grouped by the mistake they show: added the absolute values, took "
-          "the sign of the smaller, subtracting made it smaller, sum and |sum| swapped."),
+        _("Wrong answers grouped by the common mistake they show, such as: added the sizes "
+          "when the signs differ, subtracting a negative moved left, took the number closer "
+          "to zero as greater."),
         _("Projector: hide names; the day's answers as a CSV file; Delete today's class "
           "data; answers are deleted after 7 days, or the number of days you set."),
         _("Every open room, stuck rooms first, with:"),

@@ -39,18 +39,12 @@ from rooms.answers import (
     day_of,
     open_answers,
 )
-from widgets.lessons.mistakes import ADDED_ABS, SIGN_OF_SMALLER, SUBTRACT_SMALLER, SWAPPED
+from widgets.lessons.mistakes import MISTAKES
 from widgets.table.components import MessageArea, html_widget, make_button, shared_layout
-from widgets.words import N_, _, room_error_text, time_ago
+from widgets.words import _, mistake_label, room_error_text, time_ago
 
 log = logging.getLogger(__name__)
 
-MISTAKE_WORDS = {
-    ADDED_ABS: N_("added the absolute values"),
-    SIGN_OF_SMALLER: N_("took the sign of the smaller"),
-    SUBTRACT_SMALLER: N_("subtracting made it smaller"),
-    SWAPPED: N_("sum and |sum| swapped"),
-}
 EXPIRE_EVERY = 600.0  # seconds between deletions of the days no longer kept
 
 
@@ -100,7 +94,7 @@ def summarise(answers: Sequence[Answer]) -> Summary:
                 r.first += 1
                 r.right += a.right
         if not a.right:
-            if a.mistake in MISTAKE_WORDS:
+            if a.mistake in MISTAKES:
                 out.mistakes.setdefault(a.mistake, []).append(a)
             else:
                 out.other_wrong += 1
@@ -190,7 +184,7 @@ def mistakes_html(summary: Summary, hide_names: bool) -> str:
                                                    given=a.given)
             shown.append(what if hide_names else _("{name}, {answer}").format(name=a.student,
                                                                             answer=what))
-        rows.append([_(MISTAKE_WORDS[mistake]), str(len(wrong)), "; ".join(shown)])
+        rows.append([mistake_label(mistake), str(len(wrong)), "; ".join(shown)])
         attrs.append(f" data-mistake='{html.escape(mistake)}'")
     out = _table("icg-class-mistakes-table", [_("Mistake"), _("Answers"), _("Which")], rows,
                  attrs)

@@ -2,8 +2,9 @@
 
 One module per idea, every name read from here (`from widgets.words import _, reason_text`):
 `catalogues` (the catalogues, `_()`, `ngettext()`, `N_()`), `numbers`, `cards`, `people` (who did
-it), `event_log` (the plain log), `hit_me_log`, `flapjack_log`, `reasons` (refused moves and
-settings), `room_errors`, `bot_reasons`, `hints`.
+it), `event_log` (the plain log), `hit_me_log`, `flapjack_log`, `mistakes` (each common
+mistake's label and feedback), `reasons` (refused moves and settings), `room_errors`,
+`bot_reasons`, `hints`.
 
 The engine speaks data (engine.events.Event, engine.errors.Reason, ...); this module turns that
 data into words for one viewer ("You hit" / "Ana hits"). Every user-facing string goes through
@@ -83,6 +84,10 @@ from widgets.words.hints import (
 )
 from widgets.words.hit_me_log import (
     hit_me_story_line,
+)
+from widgets.words.mistakes import (
+    mistake_feedback,
+    mistake_label,
 )
 from widgets.words.numbers import (
     abs_math,
@@ -170,6 +175,8 @@ __all__ = [
     "limit_short",
     "limit_short_both",
     "log_parts",
+    "mistake_feedback",
+    "mistake_label",
     "name_of",
     "named",
     "ngettext",
