@@ -171,7 +171,7 @@ def run(url: str, args: argparse.Namespace) -> int:
         box.stop()
 
     stored = read(day_of(time.time()))
-    per_question = Counter((a.student, a.question) for a in stored)
+    per_question = Counter((a.student, a.item) for a in stored)
     doubled = sum(n - 1 for n in per_question.values() if n > 1)
     lost = len(set(given) - set(per_question))
     latencies = sorted(seen_at[a.answer_id] - a.at for a in stored if a.answer_id in seen_at)

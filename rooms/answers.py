@@ -30,11 +30,12 @@ import re
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.questions import Question, terms_of
 from rooms.codes import CodeError, clean_name
 from rooms.database import DEFAULT_PATH, Cursor, Transactions, store_url
 from rooms.errors import StoreUnavailable
@@ -44,27 +45,33 @@ log = logging.getLogger(__name__)
 ACTIVITIES = ("exit-ticket", "practice", "check")
 DEFAULT_KEEP_DAYS = 7
 MAX_KEEP_DAYS = 365
-MAX_TEXT = 300  # characters of a question's words
+MAX_TERMS_TEXT = 60  # characters of a question's numbers ('3,-8')
 MAX_GIVEN = 40  # characters of an answer as given
 ANSWER_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 SCHEMA = [
-    """CREATE TABLE IF NOT EXISTS icg_answers (
+    """CREATE TABLE IF NOT EXISTS icg_class_answers (
         answer_id TEXT PRIMARY KEY,
         day TEXT NOT NULL,
         student TEXT NOT NULL,
         student_key TEXT NOT NULL,
+        partner TEXT NOT NULL,
         lesson INTEGER NOT NULL,
         activity TEXT NOT NULL,
-        question TEXT NOT NULL,
-        prompt TEXT NOT NULL,
+        item TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        terms TEXT NOT NULL,
+        variant INTEGER NOT NULL,
         given TEXT NOT NULL,
         right_answer INTEGER NOT NULL,
         first_try INTEGER NOT NULL,
         mistake TEXT,
         at {real} NOT NULL)""",
-    "CREATE INDEX IF NOT EXISTS icg_answers_day ON icg_answers (day, at)",
+    "CREATE INDEX IF NOT EXISTS icg_class_answers_day ON icg_class_answers (day, at)",
+    # one first try per student, item and day: a second one is refused
+    """CREATE UNIQUE INDEX IF NOT EXISTS icg_class_answers_first ON icg_class_answers
+        (day, student_key, lesson, activity, item) WHERE first_try = 1""",
     """CREATE TABLE IF NOT EXISTS icg_presence (
         day TEXT NOT NULL,
         student_key TEXT NOT NULL,
@@ -76,8 +83,8 @@ SCHEMA = [
         name TEXT PRIMARY KEY,
         value TEXT NOT NULL)""",
 ]
-CSV_COLUMNS = ("time", "student", "lesson", "activity", "question", "prompt", "answer", "right",
-               "first_try", "mistake")
+CSV_COLUMNS = ("time", "student", "partner", "lesson", "activity", "item", "kind", "numbers",
+               "variant", "answer", "right", "first_try", "mistake")
 
 
 def day_of(at: float) -> str:
@@ -96,45 +103,56 @@ class AnswerRefused(ValueError):
 
 @dataclass(frozen=True)
 class Answer:
-    """One answer of one student. `question`: the question's place ('3': the exit ticket's
-    third question; a practice set's code and number, '9-2'); `prompt`: its words as the
-    student read them; `given`: the answer as given (a number, or a choice's words);
-    `first_try`: the student's first answer to that question; `mistake`: the mistake it shows
-    (widgets.lessons.mistakes), or None."""
+    """One answer of one student: the question as data (engine/questions.py: its `lesson`,
+    `item`, `kind`, numbers `terms` as '3,-8' and `variant`; no sentence), the answer `given`
+    (a typed number as '+5'; for a choice the number picked, 0 for "the same", or for an
+    exit-ticket choice without numbers the choice's place, '2'), right or not, the first try at
+    that item or not, the `mistake` it shows (widgets.lessons.mistakes) or None, and the time.
+    `partner`: the other student of a pair who answered together at one device ('' alone)."""
 
     answer_id: str
     student: str
     lesson: int
     activity: str
-    question: str
-    prompt: str
+    item: str
+    kind: str
+    terms: str
     given: str
     right: bool
     first_try: bool
     at: float
     mistake: str | None = None
+    variant: int = 0
+    partner: str = ""
 
     @property
     def day(self) -> str:
         return day_of(self.at)
 
+    @property
+    def question(self) -> Question:
+        return Question(self.kind, terms_of(self.terms), self.lesson, self.item, self.variant)
+
     def checked(self) -> tuple[Answer, str]:
-        """The answer with its name cleaned, and the name's key; AnswerRefused if any field is
+        """The answer with its names cleaned, and the name's key; AnswerRefused if any field is
         not what an answer holds."""
         try:
             name, key = clean_name(self.student)
+            partner = clean_name(self.partner)[0] if self.partner else ""
         except CodeError as e:
             raise AnswerRefused(f"student: {e}") from e
         if not isinstance(self.answer_id, str) or not ANSWER_ID.match(self.answer_id):
             raise AnswerRefused("answer_id: 8 to 64 letters, digits, - or _")
-        if type(self.lesson) is not int or not 0 <= self.lesson <= 99:
-            raise AnswerRefused(f"lesson: a whole number from 0 to 99; got {self.lesson!r}")
         if self.activity not in ACTIVITIES:
             raise AnswerRefused(f"activity: one of {', '.join(ACTIVITIES)}")
-        for field, limit in (("question", 40), ("prompt", MAX_TEXT), ("given", MAX_GIVEN)):
-            value = getattr(self, field)
+        for field_, limit in (("item", 40), ("given", MAX_GIVEN), ("terms", MAX_TERMS_TEXT)):
+            value = getattr(self, field_)
             if not isinstance(value, str) or len(value) > limit:
-                raise AnswerRefused(f"{field}: text of at most {limit} characters")
+                raise AnswerRefused(f"{field_}: text of at most {limit} characters")
+        try:
+            self.question  # noqa: B018 (checks kind, numbers, lesson, item and variant)
+        except ValueError as e:
+            raise AnswerRefused(f"question: {e}") from e
         if type(self.right) is not bool or type(self.first_try) is not bool:
             raise AnswerRefused("right and first_try are True or False")
         if not isinstance(self.at, (int, float)) or not 0 < self.at < 1e11:
@@ -142,9 +160,9 @@ class Answer:
         if self.mistake is not None and (not isinstance(self.mistake, str)
                                          or len(self.mistake) > 40):
             raise AnswerRefused("mistake: a short code or None")
-        return Answer(self.answer_id, name, self.lesson, self.activity, self.question,
-                      self.prompt, self.given, self.right, self.first_try, float(self.at),
-                      self.mistake), key
+        return Answer(self.answer_id, name, self.lesson, self.activity, self.item, self.kind,
+                      self.terms, self.given, self.right, self.first_try, float(self.at),
+                      self.mistake, self.variant, partner), key
 
 
 @dataclass(frozen=True)
@@ -180,6 +198,7 @@ class ClassAnswers(Transactions):
 
     def __init__(self, url: str, *, busy_timeout: float = 5.0) -> None:
         super().__init__(url, busy_timeout=busy_timeout)
+        self.refused_first = 0  # second first tries refused
         with self._write() as c:
             if self._db.postgres:  # two kernels creating the tables at once
                 c.execute("SELECT pg_advisory_xact_lock(4243)")
@@ -192,17 +211,40 @@ class ClassAnswers(Transactions):
 
     # ----- writing ------------------------------------------------------------------------------
     def record(self, answer: Answer) -> bool:
-        """Write one answer; False when an answer with its id is there already (a retry)."""
+        """Write one answer; False when an answer with its id is there already (a retry), or
+        when it is a second first try of that student at that item today (refused: the first
+        answer stays the first)."""
         a, key = answer.checked()
         with self._write() as c:
-            n = c.run("INSERT INTO icg_answers (answer_id, day, student, student_key, lesson, "
-                      "activity, question, prompt, given, right_answer, first_try, mistake, at) "
-                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                      "ON CONFLICT (answer_id) DO NOTHING",
-                      (a.answer_id, a.day, a.student, key, a.lesson, a.activity, a.question,
-                       a.prompt, a.given, int(a.right), int(a.first_try), a.mistake, a.at))
+            if a.first_try and c.one(
+                    "SELECT 1 FROM icg_class_answers WHERE day = ? AND student_key = ? AND "
+                    "lesson = ? AND activity = ? AND item = ? AND first_try = 1 AND "
+                    "answer_id <> ?", (a.day, key, a.lesson, a.activity, a.item,
+                                       a.answer_id)):
+                self.refused_first += 1
+                self._seen(c, a.student, key, a.lesson, a.at)
+                return False
+            n = c.run("INSERT INTO icg_class_answers (answer_id, day, student, student_key, "
+                      "partner, lesson, activity, item, kind, terms, variant, given, "
+                      "right_answer, first_try, mistake, at) "
+                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                      "ON CONFLICT DO NOTHING",
+                      (a.answer_id, a.day, a.student, key, a.partner, a.lesson, a.activity,
+                       a.item, a.kind, a.terms, a.variant, a.given, int(a.right),
+                       int(a.first_try), a.mistake, a.at))
             self._seen(c, a.student, key, a.lesson, a.at)
         return n == 1
+
+    def first_tried(self, student: str, lesson: int, activity: str,
+                    day: str | None = None) -> set[str]:
+        """The items `student` has had a first try at on `day` (default: today)."""
+        day = _day(day)
+        key = clean_name(student)[1]
+        with self._write() as c:
+            rows = c.all("SELECT item FROM icg_class_answers WHERE day = ? AND student_key = ? "
+                         "AND lesson = ? AND activity = ? AND first_try = 1",
+                         (day, key, lesson, activity))
+        return {r[0] for r in rows}
 
     def seen(self, student: str, lesson: int, at: float | None = None) -> None:
         """Note that `student` is on the page of `lesson` now (or at `at`)."""
@@ -228,11 +270,11 @@ class ClassAnswers(Transactions):
         """The answers of `day` (default: today), oldest first."""
         day = _day(day)
         with self._write() as c:
-            rows = c.all("SELECT answer_id, student, lesson, activity, question, prompt, given, "
-                         "right_answer, first_try, at, mistake FROM icg_answers WHERE day = ? "
-                         "ORDER BY at, answer_id", (day,))
-        return [Answer(r[0], r[1], int(r[2]), r[3], r[4], r[5], r[6], bool(r[7]), bool(r[8]),
-                       float(r[9]), r[10]) for r in rows]
+            rows = c.all("SELECT answer_id, student, lesson, activity, item, kind, terms, given, "
+                         "right_answer, first_try, at, mistake, variant, partner "
+                         "FROM icg_class_answers WHERE day = ? ORDER BY at, answer_id", (day,))
+        return [Answer(r[0], r[1], int(r[2]), r[3], r[4], r[5], r[6], r[7], bool(r[8]),
+                       bool(r[9]), float(r[10]), r[11], int(r[12]), r[13]) for r in rows]
 
     def presence(self, day: str | None = None) -> list[Presence]:
         """Every student seen on `day` (default: today): the page and the last time, latest
@@ -247,28 +289,23 @@ class ClassAnswers(Transactions):
         """Changes whenever an answer or a page of `day` is written (one small read)."""
         day = _day(day)
         with self._write() as c:
-            a = c.one("SELECT COUNT(*), MAX(at) FROM icg_answers WHERE day = ?", (day,))
+            a = c.one("SELECT COUNT(*), MAX(at) FROM icg_class_answers WHERE day = ?", (day,))
             p = c.one("SELECT COUNT(*), MAX(at) FROM icg_presence WHERE day = ?", (day,))
         return (*a, *p)
 
-    def csv_text(self, day: str | None = None) -> str:
-        """The day's answers as CSV (a header row, then one row an answer, oldest first)."""
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\r\n")
-        writer.writerow(CSV_COLUMNS)
-        for a in self.answers(day):
-            writer.writerow([time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(a.at)),
-                             _cell(a.student), a.lesson, a.activity, _cell(a.question),
-                             _cell(a.prompt), _cell(a.given), int(a.right), int(a.first_try),
-                             a.mistake or ""])
-        return out.getvalue()
+    def csv_text(self, day: str | None = None, *, header: Sequence[str] = CSV_COLUMNS,
+                 row: Callable[[Answer], Sequence[object]] | None = None) -> str:
+        """The day's answers as CSV (a header row, then one row an answer, oldest first).
+        `row` makes an answer's cells (default: the data as stored; the dashboard passes one
+        that writes them in the teacher's language)."""
+        return csv_of(self.answers(day), header=header, row=row or data_row)
 
     # ----- deleting -----------------------------------------------------------------------------
     def delete_day(self, day: str | None = None) -> int:
         """Delete every answer and page of `day` (default: today); the number of answers."""
         day = _day(day)
         with self._write() as c:
-            n = c.run("DELETE FROM icg_answers WHERE day = ?", (day,))
+            n = c.run("DELETE FROM icg_class_answers WHERE day = ?", (day,))
             c.run("DELETE FROM icg_presence WHERE day = ?", (day,))
         return n
 
@@ -296,7 +333,7 @@ class ClassAnswers(Transactions):
         now = time.time() if now is None else now
         first_kept = day_of(now - (self.keep_days() - 1) * 86400)
         with self._write() as c:
-            n = c.run("DELETE FROM icg_answers WHERE day < ?", (first_kept,))
+            n = c.run("DELETE FROM icg_class_answers WHERE day < ?", (first_kept,))
             c.run("DELETE FROM icg_presence WHERE day < ?", (first_kept,))
         return n
 
@@ -307,6 +344,24 @@ def _day(day: str | None) -> str:
     if not isinstance(day, str) or not DAY.match(day):
         raise AnswerRefused(f"day: YYYY-MM-DD; got {day!r}")
     return day
+
+
+def data_row(a: Answer) -> list[object]:
+    """An answer's cells as stored (CSV_COLUMNS)."""
+    return [time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(a.at)), a.student, a.partner,
+            a.lesson, a.activity, a.item, a.kind, a.terms, a.variant, a.given, int(a.right),
+            int(a.first_try), a.mistake or ""]
+
+
+def csv_of(rows: Sequence[Any], *, header: Sequence[str],
+           row: Callable[[Any], Sequence[object]]) -> str:
+    """CSV text: the header, then `row(r)` for each of `rows`; a text cell is never a formula."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow([_cell(h) for h in header])
+    for r in rows:
+        writer.writerow([_cell(c) if isinstance(c, str) else c for c in row(r)])
+    return out.getvalue()
 
 
 def _cell(text: str) -> str:

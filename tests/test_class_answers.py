@@ -38,9 +38,9 @@ NOON = time.mktime((2026, 12, 1, 12, 0, 0, 0, 0, -1))  # local noon, 1 December 
 
 def answer(student: str = "Ana", *, at: float = NOON, right: bool = False, question: str = "4",
            given: str = "+5", answer_id: str | None = None, **kw: Any) -> Answer:
-    values = {"lesson": 1, "activity": "exit-ticket", "prompt": "Work out +3 + (-8).",
+    values = {"lesson": 1, "activity": "exit-ticket", "kind": "sum", "terms": "3,-8",
               "first_try": True, "mistake": None if right else "sign-of-closer"} | kw
-    return Answer(answer_id or new_answer_id(), student, question=question, given=given,
+    return Answer(answer_id or new_answer_id(), student, item=question, given=given,
                   right=right, at=at, **values)
 
 
@@ -73,13 +73,14 @@ def test_the_page_each_student_is_on(rooms_url: str) -> None:
 @pytest.mark.parametrize("bad", [
     {"student": "Computer 3"}, {"student": ""}, {"student": "x" * 25}, {"student": "<b>"},
     {"answer_id": "short"}, {"answer_id": "a b c d e f g h"}, {"lesson": "2"},
-    {"lesson": True}, {"activity": "exam"}, {"given": "9" * 41}, {"prompt": "?" * 301},
+    {"lesson": True}, {"activity": "exam"}, {"given": "9" * 41}, {"terms": "1," * 40},
+    {"kind": "product"}, {"terms": "a,b"}, {"item": ""}, {"variant": -1}, {"partner": "<b>"},
     {"right": 1}, {"first_try": None}, {"at": float("nan")}, {"mistake": 7},
 ])
 def test_a_malformed_answer_is_refused_and_nothing_written(tmp_path: Path, bad: dict) -> None:
     store = open_answers(f"sqlite:///{tmp_path / 'r.sqlite3'}")
     fields = {"answer_id": new_answer_id(), "student": "Ana", "lesson": 1,
-              "activity": "exit-ticket", "question": "1", "prompt": "p", "given": "3",
+              "activity": "exit-ticket", "item": "1", "kind": "ticket", "terms": "", "given": "3",
               "right": True, "first_try": True, "at": NOON, "mistake": None} | bad
     with pytest.raises(AnswerRefused):
         store.record(Answer(**fields))
@@ -94,12 +95,12 @@ def test_csv_of_the_day(rooms_url: str) -> None:
                         first_try=False, mistake=None))
     store.record(answer("Dee", at=NOON + 86400))  # another day
     rows = list(csv.reader(io.StringIO(store.csv_text(day_of(NOON)))))
-    assert rows[0] == ["time", "student", "lesson", "activity", "question", "prompt", "answer",
-                       "right", "first_try", "mistake"]
+    assert rows[0] == ["time", "student", "partner", "lesson", "activity", "item", "kind",
+                       "numbers", "variant", "answer", "right", "first_try", "mistake"]
     assert [r[1] for r in rows[1:]] == ["Ana", "Ben", "Cam"]
-    assert rows[1][6:] == ["+5", "0", "1", "sign-of-closer"]
-    assert rows[2][6:] == ["-5", "1", "1", ""]
-    assert rows[3][6] == "'=HYPERLINK(1)"  # a spreadsheet does not run it
+    assert rows[1][6:] == ["sum", "3,-8", "0", "+5", "0", "1", "sign-of-closer"]
+    assert rows[2][9:] == ["-5", "1", "1", ""]
+    assert rows[3][9] == "'=HYPERLINK(1)"  # a spreadsheet does not run it
 
 
 def test_delete_today_and_after_the_days_set(rooms_url: str) -> None:

@@ -6,6 +6,8 @@ projector, the day's CSV, deletion."""
 from __future__ import annotations
 
 import base64
+import csv
+import io
 import re
 import time
 
@@ -20,20 +22,20 @@ NOON = time.mktime((2026, 12, 1, 12, 0, 0, 0, 0, -1))
 
 def ans(student: str, question: str, given: str, right: bool, *, at: float = NOON,
         mistake: str | None = None, activity: str = "exit-ticket", first_try: bool = True,
-        lesson: int = 1, prompt: str = "Work out +3 + (-8).") -> Answer:
-    return Answer(new_answer_id(), student, lesson, activity, question, prompt, given, right,
-                  first_try, at, mistake)
+        lesson: int = 1, kind: str = "sum", terms: str = "3,-8") -> Answer:
+    return Answer(new_answer_id(), student, lesson, activity, question, kind, terms, given,
+                  right, first_try, at, mistake)
 
 
 MORNING = [
     ans("Ana", "4", "-5", True, at=NOON),
     ans("Ben", "4", "+5", False, at=NOON + 1, mistake="sign-of-closer"),
     ans("Cam", "4", "-11", False, at=NOON + 2, mistake="added-abs"),
-    ans("Ana", "5", "-4", True, at=NOON + 3, prompt="Work out -3 + (-4) + (+3)."),
-    ans("Ben", "5", "-4", True, at=NOON + 4, prompt="Work out -3 + (-4) + (+3)."),
+    ans("Ana", "5", "-4", True, at=NOON + 3, terms="-3,-4,3"),
+    ans("Ben", "5", "-4", True, at=NOON + 4, terms="-3,-4,3"),
     ans("Cam", "4", "-5", True, at=NOON + 5, first_try=False),  # a later try: not counted
     ans("Dee", "3-1", "-7", False, at=NOON + 6, activity="practice", lesson=2,
-        mistake="sign-of-closer", prompt="|+3 + (-10)|"),
+        mistake="sign-of-closer", kind="abs-sum", terms="3,-10"),
     ans("Dee", "3-2", "9", False, at=NOON + 7, activity="practice", lesson=2),
 ]
 
@@ -100,7 +102,12 @@ def test_the_csv_link_holds_the_days_rows(panel: AnswersPanel) -> None:
     assert "8 rows, made at " in link
     data = base64.b64decode(re.search(r"base64,([A-Za-z0-9+/=]+)'", link).group(1)).decode()
     lines = data.strip().split("\r\n")
-    assert len(lines) == 9 and lines[0].startswith("time,student,lesson")
+    assert len(lines) == 9 and lines[0].startswith("time,student,with,lesson")
+    # every record written in the reader's language: the question's words, the mistake's label
+    rows = list(csv.reader(io.StringIO(data)))
+    assert ["Ben", "", "1", "exit ticket", "4", "Work out +3 + (-8).", "+5", "0", "1",
+            "right size, sign of the number closer to zero", "sign-of-closer"] == rows[2][1:12]
+    assert rows[7][6:8] == ["|+3 + (-10)| = ?", "-7"]
     assert [line.split(",")[1] for line in lines[1:4]] == ["Ana", "Ben", "Cam"]
 
 
@@ -144,3 +151,57 @@ def test_the_class_view_redraws_when_an_answer_comes(rooms_url: str) -> None:
         assert "right size, sign of the number closer to zero" in view.answers_panel.mistakes.value
     finally:
         view.stop()
+
+
+def test_hit_me_checks_of_a_lesson_page_show_in_the_class_view(rooms_url: str) -> None:
+    """A lesson page's Hit Me table reports its end-of-round checks to the store; the class
+    view's announce checks list them per student (not "No announce check yet")."""
+    from rooms import open_store
+
+    now = time.time()
+    store = open_answers(rooms_url)
+    for i, (student, given_sum, first) in enumerate(
+            [("Ana", "-3", True), ("Ben", "+3", True), ("Ben", "-3", False), ("Cam", "-3", True)]):
+        for kind, given, right in (("sum", given_sum, given_sum == "-3"),
+                                   ("abs-sum", "3", True)):
+            item = f"hit-me 77 1 {'sum' if kind == 'sum' else '|sum|'}"
+            store.record(Answer(new_answer_id(), student, 3, "check", item, kind, "6,-9", given,
+                                right, first, now + i, None if right else "sign-of-closer"))
+    view = ClassView(open_store(rooms_url), poll=False)
+    try:
+        checks = text(view.checks.value)
+        assert "No announce check yet" not in checks
+        for name in ("Ana", "Ben", "Cam"):
+            assert name in checks
+        ben = re.search(r"Ben\s+lesson page\s+(\d+)\s+(\d+)\s+(\d+)\s+([^\n]+)", checks)
+        assert ben is not None and ben.groups()[:3] == ("1", "0", "1")
+        assert "right size, sign of the number closer to zero \u00d71" in ben.group(4)
+    finally:
+        view.stop()
+
+
+def test_every_record_is_written_in_the_readers_language() -> None:
+    """No sentence is stored: the same records read in English and in Spanish, a generated
+    question's words too."""
+    from widgets.together.dashboard import csv_row, given_words, question_words
+    from widgets.words import speaking
+
+    ticket, practice = MORNING[1], MORNING[6]
+    greater = ans("Eve", "2", "-6", False, kind="greater", terms="-6,-1,4",
+                  activity="practice", lesson=1)
+    closer = ans("Eve", "9-1", "0", False, kind="closer", terms="-2,5", activity="practice")
+    with speaking("en"):
+        assert question_words(ticket) == "Work out +3 + (-8)."
+        assert question_words(practice) == "|+3 + (-10)| = ?"
+        assert question_words(greater) == "Which is greater: -6, -1 or +4?"
+        assert given_words(closer) == "the same"
+        english = csv_row(ticket)
+    with speaking("es"):
+        assert question_words(ticket) == "Calcula +3 + (-8)."
+        assert question_words(practice) == "|+3 + (-10)| = ?"
+        assert question_words(greater) == "¿Cuál es mayor: -6, -1 o +4?"
+        assert given_words(closer) == "lo mismo"
+        spanish = csv_row(ticket)
+    assert english[10] == "right size, sign of the number closer to zero"
+    assert spanish[10] == "tamaño correcto, signo del número más cercano al cero"
+    assert english[4] == "exit ticket" and spanish[4] == "ticket de salida"

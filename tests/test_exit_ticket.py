@@ -78,10 +78,12 @@ def test_every_button_is_guarded_and_forged_values_refused() -> None:
     ticket.start()
     assert "already started" in ticket.status.value and ticket.index == 0
     # question 1 is typed: nonsense, a choice button, Next before answering
-    for text in ("minus six", "", "1e3", "9" * 20, "--6"):
+    for text, says in (("minus six", "in digits"), ("", "whole number"), ("1e3", "whole number"),
+                       ("9" * 20, "too long"), ("--6", "One sign is enough"),
+                       ("6-", "sign goes before")):
         ticket.entry.value = text
         assert ticket.check_typed() is None
-        assert "whole number" in ticket.status.value
+        assert says in ticket.status.value, text
     assert ticket.choose(0) is None and "Type this answer" in ticket.status.value
     before = ticket.status.value
     ticket.next_button.click()  # disabled in the page: a forged click runs no handler

@@ -577,11 +577,20 @@ def test_refresh_outputs_check_passes_on_the_start_page() -> None:
 
 
 def test_a_table_files_its_checks_under_the_lesson_of_its_page() -> None:
-    from widgets.flapjack.table import FlapjackTable
-    from widgets.hit_me.table import HitMeTable
+    """The lesson page gives its table what it reports to: `reporter` of its own page."""
     from widgets.lessons.course import by_file, lesson_number
 
-    assert HitMeTable.LESSON == by_file("03_hit_me.ipynb").number == 3
-    assert FlapjackTable.LESSON == by_file("05_flapjack.ipynb").number == 5
+    assert lesson_number("hit_me") == by_file("03_hit_me.ipynb").number == 3
+    assert lesson_number("flapjack") == by_file("05_flapjack.ipynb").number == 5
     with pytest.raises(KeyError):
         lesson_number("teacher_guide")
+    for folder in ("", "es/"):
+        for file, page in (("03_hit_me.ipynb", "hit_me"), ("05_flapjack.ipynb", "flapjack")):
+            nb = nbformat.read(LESSONS_DIR / f"{folder}{file}", as_version=4)
+            code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+            tables = re.findall(r"(?:HitMeTable\(|deal_later\(FlapjackTable)[^)]*"
+                                r"(?:\([^)]*\)[^)]*)*\)", code)
+            reported = [t for t in tables if "HitMeTable" in t or "say_total=True" in t]
+            assert reported, f"{folder}{file}"
+            for t in reported:
+                assert f'on_answer=reporter("{page}")' in t, f"{folder}{file}: {t}"

@@ -13,9 +13,11 @@ import pytest
 from widget_helpers import errors_raise  # noqa: F401 - autouse: click handlers raise
 
 import widgets.lessons.student as student_module
+from engine.questions import Question
 from rooms.answers import Outbox, day_of, open_answers
 from widgets.lessons.exit_ticket import ExitTicket
 from widgets.lessons.practice import AbsoluteValuePractice
+from widgets.lessons.reporting import reporter
 from widgets.lessons.student import (
     NameBar,
     NameRefused,
@@ -156,13 +158,17 @@ def test_exit_ticket_answers_reach_the_store_with_their_mistake(student: Student
     t.entry.value = "-4"
     t.check_typed()
     rows = stored(student)
-    assert [(a.student, a.question, a.given, a.right, a.first_try, a.mistake) for a in rows] == [
-        ("Ana", "1", "-6", True, True, None), ("Ana", "2", "+4", True, True, None),
-        ("Ana", "3", "Positive", False, True, None), ("Ana", "4", "+5", False, True,
-                                                      "sign-of-closer"),
+    assert [(a.student, a.item, a.given, a.right, a.first_try, a.mistake) for a in rows] == [
+        ("Ana", "1", "-6", True, True, None), ("Ana", "2", "4", True, True, None),
+        ("Ana", "3", "1", False, True, None), ("Ana", "4", "+5", False, True,
+                                               "sign-of-closer"),
         ("Ana", "5", "-4", True, True, None)]
     assert {a.lesson for a in rows} == {1} and {a.activity for a in rows} == {"exit-ticket"}
-    assert rows[3].prompt == "Work out +3 + (-8)."
+    # data, no sentence: the question's kind and numbers (the choice: the number picked, or
+    # the choice's place when it stands for no number)
+    assert [(a.kind, a.terms) for a in rows] == [
+        ("ticket", ""), ("greater", "-6,-1,4"), ("ticket", ""), ("sum", "3,-8"),
+        ("sum", "-3,-4,3")]
     # the next student at this device names themselves
     t.next_question()
     t.next_student()
@@ -198,7 +204,8 @@ def test_practice_answers_first_try_or_later(student: Student) -> None:
     rows = stored(student)
     assert [(a.right, a.first_try, a.activity) for a in rows] == [
         (False, True, "check"), (True, False, "check")]
-    assert rows[0].question == rows[1].question == "3-1"
+    assert rows[0].item == rows[1].item == "3-1" and rows[0].kind == "abs-sum"
+    assert rows[0].terms == ",".join(map(str, q.numbers)) and rows[0].variant == 3
     assert rows[0].mistake == ("abs-kept-sign" if q.total < 0 else None)
 
 
@@ -216,7 +223,7 @@ def test_hit_me_check_goes_to_the_store_with_its_mistakes(student: Student) -> N
     from widgets import HitMeTable
 
     t = HitMeTable(players=2, opponents=[AlwaysHold()], seed=7, bot_delay=0,
-                   deck="KS,7H,2D,AH")
+                   deck="KS,7H,2D,AH", on_answer=reporter("hit_me"))
     t.hold_button.click()
     values = t.session.announce_values()
     total = sum(values)
@@ -230,10 +237,11 @@ def test_hit_me_check_goes_to_the_store_with_its_mistakes(student: Student) -> N
     bar.first.value = "Ana"
     assert bar.name_me()
     rows = stored(student)
-    assert [(a.question.split()[-1], a.right, a.first_try) for a in rows] == [
+    assert [(a.item.split()[-1], a.right, a.first_try) for a in rows] == [
         ("sum", False, True), ("|sum|", True, True), ("sum", True, False), ("|sum|", True, False)]
     assert {a.lesson for a in rows} == {3} and {a.activity for a in rows} == {"check"}
-    assert rows[0].prompt.endswith("= ?") and rows[1].prompt.startswith("|")
+    assert [a.kind for a in rows] == ["sum", "abs-sum"] * 2
+    assert {a.terms for a in rows} == {",".join(map(str, values))}
 
 
 def test_flapjack_new_total_goes_to_the_store(student: Student) -> None:
@@ -243,16 +251,32 @@ def test_flapjack_new_total_goes_to_the_store(student: Student) -> None:
 
     student.set_names(("Ben",))
     t = FlapjackTable(deck="KH,5S,3D,8S,2C,KS,4H,9D,6C,QD,7S,AH,10C,JD", seed=1, bot_delay=0,
-                      say_total=True, opponents=[Scripted("3D")])
+                      say_total=True, opponents=[Scripted("3D")],
+                      on_answer=reporter("flapjack"))
     next(b for b in t.hand_box.children if b.description.startswith("9♦ ")).click()
     t.practice.boxes["total"].value = "12"  # -3 + (-9): "two negatives make a positive"
     t.practice.check_button.click()
     t.practice.boxes["total"].value = "-12"
     t.practice.check_button.click()
     rows = stored(student)
-    assert [(a.student, a.prompt, a.given, a.right, a.first_try, a.mistake) for a in rows] == [
-        ("Ben", "-3 + (-9) = ?", "+12", False, True, "two-negatives-positive"),
-        ("Ben", "-3 + (-9) = ?", "-12", True, False, None)]
+    assert [(a.student, a.kind, a.terms, a.given, a.right, a.first_try, a.mistake)
+            for a in rows] == [
+        ("Ben", "sum", "-3,-9", "+12", False, True, "two-negatives-positive"),
+        ("Ben", "sum", "-3,-9", "-12", True, False, None)]
+
+
+def test_a_table_without_on_answer_reports_nothing(student: Student) -> None:
+    from widget_helpers import AlwaysHold
+
+    from widgets import HitMeTable
+
+    student.set_names(("Eve",))
+    t = HitMeTable(players=2, opponents=[AlwaysHold()], seed=7, bot_delay=0,
+                   deck="KS,7H,2D,AH")
+    t.hold_button.click()
+    t.announce.boxes["sum"].value = t.announce.boxes["abs"].value = "99"
+    t.announce.check_button.click()
+    assert stored(student) == []
 
 
 def test_the_static_site_records_nothing(student: Student, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -289,7 +313,7 @@ def test_the_static_site_records_nothing(student: Student, monkeypatch: pytest.M
 def test_a_remembered_name_reaches_the_kernel_at_load(student: Student) -> None:
     """The exit ticket's hidden box: a named student's page says its lesson at once, and the
     page's earlier answers (a table's check) go with the name."""
-    student.record(lesson=3, activity="check", question="Hit Me 1 sum", prompt="+6 + (-9) = ?",
+    student.record(question=Question("sum", (6, -9), 3, "hit-me 1 1 sum"), activity="check",
                    given="+3", right=False, first_try=True, mistake="sign-of-closer")
     t = ExitTicket(lesson=3)
     assert t.recall in t.children and t.recall.layout.display == "none"
@@ -297,7 +321,7 @@ def test_a_remembered_name_reaches_the_kernel_at_load(student: Student) -> None:
     assert student.names == ()
     t.recall.value = keep_value(("Dee",), today(student.clock()))
     assert student.names == ("Dee",)
-    assert [(a.student, a.question) for a in stored(student)] == [("Dee", "Hit Me 1 sum")]
+    assert [(a.student, a.item) for a in stored(student)] == [("Dee", "hit-me 1 1 sum")]
     assert [(p.student, p.lesson) for p in open_answers(  # type: ignore[attr-defined]
         student.url).presence(day_of(NOON))] == [("Dee", 3)]
     t.start()

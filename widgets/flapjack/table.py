@@ -14,18 +14,18 @@ reason in their label.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import ipywidgets as widgets
 
 from engine.errors import ConfigError
 from engine.flapjack import FlapjackState
+from engine.questions import SumCheck
 from widgets.flapjack import render
 from widgets.flapjack.session import Feedback, FlapjackSession, Note
 from widgets.flapjack.settings import FIELDS, settings_panel
 from widgets.flapjack.view import TableView, table_view
-from widgets.lessons.course import lesson_number
 from widgets.page.in_browser import IN_BROWSER
 from widgets.table import components as ui
 from widgets.table.controller import call_later
@@ -52,8 +52,10 @@ class FlapjackTable(TableShell, widgets.VBox):
                  large_print: bool = False, names: Sequence[str] | None = None,
                  say_total: bool = False, bot_delay: float = 0.8, deck: str | None = None,
                  teacher_controls: bool | None = None, lang: str | None = None,
-                 anchor: str | None = None) -> None:
+                 anchor: str | None = None,
+                 on_answer: Callable[[SumCheck], None] | None = None) -> None:
         self.lang = check_language(lang)
+        self.on_answer = on_answer
         with speaking(self.lang):
             self._classes = game_classes(anchor)
             self._init(players, opponents, variant, decks, colors, seed, walkthrough,
@@ -253,21 +255,16 @@ class FlapjackTable(TableShell, widgets.VBox):
         self._hide_part("practice_box")
         self.session.cancel()
 
-    # the lesson whose page holds the table: its checks are filed under it
-    LESSON = lesson_number("flapjack")
-
     def _check_total(self, typed: int | None) -> Feedback:
-        """"Say the new total"; the student's answer goes to the class's store (not in a
-        teacher's walkthrough, not the static site; widgets/lessons/student.py)."""
+        """"Say the new total"; reported to `on_answer` (not in a teacher's walkthrough, not
+        the static site)."""
         s = self.session
         first, nums, mine = s.misses == 0, s.expected(), s.my_turn()
         fb = s.check_total(typed)
         if nums is not None and typed is not None and mine and not s.walkthrough \
-                and not IN_BROWSER:
-            from widgets.lessons.student import record_sum_check
-
-            record_sum_check(lesson=self.LESSON, question="Flapjack total",
-                             terms=(nums[0], nums[1]), given_sum=typed, first_try=first)
+                and not IN_BROWSER and self.on_answer is not None:
+            self.on_answer(SumCheck(f"flapjack {s.deal_code} {s.practice_serial}", nums[:2],
+                                    typed, None, first))
         return fb
 
     def _answer(self, fb: Feedback) -> None:

@@ -6,16 +6,16 @@ never in any widget value. Phases: PLAY, ANNOUNCE (sum and |sum| typed first), R
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import ipywidgets as widgets
 
+from engine.questions import SumCheck
 from widgets.hit_me.render import score_table_html
 from widgets.hit_me.session import HitMeSession, Phase
 from widgets.hit_me.settings import settings_panel
 from widgets.hit_me.view import HitMeView, table_view
-from widgets.lessons.course import lesson_number
 from widgets.page.in_browser import IN_BROWSER
 from widgets.table import components as ui
 from widgets.table.render import esc
@@ -43,9 +43,13 @@ class HitMeTable(TableShell, widgets.VBox):
     (0: at once, for tests);
     deck: a stacked card order for the first round, top first ('KS,7H,...'); lang: the
     table's language ('en', 'es'; None: the kernel's, widgets.words.set_language); anchor: a
-    name ('play') a link in the lesson ("#play") jumps to (widgets.table.shell.game_classes)."""
+    name ('play') a link in the lesson ("#play") jumps to (widgets.table.shell.game_classes);
+    on_answer: called with each end-of-round check of the one student at the table (an
+    engine.questions.SumCheck), for the page that reports it (a lesson page: to the class's
+    store, widgets/lessons/student.py `reporter`); None: the checks go nowhere."""
 
     _FROM_SESSION = _FROM_SESSION
+    on_answer: Callable[[SumCheck], None] | None = None
 
     def __init__(self, players: int = 3, opponents: Any = "medium", seed: int | str | None = None,
                  mode: str = "solo", walkthrough: bool = False, large_print: bool = False,
@@ -53,8 +57,10 @@ class HitMeTable(TableShell, widgets.VBox):
                  turn_order: str = "round-robin", ace_eleven: bool = False,
                  bot_delay: float = 0.8, students: int | None = None,
                  deck: str | None = None, lang: str | None = None,
-                 teacher_controls: bool | None = None, anchor: str | None = None) -> None:
+                 teacher_controls: bool | None = None, anchor: str | None = None,
+                 on_answer: Callable[[SumCheck], None] | None = None) -> None:
         self.lang = check_language(lang)
+        self.on_answer = on_answer
         with speaking(self.lang):
             self._classes = game_classes(anchor)
             self._init(players, opponents, seed, mode, walkthrough, large_print, names, colors,
@@ -172,24 +178,18 @@ class HitMeTable(TableShell, widgets.VBox):
             tooltip=_("the next dealer deals a new round"), layout=ui.shown_layout(False))
         self.next_round_row = ui.hbox([self.next_round_button])
 
-    # the lesson whose page holds the table: its checks are filed under it
-    LESSON = lesson_number("hit_me")
-
     def _check_announce(self, answers: dict[str, int | None]) -> bool | None:
-        """The end-of-round check; the student's answers go to the class's store (one student
-        at the table, not a teacher's walkthrough, not the static site;
-        widgets/lessons/student.py)."""
+        """The end-of-round check; reported to `on_answer` (one student at the table, not a
+        teacher's walkthrough, not the static site)."""
         s = self.session
         first, values = s.announce_misses == 0, s.announce_values()
         ok = s.check_announce(answers)
         typed = answers.get("sum"), answers.get("abs")
         if (ok is not None and values and len(values) >= 2 and None not in typed
-                and len(s.students) == 1 and not s.walkthrough and not IN_BROWSER):
-            from widgets.lessons.student import record_sum_check
-
-            record_sum_check(lesson=self.LESSON, question=f"Hit Me {s.announce_round}",
-                             terms=tuple(values), given_sum=typed[0], given_abs=typed[1],
-                             first_try=first)
+                and len(s.students) == 1 and not s.walkthrough and not IN_BROWSER
+                and self.on_answer is not None):
+            self.on_answer(SumCheck(f"hit-me {s.deal_code} {s.announce_round}", tuple(values),
+                                    typed[0], typed[1], first))
         return ok
 
     def _build_announce(self) -> None:

@@ -27,19 +27,19 @@ from typing import Any
 import ipywidgets as w
 
 from engine.cards import signed
+from engine.questions import NumberRefused, Question, parse_number
 from widgets.lessons.mistakes import Shape, classify
 from widgets.page.in_browser import IN_BROWSER
 from widgets.page.language import N_, check_lang, speaks
 from widgets.table.components import (
     html_widget,
     make_button,
-    parse_int_answer,
     shared_layout,
     style_widget,
 )
 from widgets.table.render import esc
 from widgets.table.shell import LazyPart
-from widgets.words import _, mistake_feedback
+from widgets.words import _, mistake_feedback, number_refused_text
 
 MIN_ITEMS, MAX_ITEMS = 3, 5
 MAX_CHOICES = 4
@@ -82,6 +82,31 @@ class Item:
                              f"answer {self.answer!r}")
         elif self.picks and self.shape is None:
             raise ValueError(f"{self.prompt!r}: picks stand for numbers of a shape")
+
+    def question(self, lesson: int, number: int) -> Question:
+        """This item as data: its shape's kind and numbers ('ticket' without one)."""
+        if self.shape is None:
+            return Question("ticket", (), lesson, str(number))
+        return Question(self.shape.kind, self.shape.terms, lesson, str(number))
+
+    def given_data(self, given: int | str) -> str:
+        """An answer as stored: a typed number ('+5', '11'); for a choice the number it stands
+        for, else its place among the choices ('2')."""
+        if not self.choices:
+            return str(given)
+        i = self.choices.index(given)
+        return str(self.picks[i]) if self.picks else str(i + 1)
+
+    def given_text(self, data: str) -> str:
+        """An answer as stored, as the reader sees it (a choice's words in the language in
+        use)."""
+        if not self.choices:
+            return data
+        try:
+            i = self.picks.index(int(data)) if self.picks else int(data) - 1
+        except ValueError:
+            return data
+        return shown(self.choices[i]) if 0 <= i < len(self.choices) else data
 
     def mistake(self, given: int | str) -> str | None:
         """The mistake an answer shows: a typed number, or a choice's label."""
@@ -387,9 +412,10 @@ class ExitTicket(w.VBox):
         if item.choices:
             self._say(_("This question is answered with one of the buttons."))
             return None
-        n = parse_int_answer(self.entry.value)
-        if n is None:
-            self._say(_("Type a whole number, for example -3 or 12."))
+        try:
+            n = parse_number(self.entry.value)
+        except NumberRefused as e:
+            self._say(number_refused_text(e.code))
             return None
         return self._record(n == item.answer, signed(n) if not item.size else str(n),
                             item.mistake(n))
@@ -408,7 +434,7 @@ class ExitTicket(w.VBox):
             self._say(_("Choose one of the buttons."))
             return None
         choice = item.choices[index]
-        return self._record(choice == item.answer, choice, item.mistake(choice))
+        return self._record(choice == item.answer, item.given_data(choice), item.mistake(choice))
 
     @speaks
     def next_question(self) -> None:
@@ -471,10 +497,10 @@ class ExitTicket(w.VBox):
         item = self.items[self.index]
         self.marks.append(right)
         if self.name_bar is not None:
-            # the prompt as the teacher reads it (English): the class view translates it
+            # data only: the dashboard writes the question in the teacher's language
             self.name_bar.student.record(
-                lesson=self.lesson, activity="exit-ticket", question=str(self.index + 1),
-                prompt=item.prompt, given=given, right=right, first_try=True, mistake=mistake)
+                question=item.question(self.lesson, self.index + 1), activity="exit-ticket",
+                given=given, right=right, first_try=True, mistake=mistake)
         self.answered = True
         self._clear_status()
         if right:

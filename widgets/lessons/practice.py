@@ -14,13 +14,14 @@ On a served page every checked answer goes to the class's store under the studen
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import ipywidgets as w
 
 from engine.cards import signed
+from engine.questions import Question as QuestionData
+from engine.questions import read_number
 from widgets.lessons import worked_examples as nl
 from widgets.lessons.mistakes import Shape, classify
 from widgets.page.in_browser import IN_BROWSER
@@ -121,16 +122,8 @@ def make_question(rng: random.Random, kind: str) -> Question:
 
 
 def parse_answer(text: object) -> int | None:
-    """A typed whole number ('8', '-8', '+8', with a typographic minus too), else None."""
-    if not isinstance(text, str):
-        return None
-    t = text.strip().replace("\u2212", "-").replace(" ", "")
-    if not t or len(t) > 6:
-        return None
-    body = t[1:] if t[0] in "+-" else t
-    if not body.isdigit() or not body.isascii():
-        return None
-    return int(t)
+    """A typed whole number (engine.questions.parse_number), else None."""
+    return read_number(text)
 
 
 def explain(q: Question) -> str:
@@ -380,7 +373,7 @@ class AbsoluteValuePractice(w.VBox):
         """Answer a 'closer' question: 0 or 1 picks a number, 2 means the same distance."""
         if self.question is None or self.done or self.question.kind != "closer":
             return None
-        given = (SAME if index == 2 else signed(self.question.numbers[index])
+        given = ("0" if index == 2 else signed(self.question.numbers[index])
                  if index in (0, 1) else "")
         return self._record(check(self.question, SAME if index == 2 else index), given)
 
@@ -434,10 +427,12 @@ class AbsoluteValuePractice(w.VBox):
             self._layout_children()
         q = self.question
         mistake = fb.mistake
+        shape = shape_of(q)
         self.name_bar.student.record(
-            lesson=self.lesson, activity="check" if self.first_try else "practice",
-            question=f"{self.seed}-{self.number}", prompt=re.sub(r"<[^>]+>", "", q.prompt),
-            given=given, right=fb.correct, first_try=self.attempts == 1, mistake=mistake)
+            question=QuestionData(shape.kind, shape.terms, self.lesson,
+                                  f"{self.seed}-{self.number}", self.seed),
+            activity="check" if self.first_try else "practice", given=given, right=fb.correct,
+            first_try=self.attempts == 1, mistake=mistake)
 
     def _flip_sign(self) -> None:
         t = self.answer.value.strip()

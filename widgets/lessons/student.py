@@ -31,6 +31,8 @@ from typing import Any
 
 import ipywidgets as w
 
+from engine.cards import signed
+from engine.questions import Question, terms_text
 from rooms.codes import MAX_NAME, CodeError, clean_name
 from widgets.page.in_browser import IN_BROWSER
 from widgets.page.language import speaks
@@ -139,16 +141,19 @@ class Student:
             self._box().put(Presence(name, self.lesson, self.clock()))
 
     # ----- answers ---------------------------------------------------------------------------
-    def record(self, *, lesson: int, activity: str, question: str, prompt: str, given: str,
-               right: bool, first_try: bool, mistake: str | None = None) -> None:
-        """One answer of this page's student; kept until they name themselves."""
+    def record(self, *, question: Question, activity: str, given: str, right: bool,
+               first_try: bool, mistake: str | None = None) -> None:
+        """One answer of this page's student (or pair) to `question`; kept until they name
+        themselves. No sentence: the dashboard writes the question in the teacher's
+        language."""
         if IN_BROWSER or self.answers >= MAX_ANSWERS:
             return
         self.answers += 1
         from rooms.answers import new_answer_id
 
-        kw = {"answer_id": new_answer_id(), "lesson": lesson, "activity": activity,
-              "question": str(question)[:40], "prompt": str(prompt)[:300],
+        kw = {"answer_id": new_answer_id(), "lesson": question.lesson, "activity": activity,
+              "item": question.item[:40], "kind": question.kind,
+              "terms": terms_text(question.terms), "variant": question.variant,
               "given": str(given)[:40], "right": bool(right), "first_try": bool(first_try),
               "mistake": mistake, "at": self.clock()}
         if not self.names:
@@ -161,9 +166,12 @@ class Student:
         from rooms.answers import Answer
 
         box = self._box()
-        for i, name in enumerate(self.names):
-            # one id per student of a pair, made here: a retry of either never doubles it
-            box.put(Answer(answer_id=f"{answer_id}-{i}", student=name, **kw))
+        names = self.names
+        for i, name in enumerate(names):
+            # one id per student of a pair, made here: a retry of either never doubles it;
+            # each carries the other's name, so the pair's work is seen as the pair's
+            partner = names[1 - i] if len(names) == 2 else ""
+            box.put(Answer(answer_id=f"{answer_id}-{i}", student=name, partner=partner, **kw))
 
     def _box(self) -> Any:
         with self._lock:
@@ -313,30 +321,23 @@ class NameBar(w.VBox):
         self.change_button.disabled = not named
 
 
-def _sum_words(terms: tuple[int, ...]) -> str:
-    from engine.cards import signed
-
-    return " + ".join(signed(t) if i == 0 or t >= 0 else f"({signed(t)})"
-                      for i, t in enumerate(terms))
-
-
-def record_sum_check(*, lesson: int, question: str, terms: tuple[int, ...],
+def record_sum_check(*, lesson: int, item: str, terms: tuple[int, ...],
                      given_sum: int | None = None, given_abs: int | None = None,
                      first_try: bool, student: Student | None = None) -> None:
-    """A table's check of a sum (and of its absolute value) as the page's student's answers,
-    with the mistake each wrong one shows: Hit Me's end-of-round check, Flapjack's "say the
-    new total"."""
-    from engine.cards import signed
+    """A table's check of a sum (and, asked together, of its absolute value) as the page's
+    student's answers, with the mistake each wrong one shows: Hit Me's end-of-round check,
+    Flapjack's "say the new total"."""
     from widgets.lessons.mistakes import Shape, classify
 
     who = student if student is not None else STUDENT
-    words = _sum_words(terms)
     total = sum(terms)
+    both = given_sum is not None and given_abs is not None and len(terms) >= 2
     if given_sum is not None:
-        who.record(lesson=lesson, activity="check", question=f"{question} sum",
-                   prompt=f"{words} = ?", given=signed(given_sum), right=given_sum == total,
-                   first_try=first_try, mistake=classify(Shape("sum", terms), given_sum))
+        who.record(question=Question("sum", terms, lesson, f"{item} sum"), activity="check",
+                   given=signed(given_sum), right=given_sum == total, first_try=first_try,
+                   mistake=classify(Shape("sum", terms, both=both), given_sum))
     if given_abs is not None and len(terms) >= 2:
-        who.record(lesson=lesson, activity="check", question=f"{question} |sum|",
-                   prompt=f"|{words}| = ?", given=str(given_abs), right=given_abs == abs(total),
-                   first_try=first_try, mistake=classify(Shape("abs-sum", terms), given_abs))
+        who.record(question=Question("abs-sum", terms, lesson, f"{item} |sum|"),
+                   activity="check", given=str(given_abs), right=given_abs == abs(total),
+                   first_try=first_try,
+                   mistake=classify(Shape("abs-sum", terms, both=both), given_abs))

@@ -19,6 +19,7 @@ import ipywidgets as widgets
 from ipywidgets.widgets.widget_bool import ToggleButtonStyle
 from ipywidgets.widgets.widget_string import HTMLStyle, TextStyle
 
+from engine.questions import read_number
 from widgets.table import deal_codes
 from widgets.table.render import (
     Arrow,
@@ -593,18 +594,12 @@ def _field_label(widget: widgets.Widget, name: str) -> str:
 
 
 # ----- answer entry with keypad -------------------------------------------------------------------
-ANSWER_RE = re.compile(r"\s*([+\-\u2212]?)\s*(\d{1,4})\s*")
 
 
 def parse_int_answer(text: Any) -> int | None:
-    """A typed whole number ('-7', '\u22127', '+7', ' 7 '); None if it is not one."""
-    if not isinstance(text, str) or len(text) > 12:
-        return None
-    m = ANSWER_RE.fullmatch(text)
-    if not m:
-        return None
-    n = int(m.group(2))
-    return -n if m.group(1) in ("-", MINUS) else n
+    """A typed whole number ('-7', '\u22127', '+7', ' 7 '; engine.questions.parse_number);
+    None if it is not one."""
+    return read_number(text)
 
 
 class AnswerEntry(widgets.VBox):

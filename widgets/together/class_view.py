@@ -44,7 +44,7 @@ from rooms import (
 from widgets.table.components import MessageArea, html_widget, make_button, shared_layout
 from widgets.table.controller import call_later
 from widgets.together.dashboard import AnswersPanel
-from widgets.words import _, room_error_text, time_ago
+from widgets.words import _, mistake_label, room_error_text, time_ago
 
 log = logging.getLogger(__name__)
 
@@ -118,6 +118,8 @@ class ClassView(widgets.VBox):
         }
         self.message = MessageArea()
         self.answers_panel = AnswersPanel(url=self.store.url)
+        self.room_checks: list[Any] = []
+        self.answers_panel.on_refresh = self.draw_checks
         self.room_choice.observe(lambda _c: self._update_controls(), names="value")
         controls = widgets.HBox([self.room_choice, self.seat_choice],
                                 layout=shared_layout(flex_flow="row wrap"))
@@ -200,6 +202,12 @@ class ClassView(widgets.VBox):
             sub.close()
 
     # ----- drawing -------------------------------------------------------------------------
+    def draw_checks(self) -> None:
+        """The announce checks: the rooms' and those of the lesson pages' Hit Me tables."""
+        if hasattr(self, "checks"):
+            self.checks.value = checks_html(
+                [*self.room_checks, *self.answers_panel.summary.table_checks], mistake_label)
+
     def refresh(self) -> None:
         """Read every room and the check results and draw them."""
         try:
@@ -221,7 +229,8 @@ class ClassView(widgets.VBox):
                     rooms=len(live), playing=sum(r.info.status == "playing" for r in live),
                     stuck=len(stuck), minutes=f"{self.stuck_after / 60:g}")) + "</div>")
         self.table.value = rooms_html(live)
-        self.checks.value = checks_html(checks)
+        self.room_checks = checks
+        self.draw_checks()
         options = [(f"{r.shown} ({GAME_NAMES.get(r.info.game, r.info.game)}, "
                     f"{_status_words(r.info.status)})", r.info.code) for r in live]
         chosen = self.room_choice.value
@@ -368,7 +377,7 @@ def rooms_html(rooms: list[ClassRoom]) -> str:
     return "".join(out)
 
 
-def checks_html(checks: list[Any]) -> str:
+def checks_html(checks: list[Any], mistake_label: Callable[[str], str] | None = None) -> str:
     """Per student: checks done, right at the first try, misses and which mistakes."""
     if not checks:
         return "<p>" + html.escape(_("No announce check yet (they come at the end of each Hit Me "
@@ -378,8 +387,9 @@ def checks_html(checks: list[Any]) -> str:
     out = ["<table class='icg-class-checks-table'><thead><tr>",
            *(f"<th scope='col'>{html.escape(h)}</th>" for h in head), "</tr></thead><tbody>"]
     for c in sorted(checks, key=lambda c: (-c.misses, c.name.casefold())):
-        mistakes = ", ".join(f"{_(MISTAKES.get(k, k))} \u00d7{n}" for k, n in c.mistakes) \
-            or "\u2014"
+        mistakes = ", ".join(
+            f"{_(MISTAKES[k]) if k in MISTAKES or mistake_label is None else mistake_label(k)}"
+            f" \u00d7{n}" for k, n in c.mistakes) or "\u2014"
         cells = [c.name, c.shown, str(c.checks), str(c.first_try), str(c.misses), mistakes]
         out.append("<tr>" + "".join(f"<td>{html.escape(x)}</td>" for x in cells) + "</tr>")
     out.append("</tbody></table>")

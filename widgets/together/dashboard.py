@@ -29,6 +29,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from engine.questions import CHOICE_KINDS, terms_of
 from rooms import StoreUnavailable
 from rooms.answers import (
     MAX_KEEP_DAYS,
@@ -39,28 +40,77 @@ from rooms.answers import (
     day_of,
     open_answers,
 )
+from widgets.lessons.exit_ticket import TICKETS, Item, shown
 from widgets.lessons.mistakes import MISTAKES
 from widgets.table.components import MessageArea, html_widget, make_button, shared_layout
-from widgets.words import _, mistake_label, room_error_text, time_ago
+from widgets.words import N_, _, mistake_label, question_text, room_error_text, time_ago
 
 log = logging.getLogger(__name__)
 
 EXPIRE_EVERY = 600.0  # seconds between deletions of the days no longer kept
 
 
+def question_words(a: Answer) -> str:
+    """The question of an answer in the language spoken now: an exit ticket's own words, or
+    the words made from a generated question's numbers."""
+    item = ticket_item(a)
+    if item is not None:
+        return shown(item.prompt)
+    try:
+        return question_text(a.kind, terms_of(a.terms))
+    except (ValueError, IndexError):
+        return ""
+
+
+def given_words(a: Answer) -> str:
+    """The answer given, as the reader reads it (a choice's words in the language spoken
+    now)."""
+    item = ticket_item(a)
+    if item is not None:
+        return item.given_text(a.given)
+    if a.kind in CHOICE_KINDS and a.given == "0":
+        return _("the same")
+    return a.given
+
+
+def ticket_item(a: Answer) -> Item | None:
+    if a.activity != "exit-ticket" or not a.item.isdigit():
+        return None
+    items = TICKETS.get(a.lesson, ())
+    n = int(a.item)
+    return items[n - 1] if 1 <= n <= len(items) else None
+
+
 @dataclass
 class QuestionResult:
-    """One exit-ticket question: its words, the first answers to it and how many were right."""
+    """One exit-ticket question: the first answers to it and how many were right."""
 
     lesson: int
     question: str
-    prompt: str
+    sample: Answer
     first: int = 0
     right: int = 0
 
     @property
+    def prompt(self) -> str:
+        return question_words(self.sample)
+
+    @property
     def share(self) -> float | None:
         return self.right / self.first if self.first else None
+
+
+@dataclass
+class TableChecks:
+    """One student's checks at a lesson page's Hit Me table (its end-of-round sum and |sum|),
+    in the shape of a room's announce checks (rooms.checks.CheckSummary) for the class view."""
+
+    name: str
+    shown: str = ""
+    checks: int = 0
+    first_try: int = 0
+    misses: int = 0
+    mistakes: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass
@@ -73,6 +123,34 @@ class Summary:
     # mistake -> the wrong answers that show it, oldest first
     mistakes: dict[str, list[Answer]] = field(default_factory=dict)
     other_wrong: int = 0  # wrong answers that show none of the listed mistakes
+    # per student, the end-of-round checks of a lesson page's Hit Me table
+    table_checks: list[TableChecks] = field(default_factory=list)
+
+
+def hit_me_checks(answers: Sequence[Answer]) -> list[TableChecks]:
+    """Per student, their checks at Hit Me tables of lesson pages: one check a round (its sum
+    and |sum| typed together), right at the first try or not, the tries that missed and the
+    mistakes their first tries showed."""
+    rounds: dict[str, dict[str, list[Answer]]] = {}
+    for a in answers:
+        if a.activity == "check" and a.item.startswith("hit-me "):
+            one = a.item.rsplit(" ", 1)[0]  # 'hit-me <deal> <round>' without 'sum' / '|sum|'
+            rounds.setdefault(a.student, {}).setdefault(one, []).append(a)
+    out = []
+    for name, by_round in rounds.items():
+        c = TableChecks(name, _("lesson page"))
+        mistakes: dict[str, int] = {}
+        for tries in by_round.values():
+            first = [a for a in tries if a.first_try]
+            c.checks += 1
+            c.first_try += bool(first) and all(a.right for a in first)
+            c.misses += len({a.at for a in tries if not a.right})
+            for a in first:
+                if a.mistake:
+                    mistakes[a.mistake] = mistakes.get(a.mistake, 0) + 1
+        c.mistakes = tuple(sorted(mistakes.items()))
+        out.append(c)
+    return out
 
 
 def _question_order(q: str) -> tuple[int, str]:
@@ -86,8 +164,8 @@ def summarise(answers: Sequence[Answer]) -> Summary:
     results: dict[tuple[int, str], QuestionResult] = {}
     for a in answers:
         if a.activity == "exit-ticket" and a.first_try:
-            key = (a.lesson, a.question)
-            r = results.setdefault(key, QuestionResult(a.lesson, a.question, a.prompt))
+            key = (a.lesson, a.item)
+            r = results.setdefault(key, QuestionResult(a.lesson, a.item, a))
             mine = out.marks.setdefault(a.student, {})
             if key not in mine:  # a student answers each question once (a retake: first one)
                 mine[key] = a.right
@@ -98,6 +176,7 @@ def summarise(answers: Sequence[Answer]) -> Summary:
                 out.mistakes.setdefault(a.mistake, []).append(a)
             else:
                 out.other_wrong += 1
+    out.table_checks = hit_me_checks(answers)
     out.questions = sorted(results.values(),
                            key=lambda r: (r.lesson, _question_order(r.question)))
     return out
@@ -151,8 +230,8 @@ def tickets_html(summary: Summary, hide_names: bool) -> str:
     student and question (left out when names are hidden)."""
     if not summary.questions:
         return "<p>" + html.escape(_("No exit-ticket answer yet today.")) + "</p>"
-    rows = [[_("Lesson {lesson}").format(lesson=r.lesson), r.question, _(r.prompt) if r.prompt
-             else "", str(r.first), str(r.right), _share(r)] for r in summary.questions]
+    rows = [[_("Lesson {lesson}").format(lesson=r.lesson), r.question, r.prompt, str(r.first),
+             str(r.right), _share(r)] for r in summary.questions]
     out = _table("icg-class-questions-table",
                  [_("Lesson"), _("Question"), _("Words"), _("First answers"), _("Right"),
                   _("Share right")], rows)
@@ -180,8 +259,8 @@ def mistakes_html(summary: Summary, hide_names: bool) -> str:
     for mistake, wrong in sorted(summary.mistakes.items(), key=lambda kv: (-len(kv[1]), kv[0])):
         shown = []
         for a in wrong:
-            what = _("{question}: {given}").format(question=_(a.prompt) if a.prompt else "",
-                                                   given=a.given)
+            what = _("{question}: {given}").format(question=question_words(a),
+                                                   given=given_words(a))
             shown.append(what if hide_names else _("{name}, {answer}").format(name=a.student,
                                                                             answer=what))
         rows.append([mistake_label(mistake), str(len(wrong)), "; ".join(shown)])
@@ -192,6 +271,27 @@ def mistakes_html(summary: Summary, hide_names: bool) -> str:
         out += "<p>" + html.escape(_("Other wrong answers: {n}.").format(
             n=summary.other_wrong)) + "</p>"
     return out
+
+
+ACTIVITY_WORDS = {"exit-ticket": N_("exit ticket"), "practice": N_("practice"),
+                  "check": N_("check")}
+
+
+def csv_header() -> list[str]:
+    """The answers CSV's column names, in the language spoken now."""
+    return [_("time"), _("student"), _("with"), _("lesson"), _("activity"), _("item"),
+            _("question"), _("answer"), _("right (1) or not (0)"),
+            _("first try (1) or not (0)"), _("mistake"),
+            _("mistake code"), _("variant")]
+
+
+def csv_row(a: Answer) -> list[object]:
+    """One answer's cells, its words in the language spoken now."""
+    return [time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(a.at)), a.student, a.partner,
+            a.lesson, _(ACTIVITY_WORDS.get(a.activity, a.activity)), a.item, question_words(a),
+            given_words(a), int(a.right), int(a.first_try),
+            mistake_label(a.mistake) if a.mistake in MISTAKES else "", a.mistake or "",
+            a.variant]
 
 
 def csv_link(text: str, day: str, rows: int, made: float) -> str:
@@ -210,6 +310,7 @@ class AnswersPanel(widgets.VBox):
     def __init__(self, answers: ClassAnswers | None = None, *, url: str | None = None,
                  clock: Callable[[], float] = time.time) -> None:
         self._answers = answers
+        self.on_refresh: Callable[[], None] | None = None  # the class view redraws its checks
         self.url = url
         self.clock = clock
         self.expired_at = -EXPIRE_EVERY
@@ -287,6 +388,8 @@ class AnswersPanel(widgets.VBox):
         self.students.value = students_html(presence, now, hide)
         self.tickets.value = tickets_html(self.summary, hide)
         self.mistakes.value = mistakes_html(self.summary, hide)
+        if self.on_refresh is not None:
+            self.on_refresh()
         return True
 
     def make_csv(self) -> bool:
@@ -294,7 +397,7 @@ class AnswersPanel(widgets.VBox):
         now = self.clock()
         day = day_of(now)
         try:
-            text = self.answers.csv_text(day)
+            text = self.answers.csv_text(day, header=csv_header(), row=csv_row)
         except StoreUnavailable as e:
             self.message.show(room_error_text(e), "error")
             return False

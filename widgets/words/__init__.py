@@ -4,7 +4,7 @@ One module per idea, every name read from here (`from widgets.words import _, re
 `catalogues` (the catalogues, `_()`, `ngettext()`, `N_()`), `numbers`, `cards`, `people` (who did
 it), `event_log` (the plain log), `hit_me_log`, `flapjack_log`, `mistakes` (each common
 mistake's label and feedback), `reasons` (refused moves and settings), `room_errors`,
-`bot_reasons`, `hints`.
+`bot_reasons`, `hints`, `questions` (a question's words made from its data).
 
 The engine speaks data (engine.events.Event, engine.errors.Reason, ...); this module turns that
 data into words for one viewer ("You hit" / "Ana hits"). Every user-facing string goes through
@@ -98,6 +98,7 @@ from widgets.words.numbers import (
     signed,
     step_math,
     sum_math,
+    sum_terms,
     time_ago,
     total_text,
 )
@@ -105,6 +106,10 @@ from widgets.words.people import (
     addressed,
     join_names,
     name_of,
+)
+from widgets.words.questions import (
+    number_refused_text,
+    question_text,
 )
 from widgets.words.reasons import (
     action_text,
@@ -180,6 +185,7 @@ __all__ = [
     "name_of",
     "named",
     "ngettext",
+    "number_refused_text",
     "number_words",
     "paren_signed",
     "percent",
@@ -187,6 +193,7 @@ __all__ = [
     "private_for_onlooker",
     "pseudo_catalog",
     "pseudo_text",
+    "question_text",
     "reason_text",
     "room_error_text",
     "set_language",
@@ -195,6 +202,7 @@ __all__ = [
     "speaking",
     "step_math",
     "sum_math",
+    "sum_terms",
     "time_ago",
     "total_text",
     "variant_title",

@@ -21,6 +21,15 @@ def step_math(before: int, delta: int, after: int) -> str:
     return f"{signed(before)} + {paren_signed(delta)} = {signed(after)}"
 
 
+def sum_terms(values: Sequence[int]) -> str:
+    """'+2 + (-7) + (+4)': the one way a sum is written (every term after the first in
+    brackets)."""
+    values = list(values)
+    if not values:
+        return "0"
+    return " + ".join([signed(values[0])] + [paren_signed(v) for v in values[1:]])
+
+
 def sum_math(values: Sequence[int]) -> str:
     """'+2 + (-7) + (+4) = -1': a list of card values added up."""
     values = list(values)
@@ -29,8 +38,7 @@ def sum_math(values: Sequence[int]) -> str:
     total = sum(values)
     if len(values) == 1:
         return f"{signed(values[0])} = {signed(total)}"
-    terms = [signed(values[0])] + [paren_signed(v) for v in values[1:]]
-    return f"{' + '.join(terms)} = {signed(total)}"
+    return f"{sum_terms(values)} = {signed(total)}"
 
 
 def percent(n: int) -> str:
