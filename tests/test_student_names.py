@@ -184,8 +184,8 @@ def test_a_pair_answers_for_both(student: Student) -> None:
     t.entry.value = "-11"
     t.check_typed()
     rows = stored(student)
-    assert [(a.student, a.given, a.mistake) for a in rows] == [
-        ("Ana", "-11", "abs-kept-sign"), ("Ben", "-11", "abs-kept-sign")]
+    assert [(a.student, a.partner, a.given, a.mistake) for a in rows] == [
+        ("Ana", "Ben", "-11", "abs-kept-sign"), ("Ben", "Ana", "-11", "abs-kept-sign")]
     assert len({a.answer_id for a in rows}) == 2
 
 
