@@ -20,7 +20,9 @@ digits).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 SHAPE_KINDS = ("sum", "abs", "abs-sum", "difference", "distance", "greater", "less", "closer")
 KINDS = (*SHAPE_KINDS, "ticket")
@@ -125,3 +127,173 @@ class SumCheck:
     given_sum: int | None
     given_abs: int | None
     first_try: bool
+
+
+# ----- the unit's skills: generated practice, targeted at a mistake, and mastery --------------
+SKILLS = ("add-2", "add-3", "subtract", "abs", "distance", "compare", "closer")
+SKILL_KINDS = {"add-2": ("sum",), "add-3": ("sum",), "subtract": ("difference",),
+               "abs": ("abs", "abs-sum"), "distance": ("distance",),
+               "compare": ("greater", "less"), "closer": ("closer",)}
+# which skill practises each common mistake (widgets/lessons/mistakes.py)
+MISTAKE_SKILL = {
+    "added-abs": "add-2", "sign-of-closer": "add-2", "subtracted-abs": "add-2",
+    "two-negatives-positive": "add-2", "sign-flipped": "add-2",
+    "subtract-negative-left": "subtract", "subtract-positive-right": "subtract",
+    "abs-kept-sign": "abs", "sum-for-abs": "abs", "abs-for-sum": "add-2",
+    "distance-sizes-subtracted": "distance", "farther-is-greater": "compare",
+    "closer-is-greater": "compare", "lesser-is-closer": "closer",
+}
+MASTERY_STREAK = 3  # right at the first try, in a row
+DAILY_LIMIT = 10  # items of a skill in a day without mastery: ask the teacher
+TARGETED_ITEMS = 2  # after a mistake, the next items that practise it
+
+
+def _nz(rng: Any, low: int, high: int) -> int:
+    """A whole number from low to high, never 0."""
+    n = 0
+    while n == 0:
+        n = rng.randint(low, high)
+    return n
+
+
+def _mixed(rng: Any) -> tuple[int, int]:
+    """Two numbers of different signs and different sizes."""
+    a = rng.randint(1, 9)
+    b = rng.randint(1, 12)
+    while b == a:
+        b = rng.randint(1, 12)
+    pair = (a, -b) if rng.random() < 0.5 else (-a, b)
+    return pair if rng.random() < 0.5 else (pair[1], pair[0])
+
+
+def _negatives(rng: Any) -> tuple[int, int]:
+    """Two different negative numbers."""
+    a = rng.randint(1, 9)
+    b = rng.randint(1, 9)
+    while b == a:
+        b = rng.randint(1, 9)
+    return -a, -b
+
+
+def make_item(rng: Any, skill: str, target: str | None = None) -> tuple[str, tuple[int, ...]]:
+    """A new question of `skill` drawn with `rng`, as (kind, numbers): one where the mistake
+    `target` can show, when given (and that mistake belongs to the skill's kinds)."""
+    if skill not in SKILLS:
+        raise ValueError(f"skill must be one of {', '.join(SKILLS)}; got {skill!r}")
+    if skill == "add-2":
+        if target in ("subtracted-abs", "two-negatives-positive") or (
+                target is None and rng.random() < 0.3):
+            return "sum", _negatives(rng)
+        if target == "sign-flipped":  # the one sum whose sign no other mistake explains
+            a, b = _negatives(rng)
+            return "sum", (-a, -b)
+        terms = _mixed(rng)
+        while target == "abs-for-sum" and sum(terms) > 0:
+            terms = _mixed(rng)
+        return "sum", terms
+    if skill == "add-3":
+        a, b = _mixed(rng)
+        c = _nz(rng, -9, 9)
+        if rng.random() < 0.4:  # a zero pair to find
+            c = -a
+        return "sum", (a, b, c)
+    if skill == "subtract":
+        if target == "subtract-negative-left" or (target is None and rng.random() < 0.5):
+            return "difference", (_nz(rng, -9, 9), -rng.randint(1, 9))
+        if target == "two-negatives-positive":
+            p, q = sorted(_negatives(rng))
+            return "difference", (p, q)
+        return "difference", (-rng.randint(1, 9), rng.randint(1, 9))
+    if skill == "abs":
+        if target in ("sum-for-abs", "abs-for-sum") or rng.random() < 0.5:
+            terms = _mixed(rng)
+            while sum(terms) >= 0 and target is not None:
+                terms = _mixed(rng)
+            return "abs-sum", terms
+        if target is not None:
+            return "abs", (-rng.randint(1, 13),)
+        return "abs", (-rng.randint(1, 13) if rng.random() < 0.8 else rng.randint(0, 13),)
+    if skill == "distance":
+        if target == "distance-sizes-subtracted" or rng.random() < 0.7:
+            a, b = _mixed(rng)
+            return "distance", (a, b)
+        return "distance", _negatives(rng)
+    if skill == "compare":
+        kind = "greater" if rng.random() < 0.6 else "less"
+        if target == "farther-is-greater" or (target is None and rng.random() < 0.5):
+            return kind, _negatives(rng)
+        near = rng.randint(1, 8)
+        terms = (-near, rng.randint(near + 1, 12))
+        return kind, terms if rng.random() < 0.5 else (terms[1], terms[0])
+    # closer
+    near = rng.randint(1, 8)
+    if target == "lesser-is-closer" or rng.random() < 0.5:
+        terms = (-rng.randint(near + 1, 12), near)  # the lesser one is farther
+    elif rng.random() < 0.5:
+        terms = (-near, rng.randint(near + 1, 12))
+    else:
+        terms = (near, -near)
+    return "closer", terms if rng.random() < 0.5 else (terms[1], terms[0])
+
+
+@dataclass
+class SkillState:
+    """One student's standing in one skill: `streak` right at the first try in a row,
+    `today` items answered today, `mastered` (on which day), `flagged` (10 today without
+    mastery: the page says to ask the teacher, the dashboard shows it), `recheck` (mastered on
+    an earlier day: asked once again)."""
+
+    streak: int = 0
+    items: int = 0
+    today: int = 0
+    mastered_on: str | None = None
+    flagged: bool = False
+    rechecked: bool = False
+
+    @property
+    def mastered(self) -> bool:
+        return self.mastered_on is not None
+
+    def status(self) -> str:
+        """'not-started', 'practising', 'mastered' or 'flagged'."""
+        if self.flagged and not self.mastered:
+            return "flagged"
+        if self.mastered:
+            return "mastered"
+        return "practising" if self.items else "not-started"
+
+
+def skill_of(item: str) -> str | None:
+    """The skill of a practice item ('add-2 4'), or None."""
+    head = item.split(" ", 1)[0]
+    return head if head in SKILLS else None
+
+
+def progress(firsts: Sequence[tuple[str, str, bool]], today: str) -> dict[str, SkillState]:
+    """Each skill's standing from a student's first tries, oldest first: (day, skill, right).
+    Mastery: MASTERY_STREAK right in a row; DAILY_LIMIT items of a skill on a day without
+    mastery flags it; a skill mastered before `today` wants a re-check (one item) today."""
+    out: dict[str, SkillState] = {}
+    for day, skill, right in firsts:
+        s = out.setdefault(skill, SkillState())
+        s.items += 1
+        if s.mastered and s.mastered_on != day:
+            s.rechecked = s.rechecked or day == today
+            if not right and day == today:  # the re-check missed: practise again
+                s.mastered_on, s.streak = None, 0
+            if day == today:
+                s.today += 1
+            continue
+        s.streak = s.streak + 1 if right else 0
+        if day == today:
+            s.today += 1
+        if s.streak >= MASTERY_STREAK and not s.mastered:
+            s.mastered_on = day
+        if day == today and s.today >= DAILY_LIMIT and not s.mastered:
+            s.flagged = True
+    return out
+
+
+def wants_recheck(state: SkillState, today: str) -> bool:
+    """A skill mastered on an earlier day and not re-checked today."""
+    return state.mastered and state.mastered_on != today and not state.rechecked

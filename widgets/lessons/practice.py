@@ -14,14 +14,28 @@ On a served page every checked answer goes to the class's store under the studen
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import ipywidgets as w
 
 from engine.cards import signed
+from engine.questions import (
+    CHOICE_KINDS,
+    MASTERY_STREAK,
+    MISTAKE_SKILL,
+    SKILLS,
+    TARGETED_ITEMS,
+    NumberRefused,
+    SkillState,
+    make_item,
+    parse_number,
+    progress,
+    read_number,
+    wants_recheck,
+)
 from engine.questions import Question as QuestionData
-from engine.questions import read_number
 from widgets.lessons import worked_examples as nl
 from widgets.lessons.mistakes import Shape, classify
 from widgets.page.in_browser import IN_BROWSER
@@ -33,8 +47,19 @@ from widgets.table.components import (
     shared_layout,
     style_widget,
 )
+from widgets.table.render import esc
 from widgets.table.shell import LazyPart
-from widgets.words import _, abs_math, mistake_feedback, ngettext, sum_math
+from widgets.words import (
+    _,
+    abs_math,
+    choice_words,
+    mistake_feedback,
+    ngettext,
+    number_refused_text,
+    question_text,
+    skill_name,
+    sum_math,
+)
 
 KINDS = ("abs", "sum-abs", "closer")
 SAME = "same"
@@ -467,3 +492,206 @@ class AbsoluteValuePractice(w.VBox):
             + (_("right at the first try: {correct}") if self.first_try
                else _("correct so far: {correct}")).format(correct=self.correct)
             + " &middot; " + _("practice code: {code}").format(code=self.seed))
+
+
+# ----- practice of every skill of the unit, targeted at the mistake shown ---------------------
+class SkillPractice(w.VBox):
+    """Generated practice of one skill at a time (engine.questions.SKILLS): a question, Check,
+    the feedback of the mistake a wrong answer shows, then the next items chosen to practise
+    that mistake. Mastery: 3 in a row right at the first try; 10 items of a skill in a day
+    without it: the page says to ask the teacher (and the dashboard flags it). A skill mastered
+    on an earlier day comes back once as a re-check.
+
+    On a served page each answer goes to the class's store (activity 'practice', the item
+    '<skill> <seed>-<n>'); the standing is kept in the kernel (`firsts`), and read back from
+    the store for a named student. On the static site it stays on the device's kernel."""
+
+    @speaks
+    def __init__(self, skills: Sequence[str] = SKILLS, seed: int | None = None, *,
+                 lesson: int = 4, lang: str | None = None, student: object = None,
+                 today: str | None = None) -> None:
+        self.lang = check_lang(lang)
+        skills = tuple(skills)
+        if not skills or any(s not in SKILLS for s in skills):
+            raise ValueError(f"skills must be taken from {', '.join(SKILLS)}; got {skills!r}")
+        if isinstance(seed, bool) or (seed is not None and not isinstance(seed, int)):
+            raise ValueError(f"seed must be a whole number or None; got {seed!r}")
+        self.skills = skills
+        self.lesson = lesson
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(10**6, 10**9)
+        self.rng = random.Random(self.seed)
+        self.today = today or time.strftime("%Y-%m-%d")
+        self.student = student
+        self.name_bar: w.Widget | None = None
+        # first tries: (day, skill, right), oldest first; and the mistakes to practise next
+        self.firsts: list[tuple[str, str, bool]] = []
+        self.targets: list[str] = []
+        self.number = 0
+        self.attempts = 0
+        self.done = False
+        self.skill = skills[0]
+        self.shape: Shape | None = None
+        self.last_mistake: str | None = None
+        self.offered: str | None = None  # a skill the teacher asked this student to practise
+
+        self.stylesheet = style_widget()
+        self.skill_box = w.Dropdown(options=[(skill_name(s), s) for s in skills],
+                                    value=self.skill, description=_("Skill:"),
+                                    style={"description_width": "initial"})
+        self.skill_box.observe(self._skill_chosen, names="value")
+        self.header = html_widget()
+        self.prompt = html_widget()
+        self.answer = w.Text(placeholder=_("your answer"), description=_("Answer:"),
+                             layout=shared_layout(width="14em"), continuous_update=False)
+        self.check_button = make_button(_("Check"), self.check_typed, button_style="primary")
+        self.typed_row = w.HBox([self.answer, self.check_button])
+        self.choice_buttons = [make_button("", lambda i=i: self.choose(i), own_layout=True)
+                               for i in range(3)]
+        self.choice_row = w.HBox(self.choice_buttons)
+        self.feedback = html_widget()
+        self.next_button = make_button(_("Next question"), self.next_question)
+        self.standing = html_widget()
+        super().__init__([self.stylesheet, self.skill_box, self.header, self.prompt,
+                          self.typed_row, self.choice_row, self.feedback, self.next_button,
+                          self.standing], _dom_classes=("icg-root", "icg-practice"))
+        self.next_question()
+
+    # ----- reading ------------------------------------------------------------------------------
+    def state(self, skill: str | None = None) -> SkillState:
+        return progress(self.firsts, self.today).get(skill or self.skill, SkillState())
+
+    # ----- actions --------------------------------------------------------------------------------
+    def _skill_chosen(self, change: dict) -> None:
+        if change["new"] in self.skills and change["new"] != self.skill:
+            self.skill = change["new"]
+            self.targets = []
+            self.next_question()
+
+    @speaks
+    def practise(self, skill: str) -> None:
+        """Practise `skill` now (the teacher's "practise this" reaches the page so)."""
+        if skill in self.skills:
+            self.skill_box.value = skill
+
+    @speaks
+    def next_question(self) -> None:
+        if self.shape is not None and not self.done:
+            self.feedback.value = "<p role='status'>! " + esc(_("Answer this question first.")) \
+                + "</p>"
+            return
+        recheck = next((s for s in self.skills
+                        if wants_recheck(progress(self.firsts, self.today).get(s, SkillState()),
+                                         self.today)), None)
+        if recheck is not None and recheck != self.skill and self.number == 0:
+            self.skill = recheck
+            self.skill_box.value = recheck
+        target = self.targets.pop(0) if self.targets else None
+        kind, terms = make_item(self.rng, self.skill, target)
+        self.shape = Shape(kind, terms)
+        self.number += 1
+        self.attempts = 0
+        self.done = False
+        self.prompt.value = f"<p style='font-size:1.3em'>{esc(question_text(kind, terms))}</p>"
+        self.feedback.value = ""
+        self.answer.value = ""
+        choices = kind in CHOICE_KINDS
+        self.typed_row.layout.display = "none" if choices else None
+        self.choice_row.layout.display = None if choices else "none"
+        options = self.shape.options()
+        for i, b in enumerate(self.choice_buttons):
+            b.description = choice_words(kind, options[i]) if i < len(options) else ""
+            b.layout.display = None if i < len(options) else "none"
+        self._draw()
+
+    @speaks
+    def check_typed(self) -> Feedback | None:
+        if self.shape is None or self.done or self.shape.kind in CHOICE_KINDS:
+            return None
+        try:
+            n = parse_number(self.answer.value)
+        except NumberRefused as e:
+            return self._show(Feedback(False, number_refused_text(e.code), valid=False))
+        return self._answered(n, signed(n) if self.shape.kind in ("sum", "difference")
+                              else str(n))
+
+    @speaks
+    def choose(self, index: object) -> Feedback | None:
+        if self.shape is None or self.done or self.shape.kind not in CHOICE_KINDS:
+            return None
+        options = self.shape.options()
+        if isinstance(index, bool) or not isinstance(index, int) \
+                or not 0 <= index < len(options):
+            return self._show(Feedback(False, _("Choose one of the buttons."), valid=False))
+        return self._answered(options[index], str(options[index]))
+
+    # ----- helpers ----------------------------------------------------------------------------
+    def _answered(self, given: int, data: str) -> Feedback:
+        shape = self.shape
+        assert shape is not None
+        self.attempts += 1
+        first = self.attempts == 1
+        right = given == shape.answer
+        mistake = None if right else classify(shape, given)
+        if first:
+            self.firsts.append((self.today, self.skill, right))
+            if mistake is not None:
+                self.last_mistake = mistake
+                if MISTAKE_SKILL.get(mistake) == self.skill or self.skill == "add-3":
+                    self.targets = [mistake] * TARGETED_ITEMS
+        self._to_class(data, right, first, mistake)
+        if right:
+            self.done = True
+            fb = Feedback(True, _("Yes! That is right."))
+        elif mistake is not None:
+            fb = Feedback(False, mistake_feedback(mistake) + " " + _("Try again."),
+                          mistake=mistake)
+        else:
+            fb = Feedback(False, _("Not yet. Count the steps from zero on the number line."))
+        if not right and self.attempts >= MAX_ATTEMPTS_BEFORE_SHOW:
+            self.done = True  # the answer is shown; the next item comes
+            fb = Feedback(False, fb.message + " " + _("The answer is {answer}.").format(
+                answer=choice_words(shape.kind, shape.answer) if shape.kind in CHOICE_KINDS
+                else str(shape.answer)), mistake=mistake)
+        return self._show(fb)
+
+    def _show(self, fb: Feedback) -> Feedback:
+        icon = "\u2714" if fb.correct else "\u2717" if fb.valid else "!"
+        self.feedback.value = f"<p role='status'>{icon} {esc(fb.message)}</p>"
+        self._draw()
+        return fb
+
+    def _to_class(self, data: str, right: bool, first: bool, mistake: str | None) -> None:
+        if IN_BROWSER or self.shape is None:
+            return
+        from widgets.lessons.student import STUDENT, NameBar
+
+        who = self.student if self.student is not None else STUDENT
+        if self.name_bar is None:
+            self.name_bar = NameBar(self.lesson, lang=self.lang, student=who)
+            self.children = [self.children[0], self.name_bar, *self.children[1:]]
+        who.record(question=QuestionData(self.shape.kind, self.shape.terms, self.lesson,
+                                         f"{self.skill} {self.seed}-{self.number}",
+                                         self.seed % 10**6),
+                   activity="practice", given=data, right=right, first_try=first,
+                   mistake=mistake)
+
+    def _draw(self) -> None:
+        answering = self.shape is not None and not self.done
+        self.check_button.disabled = self.answer.disabled = not answering
+        for b in self.choice_buttons:
+            b.disabled = not answering
+        self.next_button.disabled = not self.done
+        st = self.state()
+        self.header.value = "<b>" + esc(_("{skill}: question {n}").format(
+            skill=skill_name(self.skill), n=self.number)) + "</b> &middot; " + esc(
+            _("right at the first try in a row: {streak} of {need}").format(
+                streak=min(st.streak, MASTERY_STREAK), need=MASTERY_STREAK))
+        status = st.status()
+        if status == "mastered":
+            text = _("Mastered! Choose another skill, or keep practising.")
+        elif status == "flagged":
+            text = _("You have done {n} questions of this skill today: ask your teacher to "
+                     "look at one with you.").format(n=st.today)
+        else:
+            text = ""
+        self.standing.value = f"<p role='status'><b>{esc(text)}</b></p>" if text else ""

@@ -108,8 +108,11 @@ from widgets.words.people import (
     name_of,
 )
 from widgets.words.questions import (
+    choice_words,
     number_refused_text,
     question_text,
+    skill_name,
+    status_name,
 )
 from widgets.words.reasons import (
     action_text,
@@ -154,6 +157,7 @@ __all__ = [
     "card_aria",
     "card_face",
     "card_name",
+    "choice_words",
     "catalogue",
     "check_language",
     "config_error_text",
@@ -199,7 +203,9 @@ __all__ = [
     "set_language",
     "set_translation",
     "signed",
+    "skill_name",
     "speaking",
+    "status_name",
     "step_math",
     "sum_math",
     "sum_terms",

@@ -51,3 +51,37 @@ def question_text(kind: str, terms: tuple[int, ...]) -> str:
         return _("Which is closer to zero: {numbers} or {last}?").format(numbers=numbers,
                                                                          last=last)
     return ""
+
+
+SKILL_NAMES = {
+    "add-2": N_("Adding two integers"),
+    "add-3": N_("Adding three integers"),
+    "subtract": N_("Subtracting integers"),
+    "abs": N_("Absolute value"),
+    "distance": N_("Distance on the number line"),
+    "compare": N_("Greater and less"),
+    "closer": N_("Closer to zero"),
+}
+STATUS_NAMES = {
+    "not-started": N_("not started"),
+    "practising": N_("practising"),
+    "mastered": N_("mastered"),
+    "flagged": N_("ask the teacher"),
+}
+
+
+def skill_name(skill: str) -> str:
+    """A skill's name, in the language spoken now."""
+    return _(SKILL_NAMES[skill])
+
+
+def status_name(status: str) -> str:
+    """A skill's standing ('mastered'), in the language spoken now."""
+    return _(STATUS_NAMES[status])
+
+
+def choice_words(kind: str, option: int) -> str:
+    """A choice button's words: the number, or "Same distance" for 0 of a 'closer' question."""
+    if kind == "closer" and option == 0:
+        return _("Same distance")
+    return signed(option)

@@ -1,0 +1,154 @@
+"""Generated practice of every skill of the unit (engine.questions, widgets/lessons/practice.py
+SkillPractice): targeted next items after a mistake, mastery, the daily limit, the re-check."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from widget_helpers import errors_raise  # noqa: F401 - autouse: click handlers raise
+
+import widgets.lessons.student as student_module
+from engine.questions import (
+    DAILY_LIMIT,
+    MISTAKE_SKILL,
+    SKILL_KINDS,
+    SKILLS,
+    make_item,
+    progress,
+    wants_recheck,
+)
+from rooms.answers import Outbox, day_of, open_answers
+from widgets.lessons.mistakes import Shape, classify
+from widgets.lessons.practice import SkillPractice
+from widgets.lessons.student import Student
+from widgets.words import speaking
+
+DAY = "2026-12-01"
+
+
+@pytest.mark.parametrize("skill", SKILLS)
+def test_every_skill_makes_its_own_questions(skill: str) -> None:
+    rng = random.Random(1)
+    for _ in range(200):
+        kind, terms = make_item(rng, skill)
+        assert kind in SKILL_KINDS[skill]
+        Shape(kind, terms)  # a question the mistakes module reads
+    if skill == "compare":  # two negatives compared, and not only them
+        seen = {all(t < 0 for t in make_item(rng, skill)[1]) for _ in range(100)}
+        assert seen == {True, False}
+
+
+@pytest.mark.parametrize("mistake", sorted(MISTAKE_SKILL))
+def test_a_targeted_item_can_show_its_mistake(mistake: str) -> None:
+    """The items drawn to practise a mistake are items where that mistake can be made."""
+    rng = random.Random(7)
+    skill = MISTAKE_SKILL[mistake]
+    for _ in range(20):
+        kind, terms = make_item(rng, skill, mistake)
+        shape = Shape(kind, terms, both=mistake in ("sum-for-abs", "abs-for-sum")
+                      and kind in ("sum", "abs-sum"))
+        candidates = range(-30, 31) if kind not in ("greater", "less", "closer") \
+            else shape.options()
+        assert any(classify(shape, g) == mistake for g in candidates), (kind, terms)
+
+
+def test_mastery_three_in_a_row_at_the_first_try() -> None:
+    firsts = [(DAY, "abs", True), (DAY, "abs", False), (DAY, "abs", True), (DAY, "abs", True)]
+    assert progress(firsts, DAY)["abs"].status() == "practising"
+    firsts.append((DAY, "abs", True))
+    assert progress(firsts, DAY)["abs"].status() == "mastered"
+    assert progress([], DAY).get("abs") is None
+
+
+def test_ten_a_day_without_mastery_is_flagged() -> None:
+    firsts = [(DAY, "subtract", i % 2 == 0) for i in range(DAILY_LIMIT - 1)]
+    assert progress(firsts, DAY)["subtract"].status() == "practising"
+    firsts.append((DAY, "subtract", False))
+    assert progress(firsts, DAY)["subtract"].status() == "flagged"
+    # the day after, the count starts again
+    assert progress(firsts, "2026-12-02")["subtract"].status() == "practising"
+
+
+def test_a_mastered_skill_comes_back_once_on_a_later_day() -> None:
+    firsts = [(DAY, "closer", True)] * 3
+    later = "2026-12-03"
+    assert wants_recheck(progress(firsts, later)["closer"], later)
+    assert not wants_recheck(progress(firsts, DAY)["closer"], DAY)
+    ok = progress([*firsts, (later, "closer", True)], later)["closer"]
+    assert ok.status() == "mastered" and not wants_recheck(ok, later)
+    missed = progress([*firsts, (later, "closer", False)], later)["closer"]
+    assert missed.status() == "practising"
+
+
+@pytest.fixture
+def student(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Student:
+    s = Student()
+    url = f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
+    s.outbox = Outbox(lambda: open_answers(url), thread=False)
+    s.url = url  # type: ignore[attr-defined]
+    monkeypatch.setattr(student_module, "STUDENT", s)
+    return s
+
+
+def answer_right(p: SkillPractice) -> None:
+    shape = p.shape
+    if shape.kind in ("greater", "less", "closer"):
+        p.choose(shape.options().index(shape.answer))
+    else:
+        p.answer.value = str(shape.answer)
+        p.check_typed()
+    p.next_question()
+
+
+def test_a_mistake_gets_its_feedback_then_targeted_items_then_mastery(student: Student) -> None:
+    p = SkillPractice(skills=["add-2", "compare"], seed=11, today=DAY)
+    # find an item where the sizes can be added: +a + (-b)
+    while len({t > 0 for t in p.shape.terms}) == 1:
+        answer_right(p)
+    a, b = p.shape.terms
+    p.answer.value = str(abs(a) + abs(b))
+    fb = p.check_typed()
+    assert fb.mistake == "added-abs" and "zero pairs" in p.feedback.value
+    assert p.targets == ["added-abs", "added-abs"]
+    p.answer.value = str(a + b)
+    p.check_typed()
+    p.next_question()
+    for _ in range(2):  # the next items practise that mistake: the signs differ
+        assert len({t > 0 for t in p.shape.terms}) == 2
+        answer_right(p)
+    answer_right(p)
+    assert p.state().status() == "mastered" and "Mastered" in p.standing.value
+    student.set_names(("Ana",))
+    rows = open_answers(student.url).answers(day_of(student.clock()))
+    assert student.outbox.flush() == 0
+    rows = open_answers(student.url).answers(day_of(student.clock()))
+    assert {r.activity for r in rows} == {"practice"}
+    assert [r.mistake for r in rows if not r.right] == ["added-abs"]
+    assert all(r.item.startswith("add-2 11-") for r in rows)
+
+
+def test_ten_misses_say_to_ask_the_teacher_in_spanish(student: Student) -> None:
+    p = SkillPractice(skills=["distance"], seed=3, today=DAY, lang="es")
+    for _ in range(DAILY_LIMIT):
+        p.answer.value = "99"
+        p.check_typed()
+        p.check_typed()  # the second miss shows the answer
+        p.answer.value = "98"
+        p.check_typed()
+        p.next_question()
+    assert p.state().status() == "flagged"
+    with speaking("es"):
+        from widgets.words import _
+        assert _("You have done {n} questions of this skill today: ask your teacher to look "
+                 "at one with you.").format(n=DAILY_LIMIT) in p.standing.value
+    assert "ask your teacher" not in p.standing.value
+
+
+def test_forged_answers_are_refused(student: Student) -> None:
+    p = SkillPractice(skills=["closer"], seed=5, today=DAY)
+    assert p.check_typed() is None  # a choice question: no typed answer
+    assert not p.choose(7).valid and not p.choose(True).valid
+    p.next_question()  # not answered: stays
+    assert "Answer this question first" in p.feedback.value and p.number == 1
