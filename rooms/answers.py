@@ -35,7 +35,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.questions import Question, terms_of
+from engine.questions import SKILLS, Question, terms_of
 from rooms.codes import CodeError, clean_name
 from rooms.database import DEFAULT_PATH, Cursor, Transactions, store_url
 from rooms.errors import StoreUnavailable
@@ -79,6 +79,13 @@ SCHEMA = [
         lesson INTEGER NOT NULL,
         at {real} NOT NULL,
         PRIMARY KEY (day, student_key))""",
+    # the teacher's "practise this": a skill a student's practice page offers next
+    """CREATE TABLE IF NOT EXISTS icg_practice_asked (
+        day TEXT NOT NULL,
+        student_key TEXT NOT NULL,
+        skill TEXT NOT NULL,
+        at {real} NOT NULL,
+        PRIMARY KEY (day, student_key, skill))""",
     """CREATE TABLE IF NOT EXISTS icg_class_settings (
         name TEXT PRIMARY KEY,
         value TEXT NOT NULL)""",
@@ -300,6 +307,43 @@ class ClassAnswers(Transactions):
         that writes them in the teacher's language)."""
         return csv_of(self.answers(day), header=header, row=row or data_row)
 
+    def ask_practice(self, students: Sequence[str], skill: str, at: float | None = None) -> int:
+        """The teacher's "practise this": each of `students` is offered `skill` next on their
+        practice page (today). The number of students asked."""
+        if skill not in SKILLS:
+            raise AnswerRefused(f"skill: one of {', '.join(SKILLS)}")
+        at = time.time() if at is None else float(at)
+        keys = set()
+        for student in students:
+            try:
+                keys.add(clean_name(student)[1])
+            except CodeError as e:
+                raise AnswerRefused(f"student: {e}") from e
+        with self._write() as c:
+            for key in sorted(keys):
+                c.run("INSERT INTO icg_practice_asked (day, student_key, skill, at) "
+                      "VALUES (?, ?, ?, ?) ON CONFLICT (day, student_key, skill) DO UPDATE SET "
+                      "at = excluded.at", (day_of(at), key, skill, at))
+        return len(keys)
+
+    def practice_asked(self, student: str, day: str | None = None) -> list[str]:
+        """The skills the teacher asked `student` to practise on `day` (default today),
+        latest first."""
+        day = _day(day)
+        key = clean_name(student)[1]
+        with self._write() as c:
+            rows = c.all("SELECT skill FROM icg_practice_asked WHERE day = ? AND "
+                         "student_key = ? ORDER BY at DESC", (day, key))
+        return [r[0] for r in rows]
+
+    def done_practice(self, student: str, skill: str, day: str | None = None) -> None:
+        """The student took up the skill asked: no longer offered."""
+        day = _day(day)
+        key = clean_name(student)[1]
+        with self._write() as c:
+            c.run("DELETE FROM icg_practice_asked WHERE day = ? AND student_key = ? AND "
+                  "skill = ?", (day, key, skill))
+
     # ----- deleting -----------------------------------------------------------------------------
     def delete_day(self, day: str | None = None) -> int:
         """Delete every answer and page of `day` (default: today); the number of answers."""
@@ -307,6 +351,7 @@ class ClassAnswers(Transactions):
         with self._write() as c:
             n = c.run("DELETE FROM icg_class_answers WHERE day = ?", (day,))
             c.run("DELETE FROM icg_presence WHERE day = ?", (day,))
+            c.run("DELETE FROM icg_practice_asked WHERE day = ?", (day,))
         return n
 
     def keep_days(self) -> int:
@@ -335,6 +380,7 @@ class ClassAnswers(Transactions):
         with self._write() as c:
             n = c.run("DELETE FROM icg_class_answers WHERE day < ?", (first_kept,))
             c.run("DELETE FROM icg_presence WHERE day < ?", (first_kept,))
+            c.run("DELETE FROM icg_practice_asked WHERE day < ?", (first_kept,))
         return n
 
 

@@ -77,7 +77,7 @@ def test_the_dashboard_shows_students_tickets_and_mistakes(panel: AnswersPanel) 
     assert re.search(r"Ben\s+\u2717 wrong answer\s+\u2714 right answer", tickets)
     mistakes = panel.mistakes.value
     assert "data-mistake='sign-of-closer'" in mistakes
-    assert re.search(r"right size, sign of the number closer to zero\s+2\s+"
+    assert re.search(r"right size, sign of the number closer to zero\s+2\s+Ben ×1, Dee ×1\s+"
                      r"Ben, Work out \+3 \+ \(-8\)\.: \+5", text(mistakes))
     assert "added the sizes when the signs differ" in mistakes
     assert "Other wrong answers: 1" in mistakes
@@ -205,3 +205,79 @@ def test_every_record_is_written_in_the_readers_language() -> None:
     assert english[10] == "right size, sign of the number closer to zero"
     assert spanish[10] == "tamaño correcto, signo del número más cercano al cero"
     assert english[4] == "exit ticket" and spanish[4] == "ticket de salida"
+
+
+def practice(student: str, skill: str, n: int, right: bool, at: float, *,
+             mistake: str | None = None, kind: str = "sum", terms: str = "3,-8",
+             given: str = "+5") -> Answer:
+    return Answer(new_answer_id(), student, 4, "practice", f"{skill} 77-{n}", kind, terms,
+                  given, right, True, at, mistake)
+
+
+def test_the_dashboard_acts_skills_practise_this_most_missed_gradebook(
+        rooms_url: str, tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rooms.answers import Outbox
+    from widgets.lessons.practice import SkillPractice
+    from widgets.lessons.student import Student
+
+    store = open_answers(rooms_url)
+    now = time.time()
+    for i in range(3):  # Ana masters adding two integers
+        store.record(practice("Ana", "add-2", i, True, now + i))
+    for i in range(10):  # Ben: 10 today without mastery
+        store.record(practice("Ben", "add-2", i, False, now + 10 + i, mistake="added-abs",
+                              given="+11"))
+    store.record(practice("Cam", "subtract", 1, False, now + 30, mistake="added-abs",
+                          given="-11"))
+    for a in MORNING[:5]:  # the exit ticket of lesson 1
+        store.record(Answer(**{**a.__dict__, "answer_id": new_answer_id(), "at": now + 40}))
+    panel = AnswersPanel(store, clock=time.time)
+    skills = text(panel.skills.value)
+    assert re.search(r"Ana\s+mastered\s+not started", skills)
+    assert re.search(r"Ben\s+ask the teacher", skills) and "data-flagged='1'" in panel.skills.value
+    assert re.search(r"Cam\s+not started\s+not started\s+practising", skills)
+    # each mistake with the students who showed it and how often
+    assert re.search(r"added the sizes when the signs differ\s+12\s+Ben ×10, Cam ×2",
+                     text(panel.mistakes.value))
+    # most missed: the items and their common wrong answers, no names
+    missed = text(panel.missed.value)
+    assert re.search(r"Adding two integers\s+10\s+\+11 ×10", missed) and "Ben" not in missed
+    # projector mode: no name anywhere
+    panel.hide_names.value = True
+    for name in ("Ana", "Ben", "Cam"):
+        assert name not in panel.skills.value and name not in panel.mistakes.value
+    panel.hide_names.value = False
+    # "practise this" reaches the student's practice page
+    ben = Student()
+    ben.outbox = Outbox(lambda: open_answers(rooms_url), thread=False)
+    ben.set_names(("Ben",))
+    page = SkillPractice(skills=["add-2", "subtract"], seed=4, student=ben)
+    page.skill_box.value = "subtract"
+    panel.practise_choice.value = "added-abs"
+    assert panel.practise_this() is True and "2 students" in panel.message.value
+    answer_right_once(page)
+    assert page.skill == "add-2" and "Your teacher asks you to practise this" in \
+        page.standing.value
+    assert store.practice_asked("Ben") == []  # taken up: not offered again
+    # the gradebook: a row per student, a column per exit ticket and per skill
+    assert panel.make_gradebook() is True
+    data = base64.b64decode(re.search(r"base64,([A-Za-z0-9+/=]+)'",
+                                      panel.gradebook.value).group(1)).decode()
+    rows = list(csv.reader(io.StringIO(data)))
+    assert rows[0][:3] == ["student", "exit ticket, lesson 1", "exit ticket, lesson 2"]
+    assert rows[0][-7:] == ["Adding two integers", "Adding three integers",
+                            "Subtracting integers", "Absolute value",
+                            "Distance on the number line", "Greater and less", "Closer to zero"]
+    by_name = {r[0]: r for r in rows[1:]}
+    assert by_name["Ana"][1] == "2/5" and by_name["Ana"][7] == "mastered"
+    assert by_name["Ben"][7] == "ask the teacher" and by_name["Cam"][1] == "0/5"
+
+
+def answer_right_once(p) -> None:
+    shape = p.shape
+    if shape.kind in ("greater", "less", "closer"):
+        p.choose(shape.options().index(shape.answer))
+    else:
+        p.answer.value = str(shape.answer)
+        p.check_typed()
+    p.next_question()

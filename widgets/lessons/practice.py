@@ -585,6 +585,7 @@ class SkillPractice(w.VBox):
         if recheck is not None and recheck != self.skill and self.number == 0:
             self.skill = recheck
             self.skill_box.value = recheck
+        self._teacher_asks()
         target = self.targets.pop(0) if self.targets else None
         kind, terms = make_item(self.rng, self.skill, target)
         self.shape = Shape(kind, terms)
@@ -625,6 +626,28 @@ class SkillPractice(w.VBox):
         return self._answered(options[index], str(options[index]))
 
     # ----- helpers ----------------------------------------------------------------------------
+    def _who(self) -> object:
+        from widgets.lessons.student import STUDENT
+
+        return self.student if self.student is not None else STUDENT
+
+    def _teacher_asks(self) -> None:
+        """The teacher's "practise this" (the dashboard): the page offers that skill next."""
+        if IN_BROWSER:
+            return
+        who = self._who()
+        asked = [s for s in who.asked_practice() if s in self.skills]
+        if not asked:
+            return
+        self.offered = asked[0]
+        who.took_practice(self.offered)
+        if self.offered != self.skill:
+            self.skill = self.offered
+            self.targets = []
+            self.skill_box.unobserve(self._skill_chosen, names="value")
+            self.skill_box.value = self.offered
+            self.skill_box.observe(self._skill_chosen, names="value")
+
     def _answered(self, given: int, data: str) -> Feedback:
         shape = self.shape
         assert shape is not None
@@ -663,9 +686,9 @@ class SkillPractice(w.VBox):
     def _to_class(self, data: str, right: bool, first: bool, mistake: str | None) -> None:
         if IN_BROWSER or self.shape is None:
             return
-        from widgets.lessons.student import STUDENT, NameBar
+        from widgets.lessons.student import NameBar
 
-        who = self.student if self.student is not None else STUDENT
+        who = self._who()
         if self.name_bar is None:
             self.name_bar = NameBar(self.lesson, lang=self.lang, student=who)
             self.children = [self.children[0], self.name_bar, *self.children[1:]]
@@ -687,7 +710,10 @@ class SkillPractice(w.VBox):
             _("right at the first try in a row: {streak} of {need}").format(
                 streak=min(st.streak, MASTERY_STREAK), need=MASTERY_STREAK))
         status = st.status()
-        if status == "mastered":
+        if self.offered == self.skill and status != "mastered":
+            text = _("Your teacher asks you to practise this: {skill}.").format(
+                skill=skill_name(self.skill))
+        elif status == "mastered":
             text = _("Mastered! Choose another skill, or keep practising.")
         elif status == "flagged":
             text = _("You have done {n} questions of this skill today: ask your teacher to "

@@ -112,6 +112,7 @@ class Student:
         self.outbox: Any = None  # rooms.answers.Outbox, made at the first answer
         self.answers = 0  # answers this page recorded (at most MAX_ANSWERS)
         self._lock = threading.Lock()
+        self._reader: Any = None  # the store, read for the teacher's "practise this"
 
     # ----- the name --------------------------------------------------------------------------
     def set_names(self, names: tuple[str, ...]) -> None:
@@ -172,6 +173,34 @@ class Student:
             # each carries the other's name, so the pair's work is seen as the pair's
             partner = names[1 - i] if len(names) == 2 else ""
             box.put(Answer(answer_id=f"{answer_id}-{i}", student=name, partner=partner, **kw))
+
+    def asked_practice(self) -> list[str]:
+        """The skills the teacher asked this page's student to practise today ("practise
+        this" on the dashboard), latest first; [] unnamed, on the static site, or when the
+        store cannot be reached. Reads only this student's own requests."""
+        if IN_BROWSER or not self.names:
+            return []
+        from rooms.answers import AnswerRefused
+        from rooms.errors import StoreUnavailable
+
+        try:
+            if self._reader is None:
+                self._reader = self._box().opener()
+            return self._reader.practice_asked(self.names[0], today(self.clock()))
+        except (StoreUnavailable, AnswerRefused):
+            return []
+
+    def took_practice(self, skill: str) -> None:
+        """The student took up the skill the teacher asked for."""
+        if self._reader is None or not self.names:
+            return
+        from rooms.errors import StoreUnavailable
+
+        try:
+            for name in self.names:
+                self._reader.done_practice(name, skill, today(self.clock()))
+        except StoreUnavailable:
+            pass
 
     def _box(self) -> Any:
         with self._lock:

@@ -29,7 +29,15 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from engine.questions import CHOICE_KINDS, terms_of
+from engine.questions import (
+    CHOICE_KINDS,
+    MISTAKE_SKILL,
+    SKILLS,
+    SkillState,
+    progress,
+    skill_of,
+    terms_of,
+)
 from rooms import StoreUnavailable
 from rooms.answers import (
     MAX_KEEP_DAYS,
@@ -37,13 +45,23 @@ from rooms.answers import (
     AnswerRefused,
     ClassAnswers,
     Presence,
+    csv_of,
     day_of,
     open_answers,
 )
 from widgets.lessons.exit_ticket import TICKETS, Item, shown
 from widgets.lessons.mistakes import MISTAKES
 from widgets.table.components import MessageArea, html_widget, make_button, shared_layout
-from widgets.words import N_, _, mistake_label, question_text, room_error_text, time_ago
+from widgets.words import (
+    N_,
+    _,
+    mistake_label,
+    question_text,
+    room_error_text,
+    skill_name,
+    status_name,
+    time_ago,
+)
 
 log = logging.getLogger(__name__)
 
@@ -125,6 +143,10 @@ class Summary:
     other_wrong: int = 0  # wrong answers that show none of the listed mistakes
     # per student, the end-of-round checks of a lesson page's Hit Me table
     table_checks: list[TableChecks] = field(default_factory=list)
+    # per student (named), each skill's standing from their practice's first tries
+    skills: dict[str, dict[str, SkillState]] = field(default_factory=dict)
+    # (lesson, item) -> the wrong answers given to it (first tries), for "most missed"
+    missed: dict[tuple[int, str], list[Answer]] = field(default_factory=dict)
 
 
 def hit_me_checks(answers: Sequence[Answer]) -> list[TableChecks]:
@@ -177,6 +199,16 @@ def summarise(answers: Sequence[Answer]) -> Summary:
             else:
                 out.other_wrong += 1
     out.table_checks = hit_me_checks(answers)
+    firsts: dict[str, list[tuple[str, str, bool]]] = {}
+    for a in answers:
+        if a.first_try and a.activity == "practice" and skill_of(a.item):
+            firsts.setdefault(a.student, []).append((a.day, skill_of(a.item), a.right))
+        if a.first_try and not a.right and a.activity == "exit-ticket":
+            out.missed.setdefault((a.lesson, a.item), []).append(a)
+        elif a.first_try and not a.right and a.activity == "practice" and skill_of(a.item):
+            out.missed.setdefault((a.lesson, skill_of(a.item)), []).append(a)
+    today = answers[-1].day if answers else ""
+    out.skills = {name: progress(f, today) for name, f in firsts.items()}
     out.questions = sorted(results.values(),
                            key=lambda r: (r.lesson, _question_order(r.question)))
     return out
@@ -263,10 +295,13 @@ def mistakes_html(summary: Summary, hide_names: bool) -> str:
                                                    given=given_words(a))
             shown.append(what if hide_names else _("{name}, {answer}").format(name=a.student,
                                                                             answer=what))
-        rows.append([mistake_label(mistake), str(len(wrong)), "; ".join(shown)])
+        who = ", ".join(f"{n} \u00d7{k}" for n, k in mistake_students(wrong))
+        rows.append([mistake_label(mistake), str(len(wrong)),
+                     _("{n} students").format(n=len(mistake_students(wrong))) if hide_names
+                     else who, "; ".join(shown)])
         attrs.append(f" data-mistake='{html.escape(mistake)}'")
-    out = _table("icg-class-mistakes-table", [_("Mistake"), _("Answers"), _("Which")], rows,
-                 attrs)
+    out = _table("icg-class-mistakes-table",
+                 [_("Mistake"), _("Answers"), _("Students"), _("Which")], rows, attrs)
     if summary.other_wrong:
         out += "<p>" + html.escape(_("Other wrong answers: {n}.").format(
             n=summary.other_wrong)) + "</p>"
@@ -294,13 +329,89 @@ def csv_row(a: Answer) -> list[object]:
             a.variant]
 
 
-def csv_link(text: str, day: str, rows: int, made: float) -> str:
+def skills_html(summary: Summary, hide_names: bool) -> str:
+    """Per student and skill: not started, practising, mastered or flagged (ask the
+    teacher); with names hidden, how many students stand where in each skill."""
+    if not summary.skills:
+        return "<p>" + html.escape(_("No practice answer yet today.")) + "</p>"
+    head = [_("Student")] + [skill_name(k) for k in SKILLS]
+    if hide_names:
+        rows = []
+        for status in ("practising", "mastered", "flagged"):
+            rows.append([status_name(status)] + [str(sum(
+                st.get(k, SkillState()).status() == status for st in summary.skills.values()))
+                for k in SKILLS])
+        return _table("icg-class-skills-table", [_("Standing")] + head[1:], rows)
+    rows, attrs = [], []
+    for name in sorted(summary.skills, key=str.casefold):
+        st = summary.skills[name]
+        statuses = [st.get(k, SkillState()).status() for k in SKILLS]
+        rows.append([name] + [status_name(x) for x in statuses])
+        attrs.append(" data-flagged='1'" if "flagged" in statuses else "")
+    return _table("icg-class-skills-table", head, rows, attrs)
+
+
+def mistake_students(wrong: Sequence[Answer]) -> list[tuple[str, int]]:
+    """The students who showed a mistake and how often, most often first."""
+    counts: dict[str, int] = {}
+    for a in wrong:
+        counts[a.student] = counts.get(a.student, 0) + 1
+    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0].casefold()))
+
+
+def most_missed_html(summary: Summary, limit: int = 5) -> str:
+    """The items most often missed at the first try, with their common wrong answers (for
+    tomorrow's warm-up). No names."""
+    if not summary.missed:
+        return "<p>" + html.escape(_("No item missed yet today.")) + "</p>"
+    rows = []
+    for (_lesson, _item), wrong in sorted(summary.missed.items(),
+                                          key=lambda kv: (-len(kv[1]), kv[0]))[:limit]:
+        sample = wrong[0]
+        skill = skill_of(sample.item)
+        what = skill_name(skill) if skill else question_words(sample)
+        given: dict[str, int] = {}
+        for a in wrong:
+            given[given_words(a)] = given.get(given_words(a), 0) + 1
+        common = ", ".join(f"{g} \u00d7{n}" for g, n in sorted(
+            given.items(), key=lambda kv: -kv[1])[:3])
+        labels = sorted({mistake_label(a.mistake) for a in wrong if a.mistake in MISTAKES})
+        rows.append([what, str(len(wrong)), common, "; ".join(labels)])
+    return _table("icg-class-missed-table",
+                  [_("Item"), _("Missed"), _("Common wrong answers"), _("Mistakes")], rows)
+
+
+def gradebook_header() -> list[str]:
+    return ([_("student")] + [_("exit ticket, lesson {lesson}").format(lesson=n)
+                              for n in TICKETS] + [skill_name(k) for k in SKILLS])
+
+
+def gradebook_rows(summary: Summary) -> list[list[object]]:
+    """A row per student: each lesson's exit-ticket score (first answers right, of the
+    ticket's questions; empty when not taken) and each skill's standing."""
+    names = sorted({*summary.marks, *summary.skills}, key=str.casefold)
+    rows: list[list[object]] = []
+    for name in names:
+        marks = summary.marks.get(name, {})
+        row: list[object] = [name]
+        for lesson, items in TICKETS.items():
+            mine = [v for (les, _q), v in marks.items() if les == lesson]
+            row.append(f"{sum(mine)}/{len(items)}" if mine else "")
+        st = summary.skills.get(name, {})
+        row += [status_name(st.get(k, SkillState()).status()) for k in SKILLS]
+        rows.append(row)
+    return rows
+
+
+def csv_link(text: str, day: str, rows: int, made: float, *, gradebook: bool = False) -> str:
     """A link that downloads the CSV (its data in the link: no request to anywhere)."""
     data = base64.b64encode(text.encode("utf-8")).decode("ascii")
-    label = _("Download today's answers (CSV, {n} rows, made at {time})").format(
+    label = (_("Download the gradebook (CSV, {n} students, made at {time})") if gradebook
+             else _("Download today's answers (CSV, {n} rows, made at {time})")).format(
         n=rows, time=time.strftime("%H:%M", time.localtime(made)))
+    name = "class-gradebook" if gradebook else "class-answers"
     return (f"<a class='icg-class-csv-link jupyter-button' role='button' "
-            f"download='class-answers-{html.escape(day)}.csv' "
+            f"download='{name}-{html.escape(day)}.csv' "
             f"href='data:text/csv;charset=utf-8;base64,{data}'>{html.escape(label)}</a>")
 
 
@@ -324,6 +435,17 @@ class AnswersPanel(widgets.VBox):
         self.tickets = html_widget(classes=("icg-class-tickets",))
         self.mistakes = html_widget(classes=("icg-class-mistakes",))
         self.download = html_widget(classes=("icg-class-csv",))
+        self.skills = html_widget(classes=("icg-class-skills",))
+        self.missed = html_widget(classes=("icg-class-missed",))
+        self.practise_choice = widgets.Dropdown(options=[], description=_("Mistake:"),
+                                                style={"description_width": "initial"})
+        self.practise_button = make_button(
+            _("Practise this"), self.practise_this,
+            tooltip=_("the students who showed this mistake get practice on it next"))
+        self.gradebook_button = make_button(
+            _("Make the gradebook CSV"), self.make_gradebook,
+            tooltip=_("a row per student: each exit ticket's score and each skill's standing"))
+        self.gradebook = html_widget(classes=("icg-class-gradebook",))
         self.csv_button = make_button(_("Make the CSV of today's answers"), self.make_csv,
                                       tooltip=_("a file of today's answers, one row an "
                                                 "answer, for a spreadsheet"))
@@ -345,8 +467,15 @@ class AnswersPanel(widgets.VBox):
             html_widget(heading(html.escape(_("Students today")))), self.students,
             html_widget(heading(html.escape(_("Exit tickets (first answers)")))), self.tickets,
             html_widget(heading(html.escape(_("Wrong answers by mistake")))), self.mistakes,
+            widgets.HBox([self.practise_choice, self.practise_button],
+                         layout=shared_layout(flex_flow="row wrap", align_items="center")),
+            html_widget(heading(html.escape(_("Skills (practice)")))), self.skills,
+            html_widget(heading(html.escape(_("Most missed, for tomorrow's warm-up")))),
+            self.missed,
             html_widget(heading(html.escape(_("Today's answers")))),
             widgets.HBox([self.csv_button, self.download],
+                         layout=shared_layout(flex_flow="row wrap", align_items="center")),
+            widgets.HBox([self.gradebook_button, self.gradebook],
                          layout=shared_layout(flex_flow="row wrap", align_items="center")),
             widgets.HBox([self.keep_box, self.keep_button],
                          layout=shared_layout(flex_flow="row wrap")),
@@ -388,6 +517,12 @@ class AnswersPanel(widgets.VBox):
         self.students.value = students_html(presence, now, hide)
         self.tickets.value = tickets_html(self.summary, hide)
         self.mistakes.value = mistakes_html(self.summary, hide)
+        self.skills.value = skills_html(self.summary, hide)
+        self.missed.value = most_missed_html(self.summary)
+        options = [(mistake_label(m), m) for m in MISTAKES
+                   if m in self.summary.mistakes and MISTAKE_SKILL.get(m)]
+        if list(self.practise_choice.options) != options:
+            self.practise_choice.options = options
         if self.on_refresh is not None:
             self.on_refresh()
         return True
@@ -403,6 +538,35 @@ class AnswersPanel(widgets.VBox):
             return False
         rows = len(list(csv.reader(io.StringIO(text)))) - 1
         self.download.value = csv_link(text, day, rows, now)
+        return True
+
+    def practise_this(self) -> bool:
+        """The students who showed the chosen mistake today get practice on it next (their
+        practice page offers its skill)."""
+        mistake = self.practise_choice.value
+        wrong = self.summary.mistakes.get(mistake) if mistake else None
+        if not wrong or mistake not in MISTAKE_SKILL:
+            self.message.show(_("Choose a mistake that students showed today."), "error")
+            return False
+        students = [name for name, _n in mistake_students(wrong)]
+        try:
+            n = self.answers.ask_practice(students, MISTAKE_SKILL[mistake], self.clock())
+        except StoreUnavailable as e:
+            self.message.show(room_error_text(e), "error")
+            return False
+        self.message.show(_("{n} students get practice on \"{mistake}\" next.").format(
+            n=n, mistake=mistake_label(mistake)), "ok")
+        return True
+
+    def make_gradebook(self) -> bool:
+        """The gradebook as a CSV file: a row per student, a column per lesson's exit-ticket
+        score and per skill's standing (for a spreadsheet or an LMS import)."""
+        now = self.clock()
+        if not self.refresh():
+            return False
+        rows = gradebook_rows(self.summary)
+        text = csv_of(rows, header=gradebook_header(), row=lambda r: r)
+        self.gradebook.value = csv_link(text, day_of(now), len(rows), now, gradebook=True)
         return True
 
     def poll(self) -> bool:
