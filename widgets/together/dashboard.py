@@ -56,6 +56,7 @@ from widgets.words import (
     N_,
     _,
     mistake_label,
+    ngettext,
     question_text,
     room_error_text,
     skill_name,
@@ -297,7 +298,8 @@ def mistakes_html(summary: Summary, hide_names: bool) -> str:
                                                                             answer=what))
         who = ", ".join(f"{n} \u00d7{k}" for n, k in mistake_students(wrong))
         rows.append([mistake_label(mistake), str(len(wrong)),
-                     _("{n} students").format(n=len(mistake_students(wrong))) if hide_names
+                     ngettext("{n} student", "{n} students", len(mistake_students(wrong)))
+                     .format(n=len(mistake_students(wrong))) if hide_names
                      else who, "; ".join(shown)])
         attrs.append(f" data-mistake='{html.escape(mistake)}'")
     out = _table("icg-class-mistakes-table",
@@ -554,8 +556,9 @@ class AnswersPanel(widgets.VBox):
         except StoreUnavailable as e:
             self.message.show(room_error_text(e), "error")
             return False
-        self.message.show(_("{n} students get practice on \"{mistake}\" next.").format(
-            n=n, mistake=mistake_label(mistake)), "ok")
+        self.message.show(ngettext("{n} student gets practice on \"{mistake}\" next.",
+                                   "{n} students get practice on \"{mistake}\" next.", n)
+                          .format(n=n, mistake=mistake_label(mistake)), "ok")
         return True
 
     def make_gradebook(self) -> bool:
