@@ -281,3 +281,15 @@ def answer_right_once(p) -> None:
         p.answer.value = str(shape.answer)
         p.check_typed()
     p.next_question()
+
+
+def test_the_teachers_key_shows_each_retakes_variant_and_answer() -> None:
+    from widgets.together.dashboard import variants_html
+
+    retake = Answer(new_answer_id(), "Ana", 1, "exit-ticket", "4", "sum", "5,-9", "-4", True,
+                    False, NOON, None, 4242)
+    own = ans("Ben", "4", "-5", True)
+    key = text(variants_html([own, retake], hide_names=False))
+    assert re.search(r"Ana\s+L1\.4\s+4242\s+\+5 \+ \(-9\) = \?\s+-4", key)
+    assert "Ben" not in key
+    assert variants_html([own, retake], hide_names=True) == ""

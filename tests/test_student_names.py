@@ -326,3 +326,44 @@ def test_a_remembered_name_reaches_the_kernel_at_load(student: Student) -> None:
         student.url).presence(day_of(NOON))] == [("Dee", 3)]
     t.start()
     assert "Answering as Dee" in t.name_bar.line.value
+
+
+def _finish(t: ExitTicket) -> None:
+    while not t.finished:
+        item = t.items[t.index]
+        if item.choices:
+            t.choose(item.choices.index(item.answer))
+        else:
+            t.entry.value = str(item.answer)
+            t.check_typed()
+        t.next_question()
+
+
+def test_a_retake_gets_new_numbers_and_adds_no_first_try(student: Student) -> None:
+    """After "Next student at this device", and on a new page (a reload), the typed items of
+    a ticket have other numbers of the same skill; the same student's answers there are not
+    first tries, and the store keeps one first try per item."""
+    t = ExitTicket(lesson=1)
+    t.start()
+    t.name_bar.first.value = "Ana"
+    t.name_bar.name_me()
+    first_numbers = [i.shape.terms for i in t.items if i.shape and not i.choices]
+    _finish(t)
+    assert t.variant == 0 and stored(student)
+    t.next_student()
+    assert t.variant != 0
+    retake = [i.shape.terms for i in t.items if i.shape and not i.choices]
+    assert len(retake) == len(first_numbers) and all(
+        a != b for a, b in zip(retake, first_numbers, strict=True))
+    assert all(i.shape.answer == i.answer for i in t.items if i.shape and not i.choices)
+    t.name_bar.first.value = "Ana"  # the same student again
+    t.name_bar.name_me()
+    _finish(t)
+    rows = stored(student)
+    firsts = [(a.item, a.variant) for a in rows if a.first_try]
+    assert len(firsts) == 5 and {v for _i, v in firsts} == {0}
+    assert {a.variant for a in rows if not a.first_try} == {t.variant}
+    # a new page (a reload): the named student's ticket is a retake at once
+    reload = ExitTicket(lesson=1)
+    reload.start()
+    assert reload.variant != 0 and reload.repeated == {"1", "2", "3", "4", "5"}

@@ -20,6 +20,8 @@ button, or a value typed into the page's developer tools, gets a message and cha
 
 from __future__ import annotations
 
+import hashlib
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -39,7 +41,7 @@ from widgets.table.components import (
 )
 from widgets.table.render import esc
 from widgets.table.shell import LazyPart
-from widgets.words import _, mistake_feedback, number_refused_text
+from widgets.words import _, mistake_feedback, number_refused_text, question_text
 
 MIN_ITEMS, MAX_ITEMS = 3, 5
 MAX_CHOICES = 4
@@ -124,6 +126,49 @@ class Item:
         if self.choices:
             return shown(str(self.answer))
         return str(self.answer) if self.size else signed(self.answer)
+
+
+VARIED_KINDS = ("sum", "difference", "abs", "abs-sum", "distance")
+MAX_VARIANT = 999_999
+
+
+def _same_pattern(old: tuple[int, ...], new: tuple[int, ...]) -> bool:
+    """The same signs, the same order, the same equal sizes and zero pairs, the same sign of
+    the answer: the same traps."""
+    pairs = [(i, j) for i in range(len(old)) for j in range(len(old)) if i < j]
+    return (all((a > 0) == (b > 0) and (a < 0) == (b < 0) for a, b in zip(old, new, strict=True))
+            and all((old[i] < old[j]) == (new[i] < new[j])
+                    and (abs(old[i]) == abs(old[j])) == (abs(new[i]) == abs(new[j]))
+                    and (old[i] == -old[j]) == (new[i] == -new[j]) for i, j in pairs)
+            and new != old)
+
+
+def vary(item: Item, variant: int, index: int) -> Item:
+    """The item with other numbers of the same skill (variant 0: the item itself). Only a
+    typed item with a shape is varied; its words then come from its numbers."""
+    if not variant or item.shape is None or item.choices or item.shape.kind not in VARIED_KINDS:
+        return item
+    rng = random.Random(variant * 10 + index)
+    old = item.shape.terms
+    for _try in range(500):
+        new = tuple(0 if t == 0 else (1 if t > 0 else -1) * rng.randint(1, 12) for t in old)
+        if _same_pattern(old, new):
+            break
+    else:
+        return item
+    shape = Shape(item.shape.kind, new)
+    question = question_text(shape.kind, new)
+    hint = item.hint if item.hint and not any(c.isdigit() for c in shown(item.hint)) else ""
+    return Item(question if shape.kind == "distance" else
+                _("Work out: {question}").format(question=question),
+                shape.answer, size=item.size, shape=shape, hint=hint)
+
+
+def variant_for(name: str, day: str, lesson: int, retake: int) -> int:
+    """The variant of a student's retake: seeded by the student, the day, the lesson and the
+    retake's number (1 to MAX_VARIANT)."""
+    digest = hashlib.sha256(f"{name.casefold()}|{day}|{lesson}|{retake}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") % MAX_VARIANT + 1
 
 
 def shown(text: str) -> str:
@@ -321,7 +366,11 @@ class ExitTicket(w.VBox):
             raise ValueError(f"an exit ticket has {MIN_ITEMS} to {MAX_ITEMS} questions; "
                              f"got {len(chosen)}")
         self.lesson = lesson
+        self.base_items = chosen
         self.items = chosen
+        self.variant = 0  # 0: the ticket's own numbers; else a retake's (see `vary`)
+        self.retakes = 0
+        self.repeated: set[str] = set()  # items this named student has had a first try at
         self.index = -1  # -1: not started; len(items): finished
         self.marks: list[bool] = []
         self.answered = False
@@ -401,6 +450,8 @@ class ExitTicket(w.VBox):
             from widgets.lessons.student import NameBar
 
             self.name_bar = NameBar(self.lesson, student=self.student, lang=self.lang)
+            self.name_bar.student.listeners.append(self._named)
+            self._retake_if_taken()
         self._show_item()
 
     @speaks
@@ -462,7 +513,36 @@ class ExitTicket(w.VBox):
             self.name_bar.change()  # the next student names themselves
         self.index = 0
         self.marks = []
+        self._retake()
+        self._retake_if_taken()
         self._show_item()
+
+    # ----- retakes ----------------------------------------------------------------------
+    def _retake(self) -> None:
+        """Other numbers for a retake: a neighbour's answers, or an unnamed try's, are not
+        this one's."""
+        self.retakes += 1
+        names = self.name_bar.student.names if self.name_bar is not None else ()
+        from widgets.lessons.student import today
+
+        who = names[0] if names else random.SystemRandom().randbytes(8).hex()
+        self.variant = variant_for(who, today(), self.lesson, self.retakes)
+        self.items = tuple(vary(it, self.variant, i) for i, it in enumerate(self.base_items))
+
+    def _named(self) -> None:
+        """A student named themselves: what they answered before today is not first again."""
+        if self.name_bar is not None and self.name_bar.student.names:
+            self.repeated = self.name_bar.student.first_tried(self.lesson, "exit-ticket")
+
+    def _retake_if_taken(self) -> None:
+        """A named student who has answered this ticket today (another page, a reload) gets a
+        retake: other numbers, and their answers are not first tries."""
+        if self.name_bar is None or not self.name_bar.student.names:
+            self.repeated = set()
+            return
+        self.repeated = self.name_bar.student.first_tried(self.lesson, "exit-ticket")
+        if self.repeated and not self.variant:
+            self._retake()
 
     # ----- reading ----------------------------------------------------------------------
     @property
@@ -498,9 +578,11 @@ class ExitTicket(w.VBox):
         self.marks.append(right)
         if self.name_bar is not None:
             # data only: the dashboard writes the question in the teacher's language
+            q = item.question(self.lesson, self.index + 1)
             self.name_bar.student.record(
-                question=item.question(self.lesson, self.index + 1), activity="exit-ticket",
-                given=given, right=right, first_try=True, mistake=mistake)
+                question=Question(q.kind, q.terms, q.lesson, q.item, self.variant),
+                activity="exit-ticket", given=given, right=right,
+                first_try=str(self.index + 1) not in self.repeated, mistake=mistake)
         self.answered = True
         self._clear_status()
         if right:

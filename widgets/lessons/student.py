@@ -190,6 +190,22 @@ class Student:
         except (StoreUnavailable, AnswerRefused):
             return []
 
+    def first_tried(self, lesson: int, activity: str) -> set[str]:
+        """The items this page's student (the first of a pair) had a first try at today, in
+        the store and on this page; empty when the store cannot be reached."""
+        if IN_BROWSER or not self.names:
+            return set()
+        from rooms.answers import AnswerRefused
+        from rooms.errors import StoreUnavailable
+
+        try:
+            if self._reader is None:
+                self._reader = self._box().opener()
+            return self._reader.first_tried(self.names[0], lesson, activity,
+                                            today(self.clock()))
+        except (StoreUnavailable, AnswerRefused):
+            return set()
+
     def took_practice(self, skill: str) -> None:
         """The student took up the skill the teacher asked for."""
         if self._reader is None or not self.names:

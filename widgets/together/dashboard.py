@@ -50,7 +50,7 @@ from rooms.answers import (
     open_answers,
 )
 from widgets.lessons.exit_ticket import TICKETS, Item, shown
-from widgets.lessons.mistakes import MISTAKES
+from widgets.lessons.mistakes import MISTAKES, Shape
 from widgets.table.components import MessageArea, html_widget, make_button, shared_layout
 from widgets.words import (
     N_,
@@ -59,6 +59,7 @@ from widgets.words import (
     ngettext,
     question_text,
     room_error_text,
+    signed,
     skill_name,
     status_name,
     time_ago,
@@ -73,7 +74,7 @@ def question_words(a: Answer) -> str:
     """The question of an answer in the language spoken now: an exit ticket's own words, or
     the words made from a generated question's numbers."""
     item = ticket_item(a)
-    if item is not None:
+    if item is not None and not (a.variant and a.kind != "ticket"):
         return shown(item.prompt)
     try:
         return question_text(a.kind, terms_of(a.terms))
@@ -331,6 +332,30 @@ def csv_row(a: Answer) -> list[object]:
             a.variant]
 
 
+def variants_html(answers: Sequence[Answer], hide_names: bool) -> str:
+    """The teacher's key of the retakes: each student's exit-ticket items with other
+    numbers, and their answers (left out when names are hidden)."""
+    rows = []
+    seen = set()
+    for a in answers:
+        if a.activity != "exit-ticket" or not a.variant or a.kind == "ticket":
+            continue
+        key = (a.student, a.lesson, a.item, a.variant)
+        if key in seen:
+            continue
+        seen.add(key)
+        try:
+            right = Shape(a.kind, terms_of(a.terms)).answer
+        except ValueError:
+            continue
+        rows.append([a.student, f"L{a.lesson}.{a.item}", str(a.variant), question_words(a),
+                     str(right) if a.kind in ("abs", "abs-sum", "distance") else signed(right)])
+    if not rows or hide_names:
+        return ""
+    return _table("icg-class-variants-table",
+                  [_("Student"), _("Question"), _("Variant"), _("Words"), _("Answer")], rows)
+
+
 def skills_html(summary: Summary, hide_names: bool) -> str:
     """Per student and skill: not started, practising, mastered or flagged (ask the
     teacher); with names hidden, how many students stand where in each skill."""
@@ -517,7 +542,7 @@ class AnswersPanel(widgets.VBox):
         self.stamp = stamp
         self.summary = summarise(answers)
         self.students.value = students_html(presence, now, hide)
-        self.tickets.value = tickets_html(self.summary, hide)
+        self.tickets.value = tickets_html(self.summary, hide) + variants_html(answers, hide)
         self.mistakes.value = mistakes_html(self.summary, hide)
         self.skills.value = skills_html(self.summary, hide)
         self.missed.value = most_missed_html(self.summary)
