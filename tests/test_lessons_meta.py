@@ -401,7 +401,7 @@ def test_the_plan_counts_real_periods() -> None:
             assert all(used <= length for _start, used in parts), (lesson.file, length, parts)
             assert sum(used for _start, used in parts) == \
                 lesson.minutes + course.RECAP * (len(parts) - 1)
-    assert [course.periods(lesson) for lesson in lessons] == [1, 1, 1, 2, 1, 2]
+    assert [course.periods(lesson) for lesson in lessons] == [1, 1, 1, 2, 2, 2]
     plan = course.course_plan()
     long = sum(course.periods(lesson) for lesson in lessons)
     short = sum(course.periods(lesson, course.SHORT_PERIOD) for lesson in lessons)

@@ -131,18 +131,19 @@ LESSONS: tuple[Lesson, ...] = (
                  ("Four traps", 6), ("Distance between two numbers", 9),
                  ("Comparing and ordering with < and >", 3), ("Check", 6), ("Key ideas", 2),
                  ("Talk about it", 3), ("Exit ticket", 5))),
-    Lesson("05_flapjack.ipynb", "Flapjack", PERIOD,
+    Lesson("05_flapjack.ipynb", "Flapjack", 60,
            "play cards to make the total exactly -13, 0 or 13",
            grouping="pairs",
-           notes="Start with simple ten; move to classic when totals come quickly.",
+           notes="Start with simple ten; move to classic when totals come quickly; end with "
+                 "signed add or subtract, where subtracting a red card moves the total right.",
            support='Stay with simple ten and write the running total on paper after every card.',
            extension='Play "add or subtract", and list every card that makes a Flapjack from a '
                      "total of your choice.",
-           standards='7.NS.1b, 7.NS.1d',
+           standards='7.NS.1b, 7.NS.1c, 7.NS.1d',
            plan=((DEVICES, 3), ("Warm-up (3 minutes): A lift", 3), ("The rules in short", 6),
                  ("A worked example", 5), ("Play: simple ten first", 8),
-                 ("Then the classic game", 10), ("Check", 3), ("Key ideas", 1),
-                 ("Talk about it", 2), ("Exit ticket", 4))),
+                 ("Then the classic game", 10), ("Subtracting a negative in play", 10),
+                 ("Check", 5), ("Key ideas", 2), ("Talk about it", 3), ("Exit ticket", 5))),
     Lesson("06_strategy_lab.ipynb", "Strategy lab", 60,
            "simulate thousands of games to find when to hit",
            grouping="pairs",
@@ -236,7 +237,8 @@ TRANSLATED: dict[str, dict[str, dict[str, str]]] = {
             "summary": "juega cartas para que el total sea exactamente -13, 0 o 13",
             "grouping": "parejas",
             "notes": "Empieza con diez sin figuras; pasa al clásico cuando los totales salgan "
-                  "rápido.",
+                  "rápido; termina con sumar o restar con signo, donde restar una carta roja "
+                  "mueve el total a la derecha.",
             "support": "Quédate en diez sin figuras y escribe el total acumulado en papel "
                     "después de cada carta.",
             "extension": 'Juega "sumar o restar" y haz la lista de todas las cartas que hacen un '
