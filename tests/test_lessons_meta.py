@@ -585,3 +585,16 @@ def test_a_table_files_its_checks_under_the_lesson_of_its_page() -> None:
     assert FlapjackTable.LESSON == by_file("05_flapjack.ipynb").number == 5
     with pytest.raises(KeyError):
         lesson_number("teacher_guide")
+
+
+@pytest.mark.parametrize("name", GUIDES)
+def test_the_run_sheet_says_make_class_throughout(name: str) -> None:
+    """The day's run sheet starts the server for the class (`make class`) in every step; `make
+    serve` appears once, as the command that lets only the teacher's computer in."""
+    nb = load(name)
+    sheet = next(c.source for c in nb.cells if c.cell_type == "markdown"
+                 and c.source.startswith(("## Run sheet", "## Hoja de ruta")))
+    assert sheet.count("`make class`") >= 3 and sheet.count("`make serve`") == 1
+    standards = markdown(nb)
+    assert "7.NS.1a-d" in standards and ("integers only" in standards
+                                         or "solo con enteros" in standards)
