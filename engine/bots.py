@@ -521,14 +521,15 @@ def play_key(action: Any) -> tuple[str, int]:
 
 
 @lru_cache(maxsize=16)
-def _deck_codes(face_cards: bool, colors: str, add_or_subtract: bool
+def _deck_codes(face_cards: bool, colors: str, signed: bool
                 ) -> tuple[tuple[tuple[str, int], ...], frozenset[int]]:
-    """(code, value) of each card of one deck, in suit then rank order, and the values."""
+    """(code, value) of each card of one deck, in suit then rank order, and the values
+    (every value positive when cards are not `signed` by colour)."""
     ranks = range(1, 14) if face_cards else range(1, 11)
     positive = ("C", "S") if colors == "black-positive" else ("D", "H")
     codes = []
     for suit in "CDHS":
-        sign = 1 if (add_or_subtract or suit in positive) else -1
+        sign = 1 if (not signed or suit in positive) else -1
         for rank in ranks:
             codes.append((f"{RANK_LABELS.get(rank, str(rank))}{suit}", rank * sign))
     return tuple(codes), frozenset(v for _, v in codes)
@@ -544,7 +545,7 @@ class FlapjackView:
     low: int
     high: int
     targets: tuple[int, ...]
-    add_or_subtract: bool
+    add_or_subtract: bool  # the player chooses to add or subtract each card after the lead
     table_size: int
     hand: dict[str, dict[str, Any]]  # key -> card view
     deck_values: frozenset[int]
@@ -552,6 +553,7 @@ class FlapjackView:
     # player reads neither): the observation, its hand's card codes, the config
     _obs: Any = field(repr=False, compare=False)
     _hand_codes: tuple[str, ...] = field(repr=False, compare=False)
+    signed: bool = True  # cards keep their colour's sign (totals are written +7 / -7)
 
     @functools.cached_property
     def unseen(self) -> Counter[int]:
@@ -561,8 +563,7 @@ class FlapjackView:
         cfg = obs["config"]
         seen: Counter[str] = Counter(self._hand_codes)
         seen.update(obs["played"])
-        codes, _ = _deck_codes(bool(cfg["face_cards"]), cfg["colors"],
-                               bool(cfg["add_or_subtract"]))
+        codes, _ = _deck_codes(bool(cfg["face_cards"]), cfg["colors"], bool(cfg["signed"]))
         decks = cfg["decks"]
         unseen: Counter[int] = Counter()
         for code, value in codes:
@@ -591,14 +592,15 @@ class FlapjackView:
         # a lazy observation (engine.observation) builds the one seat read, not all of them
         one_seat = getattr(obs, "seat", None)
         hand_cards = (obs["seats"][me] if one_seat is None else one_seat(me))["hand"] or []
-        add_or_subtract = bool(cfg["add_or_subtract"])
+        signed_values = bool(cfg["signed"])
         return cls(
             me=me, players=obs["players"], total=obs["total"], low=obs["low"],
             high=obs["high"], targets=tuple(obs["targets"]),
-            add_or_subtract=add_or_subtract, table_size=len(obs["table"]),
+            add_or_subtract=bool(cfg["add_or_subtract"]), table_size=len(obs["table"]),
             hand={c["key"]: c for c in hand_cards},
-            deck_values=_deck_codes(bool(cfg["face_cards"]), cfg["colors"], add_or_subtract)[1],
+            deck_values=_deck_codes(bool(cfg["face_cards"]), cfg["colors"], signed_values)[1],
             _obs=obs, _hand_codes=tuple([c["code"] for c in hand_cards]),
+            signed=signed_values,
         )
 
     # ----- arithmetic of one play -------------------------------------------------------------
@@ -617,7 +619,8 @@ class FlapjackView:
         """Can a card of this value make a Flapjack from `total` (table not empty)?"""
         if total + value in self.targets:
             return True
-        return self.add_or_subtract and total - value in self.targets and total - value >= self.low
+        return self.add_or_subtract and total - value in self.targets \
+            and self.low <= total - value <= self.high
 
     def finishing_values(self, total: int, values: Any) -> list[int]:
         return sorted(v for v in values if self.finishes(total, v))
@@ -636,16 +639,17 @@ class FlapjackView:
 
     # ----- words ----------------------------------------------------------------------------
     def num(self, n: int) -> str:
-        """A total or value as the variant writes it (+7 / -7, or 7 when adding/subtracting)."""
-        return str(n) if self.add_or_subtract else signed(n)
+        """A total or value as the variant writes it (+7 / -7, or 7 when cards count
+        positive)."""
+        return signed(n) if self.signed else str(n)
 
     def card_text(self, action: Any) -> str:
-        """'7♥ (-7)', or '7♥ (subtract 7)' when adding or subtracting."""
+        """'7♥ (-7)', or '7♥ (subtract 7)' / '7♥ (subtract -7)' when adding or subtracting."""
         key, sign = play_key(action)
         c = self.hand[key]
         short = f"{c['label']}{SUIT_SYMBOLS[c['suit']]}"
         if self.add_or_subtract:
-            return f"{short} ({'subtract' if sign < 0 else 'add'} {c['value']})"
+            return f"{short} ({'subtract' if sign < 0 else 'add'} {self.num(c['value'])})"
         return f"{short} ({signed(c['value'])})"
 
     def cards_word(self, n: int) -> str:
@@ -667,7 +671,8 @@ def _play_data(view: FlapjackView, action: Any) -> dict[str, Any]:
     c = view.hand[key]
     return {"lead": view.table_size == 0, "card": {"label": c["label"], "suit": c["suit"],
                                                    "value": c["value"]},
-            "sign": sign, "add_or_subtract": view.add_or_subtract, "before": view.total,
+            "sign": sign, "add_or_subtract": view.add_or_subtract, "signed": view.signed,
+            "before": view.total,
             "after": view.after(action)}
 
 

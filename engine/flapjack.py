@@ -59,15 +59,19 @@ from engine.validate import (
 
 HAND_SIZE = 7
 
+# `signed` None: cards keep their colour's sign unless the player chooses + or -.
 VARIANTS: dict[str, dict[str, Any]] = {
-    "classic": {"limit": 13, "face_cards": True, "add_or_subtract": False},
-    "simple-ten": {"limit": 10, "face_cards": False, "add_or_subtract": False},
-    "add-or-subtract": {"limit": 13, "face_cards": True, "add_or_subtract": True},
+    "classic": {"limit": 13, "face_cards": True, "add_or_subtract": False, "signed": None},
+    "simple-ten": {"limit": 10, "face_cards": False, "add_or_subtract": False, "signed": None},
+    "add-or-subtract": {"limit": 13, "face_cards": True, "add_or_subtract": True, "signed": None},
+    "signed-add-or-subtract": {"limit": 13, "face_cards": True, "add_or_subtract": True,
+                               "signed": True},
 }
 VARIANT_NAMES = {
     "classic": "Classic",
     "simple-ten": "Simple ten",
     "add-or-subtract": "Add or subtract",
+    "signed-add-or-subtract": "Signed add or subtract",
 }
 
 
@@ -90,8 +94,9 @@ class FlapjackConfig:
     """The fixed settings of a Flapjack table.
 
     `variant` fills in every setting left as None: limit (the total must stay within
-    -limit..limit, or 0..limit when adding or subtracting), face_cards (J Q K in the deck),
-    add_or_subtract (cards count positive; the player chooses + or -) and targets.
+    -limit..limit, or 0..limit when cards count positive), face_cards (J Q K in the deck),
+    add_or_subtract (the player chooses to add or subtract the card), signed (cards keep
+    their colour's sign; by default they do unless the player adds or subtracts) and targets.
     """
 
     players: int = 2
@@ -102,6 +107,7 @@ class FlapjackConfig:
     face_cards: bool | None = None
     add_or_subtract: bool | None = None
     targets: tuple[int, ...] | None = None
+    signed: bool | None = None
 
     def __post_init__(self) -> None:
         check_int(self.players, "players", 2, MAX_PLAYERS)
@@ -121,8 +127,14 @@ class FlapjackConfig:
         for key in ("face_cards", "add_or_subtract"):
             if not isinstance(getattr(self, key), bool):
                 raise ConfigError(f"{key} must be true or false; got {getattr(self, key)!r}")
+        if self.signed is None:
+            signed = preset["signed"]
+            object.__setattr__(self, "signed", not self.add_or_subtract if signed is None
+                               else signed)
+        if not isinstance(self.signed, bool):
+            raise ConfigError(f"signed must be true or false; got {self.signed!r}")
         if self.targets is None:
-            t = (0, self.limit) if self.add_or_subtract else (-self.limit, 0, self.limit)
+            t = (0, self.limit) if not self.signed else (-self.limit, 0, self.limit)
             object.__setattr__(self, "targets", t)
         else:
             object.__setattr__(self, "targets", check_targets(self.targets, self.low, self.high))
@@ -136,7 +148,7 @@ class FlapjackConfig:
 
     @property
     def low(self) -> int:
-        return 0 if self.add_or_subtract else -self.limit
+        return -self.limit if self.signed else 0
 
     @property
     def high(self) -> int:
@@ -150,8 +162,9 @@ class FlapjackConfig:
         return len(self.ranks) * 4 * self.decks
 
     def value(self, card: Card) -> int:
-        """A card's Flapjack value: A = 1 .. K = 13; signed by colour unless adding/subtracting."""
-        if self.add_or_subtract:
+        """A card's Flapjack value: A = 1 .. K = 13; signed by colour unless cards count
+        positive (add or subtract)."""
+        if not self.signed:
             return card.rank
         return card.signed_black * self.colors.factor
 
@@ -169,6 +182,7 @@ class FlapjackConfig:
             "face_cards": self.face_cards,
             "add_or_subtract": self.add_or_subtract,
             "targets": list(self.targets),
+            "signed": self.signed,
         }
 
     @classmethod
@@ -180,7 +194,7 @@ class FlapjackConfig:
 
 @dataclass(frozen=True)
 class Play:
-    """Play `card`; `sign` is +1 (add) or -1 (subtract, only in add-or-subtract)."""
+    """Play `card`; `sign` is +1 (add) or -1 (subtract, only when the player chooses)."""
 
     card: Card
     sign: int = 1
@@ -550,7 +564,7 @@ END_REASONS = tuple(r.value for r in EndReason)
 EVENT_REASONS = (*(r.value for r in PassReason), *END_REASONS)
 FLAPJACK_EVENTS = ("deal", "play", "draw", "flapjack", "pass", "end")
 FLAPJACK_CONFIG_FIELDS = ("players", "decks", "colors", "variant", "limit", "face_cards",
-                          "add_or_subtract", "targets")
+                          "add_or_subtract", "targets", "signed")
 FLAPJACK_FIELDS = ("game", "config", "dealer", "draw_pile", "hands", "table", "tricks",
                    "current", "end_reason", "flapjacks", "plays", "passes", "events")
 
@@ -565,6 +579,7 @@ def check_flapjack_config(d: Any, where: str = "config") -> dict[str, Any]:
     expect_int(d["limit"], f"{where}.limit", 1, 100)
     expect_bool(d["face_cards"], f"{where}.face_cards")
     expect_bool(d["add_or_subtract"], f"{where}.add_or_subtract")
+    expect_bool(d["signed"], f"{where}.signed")
     targets = expect_list(d["targets"], f"{where}.targets")  # the constructor checks each
     if all(is_int(t) for t in targets) and targets != sorted(set(targets)):
         # the settings save them sorted, each once: anything else would load as another list

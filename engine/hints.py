@@ -72,7 +72,8 @@ def flapjack_hint_data(observation: dict[str, Any]) -> dict[str, Any]:
     cards cannot be played, as data. widgets.words.flapjack_hint_text says it in words."""
     me = _viewer(observation)
     view = FlapjackView.from_observation(observation)
-    base = {"add_or_subtract": view.add_or_subtract, "targets": list(view.targets),
+    base = {"add_or_subtract": view.add_or_subtract, "signed": view.signed,
+            "targets": list(view.targets),
             "total": view.total, "low": view.low, "high": view.high}
     if observation["over"]:
         return {**base, "state": "over"}

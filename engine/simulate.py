@@ -235,10 +235,12 @@ def simulate_flapjack(
 # ----- command line --------------------------------------------------------------------------
 
 
-LogFormatter = Callable[[Sequence[Event], bool], list[str]]
+# (events, add_or_subtract: the player chose + or -, plain: every card counted positive)
+LogFormatter = Callable[[Sequence[Event], bool, bool], list[str]]
 
 
-def event_lines(events: Sequence[Event], add_or_subtract: bool = False) -> list[str]:
+def event_lines(events: Sequence[Event], add_or_subtract: bool = False,
+                plain: bool = False) -> list[str]:
     """The event log as data: one JSON object a line (private parts included). The engine
     makes no sentences; `python tools/simulate.py ... --log` passes widgets.words.format_log
     to `main` and prints the same log in words."""
@@ -345,7 +347,8 @@ def main(argv: Sequence[str] | None = None, format_log: LogFormatter | None = No
                 players=args.players, bots=specs, rounds=count, seed=seed, decks=args.decks,
                 colors=args.colors, turn_order="all-at-once" if args.all_at_once else "round-robin",
                 ace_eleven=args.ace_eleven, deck=args.deck, progress=progress,
-                on_round=(lambda r: logs.append(log_lines(r.events, False))) if args.log else None,
+                on_round=(lambda r: logs.append(log_lines(r.events, False, False)))
+                if args.log else None,
             )
         else:
             specs = seat_specs(args.bot or ["random"], args.players)
@@ -353,7 +356,8 @@ def main(argv: Sequence[str] | None = None, format_log: LogFormatter | None = No
                 players=args.players, bots=specs, games=count, seed=seed,
                 variant=args.variant, decks=args.decks or 1, colors=args.colors,
                 deck=args.deck, progress=progress,
-                on_game=(lambda s: logs.append(log_lines(s.events, s.config.add_or_subtract)))
+                on_game=(lambda s: logs.append(log_lines(s.events, s.config.add_or_subtract,
+                                                         not s.config.signed)))
                 if args.log else None,
             )
     except ConfigError as e:

@@ -35,7 +35,7 @@ HIT_ME_VARIANTS: dict[str, dict[str, Any]] = {
     "ace-eleven": {"ace_eleven": True},
     "red-positive": {"colors": "red-positive"},
 }
-FLAPJACK_VARIANTS = ("classic", "simple-ten", "add-or-subtract")
+FLAPJACK_VARIANTS = ("classic", "simple-ten", "add-or-subtract", "signed-add-or-subtract")
 
 # The teacher's key of the tests that give the kernel one (the `server_key` fixture).
 TEACHER_KEY = "7K3M-Q9XD-2VRT"

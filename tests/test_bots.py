@@ -101,6 +101,7 @@ def test_hit_me_bots_play_only_legal_actions(spec: str, players: int, options: d
 @pytest.mark.parametrize("spec", ["random", "greedy", "expert"])
 @pytest.mark.parametrize(("players", "variant", "decks"), [
     (2, "classic", 1), (3, "simple-ten", 1), (4, "add-or-subtract", 1), (8, "classic", 2),
+    (3, "signed-add-or-subtract", 1),
 ])
 def test_flapjack_bots_play_only_legal_actions(spec: str, players: int, variant: str,
                                                decks: int) -> None:
@@ -119,6 +120,23 @@ def test_flapjack_bots_play_only_legal_actions(spec: str, players: int, variant:
             assert obs == frozen
             check_reason(bot_reason_text(decision))
             state.apply_action(decision.action, seat)
+
+
+@pytest.mark.parametrize("spec", ["greedy", "expert"])
+def test_flapjack_bots_subtract_a_negative_card_for_a_flapjack(spec: str) -> None:
+    """Signed add or subtract: +6 - (-7) = +13 is the one Flapjack in seat 0's hand."""
+    config = FlapjackConfig(players=2, variant="signed-add-or-subtract")
+    # seat 1 leads 6C (+6); seat 0 holds 7H (-7) and cards that make no Flapjack from +6
+    deck = "6C,7H,2C,2H,3C,4D,4C,AD,8C,9C,10C,5D,AC,10D"
+    state = FlapjackState.deal(config, rng=1, deck=deck)
+    state.apply_action(Play(parse_card("6C")), 1)
+    obs, legal = state.observation(0), state.legal_actions(0)
+    decision = make_bot(spec, "flapjack", random.Random(2)).choose(obs, legal)
+    assert decision.action == Play(parse_card("7H"), -1)
+    assert decision.code == "flapjack"
+    assert bot_reason_text(decision) == ("I play 7♥ (subtract -7) to take the total from "
+                                         "+6 to +13, a Flapjack, so I take the 2 cards in "
+                                         "play.")
 
 
 def test_flapjack_random_counts_copies_from_two_decks_as_two_plays() -> None:

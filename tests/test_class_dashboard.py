@@ -203,7 +203,7 @@ def test_every_record_is_written_in_the_readers_language() -> None:
         assert given_words(closer) == "lo mismo"
         spanish = csv_row(ticket)
     assert english[10] == "right size, sign of the number closer to zero"
-    assert spanish[10] == "tamaño correcto, signo del número más cercano al cero"
+    assert spanish[10] == "valor absoluto correcto, signo del número más cercano al cero"
     assert english[4] == "exit ticket" and spanish[4] == "ticket de salida"
 
 

@@ -132,8 +132,9 @@ def test_ticket_answers_agree_with_the_rules() -> None:
     """The worked figures of the tickets, recomputed: Flapjack limits and sums."""
     cfg = FlapjackConfig(players=2)
     assert -5 + 5 in cfg.targets and -5 + 4 not in cfg.targets and -5 - 6 not in cfg.targets
-    assert 10 + 12 > cfg.high
+    assert 10 + 12 > cfg.high and 10 + 4 > cfg.high and cfg.low <= 10 - 2 <= cfg.high
     items = {i.prompt: i for i in et.TICKETS[course.by_file("05_flapjack.ipynb").number]}
+    assert items["The total is +10. Which card may you play?"].answer == "2\u2665 (-2)"
     assert items["The total is -9. You play a black king (+13). What is the new total?"].answer \
         == -9 + 13
     closer = [i for i in et.TICKETS[2] if i.prompt.startswith("Which is closer")]
@@ -199,7 +200,7 @@ def test_tickets_separate_the_misconceptions() -> None:
     sign = prompts["Before you work it out: is -9 + (+4) positive, negative or zero?"]
     assert sign.answer == "Negative" and -9 + 4 < 0
     assert prompts["Which is closer to zero: -2 or +5?"].answer == "-2"
-    assert prompts["Which is greater: -2 or +5?"].answer == "+5"
+    assert prompts["Which is the greatest: -2, +5 or -7?"].answer == "+5"
     assert prompts["Work out -5 - (-2)."].answer == -3  # not +3, not -7
     assert prompts["Work out +3 + (-8)."].answer == -5  # not +5
 
@@ -234,6 +235,10 @@ def test_the_strategy_ticket_reads_a_chart_and_asks_an_integer() -> None:
     assert chart.answer == "The blue dot (hit)" and hit > hold + 0.1
     assert "about 24%" in chart.why and round(100 * hit) == 24
     assert "about 9%" in chart.why and round(100 * hold) == 9
+    # at |sum| 2 the bar and the dot are "about the same", the third choice's figure
+    hold2 = hold_table(4, rounds=100_000, seed=1, progress=False).chance[2]
+    hit2 = hit_table(4, rounds=100_000, seed=1, progress=False).chance[2]
+    assert "About the same" in chart.choices and abs(hit2 - hold2) < 0.02
     integer = next(i for i in items if "2\u2660 (+2)" in i.prompt)
     assert integer.answer == abs(-5 + 2)
 
@@ -260,3 +265,12 @@ def test_two_students_at_one_device_get_a_code_each() -> None:
     assert ticket.code == "L3-XRRRX" and ticket.score == 3
     assert f"students before at this device: {first}" in ticket.result.value
     assert ticket.codes == [first]
+
+
+def test_no_choice_item_is_passed_by_guessing_half_the_time() -> None:
+    """Every item with choices has at least three, so a guess is right at most one time in
+    three; no prompt names the method it asks for ("its distance from zero")."""
+    for lesson, item in _all_items():
+        if item.choices:
+            assert len(item.choices) >= 3, (lesson, item.prompt)
+        assert "(its distance from zero)" not in item.prompt, (lesson, item.prompt)

@@ -186,6 +186,36 @@ CASES = [
          {1: "5S,2S,3S,4S,8S,9S,AS", 0: "8C,7C,2H,3H,4H,8H,9H"},
          cfg={"variant": "add-or-subtract", "colors": "red-positive"}, moves=["1:5S", "0:8C"],
          expect={"tricks": {0: ["5S", "8C"]}}),
+    # ----- variant signed add or subtract ---------------------------------------------------
+    # every card keeps its colour's sign; after the lead the player adds or subtracts it
+    Case("signed-aos-lead-only-adds-red-counts-negative",
+         {1: "5H,2S,3S,4S,8S,9S,AS", 0: "6C,7C,2H,3H,4H,8H,9H"},
+         cfg={"variant": "signed-add-or-subtract"}, moves=["1:5H"],
+         expect={"total": -5, "legal": ["6C+", "6C-", "7C+", "7C-", "2H+", "2H-", "3H+",
+                                        "3H-", "4H+", "4H-", "8H+", "8H-", "9H-"]}),
+    Case("signed-aos-subtracting-a-negative-moves-up",
+         {1: "5S,2S,3S,4S,8S,9S,AS", 0: "7H,6C,2H,3H,4H,9H,10H"},
+         cfg={"variant": "signed-add-or-subtract"}, moves=["1:5S", "0:7H-"],
+         expect={"total": 12, "table": ["5S", "7H"], "current": 1,
+                 "play_math": "+5 - (-7) = +12"}),
+    Case("signed-aos-adding-a-negative-moves-down",
+         {1: "5S,2S,3S,4S,8S,9S,AS", 0: "7H,6C,2H,3H,4H,9H,10H"},
+         cfg={"variant": "signed-add-or-subtract"}, moves=["1:5S", "0:7H"],
+         expect={"total": -2, "play_math": "+5 + (-7) = -2"}),
+    Case("signed-aos-subtract-a-positive-to-minus-13-is-flapjack",
+         {1: "4H,2S,3S,4S,8S,9S,AS", 0: "9C,6C,2H,3H,5H,9H,10H"},
+         cfg={"variant": "signed-add-or-subtract"}, moves=["1:4H", "0:9C-"],
+         expect={"tricks": {0: ["4H", "9C"]}, "current": 0, "flapjack_math": "total = -13",
+                 "play_math": "-4 - (+9) = -13"}),
+    Case("signed-aos-subtract-equal-negative-to-zero-is-flapjack",
+         {1: "6D,2S,3S,4S,8S,9S,AS", 0: "6H,6C,2H,3H,5H,9H,10H"},
+         cfg={"variant": "signed-add-or-subtract"}, moves=["1:6D", "0:6H-"],
+         expect={"tricks": {0: ["6D", "6H"]}, "flapjack_math": "total = 0"}),
+    Case("signed-aos-red-positive-subtract-black",
+         {1: "5H,2S,3S,4S,8S,9S,AS", 0: "8C,7C,2H,3H,4H,8H,9H"},
+         cfg={"variant": "signed-add-or-subtract", "colors": "red-positive"},
+         moves=["1:5H", "0:8C-"],
+         expect={"tricks": {0: ["5H", "8C"]}, "play_math": "+5 - (-8) = +13"}),
     # ----- settings piece by piece ------------------------------------------------------------
     Case("piece-limit-10-with-face-cards", {1: "4S,2S,3S,5S,8S,9S,KS", 0: "6C,2H,3H,4H,5H,8H,9H"},
          cfg={"limit": 10}, moves=["1:4S", "0:6C"], expect={"tricks": {0: ["4S", "6C"]}}),
@@ -237,8 +267,11 @@ def test_stacked_game(case: Case) -> None:
     aos = state.config.add_or_subtract
     if "flapjack_math" in ex:
         fj = [e for e in state.events if e.kind is EventKind.FLAPJACK]
-        assert fj and log_parts(fj[-1], aos)[1] == ex["flapjack_math"]
+        assert fj and log_parts(fj[-1], aos, not state.config.signed)[1] == ex["flapjack_math"]
         assert fj[-1].after == int(ex["flapjack_math"].split("= ")[1])
+    if "play_math" in ex:
+        plays = [e for e in state.events if e.kind is EventKind.PLAY]
+        assert log_parts(plays[-1], aos, not state.config.signed)[1] == ex["play_math"]
     if "draw_events" in ex:
         assert [e.player for e in state.events if e.kind is EventKind.DRAW] == ex["draw_events"]
     if "legal" in ex:
@@ -337,6 +370,19 @@ def test_illegal_moves_add_or_subtract() -> None:
     assert state.total == 3
 
 
+def test_illegal_moves_signed_add_or_subtract() -> None:
+    case = Case("", {1: "5H,2S,3S,4S,8S,9S,AS", 0: "6C,7C,2H,3H,4H,8H,9H"},
+                cfg={"variant": "signed-add-or-subtract"})
+    state = play(case)
+    assert_illegal(state, Play(parse_card("5H"), -1), 1, "a lead can only add")
+    state.apply_action(Play(parse_card("5H")))
+    assert_illegal(state, Play(parse_card("9H"), 1), 0,
+                   "the total would be -14, less than the limit -13")
+    assert state.why_illegal(0, parse_card("8H"), 1) is None  # -5 + (-8) = -13, a Flapjack
+    state.apply_action(Play(parse_card("9H"), -1))  # -5 - (-9) = +4
+    assert state.total == 4
+
+
 def test_move_after_the_end_is_refused() -> None:
     state = play(Case("", BLOCK, exact=True, moves=["1:QS", "1:AS", "1:QC"]))
     assert state.over and state.legal_actions() == [] and state.legal_actions(0) == []
@@ -365,6 +411,11 @@ def test_why_illegal_agrees_with_legal_actions() -> None:
         ({"variant": "Simple ten"}, -10, 10, (-10, 0, 10), 40, False, False),
         ({"variant": "add-or-subtract"}, 0, 13, (0, 13), 52, True, True),
         ({"variant": "add_or_subtract"}, 0, 13, (0, 13), 52, True, True),
+        ({"variant": "signed-add-or-subtract"}, -13, 13, (-13, 0, 13), 52, True, True),
+        ({"variant": "Signed add or subtract"}, -13, 13, (-13, 0, 13), 52, True, True),
+        ({"add_or_subtract": True, "signed": True}, -13, 13, (-13, 0, 13), 52, True, True),
+        ({"variant": "signed-add-or-subtract", "face_cards": False, "limit": 10}, -10, 10,
+         (-10, 0, 10), 40, False, True),
         ({"limit": 10}, -10, 10, (-10, 0, 10), 52, True, False),
         ({"face_cards": False}, -13, 13, (-13, 0, 13), 40, False, False),
         ({"add_or_subtract": True}, 0, 13, (0, 13), 52, True, True),
@@ -378,7 +429,8 @@ def test_why_illegal_agrees_with_legal_actions() -> None:
         ({"variant": "simple-ten", "decks": 2}, -10, 10, (-10, 0, 10), 80, False, False),
     ],
     ids=["default", "classic", "simple-ten", "simple-ten-spaced-name", "add-or-subtract",
-         "add-or-subtract-underscores", "piece-limit", "piece-no-face-cards",
+         "add-or-subtract-underscores", "signed-aos", "signed-aos-spaced-name",
+         "piece-signed-aos", "signed-aos-no-faces-limit-10", "piece-limit", "piece-no-face-cards",
          "piece-add-or-subtract", "simple-ten-limit-13", "simple-ten-with-faces",
          "add-or-subtract-no-faces", "add-or-subtract-limit-10", "piece-targets",
          "piece-targets-list", "three-decks", "simple-ten-two-decks"],
@@ -403,7 +455,10 @@ def test_variant_settings(kwargs: dict[str, Any], low: int, high: int,
      ("KS", {"colors": "red-positive"}, -13), ("QH", {"colors": "red-positive"}, 12),
      ("QH", {"variant": "add-or-subtract"}, 12),
      ("QH", {"variant": "add-or-subtract", "colors": "red-positive"}, 12),
-     ("10D", {"variant": "simple-ten"}, -10)],
+     ("10D", {"variant": "simple-ten"}, -10),
+     ("QH", {"variant": "signed-add-or-subtract"}, -12),
+     ("QH", {"variant": "signed-add-or-subtract", "colors": "red-positive"}, 12),
+     ("7C", {"add_or_subtract": True, "signed": True}, 7)],
 )
 def test_card_values(card: str, kwargs: dict[str, Any], value: int) -> None:
     assert FlapjackConfig(**kwargs).value(parse_card(card)) == value
@@ -411,8 +466,8 @@ def test_card_values(card: str, kwargs: dict[str, Any], value: int) -> None:
 
 def test_titles() -> None:
     assert [FlapjackConfig(variant=v).title for v in
-            ("classic", "simple-ten", "add-or-subtract")] == ["Classic", "Simple ten",
-                                                              "Add or subtract"]
+            ("classic", "simple-ten", "add-or-subtract", "signed-add-or-subtract")] == [
+        "Classic", "Simple ten", "Add or subtract", "Signed add or subtract"]
 
 
 @pytest.mark.parametrize(
@@ -424,12 +479,14 @@ def test_titles() -> None:
         ({"players": 8}, "decks must be enough to deal 7 cards to each of 8 players"),
         ({"players": 15, "decks": 2}, "decks must be enough"),
         ({"players": 6, "variant": "simple-ten"}, r"1 deck\(s\) hold 40 cards, 42 are needed"),
-        ({"variant": "poker"}, "variant must be one of classic, simple-ten, add-or-subtract"),
+        ({"variant": "poker"}, "variant must be one of classic, simple-ten, add-or-subtract, "
+                               "signed-add-or-subtract"),
         ({"colors": "purple"}, "colors must be one of black-positive, red-positive"),
         ({"limit": 0}, "limit must be 1 to 100"),
         ({"limit": "13"}, "limit must be a whole number"),
         ({"face_cards": "no"}, "face_cards must be true or false"),
         ({"add_or_subtract": 1}, "add_or_subtract must be true or false"),
+        ({"signed": "yes"}, "signed must be true or false"),
         ({"targets": (14,)}, r"targets must lie within -13..13"),
         ({"targets": ()}, "targets must lie within"),
         ({"targets": ("x",)}, "targets must be whole numbers"),
@@ -437,8 +494,8 @@ def test_titles() -> None:
     ],
     ids=["one-player", "players-none", "zero-decks", "too-few-decks-8p", "too-few-decks-15p",
          "simple-ten-6p-one-deck", "unknown-variant", "bad-colors", "limit-0", "limit-text",
-         "face-cards-text", "add-or-subtract-int", "target-out-of-range", "no-targets",
-         "target-text", "negative-target-add-or-subtract"],
+         "face-cards-text", "add-or-subtract-int", "signed-text", "target-out-of-range",
+         "no-targets", "target-text", "negative-target-add-or-subtract"],
 )
 def test_bad_settings_refused_naming_setting(kwargs: dict[str, Any], pattern: str) -> None:
     with pytest.raises(ConfigError, match=pattern):

@@ -313,6 +313,35 @@ def test_say_total_add_or_subtract_feedback() -> None:
     assert s.check_total(5).text == "Right! 10 - 5 = 5"
 
 
+def test_signed_add_or_subtract_subtracts_a_negative_card() -> None:
+    """Signed add or subtract: a red card keeps its sign, subtracting it moves the total up,
+    and the buttons, the say-the-total check and the move log write the equation."""
+    s = FlapjackSession(variant="signed-add-or-subtract", deck=DECK, seed=1, bot_delay=0,
+                        say_total=True, opponents=[Scripted("4H")])
+    s.new_game(1)
+    assert s.state.total == -4
+    header = text(render.header_html(table_view(s, YOU).header))
+    assert "Black cards are positive, red cards negative." in header
+    assert "subtracting a negative card moves the total up" in header
+    assert "-13 to +13" in header and "+13" in header
+    assert s.click_card(choice(s, "Q♦").key) is None
+    add, sub = table_view(s, YOU).signs.buttons
+    assert add.disabled and "the total would be -16, less than the limit -13" in add.description
+    assert not sub.disabled and sub.description == "− Subtract -12"
+    assert s.choose_sign(-1) is None
+    key, sign = s.pending
+    prompt = text(render.practice_prompt_html(s.state.total, choice(s, "Q♦").card, sign,
+                                              True, False))
+    assert "-4 - (-12) = ?" in prompt and "subtract -12" in prompt
+    fb = s.check_total(-16)
+    assert fb.text == ("Not quite: -4 - (-12) is not -16. Start at -4 on the number line and "
+                       "move 12 steps to the right (each step is 1 greater). Try again.")
+    assert s.check_total(8).text == "Right! -4 - (-12) = +8"  # (then Ada plays at once)
+    assert "You: -4 - (-12) = +8  [Q♦]" in render.log_lines(s.observation(YOU), s.names,
+                                                                 YOU)
+    assert "subtracts (-12)" in text(render.table_html(s.observation(YOU)))
+
+
 def test_same_code_same_game_with_same_choices() -> None:
     def run() -> list[str]:
         s = FlapjackSession(players=3, seed="class-7B", bot_delay=0, opponents="hard")

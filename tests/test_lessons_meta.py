@@ -401,7 +401,7 @@ def test_the_plan_counts_real_periods() -> None:
             assert all(used <= length for _start, used in parts), (lesson.file, length, parts)
             assert sum(used for _start, used in parts) == \
                 lesson.minutes + course.RECAP * (len(parts) - 1)
-    assert [course.periods(lesson) for lesson in lessons] == [1, 1, 1, 2, 1, 2]
+    assert [course.periods(lesson) for lesson in lessons] == [1, 1, 1, 2, 2, 2]
     plan = course.course_plan()
     long = sum(course.periods(lesson) for lesson in lessons)
     short = sum(course.periods(lesson, course.SHORT_PERIOD) for lesson in lessons)
@@ -594,3 +594,44 @@ def test_a_table_files_its_checks_under_the_lesson_of_its_page() -> None:
             assert reported, f"{folder}{file}"
             for t in reported:
                 assert f'on_answer=reporter("{page}")' in t, f"{folder}{file}: {t}"
+
+
+@pytest.mark.parametrize("name", GUIDES)
+def test_the_run_sheet_says_make_class_throughout(name: str) -> None:
+    """The day's run sheet starts the server for the class (`make class`) in every step; `make
+    serve` appears once, as the command that lets only the teacher's computer in."""
+    nb = load(name)
+    sheet = next(re.split(r"## (?:Run sheet|Hoja de ruta)", c.source)[1] for c in nb.cells
+                 if c.cell_type == "markdown"
+                 and re.search(r"## (?:Run sheet|Hoja de ruta)", c.source))
+    assert sheet.count("`make class`") >= 3 and sheet.count("`make serve`") == 1
+    standards = markdown(nb)
+    assert "7.NS.1a-d" in standards and ("integers only" in standards
+                                         or "solo con enteros" in standards)
+
+
+# the teacher wording of the mistakes a lesson's anticipated responses name (the class view's
+# dashboard groups wrong answers by them)
+MISTAKE_NAMES = ("added the sizes when signs differ", "subtracted the sizes when signs agree",
+                 "took the sign of the number closer to zero", "two negatives make a positive",
+                 "subtracting a negative moved left", "subtracting a positive moved right",
+                 "sign flipped", "absolute value kept the sign", "sum/|sum| swapped",
+                 "distance across zero sizes subtracted", "farther from zero is greater",
+                 "closer to zero is greater", "lesser is closer")
+
+
+def test_every_lesson_plan_has_its_facilitation() -> None:
+    """Materials (devices first), anticipated responses by mistake name with what to ask, and
+    language supports, for every lesson in every language; the guide prints them."""
+    named = set()
+    for lang in ("en", *course.TRANSLATED):
+        text = course.lesson_plan_text(lang)
+        for lesson in course.student_lessons(lang):
+            assert lesson.materials and "device" in course.by_file(lesson.file).materials
+            assert lesson.anticipated and lesson.language_support, (lang, lesson.file)
+            assert lesson.materials in text and lesson.anticipated in text
+            if lang == "en":
+                found = [m for m in MISTAKE_NAMES if f'"{m}"' in lesson.anticipated]
+                assert found, lesson.file
+                named.update(found)
+    assert len(named) >= 10, sorted(set(MISTAKE_NAMES) - named)

@@ -37,9 +37,9 @@ REGEN_HINT = ("regenerate with `.venv/bin/python -m tests.test_playthroughs --re
               "(or PLAYTHROUGHS_REGEN=1 pytest tests/test_playthroughs.py) and review the diff")
 
 
-def event_line(e: Event, add_or_subtract: bool = False) -> str:
+def event_line(e: Event, add_or_subtract: bool = False, plain: bool | None = None) -> str:
     who = "table" if e.seat is None else f"seat {e.seat}"
-    text, math, private = log_parts(e, add_or_subtract)
+    text, math, private = log_parts(e, add_or_subtract, plain)
     line = f"[{e.kind.value}] {who}: {text}"
     if math:
         line += f"  | {math}"
@@ -83,7 +83,7 @@ def flapjack_text(config: FlapjackConfig, seed: int) -> str:
     out.append("## play")
     while not state.over:
         state.apply_action(rng.choice(state.legal_actions()))
-    out += [event_line(e, config.add_or_subtract) for e in state.events]
+    out += [event_line(e, config.add_or_subtract, not config.signed) for e in state.events]
     res = state.result()
     out.append(f"result: {res.reason.value}; cards won {list(res.cards_won)}; "
                f"winners {list(res.winners)}{' (tie)' if res.tie else ''}; "
@@ -106,6 +106,8 @@ PLAYTHROUGHS: dict[str, Callable[[], str]] = {
         FlapjackConfig(players=2, variant="simple-ten"), seed=2),
     "flapjack-add-or-subtract": lambda: flapjack_text(
         FlapjackConfig(players=3, variant="add-or-subtract"), seed=3),
+    "flapjack-signed-add-or-subtract": lambda: flapjack_text(
+        FlapjackConfig(players=3, variant="signed-add-or-subtract"), seed=5),
     "flapjack-classic-two-decks-8-players": lambda: flapjack_text(
         FlapjackConfig(players=8, decks=2, colors="red-positive"), seed=4),
 }

@@ -242,8 +242,12 @@ def my_legal(state: FlapjackState, p: int) -> set[Play]:
     signs = (1, -1) if cfg.add_or_subtract and state.table else (1,)
     black = 1 if cfg.colors.value == "black-positive" else -1
     out = set()
+    # the variant "add or subtract" (and a custom table choosing signs, unless set signed)
+    # counts every card positive; every other rule set signs it by colour
+    positive = cfg.add_or_subtract and cfg.variant != "signed-add-or-subtract" \
+        and not cfg.signed
     for card in state.hands[p]:
-        v = card.rank if cfg.add_or_subtract else (
+        v = card.rank if positive else (
             card.rank * (black if card.suit in BLACK_SUITS else -black))
         for s in signs:
             if cfg.low <= total + s * v <= cfg.high:
@@ -409,13 +413,14 @@ def test_flapjack_any_seed(seed: int, players: int, variant: str, extra_decks: i
 
 @hsettings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), limit=st.integers(5, 20), faces=st.booleans(),
-       aos=st.booleans(), data=st.data())
+       aos=st.booleans(), signed=st.booleans(), data=st.data())
 def test_flapjack_any_custom_settings(seed: int, limit: int, faces: bool, aos: bool,
-                                      data: st.DataObject) -> None:
-    low = 0 if aos else -limit
+                                      signed: bool, data: st.DataObject) -> None:
+    signed = signed or not aos  # cards added with their own sign keep it
+    low = -limit if signed else 0
     targets = tuple(data.draw(st.sets(st.integers(low, limit), min_size=1, max_size=3)))
     cfg = FlapjackConfig(players=3, limit=limit, face_cards=faces, add_or_subtract=aos,
-                         targets=targets)
+                         targets=targets, signed=signed)
     state = play_flapjack(cfg, seed, on_step=flapjack_step_checker(full=False))
     assert state.over
 
@@ -431,7 +436,7 @@ def test_saved_and_loaded_mid_game_continues_identically(game: str) -> None:
             state: Any = HitMeRound.deal(cfg, rng=seed)
             load = HitMeRound.from_json
         else:
-            cfg = flapjack_config(players, FLAPJACK_VARIANTS[seed % 3])
+            cfg = flapjack_config(players, FLAPJACK_VARIANTS[seed % len(FLAPJACK_VARIANTS)])
             state = FlapjackState.deal(cfg, rng=seed)
             load = FlapjackState.from_json
         stop = pick.randrange(20)
@@ -445,3 +450,18 @@ def test_saved_and_loaded_mid_game_continues_identically(game: str) -> None:
             state.apply_action(rng_a.choice(state.legal_actions()))
             copy.apply_action(rng_b.choice(copy.legal_actions()))
         assert copy.over and copy.to_json() == state.to_json()
+
+
+def test_signed_add_or_subtract_random_games_subtract_negatives() -> None:
+    """Random play of "signed add or subtract" subtracts red (negative) cards, moving the
+    total up by their size, and adds them, moving it down: both as RULES.md says."""
+    seen = set()
+    for seed in range(20):
+        state = play_flapjack(flapjack_config(3, "signed-add-or-subtract"), seed,
+                              on_step=flapjack_step_checker(full=seed < 3))
+        for e in state.events:
+            if e.kind is EventKind.PLAY:
+                assert e.after == e.before + e.delta and abs(e.delta) == abs(e.value)
+                assert -13 <= e.after <= 13
+                seen.add((e.value < 0, e.delta == e.value))
+    assert seen == {(True, True), (True, False), (False, True), (False, False)}

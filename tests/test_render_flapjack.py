@@ -259,6 +259,22 @@ def test_log_lines_flapjack_and_add_or_subtract():
     assert "Ada: Flapjack! The total is exactly 13; Ada takes 1 card" in lines
 
 
+def test_signed_add_or_subtract_log_sum_and_arrow_write_the_subtraction():
+    st = deal("signed-add-or-subtract")
+    play(st, "4H")  # Ada leads -4
+    play(st, "QD", -1)  # you subtract -12: -4 - (-12) = +8
+    obs = st.observation(0)
+    assert "You: -4 - (-12) = +8  [Q♦]" in rf.log_lines(obs, NAMES, 0)
+    assert "-4 - (-12) = +8" in rf.table_html(obs) and "Running total: +8" in \
+        text_of(rf.table_html(obs))
+    args = rf.number_line_args(obs)
+    assert (args["lo"], args["hi"]) == (-13, 13) and args["marks"] == (-13, 0, 13)
+    assert (args["arrow"].start, args["arrow"].end) == (-4, 8)
+    assert args["arrow"].label == "Q♦ -(-12)"
+    play(st, "2C")  # Ada adds +2: +10
+    assert rf.sum_text(st.observation(0)["table"]) == "-4 - (-12) + (+2) = +10"
+
+
 # ----- number line -----------------------------------------------------------------------------
 def test_number_line_marks_targets_limits_and_last_card():
     st = deal()

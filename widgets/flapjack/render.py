@@ -8,7 +8,7 @@ line and the move log come from `widgets.table.render`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from widgets.table.render import (
@@ -30,6 +30,7 @@ from widgets.words import (
     flapjack_log_line,
     flapjack_pass_sentence,
     ngettext,
+    plain_totals,
     play_math,
     total_text,
 )
@@ -71,16 +72,23 @@ FLAPJACK_CSS = """
 """
 
 def is_add_or_subtract(obs: dict[str, Any]) -> bool:
+    """Does the player choose to add or subtract each card?"""
     return bool(obs["config"].get("add_or_subtract"))
 
 
+def is_plain(obs: dict[str, Any]) -> bool:
+    """Is every card counted positive, its totals written without a sign ('7')?"""
+    return plain_totals(obs["config"])
+
+
 # ----- one play as arithmetic -------------------------------------------------------------
-def play_question(before: int, delta: int, add_or_subtract: bool = False) -> str:
-    """The same sum with the answer left out: '+2 + (-7) = ?'."""
-    return play_math(before, delta, add_or_subtract).rsplit("=", 1)[0] + "= ?"
+def play_question(before: int, delta: int, plain: bool = False,
+                  value: int | None = None) -> str:
+    """The same equation with the answer left out: '+2 + (-7) = ?', '+5 - (-7) = ?'."""
+    return play_math(before, delta, plain, value).rsplit("=", 1)[0] + "= ?"
 
 
-def direction_hint(before: int, delta: int, add_or_subtract: bool = False) -> str:
+def direction_hint(before: int, delta: int, plain: bool = False) -> str:
     """Where the new total lies, in words, without giving it away."""
     if delta == 0:
         return _("Adding zero leaves the total where it is.")
@@ -90,7 +98,7 @@ def direction_hint(before: int, delta: int, add_or_subtract: bool = False) -> st
     else:
         text = _("Start at {total} on the number line and move {n} steps to the left (each "
                  "step is 1 less).")
-    return text.format(total=total_text(before, add_or_subtract), n=abs(delta))
+    return text.format(total=total_text(before, plain), n=abs(delta))
 
 
 @dataclass(frozen=True)
@@ -103,6 +111,9 @@ class LastPlay:
     delta: int
     after: int
     flapjack: bool
+    # the card's value (a signed card subtracted: -delta); read from the same event, so
+    # two plays are the same play without it
+    value: int | None = field(default=None, compare=False)
 
 
 def last_play(obs: dict[str, Any]) -> LastPlay | None:
@@ -114,7 +125,8 @@ def last_play(obs: dict[str, Any]) -> LastPlay | None:
             continue
         flap = i + 1 < len(events) and events[i + 1].get("kind") == "flapjack"
         return LastPlay(int(e["seat"]), f"{e['card']['label']}{e['card']['symbol']}",
-                        int(e["before"]), int(e["delta"]), int(e["after"]), flapjack=flap)
+                        int(e["before"]), int(e["delta"]), int(e["after"]), flapjack=flap,
+                        value=None if e.get("value") is None else int(e["value"]))
     return None
 
 
@@ -122,6 +134,7 @@ def last_play(obs: dict[str, Any]) -> LastPlay | None:
 def table_html(obs: dict[str, Any], *, hide_total: bool = False) -> str:
     """The cards in play with their values, the running total (as a sum) and the draw pile."""
     aos = is_add_or_subtract(obs)
+    plain = is_plain(obs)
     cards = obs.get("table", [])
     # (no _() inside f-strings: Babel's extraction reads calls, not f-string expressions)
     in_play = esc(_("cards in play"))
@@ -130,9 +143,12 @@ def table_html(obs: dict[str, Any], *, hide_total: bool = False) -> str:
         faces = []
         for c in cards:
             note = ""
-            if aos:
+            if aos and plain:
                 note = (_("adds {n}") if c["added"] >= 0 else _("subtracts {n}")).format(
                     n=abs(c["added"]))
+            elif aos:  # a signed card: 'subtracts (-7)'
+                note = (_("adds {n}") if c["added"] == c["value"] else
+                        _("subtracts {n}")).format(n=f"({signed(int(c['value']))})")
             faces.append(card_face_html(c, small=True, note=note))
         head = esc(_("Cards in play ({n}):").format(n=len(cards)))
         parts.append(f'<div><b>{head}</b> '
@@ -147,10 +163,10 @@ def table_html(obs: dict[str, Any], *, hide_total: bool = False) -> str:
                      f'<span class="icg-fj-sum">{work}</span></div>')
     else:
         total = int(obs["total"])
-        head = esc(_("Running total: {total}").format(total=total_text(total, aos)))
+        head = esc(_("Running total: {total}").format(total=total_text(total, plain)))
         parts.append(f'<div class="icg-fj-total" aria-live="polite">{head}</div>')
         if len(cards) > 1:
-            parts.append(f'<div class="icg-fj-sum">{esc(sum_text(cards, aos))}</div>')
+            parts.append(f'<div class="icg-fj-sum">{esc(sum_text(cards, plain))}</div>')
     pile = int(obs.get("draw_pile", 0))
     back = card_back_html(_("draw pile, face down"), small=True) if pile else ""
     pile_text = ngettext("Draw pile: {n} card", "Draw pile: {n} cards", pile).format(n=pile)
@@ -159,19 +175,23 @@ def table_html(obs: dict[str, Any], *, hide_total: bool = False) -> str:
     return "".join(parts)
 
 
-def sum_text(cards: Sequence[dict[str, Any]], add_or_subtract: bool = False) -> str:
-    """The cards in play as one sum: '+5 + (-3) + (+7) = +9' or '5 - 3 + 7 = 9'."""
+def sum_text(cards: Sequence[dict[str, Any]], plain: bool = False) -> str:
+    """The cards in play as one sum: '+5 + (-3) + (+7) = +9', a signed card subtracted
+    '+5 - (-3) + (+7) = +15', or (`plain`, every card positive) '5 - 3 + 7 = 9'."""
     adds = [int(c["added"]) for c in cards]
     total = sum(adds)
-    if add_or_subtract:
+    if plain:
         text = str(adds[0])
         for a in adds[1:]:
             text += f" {'+' if a >= 0 else '-'} {abs(a)}"
         return f"{text} = {total}"
     if len(adds) == 1:
         return f"{signed(adds[0])} = {signed(total)}"
-    return " + ".join([signed(adds[0])] + [f"({signed(a)})" for a in adds[1:]]) + \
-        f" = {signed(total)}"
+    text = signed(adds[0])
+    for c, a in zip(cards[1:], adds[1:], strict=True):
+        value = int(c.get("value", a))  # a card subtracted adds minus its value
+        text += f" - ({signed(value)})" if a != value else f" + ({signed(a)})"
+    return f"{text} = {signed(total)}"
 
 
 # ----- seats ---------------------------------------------------------------------------------
@@ -240,14 +260,14 @@ def status_text(obs: dict[str, Any], names: Sequence[str], you: int | None = 0, 
 
 
 def banner_html(events: Sequence[dict[str, Any]], names: Sequence[str],
-                you: int | None = 0, add_or_subtract: bool = False) -> str:
+                you: int | None = 0, plain: bool = False) -> str:
     """Announcements for a batch of new events: every Flapjack (celebrated), every pass."""
     lines = []
     spoken = addressed(names, you)
     for e in events:
         kind = e.get("kind")
         if kind == "flapjack":
-            text = flapjack_banner_text(e, names, spoken, add_or_subtract)
+            text = flapjack_banner_text(e, names, spoken, plain)
             word = esc(_("Flapjack!"))
             lines.append(
                 f'<div class="icg-fj-flapjack" role="status">'
@@ -284,8 +304,8 @@ def end_html(obs: dict[str, Any], names: Sequence[str], you: int | None = 0) -> 
 def log_lines(obs: dict[str, Any], names: Sequence[str], you: int | None = 0) -> list[str]:
     """The move log, oldest first: plays as equations ('Ben: -3 + (+5) = +2  [5♠]'),
     Flapjacks, passes, your own draws (only you see them) and the end."""
-    aos = is_add_or_subtract(obs)
-    lines = (flapjack_log_line(e, names, you, aos) for e in obs.get("events", []))
+    plain = is_plain(obs)
+    lines = (flapjack_log_line(e, names, you, plain) for e in obs.get("events", []))
     return [ln for ln in lines if ln is not None]
 
 
@@ -293,7 +313,7 @@ def log_lines(obs: dict[str, Any], names: Sequence[str], you: int | None = 0) ->
 def number_line_args(obs: dict[str, Any], *, hide_total: bool = False) -> dict[str, Any]:
     """Arguments for `number_line_svg` / `NumberLine.show`: the running total as a point, the
     last card as an arrow, the targets marked and everything outside the limits shaded."""
-    aos = is_add_or_subtract(obs)
+    aos = is_plain(obs)
     low, high = int(obs["low"]), int(obs["high"])
     args: dict[str, Any] = {
         "marks": tuple(int(t) for t in obs["targets"]),
@@ -308,9 +328,13 @@ def number_line_args(obs: dict[str, Any], *, hide_total: bool = False) -> dict[s
     args["points"] = (Point(total, _("total"), "total"),)
     last = last_play(obs)
     if last is not None:
-        step = play_math(last.before, last.delta, aos).split(" = ")[0]
-        label = f"{last.card} {signed(last.delta)}".strip() if not aos else \
-            f"{last.card} {'+' if last.delta >= 0 else '-'}{abs(last.delta)}".strip()
+        step = play_math(last.before, last.delta, aos, last.value).split(" = ")[0]
+        if aos:
+            label = f"{last.card} {'+' if last.delta >= 0 else '-'}{abs(last.delta)}".strip()
+        elif last.value is not None and last.delta == -last.value:  # a signed card subtracted
+            label = f"{last.card} -({signed(last.value)})".strip()
+        else:
+            label = f"{last.card} {signed(last.delta)}".strip()
         if last.flapjack:
             label += " " + _("Flapjack!")
         args["arrow"] = Arrow(last.before, last.after, label or step)
@@ -330,20 +354,24 @@ def number_line_html(obs: dict[str, Any], *, hide_total: bool = False) -> str:
 
 # ----- say-the-new-total practice -----------------------------------------------------------
 def practice_prompt_html(before: int, card: dict[str, Any], sign: int,
-                         add_or_subtract: bool = False) -> str:
-    """'The total is +2. You play 7♦ (-7). What is the new total? +2 + (-7) = ?'"""
-    delta = sign * abs(int(card["value"])) if add_or_subtract else int(card["value"])
+                         add_or_subtract: bool = False, plain: bool | None = None) -> str:
+    """'The total is +2. You play 7♦ (-7). What is the new total? +2 + (-7) = ?'; adding or
+    subtracting a signed card: '... and subtract -7. ... +5 - (-7) = ?'."""
+    plain = add_or_subtract if plain is None else plain
+    value = int(card["value"])
+    delta = sign * abs(value) if plain else sign * value
     if add_or_subtract:
-        how = (_("add {n}") if sign > 0 else _("subtract {n}")).format(n=abs(delta))
+        how = (_("add {n}") if sign > 0 else _("subtract {n}")).format(
+            n=total_text(value, plain))
     else:
         how = _("add {n}").format(n=signed(delta))
     before_text = esc(_("The total is {total}. You play").format(
-        total=total_text(before, add_or_subtract)))
+        total=total_text(before, plain)))
     after_text = esc(_("and {how}. What is the new total?").format(how=how))
     say = esc(_("Say the new total."))
     return (f'<div class="icg-fj-question"><b>{say}</b> '
             f'{before_text} {card_face_html(card, small=True)} {after_text} '
-            f'<span class="icg-fj-sum">{esc(play_question(before, delta, add_or_subtract))}'
+            f'<span class="icg-fj-sum">{esc(play_question(before, delta, plain, value))}'
             f'</span></div>')
 
 
@@ -366,7 +394,7 @@ def notice_html(text: str, kind: str = "info") -> str:
 # ----- pieces of a table view (widgets/flapjack/view.py) ---------------------------------------
 def header_html(h: Any) -> str:
     """The title and the rules in one paragraph (h: a view.Header)."""
-    aos = h.add_or_subtract
+    aos = h.add_or_subtract if h.plain is None else h.plain
     targets = ", ".join(total_text(t, aos) for t in h.targets)
     if aos:
         count = _("Every card counts its rank (A = 1, J = 11, Q = 12, K = 13); you choose to "
@@ -375,6 +403,9 @@ def header_html(h: Any) -> str:
         count = _("Black cards are positive, red cards negative.")
     else:
         count = _("Red cards are positive, black cards negative.")
+    if h.add_or_subtract and not aos:  # signed cards, added or subtracted
+        count += " " + _("You choose to add the card or to subtract it: subtracting a negative "
+                         "card moves the total up, +5 - (-7) = +12.")
     limits = _("{low} to {high}").format(low=total_text(h.low, aos),
                                          high=total_text(h.high, aos))
     code = (" " + esc(_("Deal code: {code}.")).replace("{code}", f"<b>{esc(h.code)}</b>", 1)
@@ -388,9 +419,8 @@ def header_html(h: Any) -> str:
 
 def view_banner_html(v: Any) -> str:
     """New Flapjacks and passes, the end, and the replay code once it may show (v: TableView)."""
-    aos = is_add_or_subtract(v.obs)
-    out = banner_html(v.banner_events, v.names, v.viewer, aos) + end_html(v.obs, v.names,
-                                                                          v.viewer)
+    out = banner_html(v.banner_events, v.names, v.viewer, is_plain(v.obs)) \
+        + end_html(v.obs, v.names, v.viewer)
     if v.replay_code is not None:
         text = esc(_("Replay this deal: deal code {code} (type it in Settings, Deal code)."))
         out += ('<div class="icg-fj-replay">'

@@ -136,8 +136,8 @@ class HandChoices:
 
     def why_text(self, card: Card, sign: int) -> str | None:
         why = self.why(card, sign)
-        return None if why is None else words.reason_text(why, self.config.add_or_subtract,
-                                                          viewer=self.viewer)
+        return None if why is None else words.reason_text(
+            why, words.plain_totals(self.config), viewer=self.viewer)
 
     def card_reason(self, card: Card) -> str | None:
         """Why a card cannot be played at all now, in words (None: some way is legal)."""
@@ -428,6 +428,11 @@ class FlapjackSession(HandChoices):
         delta = sign * self.config.value(card)
         return before, delta, before + delta
 
+    def _pending_value(self) -> int | None:
+        """The value of the card being asked about (its equation shows it: +5 - (-7))."""
+        card = self._own_card(self.pending[0]) if self.pending is not None else None
+        return None if card is None else self.config.value(card)
+
     def check_total(self, typed: int | None) -> Feedback:
         from widgets.flapjack.render import direction_hint, play_question
 
@@ -435,16 +440,17 @@ class FlapjackSession(HandChoices):
         if nums is None or not self.my_turn():
             return Feedback(_("Choose a card first."), "error")
         before, delta, after = nums
-        aos = self.config.add_or_subtract
+        aos = words.plain_totals(self.config)
+        value = self._pending_value()
         if typed is None:
             return Feedback(_("Type a whole number, such as -5 or 7 (the {minus} key makes it "
                               "negative).").format(minus=MINUS), "error")
         if typed == after:
             self._finish()
-            return Feedback(_("Right! {math}").format(math=words.play_math(before, delta, aos)),
-                            "ok", done=True)
+            return Feedback(_("Right! {math}").format(
+                math=words.play_math(before, delta, aos, value)), "ok", done=True)
         self.misses += 1
-        question = play_question(before, delta, aos).rsplit("=", 1)[0].strip()
+        question = play_question(before, delta, aos, value).rsplit("=", 1)[0].strip()
         hint = direction_hint(before, delta, aos)
         said = words.total_text(typed, aos)
         if self.misses == 1:
@@ -462,10 +468,11 @@ class FlapjackSession(HandChoices):
             return Feedback(_("Try to work it out first: Show me comes after two tries."),
                             "info")
         before, delta, after = nums
-        aos = self.config.add_or_subtract
+        aos = words.plain_totals(self.config)
+        value = self._pending_value()
         self._finish()
         return Feedback(_("Here is the arithmetic: {math}. The new total is {total}.").format(
-            math=words.play_math(before, delta, aos), total=words.total_text(after, aos)),
+            math=words.play_math(before, delta, aos, value), total=words.total_text(after, aos)),
             "info", done=True)
 
     def _finish(self) -> None:

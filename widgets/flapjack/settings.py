@@ -20,7 +20,9 @@ COLOR_OPTIONS = [(N_("Black positive, red negative"), "black-positive"),
                  (N_("Red positive, black negative"), "red-positive")]
 VARIANT_OPTIONS = [(N_("Classic: -13 to +13, Flapjack at -13, 0, +13"), "classic"),
                    (N_("Simple ten: no face cards, -10 to +10"), "simple-ten"),
-                   (N_("Add or subtract: 0 to 13, Flapjack at 0 or 13"), "add-or-subtract")]
+                   (N_("Add or subtract: 0 to 13, Flapjack at 0 or 13"), "add-or-subtract"),
+                   (N_("Signed add or subtract: add or subtract -7 or +7, -13 to +13"),
+                    "signed-add-or-subtract")]
 LEVEL_OPTIONS = [(N_("Easy (plays any legal card)"), "easy"),
                  (N_("Medium (takes a Flapjack when it can)"), "medium"),
                  (N_("Hard (counts the cards already seen)"), "hard")]

@@ -322,7 +322,8 @@ class FlapjackTable(TableShell, widgets.VBox):
         key, sign = self.session.pending  # type: ignore[misc]
         card = next(c.card for c in v.hand if c.key == key)
         self.practice.reset(render.practice_prompt_html(
-            int(v.obs["total"]), card, sign, bool(v.header.add_or_subtract)))
+            int(v.obs["total"]), card, sign, bool(v.header.add_or_subtract),
+            render.is_plain(v.obs)))
         self.practice_box.layout.display = None
         self.cancel_practice_button.disabled = False
         self.hint.clear()

@@ -63,12 +63,15 @@ class SignPrompt:
 @dataclass(frozen=True)
 class Header:
     title: str
-    add_or_subtract: bool
+    add_or_subtract: bool  # the player chooses to add or subtract each card
     colors: str
     targets: tuple[int, ...]
     low: int
     high: int
     code: str | None  # the deal code, when it may show
+    # every card counts positive, totals written without a sign (None: when adding or
+    # subtracting)
+    plain: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -104,16 +107,16 @@ def _short_reason(found: tuple[Why | None, ...], reason: str, obs: dict[str, Any
     than -13'; add or subtract: 'would make 23 or -3, outside 0 to 13')."""
     if not all(w is not None and w.reason is Reason.LIMIT_EXCEEDED for w in found):
         return reason
-    aos = bool(obs["config"].get("add_or_subtract"))
+    plain = words.plain_totals(obs["config"])
     if len(found) == 1:
-        return words.limit_short(found[0], aos)
+        return words.limit_short(found[0], plain)
     return words.limit_short_both([w["total"] for w in found if w is not None],
-                                  int(obs["low"]), int(obs["high"]), aos)
+                                  int(obs["low"]), int(obs["high"]), plain)
 
 
-def _reason_words(found: tuple[Why | None, ...], aos: bool, viewer: int) -> str | None:
+def _reason_words(found: tuple[Why | None, ...], plain: bool, viewer: int) -> str | None:
     """Why a card cannot be played at all, in words (None: some way is legal)."""
-    texts = [None if w is None else words.reason_text(w, aos, viewer=viewer) for w in found]
+    texts = [None if w is None else words.reason_text(w, plain, viewer=viewer) for w in found]
     if any(t is None for t in texts):
         return None
     if len(texts) == 1 or texts[0] == texts[1]:
@@ -123,12 +126,12 @@ def _reason_words(found: tuple[Why | None, ...], aos: bool, viewer: int) -> str 
 
 def _hand(session: FlapjackSession, obs: dict[str, Any], viewer: int,
           whys: dict[str, tuple[Why | None, ...]]) -> tuple[CardChoice, ...]:
-    aos = bool(obs["config"].get("add_or_subtract"))
+    plain = words.plain_totals(obs["config"])
     pending = session.pending[0] if session.pending else None
     out = []
     for card in obs["seats"][viewer]["hand"] or []:
         found = whys.get(card["key"], (Why(Reason.NOT_IN_HAND),))
-        reason = _reason_words(found, aos, viewer)
+        reason = _reason_words(found, plain, viewer)
         # a reason of the moment (another player's turn, the game over) stays off the card's
         # label: the status says it once, and the row keeps its length
         waiting = all(w is not None and w.reason in (Reason.NOT_YOUR_TURN, Reason.GAME_OVER)
@@ -146,14 +149,16 @@ def _signs(session: FlapjackSession, obs: dict[str, Any], viewer: int,
     chosen = next((c for c in hand if c.key == session.selected), None)
     if chosen is None or not my_turn or not aos:
         return None
+    plain = words.plain_totals(obs["config"])
     n = int(chosen.card["value"])
+    shown = words.total_text(n, plain)  # '7', or with signed cards '-7' / '+7'
     buttons = []
     for i, sign in enumerate((1, -1)):
         w = whys[chosen.key][i]
-        why = None if w is None else words.reason_text(w, aos, viewer=viewer)
+        why = None if w is None else words.reason_text(w, plain, viewer=viewer)
         mark = "+" if sign > 0 else MINUS
-        label = (_("Add {n}") if sign > 0 else _("Subtract {n}")).format(n=n)
-        tip = (_("add {n}") if sign > 0 else _("subtract {n}")).format(n=n)
+        label = (_("Add {n}") if sign > 0 else _("Subtract {n}")).format(n=shown)
+        tip = (_("add {n}") if sign > 0 else _("subtract {n}")).format(n=shown)
         buttons.append(SignChoice(
             sign, f"{mark} {label}" + (f" ({why})" if why else ""),
             _("{action}: not allowed, {why}").format(action=tip, why=why) if why else tip,
@@ -207,7 +212,8 @@ def table_view(session: FlapjackSession, viewer: int = 0) -> TableView:
         header=Header(words.variant_title(cfg.variant), aos, cfg.colors.value,
                       tuple(int(t) for t in obs["targets"]),
                       int(obs["low"]), int(obs["high"]),
-                      code if session.code_open else None),
+                      code if session.code_open else None,
+                      plain=words.plain_totals(obs["config"])),
         banner_events=current_announcements(obs["events"][session.banner_from:]),
         replay_code=code if obs["over"] and not session.code_open else None,
         status=status_text(obs, names, viewer, walkthrough=walk, choosing=choosing),

@@ -28,7 +28,7 @@ from widgets.hit_me.render import (
 from widgets.hit_me.session import Phase
 from widgets.table.render import _nice_range
 from widgets.table.shell import bot_name, format_code
-from widgets.words import _, card_name, hit_me_story_line
+from widgets.words import _, addressed, card_name, hit_me_story_line
 
 
 @runtime_checkable
@@ -173,6 +173,7 @@ def status_text(s: HitMeLook, obs: dict[str, Any]) -> tuple[str, list[str]]:
         else:
             text = _("{name} is thinking\u2026").format(name=bot_name(names[cur]))
     info = [_("Round {n}").format(n=s.round_number),
+            _("you deal") if addressed(names, obs["viewer"]) == obs["dealer"] else
             _("dealer {name}").format(name=names[obs["dealer"]])]
     if s.phase is Phase.PLAY and obs["current_player"] is not None:
         info.append(_("turn {n} of 5 for each player").format(n=obs["pass_number"]))

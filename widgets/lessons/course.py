@@ -56,6 +56,9 @@ class Lesson:
     support: str = ""  # for a student who struggles
     extension: str = ""  # for a student who is done early
     standards: str = ""  # Common Core State Standards (grade 6-7 Number System)
+    materials: str = ""  # what to have ready, devices included
+    anticipated: str = ""  # the common wrong answers, by the dashboard's mistake names
+    language_support: str = ""  # for students learning the language of the lesson
     lang: str = "en"  # the language of this entry's text (and of its notebook's folder)
     # minute by minute: (an English heading of the notebook, or a step marked with N_, minutes);
     # the minutes add up to `minutes`; a period can only stop before a heading
@@ -131,18 +134,19 @@ LESSONS: tuple[Lesson, ...] = (
                  ("Four traps", 6), ("Distance between two numbers", 9),
                  ("Comparing and ordering with < and >", 3), ("Check", 6), ("Key ideas", 2),
                  ("Talk about it", 3), ("Exit ticket", 5))),
-    Lesson("05_flapjack.ipynb", "Flapjack", PERIOD,
+    Lesson("05_flapjack.ipynb", "Flapjack", 60,
            "play cards to make the total exactly -13, 0 or 13",
            grouping="pairs",
-           notes="Start with simple ten; move to classic when totals come quickly.",
+           notes="Start with simple ten; move to classic when totals come quickly; end with "
+                 "signed add or subtract, where subtracting a red card moves the total right.",
            support='Stay with simple ten and write the running total on paper after every card.',
            extension='Play "add or subtract", and list every card that makes a Flapjack from a '
                      "total of your choice.",
-           standards='7.NS.1b, 7.NS.1d',
+           standards='7.NS.1b, 7.NS.1c, 7.NS.1d',
            plan=((DEVICES, 3), ("Warm-up (3 minutes): A lift", 3), ("The rules in short", 6),
                  ("A worked example", 5), ("Play: simple ten first", 8),
-                 ("Then the classic game", 10), ("Check", 3), ("Key ideas", 1),
-                 ("Talk about it", 2), ("Exit ticket", 4))),
+                 ("Then the classic game", 10), ("Subtracting a negative in play", 10),
+                 ("Check", 5), ("Key ideas", 2), ("Talk about it", 3), ("Exit ticket", 5))),
     Lesson("06_strategy_lab.ipynb", "Strategy lab", 60,
            "simulate thousands of games to find when to hit",
            grouping="pairs",
@@ -169,6 +173,163 @@ LESSONS: tuple[Lesson, ...] = (
            "rule cards, recording and score sheets, exit tickets, stacked deals: print and "
            "play with real decks", role="kit"),
 )
+
+# What to have ready, what students will say wrong (by the names the class view's dashboard
+# gives each mistake, and what to ask then), and language supports: the facilitation layer of
+# each lesson's plan, in each language.
+FACILITATION: dict[str, dict[str, dict[str, str]]] = {
+    "en": {
+        "01_integers_with_cards.ipynb": {
+            "materials": "a device per pair (started before the bell), the projector, a deck "
+                         "per pair if you have one, the kit's number line strips (-13 to +13)",
+            "anticipated": '"added the sizes when signs differ" (+3 + (-8) = 11): ask how many '
+                           'zero pairs there are and what is left; "took the sign of the number '
+                           'closer to zero" (+5): ask which card pulls farther; "closer to zero '
+                           'is greater" (-1 > +4): point to where each number is on the line',
+            "language_support": "word wall: positive, negative, opposite, zero pair, number "
+                                "line, sum; sentence frame: \"The sum is ___ because ___ is "
+                                "farther from zero.\"; let pairs answer in their first "
+                                "language, then say it in English",
+        },
+        "02_absolute_value.ipynb": {
+            "materials": "a device per student, the projector, the kit's number line strips",
+            "anticipated": '"absolute value kept the sign" (|-11| = -11): ask how many steps '
+                           'to zero, and whether steps can be negative; "added the sizes when '
+                           'signs differ" (|+7 + (-10)| = 17): add with the signs first; '
+                           '"lesser is closer" (-6 closer than +2): compare the steps, not the '
+                           'positions',
+            "language_support": "word wall: absolute value, distance, closer to, farther "
+                                "from; sentence frame: \"___ is closer to zero because it is "
+                                "___ steps away.\"",
+        },
+        "03_hit_me.ipynb": {
+            "materials": "a device per pair or three, the projector for the worked example, "
+                         "real decks and the kit's Hit Me recording sheet if you have them",
+            "anticipated": '"sum/|sum| swapped" (a sum of -3 written as score -3): ask which '
+                           'one can be negative; "sign flipped" (-2 + (+5) = -3): start at -2 '
+                           'and move 5 to the right on the line',
+            "language_support": "word wall: hit, hold, score, tie; let students say \"hit me\" "
+                                "and \"I hold\" aloud; sentence frame: \"My sum is ___, my "
+                                "score is ___.\"",
+        },
+        "04_taking_a_card_away.ipynb": {
+            "materials": "a device per pair, the projector for the explorer, a deck per pair, "
+                         "the kit's upright number line for the thermometer and the lift",
+            "anticipated": '"two negatives make a positive" (-5 - (-2) = +3): take the card '
+                           'away in the explorer and watch the sum move 2 to the right; '
+                           '"subtracting a negative moved left" (+1 - (-4) = -3): ask which way '
+                           'taking away a debt moves you; "subtracting a positive moved right" '
+                           '(-4 - (+6) = +2); "distance across zero sizes subtracted" (from -3 '
+                           'to +5 is 2): count the steps to zero, then from zero',
+            "language_support": "word wall: take away, opposite, difference, distance, less "
+                                "than, greater than; say \"subtracting -3 is adding +3\" as a "
+                                "class before pairs work",
+        },
+        "05_flapjack.ipynb": {
+            "materials": "a device per pair, the projector, real decks and the kit's Flapjack "
+                         "running-total sheet and number line strips",
+            "anticipated": '"subtracted the sizes when signs agree" (-6 + (-8) = -2): both '
+                           'cards pull left; "subtracting a negative moved left" (in signed add '
+                           'or subtract, +5 - (-7) = -2): the move log writes +5 - (-7) = +12, '
+                           'ask why it moved right; "sign flipped" (+6 + (-8) = +2)',
+            "language_support": "word wall: lead, running total, limit, draw pile, trick; "
+                                "sentence frame for every play: \"The total was ___, I add (or "
+                                "subtract) ___, the total is ___.\"",
+        },
+        "06_strategy_lab.ipynb": {
+            "materials": "a device per pair (the charts take a few seconds the first time: "
+                         "open the page before class), the projector for Experiment 4",
+            "anticipated": '"sum/|sum| swapped" (looking at -3 on the |sum| axis): take the '
+                           'distance first; "farther from zero is greater" and "closer to zero '
+                           'is greater" when comparing sums in a chart: say what each bar is a '
+                           'chance of',
+            "language_support": "word wall: chance, percent, fair share, claim, evidence; "
+                                "sentence frame: \"With ___ players, holding at ___ wins about "
+                                "___% of rounds, so ___.\"",
+        },
+    },
+    "es": {
+        "01_integers_with_cards.ipynb": {
+            "materials": "un dispositivo por pareja (encendido antes de que empiece la clase), "
+                         "el proyector, un mazo por pareja si lo tienes, las tiras de recta "
+                         "numérica del material (de -13 a +13)",
+            "anticipated": "«sumó los valores absolutos con signos distintos» (+3 + (-8) = 11): "
+                           "pregunta cuántos pares cero hay y qué queda; «tomó el signo del más "
+                           "cercano a cero» (+5): pregunta qué carta tira más lejos; «más "
+                           "cerca de cero es mayor» (-1 > +4): señala dónde está cada número "
+                           "en la recta",
+            "language_support": "muro de palabras: positivo, negativo, opuesto, par cero, recta "
+                                "numérica, suma; frase modelo: «La suma es ___ porque ___ está "
+                                "más lejos de cero.»; deja que las parejas respondan primero en "
+                                "su lengua y luego en español",
+        },
+        "02_absolute_value.ipynb": {
+            "materials": "un dispositivo por estudiante, el proyector, las tiras de recta "
+                         "numérica del material",
+            "anticipated": "«el valor absoluto conservó el signo» (|-11| = -11): pregunta "
+                           "cuántos pasos hay hasta cero y si un paso puede ser negativo; "
+                           "«sumó los valores absolutos con signos distintos» (|+7 + (-10)| = "
+                           "17): primero se suma con los signos; «el menor está más cerca» (-6 "
+                           "más cerca que +2): compara los pasos, no las posiciones",
+            "language_support": "muro de palabras: valor absoluto, distancia, más cerca de, más "
+                                "lejos de; frase modelo: «___ está más cerca de cero porque "
+                                "está a ___ pasos.»",
+        },
+        "03_hit_me.ipynb": {
+            "materials": "un dispositivo por pareja o trío, el proyector para el ejemplo "
+                         "resuelto, mazos de verdad y la hoja de registro de Hit Me del "
+                         "material si los tienes",
+            "anticipated": "«suma y |suma| intercambiadas» (una suma de -3 anotada como "
+                           "puntuación -3): pregunta cuál de las dos puede ser negativa; «cambió "
+                           "el signo» (-2 + (+5) = -3): empieza en -2 y muévete 5 a la derecha",
+            "language_support": "muro de palabras: pedir carta, plantarse, puntuación, empate; "
+                                "que digan en voz alta «¡Dame carta!» y «Me planto»; frase "
+                                "modelo: «Mi suma es ___, mi puntuación es ___.»",
+        },
+        "04_taking_a_card_away.ipynb": {
+            "materials": "un dispositivo por pareja, el proyector para el explorador, un mazo "
+                         "por pareja, la recta numérica vertical del material para el "
+                         "termómetro y el ascensor",
+            "anticipated": "«dos negativos dan un positivo» (-5 - (-2) = +3): quita la carta en "
+                           "el explorador y mira cómo la suma se mueve 2 a la derecha; «restar "
+                           "un negativo movió a la izquierda» (+1 - (-4) = -3): pregunta hacia "
+                           "dónde te mueve quitar una deuda; «restar un positivo movió a la "
+                           "derecha» (-4 - (+6) = +2); «restó los valores absolutos al cruzar "
+                           "el cero» (de -3 a +5 hay 2): cuenta los pasos hasta cero y luego "
+                           "desde cero",
+            "language_support": "muro de palabras: quitar, opuesto, diferencia, distancia, "
+                                "menor que, mayor que; digan juntos «restar -3 es sumar +3» "
+                                "antes del trabajo en parejas",
+        },
+        "05_flapjack.ipynb": {
+            "materials": "un dispositivo por pareja, el proyector, mazos de verdad y la hoja de "
+                         "total acumulado de Flapjack y las tiras de recta numérica del "
+                         "material",
+            "anticipated": "«restó los valores absolutos con signos iguales» (-6 + (-8) = -2): "
+                           "las dos cartas tiran a la izquierda; «restar un negativo movió a la "
+                           "izquierda» (en sumar o restar con signo, +5 - (-7) = -2): el "
+                           "registro escribe +5 - (-7) = +12, pregunta por qué se movió a la "
+                           "derecha; «cambió el signo» (+6 + (-8) = +2)",
+            "language_support": "muro de palabras: salida, total acumulado, límite, mazo para "
+                                "robar, baza; frase modelo en cada jugada: «El total era ___, "
+                                "sumo (o resto) ___, el total es ___.»",
+        },
+        "06_strategy_lab.ipynb": {
+            "materials": "un dispositivo por pareja (los gráficos tardan unos segundos la "
+                         "primera vez: abre la página antes de la clase), el proyector para "
+                         "el Experimento 4",
+            "anticipated": "«suma y |suma| intercambiadas» (buscar -3 en el eje de |suma|): "
+                           "primero la distancia; «más lejos de cero es mayor» y «más cerca de "
+                           "cero es mayor» al comparar sumas en un gráfico: di de qué es "
+                           "probabilidad cada barra",
+            "language_support": "muro de palabras: probabilidad, porcentaje, reparto "
+                                "equitativo, afirmación, prueba; frase modelo: «Con ___ "
+                                "jugadores, plantarse con ___ gana cerca del ___ % de las "
+                                "rondas, así que ___.»",
+        },
+    },
+}
+LESSONS = tuple(replace(lesson, **FACILITATION["en"].get(lesson.file, {})) for lesson in LESSONS)
 
 FILES: tuple[str, ...] = tuple(lesson.file for lesson in LESSONS)
 
@@ -236,7 +397,8 @@ TRANSLATED: dict[str, dict[str, dict[str, str]]] = {
             "summary": "juega cartas para que el total sea exactamente -13, 0 o 13",
             "grouping": "parejas",
             "notes": "Empieza con diez sin figuras; pasa al clásico cuando los totales salgan "
-                  "rápido.",
+                  "rápido; termina con sumar o restar con signo, donde restar una carta roja "
+                  "mueve el total a la derecha.",
             "support": "Quédate en diez sin figuras y escribe el total acumulado en papel "
                     "después de cada carta.",
             "extension": 'Juega "sumar o restar" y haz la lista de todas las cartas que hacen un '
@@ -270,7 +432,11 @@ TRANSLATED: dict[str, dict[str, dict[str, str]]] = {
 
 
 # The fields of a Lesson that are words (TRANSLATED gives them in another language).
-TEXT_FIELDS = ("title", "summary", "grouping", "notes", "support", "extension")
+TEXT_FIELDS = ("title", "summary", "grouping", "notes", "support", "extension", "materials",
+               "anticipated", "language_support")
+for _code, _texts in TRANSLATED.items():
+    for _file, _fields in FACILITATION.get(_code, {}).items():
+        _texts[_file].update(_fields)
 
 
 def _language(lang: str | None) -> str:
@@ -514,6 +680,15 @@ def lesson_plan_text(lang: str | None = None) -> str:
                 lines.append("  " + _("{n} periods of {period} minutes ({held} minutes): stop "
                                       "before {stops}.").format(
                     n=len(parts), period=length, held=held, stops=stops))
+            if lesson.materials:
+                lines.append("  " + _("Materials: {text}.").format(text=lesson.materials))
+            if lesson.anticipated:
+                lines.append("  " + _("Anticipated responses (the class view's mistake "
+                                      "names) and what to ask: {text}.").format(
+                    text=lesson.anticipated))
+            if lesson.language_support:
+                lines.append("  " + _("Language supports: {text}.").format(
+                    text=lesson.language_support))
             lines.append("  " + _("Support: {text}").format(text=lesson.support))
             lines.append("  " + _("Extension: {text}").format(text=lesson.extension))
             lines.append("  " + _("Standards: {text}").format(text=lesson.standards))

@@ -227,11 +227,12 @@ TICKETS: dict[int, tuple[Item, ...]] = {
              shape=Shape("closer", (-2, 5)), picks=(-2, 5, 0),
              why=N_("|-2| = 2 and |+5| = 5, so -2 is closer to zero."),
              hint=N_("Compare the distances from zero, not which number is greater.")),
-        # the same two numbers: "closer to zero is greater" answers -2 twice
-        Item(N_("Which is greater: -2 or +5?"), "+5", ("-2", "+5"),
-             shape=Shape("greater", (-2, 5)), picks=(-2, 5),
-             why=N_("+5 is to the right of -2, so it is greater, even though -2 is closer to "
-                    "zero."),
+        # beside the closer-to-zero item on -2 and +5: "closer to zero is greater" answers -2
+        # twice, "farther from zero is greater" picks -7
+        Item(N_("Which is the greatest: -2, +5 or -7?"), "+5", ("-2", "+5", "-7"),
+             shape=Shape("greater", (-2, 5, -7)), picks=(-2, 5, -7),
+             why=N_("+5 is the farthest to the right, so it is the greatest, even though -2 is "
+                    "closer to zero and -7 is farther from zero."),
              hint=N_("Greater is not the same as closer to zero.")),
         Item(N_("Which is closer to zero: +6 or -6?"), N_("Same distance"),
              ("+6", "-6", N_("Same distance")), shape=Shape("closer", (6, -6)), picks=(6, -6, 0),
@@ -247,7 +248,7 @@ TICKETS: dict[int, tuple[Item, ...]] = {
         Item(N_("In Hit Me your cards are 6\u2663 and 9\u2666. What is your sum?"), -3,
              why=N_("+6 + (-9) = -3."), hint=N_("Black cards are +, red cards are -."),
              shape=Shape("sum", (6, -9))),
-        Item(N_("What is your score with a sum of -3 (its distance from zero)?"), 3, size=True,
+        Item(N_("What is your score with a sum of -3?"), 3, size=True,
              why=N_("|-3| = 3."), hint=N_("A score is a distance, never negative."),
              shape=Shape("abs", (-3,))),
         Item(N_("Final sums: Ana +3, Ben -1, Cam -4. Who wins?"), "Ben", ("Ana", "Ben", "Cam"),
@@ -295,9 +296,10 @@ TICKETS: dict[int, tuple[Item, ...]] = {
              ("4\u2660 (+4)", "5\u2660 (+5)", "6\u2665 (-6)"),
              why=N_("-5 + (+5) = 0, a Flapjack. The others make -1 and -11."),
              hint=N_("A Flapjack is a total of exactly -13, 0 or +13.")),
-        Item(N_("The total is +10. May you play Q\u2663 (+12)?"), N_("No"),
-             (N_("Yes"), N_("No")),
-             why=N_("+10 + (+12) = +22, past the limit +13."),
+        Item(N_("The total is +10. Which card may you play?"), "2\u2665 (-2)",
+             ("Q\u2663 (+12)", "4\u2660 (+4)", "2\u2665 (-2)"),
+             why=N_("+10 + (-2) = +8 stays within the limits; Q\u2663 would make +22 and "
+                    "4\u2660 +14, past the limit +13."),
              hint=N_("The total must stay between -13 and +13.")),
         Item(N_("The total is -9. You play a black king (+13). What is the new total?"), 4,
              why=N_("-9 + (+13) = +4."), hint=N_("Start at -9 and move 13 to the right."),
@@ -306,9 +308,10 @@ TICKETS: dict[int, tuple[Item, ...]] = {
     6: (
         Item(N_("Look at the chart of Experiment 1 (4 players). At |sum| 3, which is higher: "
                 "the red bar (hold) or the blue dot (hit)?"), N_("The blue dot (hit)"),
-             (N_("The red bar (hold)"), N_("The blue dot (hit)")),
+             (N_("The red bar (hold)"), N_("The blue dot (hit)"), N_("About the same")),
              why=N_("At |sum| 3 the dot (hitting, about 24%) is well above the bar (holding, "
-                    "about 9%): with 4 players, hit at 3."),
+                    "about 9%): with 4 players, hit at 3. (At |sum| 2 they are about the "
+                    "same.)"),
              hint=N_("Find 3 on the bottom axis, then compare the bar and the dot above it.")),
         Item(N_("What is the fair share of wins with 5 players, in percent?"), 20, size=True,
              why=N_("1 round in 5 is 20%."), hint=N_("One round in how many?")),

@@ -1,10 +1,11 @@
 """The printable kit: everything a class needs to play with real decks, on one page to print.
 
-Rule cards for both games, a Hit Me recording sheet, a Flapjack running-total sheet, a score
-sheet, the exit tickets and the stacked deals of the worked examples. Every figure comes from
-the engine (card values, limits, targets, the worked examples played out), none is typed by
-hand. The page is plain HTML (no widget) with print styles: each sheet starts a new page and
-no table is split across pages.
+Rule cards for both games, number lines from -13 to +13 (across and upright), a Hit Me
+recording sheet, a Flapjack running-total sheet, a score sheet, the exit tickets (with the
+chart the strategy lab's ticket reads) and the stacked deals of the worked examples. Every
+figure comes from the engine (card values, limits, targets, the worked examples played out),
+none is typed by hand. The page is plain HTML (no widget) with print styles: each sheet starts
+a new page and no table is split across pages.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from widgets.lessons import worked_examples as lt
 from widgets.lessons.exit_ticket import TICKETS, shown
 from widgets.page.language import speaking
 from widgets.table.render import esc
-from widgets.words import _
+from widgets.words import _, play_math
 
 KIT_CSS = """
 .icg-kit { font-family: "DejaVu Sans", Arial, sans-serif; color: #000; max-width: 48em; }
@@ -25,6 +26,9 @@ KIT_CSS = """
 .icg-kit th, .icg-kit td { border: 1px solid #000; padding: 0.25em 0.4em; text-align: left;
                            vertical-align: top; }
 .icg-kit td.blank { height: 1.6em; }
+.icg-kit table.icg-kit-line td { text-align: center; padding: 0.3em 0; }
+.icg-kit table.icg-kit-upright { width: 4em; }
+.icg-kit .icg-kit-chart svg { max-width: 100%; height: auto; }
 .icg-kit .icg-kit-sheet { padding-bottom: 1em; border-bottom: 2px dashed #999;
                           margin-bottom: 1em; }
 .icg-kit .icg-kit-sheet, .icg-kit table, .icg-kit .icg-kit-card { break-inside: avoid; }
@@ -108,14 +112,24 @@ def rule_cards() -> str:
           "pass.").format(low=signed(fj.low), high=signed(fj.high)),
         _("A total of exactly {targets} is a Flapjack: say so, take every card on the table "
           "and lead next.").format(targets=targets),
-        _("When nobody can play, the player with the most cards won wins."),
+        _("The game ends when nobody can play, or when every card has been played (hands and "
+          "draw pile empty). Cards still in hands or on the table are won by no one; the "
+          "player with the most cards won wins, and equal counts tie."),
     ]
+    signed_aos = FlapjackConfig(players=3, variant="signed-add-or-subtract")
+    red_seven = Card(7, Suit.HEARTS)
+    example = play_math(5, -signed_aos.value(red_seven), value=signed_aos.value(red_seven))
     fj_card = (
         "<div class='icg-kit-card'><h3>" + esc(_("Flapjack: the rules")) + "</h3><ol>"
         + "".join(f"<li>{esc(r)}</li>" for r in fj_rules) + "</ol>"
         "<p><b>" + esc(_("Simple ten:")) + "</b> "
         + esc(_("no face cards, total from {low} to {high}, Flapjack at {targets}.").format(
             low=signed(ten.low), high=signed(ten.high), targets=ten_targets)) + "</p>"
+        "<p><b>" + esc(_("Signed add or subtract:")) + "</b> "
+        + esc(_("after the lead, add the card or subtract it; subtracting a red card moves the "
+                "total up: {example}. Total from {low} to {high}, Flapjack at {targets}.").format(
+            example=example, low=signed(signed_aos.low), high=signed(signed_aos.high),
+            targets=", ".join(signed(t) for t in signed_aos.targets))) + "</p>"
         "<p>" + _("Made up by \u201cLisa in AZ\u201d and shared on Denise Gaskins' blog {blog}; "
                   "told in our own words.").format(blog="<i>Let's Play Math</i>")
         + "</p></div>")
@@ -181,11 +195,49 @@ def score_sheet(players: int = 4, rounds: int = 8) -> str:
                   + _table(head, [], blank_rows=players * 2, label=title))
 
 
+NUMBER_LINE = tuple(range(-13, 14))  # Flapjack's limits, and every Hit Me sum of two cards
+
+
+def number_line_sheet() -> str:
+    """Number lines from -13 to +13 to cut out: two across (a strip each) and one upright, for
+    the contexts that go up and down (a lift, a thermometer, sea level)."""
+    cells = "".join(f"<td><b>{signed(n)}</b></td>" if n == 0 else f"<td>{signed(n)}</td>"
+                    for n in NUMBER_LINE)
+    label = esc(_("number line from {low} to {high}").format(low=signed(NUMBER_LINE[0]),
+                                                            high=signed(NUMBER_LINE[-1])))
+    across = (f"<table class='icg-kit-line' aria-label='{label}'><tbody><tr>{cells}</tr>"
+              "</tbody></table>")
+    rows = "".join(f"<tr><td>{signed(n)}</td></tr>" for n in reversed(NUMBER_LINE))
+    upright = (f"<table class='icg-kit-line icg-kit-upright' aria-label='{label}'><tbody>{rows}"
+               "</tbody></table>")
+    return _sheet(
+        _("Number lines from {low} to {high} (cut into strips)").format(
+            low=signed(NUMBER_LINE[0]), high=signed(NUMBER_LINE[-1])),
+        "<p>" + esc(_("Move a card's value along a strip: to the right (or up) for a positive "
+                      "card, to the left (or down) for a negative one.")) + "</p>"
+        + across + across
+        + "<p>" + esc(_("Upright, like a thermometer or a lift: up is positive, down is "
+                        "negative.")) + "</p>" + upright)
+
+
+def strategy_ticket_chart() -> str:
+    """The chart of Experiment 1 (4 players) that the strategy lab's ticket reads, drawn as
+    SVG for paper (the plain-Python simulation: no numpy needed)."""
+    from widgets.lessons.strategy.hit_me_charts import hold_chart_plain
+
+    chart = hold_chart_plain(players=4, seed=1, progress=False)
+    return ("<div class='icg-kit-chart'><p>" + esc(_("For question 1: the chart of Experiment "
+                                                      "1 (4 players).")) + "</p>"
+            + chart.svg + "</div>")
+
+
 def exit_ticket_sheets() -> str:
     """Every exit ticket on paper: the questions, choices to circle and a line for the code."""
     from widgets.lessons.course import student_lessons
 
     titles = {lesson.number: lesson.title for lesson in student_lessons()}
+    lab = next(lesson.number for lesson in student_lessons()
+               if lesson.file == "06_strategy_lab.ipynb")
     parts = []
     for lesson, items in TICKETS.items():
         qs = []
@@ -198,7 +250,8 @@ def exit_ticket_sheets() -> str:
             lesson=lesson, title=shown(titles.get(lesson, "")))
         parts.append(f"<div class='icg-kit-card'><h3>{esc(title)}</h3>"
                      + "<p>" + esc(_("Name: {blank}").format(blank="_" * 20)) + "</p>"
-                     f"<ol>{''.join(qs)}</ol><p>"
+                     + (strategy_ticket_chart() if lesson == lab else "")
+                     + f"<ol>{''.join(qs)}</ol><p>"
                      + esc(_("Code: {code} (R right, X not right)").format(
                          code=f"L{lesson}-" + " ".join("__" for _item in items)))
                      + "</p></div>")
@@ -233,8 +286,8 @@ def stacked_deals() -> str:
 def kit_html(lang: str | None = None) -> str:
     """The whole kit as HTML, in `lang` (None: the kernel's language)."""
     with speaking(lang):
-        sheets = [rule_cards(), hit_me_sheet(), flapjack_sheet(), score_sheet(),
-                  exit_ticket_sheets(), stacked_deals()]
+        sheets = [rule_cards(), number_line_sheet(), hit_me_sheet(), flapjack_sheet(),
+                  score_sheet(), exit_ticket_sheets(), stacked_deals()]
         note = _("Print this page from the browser (Ctrl+P or \u2318P); each sheet starts on a "
                  "new page.")
     return (f"<style>{KIT_CSS}</style><div class='icg-kit'>"
@@ -257,16 +310,19 @@ def kit_contents(lang: str | None = None) -> str:
                                                 lt.FLAPJACK_EXAMPLE_DRAW)))
     with speaking(lang):
         return "\n".join([
-            "1. " + _("Rule cards: Hit Me (face cards count {face}) and Flapjack (total from "
-                      "{low} to {high}, Flapjack at {targets})").format(
-                face=signed(hit.value(Card(12, Suit.SPADES))), low=signed(fj.low),
+            "1. " + _("Rule cards: Hit Me (face cards count {black} or {red} by colour) and "
+                      "Flapjack (total from {low} to {high}, Flapjack at {targets})").format(
+                black=signed(hit.value(Card(12, Suit.SPADES))),
+                red=signed(hit.value(Card(12, Suit.HEARTS))), low=signed(fj.low),
                 high=signed(fj.high), targets=", ".join(signed(t) for t in fj.targets)),
-            "2. " + _("Hit Me recording sheet (example: final sums {sums})").format(
+            "2. " + _("Number lines from {low} to {high}, across and upright").format(
+                low=signed(NUMBER_LINE[0]), high=signed(NUMBER_LINE[-1])),
+            "3. " + _("Hit Me recording sheet (example: final sums {sums})").format(
                 sums=", ".join(f"{lt.NAMES[s]} {signed(res.sums[s])}" for s in (1, 2, 0))),
-            "3. " + _("Flapjack running-total sheet"),
-            "4. " + _("Score sheet"),
-            "5. " + _("Exit tickets of lessons {lessons}").format(
+            "4. " + _("Flapjack running-total sheet"),
+            "5. " + _("Score sheet"),
+            "6. " + _("Exit tickets of lessons {lessons} (with the chart of Experiment 1)").format(
                 lessons=", ".join(str(n) for n in TICKETS)),
-            "6. " + _("Stacked deals: Hit Me {hit} cards, Flapjack {flapjack} cards").format(
+            "7. " + _("Stacked deals: Hit Me {hit} cards, Flapjack {flapjack} cards").format(
                 hit=len(parse_cards(lt.HIT_ME_EXAMPLE_DECK)), flapjack=fj_cards),
         ])

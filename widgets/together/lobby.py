@@ -44,7 +44,8 @@ from widgets.words import _, room_error_text
 
 GAME_OPTIONS = [("Hit Me", "hit-me"), ("Flapjack", "flapjack")]
 VARIANT_OPTIONS = [("classic", "classic"), ("simple ten", "simple-ten"),
-                   ("add or subtract", "add-or-subtract")]
+                   ("add or subtract", "add-or-subtract"),
+                   ("signed add or subtract", "signed-add-or-subtract")]
 COLOR_OPTIONS = [("black positive, red negative", "black-positive"),
                  ("red positive, black negative", "red-positive")]
 LEVELS = ("easy", "medium", "hard")

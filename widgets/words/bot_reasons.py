@@ -7,16 +7,16 @@ from typing import Any
 
 from widgets.words.cards import SUIT_SYMBOLS
 from widgets.words.catalogues import _, ngettext
-from widgets.words.numbers import percent, signed, total_text
+from widgets.words.numbers import percent, plain_totals, signed, total_text
 
 
 def _bot_card(d: Mapping[str, Any]) -> str:
-    """'7♥ (-7)', or '7♥ (subtract 7)' when adding or subtracting."""
+    """'7♥ (-7)', or '7♥ (subtract 7)' / '7♥ (subtract -7)' when adding or subtracting."""
     c = d["card"]
     short = f"{c['label']}{SUIT_SYMBOLS[c['suit']]}"
     if d.get("add_or_subtract"):
         how = _("subtract {n}") if d["sign"] < 0 else _("add {n}")
-        return f"{short} ({how.format(n=c['value'])})"
+        return f"{short} ({how.format(n=total_text(c['value'], plain_totals(d)))})"
     return f"{short} ({signed(c['value'])})"
 
 
@@ -59,7 +59,7 @@ def bot_reason_text(decision: Any) -> str:
         return _("If I hold at {sum}, I estimate I win about {ph} of the time, and if I take "
                  "a hit only about {pt}, so I hold.").format(
             sum=signed(d["sum"]), ph=percent(d["hold_pct"]), pt=percent(d["hit_pct"]))
-    aos = bool(d.get("add_or_subtract"))
+    aos = plain_totals(d)
     card = _bot_card(d) if "card" in d else ""
     after = total_text(d.get("after", 0), aos)
     if code == "flapjack":

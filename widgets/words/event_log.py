@@ -6,13 +6,25 @@ from collections.abc import Sequence
 from typing import Any
 
 from widgets.words.catalogues import _, ngettext
-from widgets.words.numbers import abs_math, play_math, signed, step_math, sum_math, total_text
+from widgets.words.numbers import (
+    abs_math,
+    paren_signed,
+    play_math,
+    signed,
+    step_math,
+    sum_math,
+    total_text,
+)
 
 
-def log_parts(e: Any, add_or_subtract: bool = False) -> tuple[str, str, str]:
+def log_parts(e: Any, add_or_subtract: bool = False, plain: bool | None = None
+              ) -> tuple[str, str, str]:
     """(what happened, its arithmetic, the private part) of an engine Event, in the third
     person without a subject ('holds'), as the command line and the stored playthroughs print
-    it after 'seat 1:'. The private part speaks to its owner ('your sum: ...')."""
+    it after 'seat 1:'. The private part speaks to its owner ('your sum: ...').
+    `add_or_subtract`: the player chose to add or subtract each card; `plain`: every card
+    counts positive, totals without a sign (by default: when adding or subtracting)."""
+    plain = add_or_subtract if plain is None else plain
     k = e.kind.value
     pv = e.private
     text = math = private = ""
@@ -57,19 +69,25 @@ def log_parts(e: Any, add_or_subtract: bool = False) -> tuple[str, str, str]:
         math = _("lowest |sum| = {score}").format(score=e.score)
     elif k == "play":
         verb = _("leads") if e.lead else _("plays")
-        if add_or_subtract:
+        if add_or_subtract and plain:
             how = (_("and subtracts {n}") if e.delta < 0 else _("and adds {n}")).format(
                 n=abs(e.delta))
             text = _("{verb} {card} {how}; the total is {total}").format(
                 verb=verb, card=e.card.short, how=how, total=e.after)
             math = str(e.value) if e.lead and not e.before else play_math(
                 e.before, e.delta, True)
+        elif add_or_subtract:
+            how = (_("and subtracts {n}") if e.delta != e.value else _("and adds {n}")).format(
+                n=paren_signed(e.value))
+            text = _("{verb} {card} {how}; the total is {total}").format(
+                verb=verb, card=e.card.short, how=how, total=signed(e.after))
+            math = play_math(e.before, e.delta, value=e.value)
         else:
             text = _("{verb} {card} {how}; the total is {total}").format(
                 verb=verb, card=e.card.short, how=f"({signed(e.delta)})", total=signed(e.after))
             math = play_math(e.before, e.delta)
     elif k == "flapjack":
-        total = total_text(e.after, add_or_subtract)
+        total = total_text(e.after, plain)
         text = ngettext("makes {total}: Flapjack! and takes {n} card",
                         "makes {total}: Flapjack! and takes {n} cards",
                         e.count).format(total=total, n=e.count)
@@ -120,11 +138,12 @@ def named(name: str, text: str) -> str:
     return _("{name} {text}").format(name=name, text=text) if name else text
 
 
-def format_log(events: Sequence[Any], add_or_subtract: bool = False) -> list[str]:
+def format_log(events: Sequence[Any], add_or_subtract: bool = False,
+               plain: bool | None = None) -> list[str]:
     """The command line's log: 'Seat 1: ...', its arithmetic and private part."""
     lines = []
     for e in events:
-        text, math, private = log_parts(e, add_or_subtract)
+        text, math, private = log_parts(e, add_or_subtract, plain)
         line = (_("Seat {n}: {text}").format(n=e.seat, text=text) if e.seat is not None
                 else text)
         if math:

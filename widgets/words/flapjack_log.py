@@ -13,19 +13,22 @@ from widgets.words.people import addressed, join_names, name_of, say
 
 
 def flapjack_log_line(event: Mapping[str, Any], names: Sequence[str], viewer: int | None,
-                      add_or_subtract: bool = False) -> str | None:
+                      plain: bool = False) -> str | None:
     """One Flapjack event view as a move-log line for `viewer` (None: not logged): plays as
-    equations ('Ben: -3 + (+5) = +2  [5♠]'), Flapjacks, passes, private draws, the end."""
+    equations ('Ben: -3 + (+5) = +2  [5♠]', a signed card subtracted 'Ben: +5 - (-7) = +12
+    [7♥]'), Flapjacks, passes, private draws, the end. `plain`: every card counts positive
+    ('Ben: 6 - 5 = 1')."""
     you = addressed(names, viewer)
     k = event["kind"]
     p = event.get("seat")
     name = name_of(names, p) or _("Table")
     if k == "play":
         return _("{name}: {math}  [{card}]").format(
-            name=name, math=play_math(event["before"], event["delta"], add_or_subtract),
+            name=name, math=play_math(event["before"], event["delta"], plain,
+                                      event.get("value")),
             card=card_face(event["card"]))
     if k == "flapjack":
-        total = total_text(event["after"], add_or_subtract)
+        total = total_text(event["after"], plain)
         n = event["count"]
         if p is not None and p == you:
             return ngettext("{name}: Flapjack! The total is exactly {total}; {name} take {n} "
@@ -72,9 +75,9 @@ def flapjack_pass_sentence(event: Mapping[str, Any], names: Sequence[str],
 
 
 def flapjack_banner_text(event: Mapping[str, Any], names: Sequence[str],
-                         you: int | None, add_or_subtract: bool = False) -> str:
+                         you: int | None, plain: bool = False) -> str:
     """After the word 'Flapjack!': 'Ben makes the total exactly +13 and takes 3 cards.'"""
-    total = total_text(event["after"], add_or_subtract)
+    total = total_text(event["after"], plain)
     n = event["count"]
     seat = event.get("seat")
     if seat is not None and seat == you:

@@ -7,7 +7,7 @@ from typing import Any
 
 from widgets.words.cards import SUIT_SYMBOLS
 from widgets.words.catalogues import _, ngettext
-from widgets.words.numbers import abs_math, percent, signed, total_text
+from widgets.words.numbers import abs_math, percent, plain_totals, signed, total_text
 from widgets.words.people import name_of
 
 
@@ -97,11 +97,14 @@ def flapjack_hint_lines(observation: Mapping[str, Any]) -> list[Any]:
     return flapjack_hint_text_lines(flapjack_hint_data(dict(observation)))
 
 
-def _hint_card(c: Mapping[str, Any], aos: bool) -> str:
+def _hint_card(c: Mapping[str, Any], aos: bool, plain: bool | None = None) -> str:
+    """'7♥ (-7)'; adding or subtracting (`aos`) '7♥ (subtract 7)', or with signed cards
+    (not `plain`) '7♥ (subtract -7)'."""
     short = f"{c['label']}{SUIT_SYMBOLS[c['suit']]}"
     if aos:
         how = _("subtract {n}") if c.get("sign", 1) < 0 else _("add {n}")
-        return f"{short} ({how.format(n=c['value'])})"
+        shown = total_text(c["value"], aos if plain is None else plain)
+        return f"{short} ({how.format(n=shown)})"
     return f"{short} ({signed(c['value'])})"
 
 
@@ -111,9 +114,10 @@ def flapjack_hint_text(d: Mapping[str, Any]) -> str:
 
 def flapjack_hint_text_lines(d: Mapping[str, Any]) -> list[Any]:
     aos = bool(d["add_or_subtract"])
+    plain = plain_totals(d)
 
     def num(n: int) -> str:
-        return total_text(n, aos)
+        return total_text(n, plain)
 
     targets = _(" or ").join(num(t) for t in d["targets"])
     st = d["state"]
@@ -128,8 +132,8 @@ def flapjack_hint_text_lines(d: Mapping[str, Any]) -> list[Any]:
     parts = [_("You lead: the table is empty.") if d["lead"] else
              _("The total is {total}.").format(total=num(d["total"]))]
     if d["makers"]:
-        cards = ", ".join(_("{card} makes {after}").format(card=_hint_card(m["card"], aos),
-                                                           after=num(m["after"]))
+        cards = ", ".join(_("{card} makes {after}").format(
+            card=_hint_card(m["card"], aos, plain), after=num(m["after"]))
                           for m in d["makers"])
         parts.append(ngettext("Flapjack now: {cards}, and you would take {n} card.",
                               "Flapjack now: {cards}, and you would take {n} cards.",
@@ -143,7 +147,8 @@ def flapjack_hint_text_lines(d: Mapping[str, Any]) -> list[Any]:
                           "{cards} leaves {after}, which {f} unseen cards could turn into a "
                           "Flapjack (about {pct} chance the next player holds one)",
                           x["finishing"]).format(
-            cards=_(" or ").join(_hint_card(c, aos) for c in x["cards"]), after=num(x["after"]),
+            cards=_(" or ").join(_hint_card(c, aos, plain) for c in x["cards"]),
+            after=num(x["after"]),
             f=x["finishing"], pct=percent(x["pct"])) for x in d["leaves"]]
         parts.append(HintList(_("Your other plays (counting the {n} cards you have not seen)"
                                 ).format(n=d["unseen"]), lines))

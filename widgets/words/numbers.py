@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from widgets.words.catalogues import _
 
@@ -52,17 +53,31 @@ def abs_math(n: int) -> str:
     return f"|{signed(n)}| = {abs(n)}"
 
 
-def total_text(n: int, add_or_subtract: bool = False) -> str:
-    """A Flapjack total as shown: '+7' / '-7' / '0'; plain '7' in add-or-subtract."""
-    return str(n) if add_or_subtract else signed(n)
+def total_text(n: int, plain: bool = False) -> str:
+    """A Flapjack total as shown: '+7' / '-7' / '0'; `plain` '7' where every card counts
+    positive (add or subtract)."""
+    return str(n) if plain else signed(n)
 
 
-def play_math(before: int, delta: int, add_or_subtract: bool = False) -> str:
-    """'+2 + (-7) = -5' (cards signed by colour) or '6 - 5 = 1' (add or subtract)."""
+def play_math(before: int, delta: int, plain: bool = False, value: int | None = None) -> str:
+    """One play as its equation: '+2 + (-7) = -5' (a card signed by colour added),
+    '+5 - (-7) = +12' (a signed card of `value` -7 subtracted: `delta` is -value) or, `plain`
+    (every card counts positive), '6 - 5 = 1'."""
     after = before + delta
-    if add_or_subtract:
+    if plain:
         return f"{before} {'+' if delta >= 0 else '-'} {abs(delta)} = {after}"
+    if value is not None and value != 0 and delta == -value:
+        return f"{signed(before)} - ({signed(value)}) = {signed(after)}"
     return f"{signed(before)} + ({signed(delta)}) = {signed(after)}"
+
+
+def plain_totals(config: Any) -> bool:
+    """Are a Flapjack table's totals written without a sign ('7')? Only where every card counts
+    positive (`config`: the settings' JSON, as in an observation, or a FlapjackConfig)."""
+    if isinstance(config, dict):
+        aos = bool(config.get("add_or_subtract"))
+        return not bool(config.get("signed", not aos))
+    return not bool(getattr(config, "signed", True))
 
 
 def number_words(n: int) -> str:

@@ -10,16 +10,17 @@ from widgets.words.catalogues import _, ngettext
 from widgets.words.numbers import signed
 
 
-def reason_text(why: Any, add_or_subtract: bool = False, viewer: int | None = None) -> str:
+def reason_text(why: Any, plain: bool = False, viewer: int | None = None) -> str:
     """A refusal (engine.errors.Why, or an IllegalActionError) in words:
-    'the total would be +14, greater than the limit +13'. In add-or-subtract totals are
-    never negative and carry no '+' sign. Told to `viewer`, their own turn is 'your turn'."""
+    'the total would be +14, greater than the limit +13'. `plain` (every card counts
+    positive): totals are never negative and carry no '+' sign. Told to `viewer`, their
+    own turn is 'your turn'."""
     why = getattr(why, "why", why)
     r = why.reason.value
     d = why.data
     if r == "not-your-turn" and viewer is not None and d.get("seat") == viewer:
         return _("not your turn")
-    num = (lambda n: str(n)) if add_or_subtract else signed
+    num = (lambda n: str(n)) if plain else signed
     if r == "game-over":
         return _("the game is over")
     if r == "no-such-player":
@@ -92,9 +93,9 @@ def config_error_text(error: Any) -> str:
     return str(error)
 
 
-def limit_short(why: Any, add_or_subtract: bool = False) -> str:
+def limit_short(why: Any, plain: bool = False) -> str:
     """A card button's short reason: 'would make -15, less than -13'."""
-    num = (lambda n: str(n)) if add_or_subtract else signed
+    num = (lambda n: str(n)) if plain else signed
     d = why.data
     if d["total"] > d["limit"]:
         return _("would make {total}, greater than {limit}").format(
@@ -104,9 +105,9 @@ def limit_short(why: Any, add_or_subtract: bool = False) -> str:
 
 
 def limit_short_both(totals: Sequence[int], low: int, high: int,
-                     add_or_subtract: bool = False) -> str:
+                     plain: bool = False) -> str:
     """Add or subtract, both ways refused: 'would make 23 or -3, outside 0 to 13'."""
-    num = (lambda n: str(n)) if add_or_subtract else signed
+    num = (lambda n: str(n)) if plain else signed
     return _("would make {totals}, outside {low} to {high}").format(
         totals=_(" or ").join(num(t) for t in totals), low=num(low), high=num(high))
 
@@ -118,7 +119,8 @@ def both_ways_refused(add_why: str, subtract_why: str) -> str:
 def variant_title(variant: str) -> str:
     """A Flapjack variant's name (engine.flapjack.VARIANT_NAMES) as shown."""
     return {"classic": _("Classic"), "simple-ten": _("Simple ten"),
-            "add-or-subtract": _("Add or subtract")}.get(variant, variant)
+            "add-or-subtract": _("Add or subtract"),
+            "signed-add-or-subtract": _("Signed add or subtract")}.get(variant, variant)
 
 
 def level_name(level: str) -> str:

@@ -15,13 +15,20 @@ if TYPE_CHECKING:  # numpy, matplotlib and tqdm are imported when a chart is dra
 from engine.cards import make_deck
 from engine.flapjack import FlapjackConfig, FlapjackState
 from widgets.lessons.strategy.cache import PLAIN_CHARTS, cached_chart
-from widgets.lessons.strategy.charts import Chart, SvgChart, new_figure, progress_bar
+from widgets.lessons.strategy.charts import (
+    Chart,
+    SvgChart,
+    new_figure,
+    percent_text,
+    progress_bar,
+)
 from widgets.page.language import N_
 from widgets.words import _, ngettext
 
 # the Flapjack variants' names as shown (engine.flapjack.VARIANT_NAMES, marked for translation)
 VARIANT_TITLES = {"classic": N_("Classic"), "simple-ten": N_("Simple ten"),
-                  "add-or-subtract": N_("Add or subtract")}
+                  "add-or-subtract": N_("Add or subtract"),
+                  "signed-add-or-subtract": N_("Signed add or subtract")}
 
 
 # ----- Flapjack: exact counts and simulated games ------------------------------------------
@@ -130,14 +137,14 @@ def _flapjack_words(variant: str, games: int, rows: Sequence[FlapjackChance],
     held = {t: 100 * k / n for t, (n, k) in sim.items() if n >= 20}
     lines = [_("total {total}: {flapjack} of {legal} legal cards ({share})").format(
                 total=f"{r.total:+d}", flapjack=r.flapjack, legal=r.legal,
-                share=f"{100 * r.share:.1f}%")
+                share=percent_text(r.share))
              + ("; " + _("the player to move held one {share} of the time").format(
                  share=f"{held[r.total]:.0f}%") if r.total in held else "") for r in rows]
     alt = (_("Bar chart, for each running total, of the share of legal cards that make a "
              "Flapjack: {first} at {total}, {lowest} at the lowest. Dots: how often the player "
              "to move held such a card in simulated games").format(
-        first=f"{100 * rows[0].share:.1f}%", total=f"{rows[0].total:+d}",
-        lowest=f"{100 * min(r.share for r in rows):.1f}%")
+        first=percent_text(rows[0].share), total=f"{rows[0].total:+d}",
+        lowest=percent_text(min(r.share for r in rows)))
            + (_(", from {low} to {high}.").format(low=f"{min(held.values()):.0f}%",
                                                   high=f"{max(held.values()):.0f}%") if held
               else "."))

@@ -221,8 +221,9 @@ def threshold_win_rates(players: int = 4, holds: Sequence[int] = tuple(range(0, 
 
 def rate_margin(rate: float, rounds: int) -> float:
     """Half the width of a 95% interval for a win rate measured over `rounds` rounds (ties
-    split, so this binomial margin is an upper bound): another deal code lands within it 19
-    times in 20."""
+    split, so this binomial margin is an upper bound): the interval around a run's rate
+    catches the true rate in at least 19 runs in 20; another run's rate lands inside it less
+    often (about 7 runs in 8: tests/test_lesson_figures.py)."""
     return 1.96 * math.sqrt(max(rate * (1 - rate), 0.0) / rounds)
 
 
