@@ -462,7 +462,7 @@ async def check_client(base: str, server: Any, store: Any, run: Run,
     for _ in range(args.moves):
         await asyncio.sleep(rng.uniform(*args.think))
         version, state = store.load(host.code)
-        if state.over:
+        if state.is_over:
             break
         cur = state.current
         t = time.perf_counter()

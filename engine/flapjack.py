@@ -320,12 +320,6 @@ class FlapjackState(StateShape):
         return sum([v for _, v in self.table])
 
     @property
-    def over(self) -> bool:
-        """No seat is to play any more (`current_player` is None), as in Hit Me; Flapjack has
-        no step after that, so `over` and `is_over` are one."""
-        return self.end_reason is not None
-
-    @property
     def is_over(self) -> bool:
         """Nothing is left to do (the core API's end of a game)."""
         return self.end_reason is not None
@@ -359,7 +353,7 @@ class FlapjackState(StateShape):
 
     def legal_actions(self, player: int | None = None) -> list[Play]:
         """Every play `player` (default: whoever is to act) may make now."""
-        if self.over:
+        if self.is_over:
             return []
         if player is None:
             player = self.current
@@ -371,7 +365,7 @@ class FlapjackState(StateShape):
         """Why playing `card` with `sign` is not allowed now, as a reason code and its numbers
         (None if it is allowed). The same data answers "why is this card disabled"."""
         cfg = self.config
-        if self.over:
+        if self.is_over:
             return Why(Reason.GAME_OVER)
         if isinstance(player, bool) or not isinstance(player, int) or \
                 not 0 <= player < self.players:
@@ -399,7 +393,7 @@ class FlapjackState(StateShape):
     # ----- changing ---------------------------------------------------------------------
     def apply_action(self, action: Play, player: int | None = None) -> None:
         """Play a card; an illegal play raises IllegalActionError and changes nothing."""
-        if self.over:
+        if self.is_over:
             raise IllegalActionError(Reason.GAME_OVER)
         if player is None:
             player = self.current
@@ -459,7 +453,7 @@ class FlapjackState(StateShape):
 
     def result(self) -> FlapjackResult | None:
         """Cards won and winners, once the game is over."""
-        if not self.over:
+        if not self.is_over:
             return None
         won = tuple(len(t) for t in self.tricks)
         best = max(won)
@@ -499,7 +493,7 @@ class FlapjackObservation(Observation):
 
     def _build_seat(self, p: int) -> dict[str, Any]:
         st = state_of(self)
-        show = self._reveal or st.over or self.viewer == p  # leftover hands shown at the end
+        show = self._reveal or st.is_over or self.viewer == p  # leftover hands shown at the end
         value = st.config.value
         return FrozenDict({
             "seat": p,
@@ -516,9 +510,9 @@ class FlapjackObservation(Observation):
 
     _PARTS = observation_parts(
         "flapjack", "game viewer reveal config low high targets players dealer "
-        "current_player over end_reason total table draw_pile played seats legal_actions "
+        "current_player is_over end_reason total table draw_pile played seats legal_actions "
         "plays passes events result", {
-            "reveal": lambda o: o._reveal or state_of(o).over,
+            "reveal": lambda o: o._reveal or state_of(o).is_over,
             "low": lambda o: state_of(o).config.low,
             "high": lambda o: state_of(o).config.high,
             "targets": lambda o: FrozenList(state_of(o).config.targets),

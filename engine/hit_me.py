@@ -78,6 +78,20 @@ MAX_HITS = MAX_CARDS - 2
 CARDS_PER_DECK = 52
 
 
+class Phase(str, Enum):
+    """Where a round is: played, then the announce step (every player done, the face-down
+    cards still hidden, the one move Reveal), then revealed (every card up: `is_over`). A
+    str Enum, so an observation's `phase` is its plain string in JSON ("play", "announce",
+    "revealed")."""
+
+    PLAY = "play"
+    ANNOUNCE = "announce"
+    REVEALED = "revealed"
+
+    def __str__(self) -> str:
+        return self.value
+
+
 class TurnOrder(Enum):
     """How hits are offered."""
 
@@ -421,10 +435,10 @@ class HitMeRound(StateShape):
 
     # ----- reading the state ------------------------------------------------------------
     @property
-    def over(self) -> bool:
-        """No seat is to play any more (`current_player` is None), as in Flapjack: every player
-        is done, no more hits, holds or ace choices. The round then waits in its announce
-        phase (face-down cards still hidden) until a Reveal turns them up: `is_over`."""
+    def players_done(self) -> bool:
+        """Every player is done (`current_player` is None): no more hits, holds or ace
+        choices. The round then waits in its announce step (`Phase.ANNOUNCE`: face-down cards
+        still hidden, the one move Reveal) until a Reveal turns them up (`is_over`)."""
         return self.current is None
 
     @property
@@ -433,9 +447,10 @@ class HitMeRound(StateShape):
         return self.revealed
 
     @property
-    def phase(self) -> str:
-        """'play', then 'announce' (everyone done, cards not yet turned up), then 'revealed'."""
-        return "revealed" if self.revealed else ("announce" if self.over else "play")
+    def phase(self) -> Phase:
+        """PLAY, then ANNOUNCE (everyone done, cards not yet turned up), then REVEALED."""
+        return Phase.REVEALED if self.revealed else (
+            Phase.ANNOUNCE if self.current is None else Phase.PLAY)
 
     @property
     def current_player(self) -> int | None:
@@ -511,7 +526,7 @@ class HitMeRound(StateShape):
             return [_HIT, _HOLD]  # the common case: the seat to play (so not over), no aces
         if self.revealed:
             return []
-        if self.over:
+        if self.current is None:
             return [_REVEAL] if player is None or is_seat(player, self.players) else []
         if player is None:
             player = self.current
@@ -626,11 +641,11 @@ class HitMeRound(StateShape):
         if isinstance(action, Reveal):
             if player is not None and not is_seat(player, self.players):
                 raise IllegalActionError(Reason.NO_SUCH_PLAYER, seat=player)
-            if not self.over:
+            if self.current is not None:
                 raise IllegalActionError(Reason.NOT_ANNOUNCING)
             self._reveal()
             return
-        if self.over:
+        if self.current is None:
             raise IllegalActionError(Reason.GAME_OVER)
         if player is None:
             player = self.current
@@ -768,7 +783,7 @@ class HitMeGame:
 
     def finish_round(self) -> RoundResult:
         """Record the over round in the score table (once) and return its result."""
-        if not self.round.over:
+        if not self.round.players_done:
             raise IllegalActionError(Reason.ROUND_NOT_OVER)
         if not self.round.revealed:
             self.round.apply_action(_REVEAL)
@@ -804,7 +819,7 @@ class HitMeGame:
 
     def next_round(self, deck: Sequence[Card] | str | None = None) -> HitMeRound:
         """Start the next round with a fresh shuffle of every card."""
-        if not self.round.over:
+        if not self.round.players_done:
             raise IllegalActionError(Reason.FINISH_ROUND_FIRST)
         if not self.round.revealed:
             self.round.apply_action(_REVEAL)
@@ -1012,7 +1027,7 @@ class HitMeObservation(Observation):
         return freeze(res.to_json()) if res else None
 
     _PARTS = observation_parts(
-        "hit-me", "game viewer reveal config players dealer current_player pass_number over "
+        "hit-me", "game viewer reveal config players dealer current_player pass_number is_over "
         "phase revealed draw_pile seats legal_actions events result", {
             "reveal": lambda o: o._reveal or state_of(o).revealed,
             "pass_number": lambda o: state_of(o).pass_number(),

@@ -33,13 +33,15 @@ ROOM_STEPS = ("next-round", "change")
 
 @dataclass(frozen=True)
 class GameKind:
-    """One kind of room state: its loader and how to read whose turn it is and whether it ended."""
+    """One kind of room state: its loader and how to read whose turn it is and whether its
+    play is finished (no seat is to play: a single Hit Me round's Reveal is the teacher's,
+    `ClassAdmin.class_reveal`)."""
 
     name: str
     state_type: type
     load: Callable[[dict[str, Any]], Any]
     current: Callable[[Any], int | None]
-    over: Callable[[Any], bool]
+    finished: Callable[[Any], bool]  # no seat plays any more: the room's play is finished
 
 
 def _kinds() -> dict[str, GameKind]:
@@ -52,7 +54,7 @@ def _kinds() -> dict[str, GameKind]:
                                  lambda s: s.round.current_player, lambda s: False)
             name = f"{name}-round"
         out[name] = GameKind(name, deal, deal.from_json, lambda s: s.current_player,
-                             lambda s: s.over)
+                             lambda s: s.current_player is None)
     return out
 
 

@@ -247,7 +247,7 @@ def test_stacked_game(case: Case) -> None:
                for a in state.legal_actions()]
         assert got == ex["legal"]
     if "over" in ex:
-        assert state.over is ex["over"]
+        assert state.is_over is ex["over"]
     if "reason" in ex:
         assert state.end_reason is EndReason(ex["reason"])
         assert state.result().reason is EndReason(ex["reason"])
@@ -339,7 +339,7 @@ def test_illegal_moves_add_or_subtract() -> None:
 
 def test_move_after_the_end_is_refused() -> None:
     state = play(Case("", BLOCK, exact=True, moves=["1:QS", "1:AS", "1:QC"]))
-    assert state.over and state.legal_actions() == [] and state.legal_actions(0) == []
+    assert state.is_over and state.legal_actions() == [] and state.legal_actions(0) == []
     for seat in (0, 1, None):
         assert_illegal(state, Play(parse_card("JS")), seat, "over")
     assert state.why_illegal(1, parse_card("JS")) == Why(Reason.GAME_OVER)
@@ -489,7 +489,7 @@ def test_several_decks_deal_and_json() -> None:
 
 def test_result_is_none_until_over() -> None:
     state = play(Case("", TWO, TWO_PILE))
-    assert state.result() is None and not state.over and state.end_reason is None
+    assert state.result() is None and not state.is_over and state.end_reason is None
     with pytest.raises(IllegalActionError):
         state.apply_action(Play(parse_card("7C")))
 

@@ -57,7 +57,7 @@ def hit_me_text(config: HitMeConfig, seed: int, rounds: int) -> str:
     for n in range(1, rounds + 1):
         out.append(f"## round {n}, dealer seat {game.dealer}")
         ace_budget = [4]
-        while not game.round.over:
+        while not game.round.players_done:
             random_hit_me_step(game.round, rng, ace_budget)
         res = game.finish_round()
         out += [event_line(e) for e in game.round.events]
@@ -81,7 +81,7 @@ def flapjack_text(config: FlapjackConfig, seed: int) -> str:
     out += [f"seat {p}: {' '.join(c.key for c in hand)}" for p, hand in enumerate(state.hands)]
     out.append(f"draw pile (top first): {' '.join(c.key for c in state.draw_pile)}")
     out.append("## play")
-    while not state.over:
+    while not state.is_over:
         state.apply_action(rng.choice(state.legal_actions()))
     out += [event_line(e, config.add_or_subtract) for e in state.events]
     res = state.result()

@@ -106,7 +106,7 @@ class HandChoices:
     def my_turn(self, viewer: int | None = None) -> bool:
         st = self._state_or_none()
         v = self.viewer if viewer is None else viewer
-        return st is not None and not st.over and st.current == v and self._may_move()
+        return st is not None and not st.is_over and st.current == v and self._may_move()
 
     def _own_card(self, key: str | None, viewer: int | None = None) -> Card | None:
         v = self.viewer if viewer is None else viewer
@@ -122,7 +122,7 @@ class HandChoices:
         """Why `viewer` may not play their own `card` with `sign` now, as data (None: allowed)."""
         st = self.state
         v = self.viewer if viewer is None else viewer
-        if st.over:
+        if st.is_over:
             return Why(Reason.GAME_OVER)
         if st.current != v or not self._may_move():
             return Why(Reason.NOT_YOUR_TURN, {"current": st.current, "seat": v})
@@ -308,7 +308,7 @@ class FlapjackSession(HandChoices):
     @property
     def reveal(self) -> bool:
         """Every hand is shown: a teacher's walkthrough with "Show every hand", or the end."""
-        return self.state.over or (self.teacher_controls and self.controller.walkthrough
+        return self.state.is_over or (self.teacher_controls and self.controller.walkthrough
                                    and self.show_hands)
 
     def observation(self, viewer: int = YOU) -> dict[str, Any]:

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from enum import Enum
 from typing import Any
 
 from engine.cards import card_from_json
 from engine.errors import ConfigError, check_int
 from engine.games import make_game
-from engine.hit_me import ChooseAce, Hit, HitMeGame, Hold
+from engine.hit_me import ChooseAce, Hit, HitMeGame, Hold, Phase
 from widgets.hit_me.render import announce_feedback, own_values
 from widgets.table.controller import TableController, make_bots
 from widgets.table.deal_codes import format_code, new_secret_seed, parse_deal_code
@@ -33,14 +32,6 @@ COLOR_OPTIONS = [(N_("black positive, red negative"), "black-positive"),
                  (N_("red positive, black negative"), "red-positive")]
 TURN_OPTIONS = [(N_("round robin (one hit a pass)"), "round-robin"),
                 (N_("all at once (all your hits in a row)"), "all-at-once")]
-
-
-class Phase(Enum):
-    """Where a round is, as the table shows it."""
-
-    PLAY = "play"
-    ANNOUNCE = "announce"
-    REVEAL = "reveal"
 
 
 def widen_ends(line_ends: dict[int | None, tuple[int, int]], viewer: int | None,
@@ -215,7 +206,7 @@ class HitMeSession:
 
     def _after_move(self) -> None:
         """Called after every move: start the announce step when the round is over."""
-        if self.phase is Phase.PLAY and self.game.round.over:
+        if self.phase is Phase.PLAY and self.game.round.players_done:
             self.phase = Phase.ANNOUNCE
             self.announce_queue = list(self.students)
             self._fresh_announce()
@@ -278,7 +269,7 @@ class HitMeSession:
 
     def toggle_peek(self) -> None:
         with self.lock:
-            if self.viewer is None or self.phase is Phase.REVEAL:
+            if self.viewer is None or self.phase is Phase.REVEALED:
                 return
             self.peeked = not self.peeked
         self.changed()
@@ -314,9 +305,9 @@ class HitMeSession:
 
     def choose_ace(self, card: dict[str, Any], high: bool) -> None:
         v = self.viewer
-        if v is None or self.phase is Phase.REVEAL:
+        if v is None or self.phase is Phase.REVEALED:
             return
-        if self.game.round.over:  # the round ended: choices are fixed now
+        if self.game.round.players_done:  # the round ended: choices are fixed now
             self.notify(_("The round is over: aces stay as they are."), "error")
             return
         self.ctl.human_move(ChooseAce(card_from_json(card["key"]), high), v)
@@ -382,12 +373,12 @@ class HitMeSession:
                 self._fresh_announce()
             else:
                 self.game.finish_round()  # the engine's Reveal step turns every card up
-                self.phase = Phase.REVEAL
+                self.phase = Phase.REVEALED
         self.changed()
 
     def next_round(self) -> None:
         with self.lock:
-            if self.phase is not Phase.REVEAL:
+            if self.phase is not Phase.REVEALED:
                 return
             if not self.code_open:
                 # The code was shown at the end of this round; it must not predict the next

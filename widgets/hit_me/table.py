@@ -1,5 +1,5 @@
 """The Hit Me table widget (`HitMeTable`, an ipywidgets VBox): builds its widgets once, routes
-clicks to a `HitMeSession` (session.py), or to a room's seat (`HitMeTable.over(seat)`,
+clicks to a `HitMeSession` (session.py), or to a room's seat (`HitMeTable.for_session(seat)`,
 widgets/together/seat.py), and copies `table_view(session)` (view.py) to the widgets.
 Every view comes from the viewer's observation: a card the person at the screen may not see is
 never in any widget value. Phases: PLAY, ANNOUNCE (sum and |sum| typed first), REVEAL."""
@@ -11,8 +11,9 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from engine.hit_me import Phase
 from widgets.hit_me.render import score_table_html
-from widgets.hit_me.session import HitMeSession, Phase
+from widgets.hit_me.session import HitMeSession
 from widgets.hit_me.settings import settings_panel
 from widgets.hit_me.view import HitMeView, table_view
 from widgets.lessons.course import lesson_number
@@ -76,7 +77,7 @@ class HitMeTable(TableShell, widgets.VBox):
         self._attach(session, large_print)
 
     @classmethod
-    def over(cls, session: Any, *, large_print: bool = False, lang: str | None = None,
+    def for_session(cls, session: Any, *, large_print: bool = False, lang: str | None = None,
              anchor: str | None = None) -> HitMeTable:
         """The table drawn over a session made elsewhere: a room's seat
         (widgets/together/seat.py, `HitMeSeat`), which offers what `table_view` reads

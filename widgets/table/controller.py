@@ -1,7 +1,7 @@
 """The computer-player runner of a card table, one for every table's session.
 
 A session (widgets/hit_me/session.py, widgets/flapjack/session.py) makes a `TableController`
-with callbacks: `state()` (the engine object being played, with `current`, `over`,
+with callbacks: `state()` (the engine object being played, with `current`, `is_over`,
 `legal_actions(p)`, `apply_action(a, p)`, `observation(p)`), `on_change()` (the session
 changed: re-render), `on_error(message)`, and optionally `bot_legal(seat)` (the moves offered
 to a computer player), `after_move()` and `schedule(delay, fn)` (how a paced move waits:
@@ -127,7 +127,7 @@ class TableController:
     def bot_to_move(self) -> int | None:
         """The seat of the computer player whose turn it is, or None."""
         st = self.state
-        if st is None or st.over or st.current not in self.bots:
+        if st is None or st.is_over or st.current not in self.bots:
             return None
         return st.current
 

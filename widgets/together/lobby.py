@@ -9,8 +9,9 @@ A thin ipywidgets layer over `widgets.together.seat.SeatSession` (no game logic 
   or not, your name) gives a short room code shown big; "Join" (code + name) gives a seat;
   "Come back" (code + name + seat PIN) gives one's seat back on another page;
 * the table: the room code, this seat's PIN and seat link, the host's Start button, the room's
-  messages, and the game: `HitMeTable.over(seat)` or `FlapjackTable.over(seat)`, the tables a
-  one-screen game uses, drawn from this seat's view only; it updates by itself (the session
+  messages, and the game: `HitMeTable.for_session(seat)` or
+  `FlapjackTable.for_session(seat)`, the tables a one-screen game uses, drawn from this seat's
+  view only; it updates by itself (the session
   polls the store on the kernel's timer).
 
 The page holds its seat's secret in the seat link (`?room=KM7Q4X&seat=1&key=...`), read back
@@ -318,10 +319,10 @@ class PlayTogether(widgets.VBox):
         # the game: the table a one-screen game uses, drawn over this seat (the seat's view
         # only); the room's page redraws the room's parts, then the table
         if s.game_name == "flapjack":
-            self.table: Any = FlapjackTable.over(s)
+            self.table: Any = FlapjackTable.for_session(s)
             self.table.hand.box.add_class("icg-room-hand")
         else:
-            self.table = HitMeTable.over(s)
+            self.table = HitMeTable.for_session(s)
         s.on_change = self.refresh
         self.game_box = widgets.VBox([self.table])
 

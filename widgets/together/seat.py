@@ -2,8 +2,9 @@
 `HitMeSeat` or a `FlapjackSeat` by the room's game.
 
 A seat offers its table what a one-screen session offers it (widgets/hit_me/session.py,
-widgets/flapjack/session.py), so `HitMeTable.over(seat)` and `FlapjackTable.over(seat)` draw
-it: the table's own view (`table_view`) built from this seat's observation only, with its
+widgets/flapjack/session.py), so `HitMeTable.for_session(seat)` and
+`FlapjackTable.for_session(seat)` draw it: the table's own view (`table_view`) built from
+this seat's observation only, with its
 legal actions (none while a computer player has the seat or the room is not playing), the
 hint, Hit Me's end-of-round check, Flapjack's banners, and one method per click. `room` is
 True: the room deals (no "New deal", no settings) and turns Hit Me's cards up by itself.
@@ -41,13 +42,12 @@ import rooms as st
 from engine.cards import card_from_json
 from engine.errors import IllegalActionError
 from engine.flapjack import FlapjackState, Play
-from engine.hit_me import ChooseAce, Hit, HitMeGame, Hold, Reveal
+from engine.hit_me import ChooseAce, Hit, HitMeGame, Hold, Phase, Reveal
 from rooms.codes import format_code
 from rooms.games import NEXT_ROUND, next_round
 from widgets.flapjack.session import HandChoices, Note
 from widgets.hit_me.render import own_values
 from widgets.hit_me.session import (
-    Phase,
     check_answer,
     hint_lines_for,
     shown_sum_text,
@@ -220,7 +220,7 @@ class SeatSession:
     def turn(self) -> int | None:
         """The seat to move now (None in Hit Me's announce step and at the end)."""
         r = self._round()
-        return None if r.over else r.current
+        return r.current
 
     def _may_move(self) -> bool:
         """The student at this page may move their seat: the room plays, and no computer
@@ -617,8 +617,7 @@ class HitMeSeat(SeatSession):
 
     @property
     def phase(self) -> Phase:
-        return {"play": Phase.PLAY, "announce": Phase.ANNOUNCE}.get(self.state.round.phase,
-                                                                     Phase.REVEAL)
+        return self.state.round.phase
 
     @property
     def students(self) -> list[int]:
@@ -705,7 +704,7 @@ class HitMeSeat(SeatSession):
 
     # ----- clicks -----------------------------------------------------------------------------
     def toggle_peek(self) -> None:
-        if self.phase is Phase.REVEAL:
+        if self.phase is Phase.REVEALED:
             return
         self.peeked = not self.peeked
         self.on_change()
@@ -850,7 +849,7 @@ class FlapjackSeat(HandChoices, SeatSession):
 
     def observation(self, viewer: int | None = None) -> dict[str, Any]:
         """This seat's observation (every hand once the game is over)."""
-        return self.state.observation(self.seat, reveal=self.state.over)
+        return self.state.observation(self.seat, reveal=self.state.is_over)
 
     def view(self) -> Any:
         """This seat's TableView (the table's own view function)."""

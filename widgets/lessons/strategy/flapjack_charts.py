@@ -81,7 +81,7 @@ def flapjack_hand_rates(variant: str = "classic", players: int = 2, games: int =
     counts: dict[int, list[int]] = {}
     for _game in progress_bar(range(games), games, _("games"), progress):
         state = FlapjackState.deal(cfg, rng=rng)
-        while not state.over:
+        while not state.is_over:
             total = state.total if state.table else 0
             legal = state.legal_actions()
             can = any(total + a.sign * cfg.value(a.card) in cfg.targets for a in legal)
