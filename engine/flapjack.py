@@ -537,8 +537,8 @@ FlapjackState.OBSERVATION = FlapjackObservation  # (defined after the state it r
 
 
 # ----- what a saved game may hold ------------------------------------------------------------
-# Each check follows from RULES.md and the way the engine changes a state; the honest saves of
-# seeded random play in every variant pass them all (tests/test_forged_saves.py). Shared
+# Each check follows from ../shared/RULES.md and the way the engine changes a state; the honest
+# saves of seeded random play in every variant pass them all (tests/test_forged_saves.py). Shared
 # checks (the event log, exact types): engine/saves.py, engine/validate.py.
 END_REASONS = tuple(r.value for r in EndReason)
 EVENT_REASONS = (*(r.value for r in PassReason), *END_REASONS)

@@ -104,7 +104,7 @@ def free_aces_high(s: int, pos_aces: int = 0, neg_aces: int = 0) -> tuple[int, i
     """The one rule for aces a player never chose ("ace one or eleven"): how many of the free
     positive and free negative aces count 11, given `s`, the sum with every free ace as 1.
 
-    RULES.md: an ace is 1; the player may count it 11; where the player never chose, the
+    ../shared/RULES.md: an ace is 1; the player may count it 11; where the player never chose, the
     choice that brings the sum closest to zero. When two sums are equally close (AS and 6H:
     -5 as 1, +5 as 11), counting 11 brings it no closer, so the aces keep their value 1: of
     the closest sums, the one with the fewest aces counting 11. (That one is unique: two sums
@@ -521,7 +521,8 @@ class HitMeRound(StateShape):
         """Every move `player` (default: whoever is to act) may make now. In the announce
         phase the one move is Reveal (for anyone). An ace never chosen may be set to 1 or 11;
         a chosen one only to the other value (keeping its value is not a move). Aces may be
-        chosen at any time until every player is done (RULES.md), not only on one's turn."""
+        chosen at any time until every player is done (../shared/RULES.md), not only on one's
+        turn."""
         if player == self.current and type(player) is int and not self.config.ace_eleven:
             return [_HIT, _HOLD]  # the common case: the seat to play (so not over), no aces
         if self.revealed:
@@ -1093,8 +1094,8 @@ HitMeRound.OBSERVATION = HitMeObservation  # (defined after the state it reads)
 
 
 # ----- what a saved round or game may hold ---------------------------------------------------
-# Each check follows from RULES.md and the way the engine changes a state; the honest saves of
-# seeded random play in every variant pass them all (tests/test_forged_saves.py). Shared
+# Each check follows from ../shared/RULES.md and the way the engine changes a state; the honest
+# saves of seeded random play in every variant pass them all (tests/test_forged_saves.py). Shared
 # checks (the event log, the generator, exact types): engine/saves.py, engine/validate.py.
 TURN_ORDERS = tuple(t.value for t in TurnOrder)
 HIT_ME_EVENTS = ("deal", "hit", "hold", "full", "ace", "reveal", "result")

@@ -45,7 +45,7 @@ class ClassAdmin(RoomLifecycle, Presence):
 
     # Everything here serves the teacher's class view (widgets/together/class_view.py). These
     # methods take no host secret: the teacher acts on every room of the class, and the class
-    # view is built only after the teacher's key was typed (widgets/page/teacher_key.teacher_only),
+    # view is built only after the teacher's key was typed (widgets.page.teacher_key.teacher_only),
     # so the check is there, at the widget level. A student's page never runs them (Voila runs
     # no code a page sends). Each action is one transaction that bumps the room's version (every
     # page redraws) and writes a row of `icg_class_log` (a table of its own).

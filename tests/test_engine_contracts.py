@@ -140,9 +140,9 @@ def test_json_dumps_reads_an_observation_as_its_dict(game: str) -> None:
 
 
 # ----- an ace equally good as 1 or as 11 ----------------------------------------------------
-# RULES.md: A = 1; with "ace one or eleven" an ace counts 11 as the player's choice, and where
-# the player never chose, "the choice that brings the sum closest to zero". When 1 and 11 are
-# equally close, 11 brings it no closer: the ace keeps its value 1.
+# ../shared/RULES.md: A = 1; with "ace one or eleven" an ace counts 11 as the player's choice,
+# and where the player never chose, "the choice that brings the sum closest to zero". When 1
+# and 11 are equally close, 11 brings it no closer: the ace keeps its value 1.
 TIES = [
     # seat 0's face-down card, then its face-up card: (sum with the ace as 1, as 11)
     ("AS", "6H", -5),  # +1 - 6 = -5, +11 - 6 = +5

@@ -1,4 +1,4 @@
-"""Flapjack, rule by rule (RULES.md "Flapjack" and its variants), on stacked decks.
+"""Flapjack, rule by rule (../shared/RULES.md "Flapjack" and its variants), on stacked decks.
 
 Each row of CASES gives every hand and the top of the draw pile, plays a script of moves and
 checks the outcome. A script item is "P:CODE" (add) or "P:CODE-" (subtract), CODE may carry a

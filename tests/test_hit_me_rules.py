@@ -1,4 +1,4 @@
-"""Hit Me, rule by rule (RULES.md "Shared" and "Hit Me"), on stacked decks.
+"""Hit Me, rule by rule (../shared/RULES.md "Shared" and "Hit Me"), on stacked decks.
 
 Each row of CASES deals a stacked deck, plays a script of moves and checks the outcome.
 A script item is "P:hit", "P:hold" or "P:ace CODE 1|11" (P = seat). A hit or hold also checks

@@ -236,7 +236,7 @@ BLACK_SUITS = (Suit.CLUBS, Suit.SPADES)
 
 
 def my_legal(state: FlapjackState, p: int) -> set[Play]:
-    """The legal plays of seat p computed from RULES.md, not from the engine."""
+    """The legal plays of seat p computed from ../shared/RULES.md, not from the engine."""
     cfg = state.config
     total = sum(v for _, v in state.table)
     signs = (1, -1) if cfg.add_or_subtract and state.table else (1,)
