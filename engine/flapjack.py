@@ -64,11 +64,6 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "simple-ten": {"limit": 10, "face_cards": False, "add_or_subtract": False},
     "add-or-subtract": {"limit": 13, "face_cards": True, "add_or_subtract": True},
 }
-VARIANT_NAMES = {
-    "classic": "Classic",
-    "simple-ten": "Simple ten",
-    "add-or-subtract": "Add or subtract",
-}
 
 
 class PassReason(Enum):
@@ -154,10 +149,6 @@ class FlapjackConfig:
         if self.add_or_subtract:
             return card.rank
         return card.signed_black * self.colors.factor
-
-    @property
-    def title(self) -> str:
-        return VARIANT_NAMES[self.variant]
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -409,10 +409,14 @@ def test_card_values(card: str, kwargs: dict[str, Any], value: int) -> None:
     assert FlapjackConfig(**kwargs).value(parse_card(card)) == value
 
 
-def test_titles() -> None:
-    assert [FlapjackConfig(variant=v).title for v in
-            ("classic", "simple-ten", "add-or-subtract")] == ["Classic", "Simple ten",
-                                                              "Add or subtract"]
+def test_variant_titles() -> None:
+    """Every variant of the registry has its short name in words (the engine holds none)."""
+    from engine.games import settings_of
+    from widgets.words import variant_title
+
+    assert [variant_title(v) for v in settings_of("flapjack").choices_of("variant")] == [
+        "Classic", "Simple ten", "Add or subtract"]
+    assert not hasattr(FlapjackConfig(), "title")
 
 
 @pytest.mark.parametrize(

@@ -30,7 +30,7 @@ except ImportError:  # run as `python -m tests.test_playthroughs`
 from engine.events import Event
 from engine.flapjack import FlapjackConfig, FlapjackState
 from engine.hit_me import HitMeConfig, HitMeGame
-from widgets.words import log_parts
+from widgets.words import log_parts, variant_title
 
 DIR = Path(__file__).resolve().parent / "playthroughs"
 REGEN_HINT = ("regenerate with `.venv/bin/python -m tests.test_playthroughs --regen` "
@@ -75,7 +75,8 @@ def flapjack_text(config: FlapjackConfig, seed: int) -> str:
     """A seeded Flapjack game with random legal moves, as text."""
     state = FlapjackState.deal(config, rng=seed)
     rng = random.Random(f"moves-{seed}")
-    out = [f"# Flapjack ({config.title}), seed {seed}, moves from random.Random('moves-{seed}')",
+    out = [f"# Flapjack ({variant_title(config.variant)}), seed {seed}, "
+           f"moves from random.Random('moves-{seed}')",
            f"# settings: {json.dumps(config.to_json(), sort_keys=True)}",
            "## hands dealt"]
     out += [f"seat {p}: {' '.join(c.key for c in hand)}" for p, hand in enumerate(state.hands)]

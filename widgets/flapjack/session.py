@@ -21,7 +21,7 @@ from typing import Any
 from engine.cards import Card
 from engine.errors import ConfigError, Reason, Why
 from engine.flapjack import FlapjackState, Play
-from engine.games import make_game
+from engine.games import make_game, settings_of
 from widgets import words
 from widgets.table.controller import TableController, call_later, make_bots
 from widgets.table.deal_codes import DealCodeError, new_secret_seed, parse_deal_code
@@ -35,7 +35,8 @@ from widgets.table.shell import check_names as check_names_policy
 from widgets.words import _, config_error_text
 
 YOU = 0  # the student's seat (seat 0 deals, so the computer player on the left leads)
-LEVELS = ("easy", "medium", "hard")
+SETTINGS = settings_of("flapjack")  # the registry's settings of this game (engine/games.py)
+LEVELS = tuple(SETTINGS.levels)
 BOT_SPECS = ("random", "greedy", "expert")
 SPEC_LEVEL = {"random": "easy", "greedy": "medium", "expert": "hard"}
 MINUS = "\u2212"  # the minus sign of the keypad

@@ -337,3 +337,6 @@ class FlapjackTable(TableShell, widgets.VBox):
         for b, s in zip((self.add_button, self.subtract_button), v.signs.buttons, strict=True):
             b.description, b.tooltip, b.disabled = s.description, s.tooltip, s.disabled
         self.sign_box.layout.display = None
+
+
+TABLE = FlapjackTable  # the game's table (widgets.table.games.table_class)

@@ -16,22 +16,18 @@ from typing import Any
 
 from engine.cards import card_from_json
 from engine.errors import ConfigError, check_int
-from engine.games import make_game
+from engine.games import make_game, settings_of
 from engine.hit_me import ChooseAce, Hit, HitMeGame, Hold, Phase
 from widgets.hit_me.render import announce_feedback, own_values
 from widgets.table.controller import TableController, make_bots
 from widgets.table.deal_codes import format_code, new_secret_seed, parse_deal_code
 from widgets.table.shell import check_opponent_specs, check_teacher, seat_names
-from widgets.words import N_, _, abs_math, hint_sentence, hit_me_hint_lines, sum_math
+from widgets.words import _, abs_math, hint_sentence, hit_me_hint_lines, sum_math
 
 MODES = ("solo", "pass-device")
-LEVELS = ("easy", "medium", "hard")
-MAX_PLAYERS = 8
-# Shown in the settings (translated there with _()).
-COLOR_OPTIONS = [(N_("black positive, red negative"), "black-positive"),
-                 (N_("red positive, black negative"), "red-positive")]
-TURN_OPTIONS = [(N_("round robin (one hit a pass)"), "round-robin"),
-                (N_("all at once (all your hits in a row)"), "all-at-once")]
+SETTINGS = settings_of("hit-me")  # the registry's settings of this game (engine/games.py)
+LEVELS = tuple(SETTINGS.levels)
+MAX_PLAYERS = SETTINGS.table_players
 
 
 def widen_ends(line_ends: dict[int | None, tuple[int, int]], viewer: int | None,

@@ -332,3 +332,6 @@ class HitMeTable(TableShell, widgets.VBox):
         ui.set_enabled([(self.announce.check_button, v.can_check),
                         (self.announce_done_button, v.can_finish)])
         self.announce_done_button.description = v.finish_label
+
+
+TABLE = HitMeTable  # the game's table (widgets.table.games.table_class)

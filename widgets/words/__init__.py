@@ -3,7 +3,7 @@
 One module per idea, every name read from here (`from widgets.words import _, reason_text`):
 `catalogues` (the catalogues, `_()`, `ngettext()`, `N_()`), `numbers`, `cards`, `people` (who did
 it), `event_log` (the plain log), `hit_me_log`, `flapjack_log`, `reasons` (refused moves and
-settings), `room_errors`, `bot_reasons`, `hints`.
+settings), `room_errors`, `bot_reasons`, `hints`, `settings` (the labels of the games' settings).
 
 The engine speaks data (engine.events.Event, engine.errors.Reason, ...); this module turns that
 data into words for one viewer ("You hit" / "Ana hits"). Every user-facing string goes through
@@ -109,7 +109,6 @@ from widgets.words.reasons import (
     limit_short,
     limit_short_both,
     reason_text,
-    variant_title,
 )
 from widgets.words.room_errors import (
     CANNOT_CHANGE,
@@ -117,6 +116,12 @@ from widgets.words.room_errors import (
     ROOM_ERRORS,
     ROOM_STATUS,
     room_error_text,
+)
+from widgets.words.settings import (
+    described_level,
+    setting_label,
+    setting_options,
+    variant_title,
 )
 
 __all__ = [
@@ -191,4 +196,7 @@ __all__ = [
     "time_ago",
     "total_text",
     "variant_title",
+    "described_level",
+    "setting_label",
+    "setting_options",
 ]

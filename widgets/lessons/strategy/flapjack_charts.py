@@ -16,12 +16,7 @@ from engine.cards import make_deck
 from engine.flapjack import FlapjackConfig, FlapjackState
 from widgets.lessons.strategy.cache import PLAIN_CHARTS, cached_chart
 from widgets.lessons.strategy.charts import Chart, SvgChart, new_figure, progress_bar
-from widgets.page.language import N_
-from widgets.words import _, ngettext
-
-# the Flapjack variants' names as shown (engine.flapjack.VARIANT_NAMES, marked for translation)
-VARIANT_TITLES = {"classic": N_("Classic"), "simple-ten": N_("Simple ten"),
-                  "add-or-subtract": N_("Add or subtract")}
+from widgets.words import _, ngettext, variant_title
 
 
 # ----- Flapjack: exact counts and simulated games ------------------------------------------
@@ -150,7 +145,7 @@ def _flapjack_words(variant: str, games: int, rows: Sequence[FlapjackChance],
         "x": _("running total before your turn (0: empty table, you lead)"),
         "y": _("chance (%)"),
         "title": _("Flapjack ({variant}): how often can a card make a Flapjack?").format(
-            variant=_(VARIANT_TITLES.get(FlapjackConfig(variant=variant).variant, variant))),
+            variant=variant_title(FlapjackConfig(variant=variant).variant)),
     }
 
 
