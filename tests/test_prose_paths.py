@@ -8,11 +8,11 @@ The rule, which this test enforces:
   (`widgets/{hit_me,flapjack}/table.py`), `*` and `...` stand for any part (at least one file
   must match) and a `<placeholder>` part (`engine/<game>.py`) for a name to choose: only the
   part before it is checked. A Python name is written with dots (`widgets.words.page`), never
-  glued to a path (`widgets/table/deal_codes.new_secret_seed` is refused).
+  glued to a module's path with a dot and a name.
 - A Markdown link's target is read from the linking file's folder, as a Markdown viewer does.
 - The project's spec and direction documents are outside the repository, in `../shared/`: they
-  are always named with that prefix (`../shared/RULES.md`), never as a bare `RULES.md` that a
-  reader would look for here.
+  are always named with that prefix (`../shared/RULES.md`), never by the bare file name, which
+  a reader would look for here.
 - The few names that look like paths and are not files are listed below, each with its reason.
 """
 
