@@ -57,6 +57,22 @@ def call_later(delay: float, fn: Callable[[], None]) -> None:
     t.start()
 
 
+def bot_decision(bot: Any, state: Any, seat: int, legal: list[Any]) -> tuple[Any, str | None]:
+    """A computer player's move among `legal` from its own observation, and its reason in
+    words; a bot that fails plays the last legal move instead (reason None: a fallback), so a
+    failing bot never stalls a table or a room. The one decision every runner makes: the
+    table's `TableController.bot_move` and a room seat's computer move
+    (widgets/together/seat.py)."""
+    try:
+        decision = bot.choose(state.observation(seat), legal)
+    except Exception as e:  # noqa: BLE001 - a failing bot must not stall the table
+        log.warning("computer player %s failed: %s", seat, e)
+        return (legal[-1] if legal else None), None
+    from widgets.words import bot_reason_text
+
+    return decision.action, bot_reason_text(decision)
+
+
 def make_bots(specs: dict[int, Any], game: str, seed: Any) -> dict[int, Any]:
     """Bots for the given seats. A spec is a level ('easy', 'medium', 'hard'), a bot spec
     ('threshold:4', 'expert', 'random', 'greedy') or an object with a `choose` method.
@@ -163,24 +179,24 @@ class TableController:
                 return None
             st = self.state
             legal = self.bot_legal(seat)
+            action, said = bot_decision(self.bots[seat], st, seat, legal)
             try:
-                decision = self.bots[seat].choose(st.observation(seat), legal)
-                st.apply_action(decision.action, seat)
-                from widgets.words import bot_reason_text
-
-                reason = bot_reason_text(decision)
-                action = decision.action
+                st.apply_action(action, seat)
             except Exception as e:  # noqa: BLE001 - a failing bot must not stall the table
-                log.warning("computer player %s failed: %s", seat, e)
-                action = legal[-1] if legal else None
+                log.warning("computer player %s's move failed: %s", seat, e)
+                if said is None:
+                    return None
+                action, said = (legal[-1] if legal else None), None
                 try:
                     st.apply_action(action, seat)
                 except Exception as e2:  # noqa: BLE001
                     log.warning("fallback move of computer player %s failed: %s", seat, e2)
                     return None
+            if said is None:
                 from widgets.words import _
 
-                reason = _("(made a fallback move)")
+                said = _("(made a fallback move)")
+            reason = said
             move = BotMove(seat, action, reason)
             self.reasons[seat] = reason
             self.bot_moves.append(move)

@@ -53,7 +53,7 @@ from widgets.hit_me.session import (
     shown_sum_text,
     widen_ends,
 )
-from widgets.table.controller import call_later, make_bots
+from widgets.table.controller import bot_decision, call_later, make_bots
 from widgets.words import _, flapjack_hint_lines, hint_sentence, room_error_text
 
 log = logging.getLogger(__name__)
@@ -446,19 +446,16 @@ class SeatSession:
             bot = make_bots({seat: level}, game, f"{self.code}/{self.version}")[seat]
         except Exception:  # noqa: BLE001 - an unknown spec plays as the medium player
             bot = make_bots({seat: "medium"}, game, f"{self.code}/{self.version}")[seat]
-        r = self._round()
-        legal = r.legal_actions(seat)
-        if game == "hit-me":
-            legal = [a for a in legal if isinstance(a, Hit | Hold)]
+        legal = self._bot_legal(seat)
         if not legal:
             return
-        try:
-            action = bot.choose(r.observation(seat), legal).action
-        except Exception as e:  # noqa: BLE001 - a failing bot must not stall the room
-            log.warning("computer player %s failed: %s", seat, e)
-            action = legal[-1]
+        action, _said = bot_decision(bot, self._round(), seat, legal)
         self._store_move(lambda: self.store.play(self.code, seat, self._secret, action,
                                                  expected_version=self.version), quiet=True)
+
+    def _bot_legal(self, seat: int) -> list[Any]:
+        """The moves offered to a computer player (every legal one)."""
+        return self._round().legal_actions(seat)
 
     def _store_move(self, make: Callable[[], int], quiet: bool = False) -> bool:
         """Run one store move; a refusal becomes the message (quiet: a computer move or the
@@ -692,6 +689,11 @@ class HitMeSeat(SeatSession):
             self._asked_round = idx
             self.announce_round += 1
 
+    def _bot_legal(self, seat: int) -> list[Any]:
+        """A computer player hits or holds (its aces count as the engine sets them), as on
+        one screen (`HitMeSession._bot_legal`)."""
+        return [a for a in self._round().legal_actions(seat) if isinstance(a, Hit | Hold)]
+
     def _reveal_due(self) -> bool:
         if self.state.round.phase != "announce" or self.info is None:
             return False
@@ -861,9 +863,10 @@ class FlapjackSeat(HandChoices, SeatSession):
         self.on_change()
 
     def _loaded(self, old: Any) -> None:
-        """The banner announces what happened since the state shown before."""
-        before = len(old.events) if isinstance(old, FlapjackState) else 0
-        self.banner_from = min(before, len(self.state.events))
+        """The banner announces what happened since this seat's own last play, as on one
+        screen (`FlapjackSession`); a new game starts it again."""
+        if not isinstance(old, FlapjackState) or self.banner_from > len(self.state.events):
+            self.banner_from = 0
         if self.selected is not None and not self.my_turn():
             self.selected = None
 
@@ -872,8 +875,11 @@ class FlapjackSeat(HandChoices, SeatSession):
         self.selected = None
         if card is None:
             return self._say(_("That card is not in your hand."))
+        before = self.banner_from
+        self.banner_from = len(self.state.events)
         if self._play(Play(card, sign)):
             return None
+        self.banner_from = before
         return self.note or self.room_note or (_("Not now."), "error")
 
     def hint_lines(self) -> list[Any]:
