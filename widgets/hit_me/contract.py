@@ -17,7 +17,8 @@ class HitMeTableSession(Protocol):
     room: bool
     teacher_controls: bool
     mode: str
-    on_change: Callable[[], None]  # the one hook: the session changed, redraw
+    on_change: Callable[[], None]  # the session changed: redraw
+    on_message: Callable[[str | None, str], None]  # the one message hook: (text, kind)
 
     @property
     def viewer(self) -> int | None: ...

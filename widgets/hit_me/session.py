@@ -94,7 +94,7 @@ class HitMeSession:
             after_move=self._after_move, schedule=schedule, bot_delay=bot_delay,
             walkthrough=walkthrough)
         self.on_change = on_change
-        self._notify = notify or _quiet
+        self.on_message = notify or _quiet  # the one message hook (the table sets it)
         self.last_message: tuple[str | None, str] = (None, "info")
         self.names_arg = list(names) if names is not None else None
         self.teacher_reveal = False
@@ -119,7 +119,7 @@ class HitMeSession:
 
     def notify(self, text: str | None, kind: str = "info") -> None:
         self.last_message = (text, kind)
-        self._notify(text, kind)
+        self.on_message(text, kind)
 
     # ----- game set-up -----------------------------------------------------------------
     def new_game(self, *, players: int, opponents: Any, seed: Any, mode: str, colors: str,

@@ -106,7 +106,7 @@ class HitMeTable(TableShell, widgets.VBox):
                          _dom_classes=("icg-root", *self._classes,
                                        *(["icg-large"] if large_print else [])))
         self._set_large_print(bool(large_print))
-        session._notify = self._notify
+        session.on_message = self._notify
         session.on_round_start = self._round_started
         session.on_change = self.refresh
         self._game_made()

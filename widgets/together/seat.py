@@ -14,10 +14,10 @@ secret when this page opened the room). It polls the room's version on a kernel 
 (`schedule(delay, fn)`, by default the kernel's loop as the tables' computer players use) and,
 when it changed, loads the state and redraws (`on_change()`). A click becomes one store move
 with the version the page showed; `TableChanged`, `NotYourTurn`, `IllegalMove` ... become the
-table's message (`note`, also told to `_notify(text, kind)`); the room's own news (the store
-unavailable, a redraw that failed, the seat taken back elsewhere, the host's start) is
-`room_note`, which the room's page shows above the table. The whole state stays in the
-kernel.
+table's message (`note`, also told to the message hook `on_message(text, kind)`); the
+room's own news (the store unavailable, a redraw that failed, the seat taken back elsewhere,
+the host's start) is `room_note`, which the room's page shows above the table. The whole
+state stays in the kernel.
 
 Computer players (empty seats chosen as computers, or a student away too long) are moved by any
 kernel that sees it is their turn: the first seated student's kernel after `bot_delay`, the others
@@ -102,7 +102,7 @@ class Elsewhere:
 
 
 def _quiet(text: str | None, kind: str = "info") -> None:
-    """The default `_notify`: no table draws this seat yet."""
+    """The default `on_message`: no table draws this seat yet."""
 
 
 class SeatSession:
@@ -149,7 +149,7 @@ class SeatSession:
         self.presence_every, self.absent_after = float(presence_every), float(absent_after)
         self.schedule = schedule or call_later
         self.on_change = on_change or (lambda: None)
-        self._notify: Callable[[str | None, str], None] = _quiet
+        self.on_message: Callable[[str | None, str], None] = _quiet  # the one message hook
         self.clock = clock
         self.lock = threading.RLock()  # (the tables draw under the session's lock)
         self.controller = self.ctl = Elsewhere(self)
@@ -233,7 +233,7 @@ class SeatSession:
     def say(self, text: str | None, kind: str = "error") -> tuple[str, str] | None:
         """The table's message (a refusal, or None: no message)."""
         self.note = None if text is None else (text, kind)
-        self._notify(text, kind)
+        self.on_message(text, kind)
         return self.note
 
     def say_room(self, text: str | None, kind: str = "error") -> tuple[str, str] | None:
