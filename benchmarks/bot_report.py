@@ -58,7 +58,7 @@ def flapjack_h2h(a: str, b: str, games: int, seed: str) -> dict[str, Any]:
         seat_a = g % 2
         bots = [bot_a, bot_b] if seat_a == 0 else [bot_b, bot_a]
         state = FlapjackState.deal(config, random.Random(f"{seed}:{g // 2}"))
-        while not state.over:
+        while not state.is_over:
             seat = state.current
             state.apply_action(bots[seat].choose(state.observation(seat),
                                                  state.legal_actions(seat)).action, seat)

@@ -30,7 +30,8 @@ Bounded: N pages per wave, --repeat waves per notebook, each page limited by --t
 whole run by --deadline; it stops by itself. Loopback only. Browser and server share the
 machine's cores, so the times include the students' own browser work.
 
-    .venv/bin/python benchmarks/classroom.py                    # 30 students, lessons/03_hit_me,
+    .venv/bin/python benchmarks/classroom.py                    # 30 students,
+                                                                # lessons/03_hit_me.ipynb,
                                                                 # pooled and on demand
     .venv/bin/python benchmarks/classroom.py --compare-bare     # on demand: lesson vs bare
     .venv/bin/python benchmarks/classroom.py --students 10 --lesson lessons/05_flapjack.ipynb

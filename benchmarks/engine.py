@@ -74,7 +74,7 @@ def expert_times(decisions: int) -> list[float]:
     times: list[float] = []
     while len(times) < decisions:
         rnd = game.round
-        while not rnd.over:
+        while not rnd.players_done:
             seat = rnd.current
             obs, legal = rnd.observation(seat), rnd.legal_actions(seat)
             start = time.perf_counter()

@@ -1,8 +1,9 @@
 """Minimal hand-written loops of both games: the yardstick for the engine's speed.
 
 Plain ints and lists, no objects, no observations, no validation: the same rules as the engine
-(RULES.md) and the same computer players as benchmarks/engine.py, written as directly as Python
-allows. benchmarks/engine.py times these beside the engine in one run and prints the ratio.
+(../shared/RULES.md) and the same computer players as benchmarks/engine.py, written as
+directly as Python allows. benchmarks/engine.py times these beside the engine in one run and
+prints the ratio.
 They are a yardstick, not a second engine: the rules tests check the engine, not these.
 """
 

@@ -37,7 +37,7 @@ last line printed:
     .venv/bin/python benchmarks/rooms.py --check-client           # the client against the
                                                                   # class view page only
 
-`--check-client` needs no seat page: it opens the teacher's class view (lessons/class_view)
+`--check-client` needs no seat page: it opens the teacher's class view (lessons/class_view.ipynb)
 as one websocket client, unlocks it with the teacher's key, makes moves through the store from
 the benchmark process and measures move-to-class-view and the class view kernel's idle CPU.
 """
@@ -462,7 +462,7 @@ async def check_client(base: str, server: Any, store: Any, run: Run,
     for _ in range(args.moves):
         await asyncio.sleep(rng.uniform(*args.think))
         version, state = store.load(host.code)
-        if state.over:
+        if state.is_over:
             break
         cur = state.current
         t = time.perf_counter()

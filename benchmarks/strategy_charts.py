@@ -1,5 +1,5 @@
 """How long the strategy lab's largest chart takes: the hold-or-hit chart of 100,000 Hit Me
-rounds (widgets/lessons/strategy.hold_chart, as lesson 06 draws it), drawn and saved as a PNG.
+rounds (widgets.lessons.strategy.hold_chart, as lesson 06 draws it), drawn and saved as a PNG.
 
     .venv/bin/python benchmarks/strategy_charts.py [--rounds 100000] [--repeat 3]
 

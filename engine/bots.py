@@ -32,6 +32,8 @@ if TYPE_CHECKING:  # numpy is imported where the expert uses it: a page with eas
 
 from engine.cards import RANK_LABELS, make_rng, signed
 from engine.errors import ConfigError
+from engine.games import GAMES as REGISTRY
+from engine.games import game_name
 from engine.hit_me import (
     HIT_ME_OBSERVATIONS,
     MAX_CARDS,
@@ -42,11 +44,10 @@ from engine.hit_me import (
     seat_ace_state,
 )
 
-GAMES = ("hit-me", "flapjack")
-BOT_LEVELS: dict[str, dict[str, str]] = {
-    "hit-me": {"easy": "threshold:8", "medium": "threshold:4", "hard": "expert"},
-    "flapjack": {"easy": "random", "medium": "greedy", "hard": "expert"},
-}
+GAMES = tuple(REGISTRY)
+# each game's levels and the bot each plays (the registry's settings)
+BOT_LEVELS: dict[str, dict[str, str]] = {name: gt.settings.levels for name, gt in REGISTRY.items()
+                                         if gt.settings is not None}
 _NOT_LAZY = object()
 SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 
@@ -90,8 +91,6 @@ class Bot:
 
 def normalize_game(game: str) -> str:
     """'hit-me' or 'flapjack' (accepts 'hitme', 'hit_me', 'Hit Me'): the registry's name."""
-    from engine.games import game_name
-
     return game_name(game)
 
 

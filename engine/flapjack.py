@@ -67,12 +67,6 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "signed-add-or-subtract": {"limit": 13, "face_cards": True, "add_or_subtract": True,
                                "signed": True},
 }
-VARIANT_NAMES = {
-    "classic": "Classic",
-    "simple-ten": "Simple ten",
-    "add-or-subtract": "Add or subtract",
-    "signed-add-or-subtract": "Signed add or subtract",
-}
 
 
 class PassReason(Enum):
@@ -167,10 +161,6 @@ class FlapjackConfig:
         if not self.signed:
             return card.rank
         return card.signed_black * self.colors.factor
-
-    @property
-    def title(self) -> str:
-        return VARIANT_NAMES[self.variant]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -334,12 +324,6 @@ class FlapjackState(StateShape):
         return sum([v for _, v in self.table])
 
     @property
-    def over(self) -> bool:
-        """No seat is to play any more (`current_player` is None), as in Hit Me; Flapjack has
-        no step after that, so `over` and `is_over` are one."""
-        return self.end_reason is not None
-
-    @property
     def is_over(self) -> bool:
         """Nothing is left to do (the core API's end of a game)."""
         return self.end_reason is not None
@@ -373,7 +357,7 @@ class FlapjackState(StateShape):
 
     def legal_actions(self, player: int | None = None) -> list[Play]:
         """Every play `player` (default: whoever is to act) may make now."""
-        if self.over:
+        if self.is_over:
             return []
         if player is None:
             player = self.current
@@ -385,7 +369,7 @@ class FlapjackState(StateShape):
         """Why playing `card` with `sign` is not allowed now, as a reason code and its numbers
         (None if it is allowed). The same data answers "why is this card disabled"."""
         cfg = self.config
-        if self.over:
+        if self.is_over:
             return Why(Reason.GAME_OVER)
         if isinstance(player, bool) or not isinstance(player, int) or \
                 not 0 <= player < self.players:
@@ -413,7 +397,7 @@ class FlapjackState(StateShape):
     # ----- changing ---------------------------------------------------------------------
     def apply_action(self, action: Play, player: int | None = None) -> None:
         """Play a card; an illegal play raises IllegalActionError and changes nothing."""
-        if self.over:
+        if self.is_over:
             raise IllegalActionError(Reason.GAME_OVER)
         if player is None:
             player = self.current
@@ -473,7 +457,7 @@ class FlapjackState(StateShape):
 
     def result(self) -> FlapjackResult | None:
         """Cards won and winners, once the game is over."""
-        if not self.over:
+        if not self.is_over:
             return None
         won = tuple(len(t) for t in self.tricks)
         best = max(won)
@@ -513,7 +497,7 @@ class FlapjackObservation(Observation):
 
     def _build_seat(self, p: int) -> dict[str, Any]:
         st = state_of(self)
-        show = self._reveal or st.over or self.viewer == p  # leftover hands shown at the end
+        show = self._reveal or st.is_over or self.viewer == p  # leftover hands shown at the end
         value = st.config.value
         return FrozenDict({
             "seat": p,
@@ -530,9 +514,9 @@ class FlapjackObservation(Observation):
 
     _PARTS = observation_parts(
         "flapjack", "game viewer reveal config low high targets players dealer "
-        "current_player over end_reason total table draw_pile played seats legal_actions "
+        "current_player is_over end_reason total table draw_pile played seats legal_actions "
         "plays passes events result", {
-            "reveal": lambda o: o._reveal or state_of(o).over,
+            "reveal": lambda o: o._reveal or state_of(o).is_over,
             "low": lambda o: state_of(o).config.low,
             "high": lambda o: state_of(o).config.high,
             "targets": lambda o: FrozenList(state_of(o).config.targets),
@@ -557,8 +541,8 @@ FlapjackState.OBSERVATION = FlapjackObservation  # (defined after the state it r
 
 
 # ----- what a saved game may hold ------------------------------------------------------------
-# Each check follows from RULES.md and the way the engine changes a state; the honest saves of
-# seeded random play in every variant pass them all (tests/test_forged_saves.py). Shared
+# Each check follows from ../shared/RULES.md and the way the engine changes a state; the honest
+# saves of seeded random play in every variant pass them all (tests/test_forged_saves.py). Shared
 # checks (the event log, exact types): engine/saves.py, engine/validate.py.
 END_REASONS = tuple(r.value for r in EndReason)
 EVENT_REASONS = (*(r.value for r in PassReason), *END_REASONS)

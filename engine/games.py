@@ -14,6 +14,14 @@ cards in the face-down pile, `legal_actions` a list of action data `{"kind": ...
 `to_json()` / `from_json()`. Bots, the simulator, hints, the explorer and the tables look games
 up here instead of branching on their names; adding a game means an engine module, a line in
 GAMES and a widgets package.
+
+Each game's settings are written here once, as data (`GameType.settings`, a `GameSettings`):
+the players and decks the engine accepts and the most a table or room offers, the computer
+players' levels (and the bot each plays), each setting's choices (Flapjack's variants, the
+colour conventions, Hit Me's turn orders) and the defaults. The engine holds no sentences:
+these are identifiers, and `widgets.words.setting_label(setting, choice)` gives each its label
+in the page's language; the settings panels, the lobby, the explorer, the bots and the rooms
+read them from here.
 """
 
 from __future__ import annotations
@@ -25,8 +33,46 @@ from typing import Any
 
 from engine.cards import Card, Convention, card_from_json, make_deck
 from engine.errors import ConfigError, IllegalActionError, Reason, is_seat
-from engine.flapjack import FlapjackConfig, FlapjackState, Play
-from engine.hit_me import ChooseAce, Hit, HitMeConfig, HitMeGame, HitMeRound, Hold, Reveal
+from engine.flapjack import VARIANTS, FlapjackConfig, FlapjackState, Play
+from engine.hit_me import (
+    ChooseAce,
+    Hit,
+    HitMeConfig,
+    HitMeGame,
+    HitMeRound,
+    Hold,
+    Reveal,
+    TurnOrder,
+)
+from engine.validate import MAX_DECKS, MAX_PLAYERS
+
+NAME_LENGTH = 24  # the most characters of a player's name (at least 1), every table and room
+TABLE_PLAYERS = 8  # the most seats a table on one screen or a room offers (the engine: 20)
+LEVELS = ("easy", "medium", "hard")  # the computer players' levels, every game
+COLORS = tuple(c.value for c in Convention)  # the colour conventions, every game
+
+
+@dataclass(frozen=True, eq=False)
+class GameSettings:
+    """One game's settings as data (identifiers, no sentences).
+
+    `players` and `decks` are the engine's bounds (a config outside them is refused);
+    `table_players` and `table_decks` the most a settings panel or the lobby offers. `levels`
+    gives the bot each level plays (`engine.bots.make_bot`). `choices` gives each setting with
+    a fixed list its choices, in the order shown ("colors", and "variant" or "turn_order");
+    `defaults` a new table's values."""
+
+    players: tuple[int, int]
+    decks: tuple[int, int]
+    table_players: int
+    table_decks: int
+    levels: dict[str, str]
+    choices: dict[str, tuple[str, ...]]
+    defaults: dict[str, Any]
+
+    def choices_of(self, setting: str) -> tuple[str, ...]:
+        """The choices of one setting (empty if this game has no such setting)."""
+        return self.choices.get(setting, ())
 
 
 @dataclass(frozen=True)
@@ -43,6 +89,7 @@ class GameType:
     # HitMeGame: the winner deals next), for games played deal after deal; None otherwise
     series: Callable[..., Any] | None = None
     series_type: type | None = None  # the class `series` makes (its to_json / from_json)
+    settings: GameSettings | None = None  # see GameSettings (every game in GAMES has them)
 
     def card_value(self, card: Card, colors: Convention | str = Convention.BLACK_POSITIVE
                    ) -> int:
@@ -156,11 +203,25 @@ GAMES: dict[str, GameType] = {
         "hit-me", HitMeConfig, HitMeRound,
         lambda config, rng, deck, dealer: HitMeRound.deal(config, rng, deck, dealer=dealer),
         lambda card: min(card.rank, 10), _hit_me_action,
-        lambda config, seed, deck: HitMeGame(config, seed=seed, deck=deck), HitMeGame),
+        lambda config, seed, deck: HitMeGame(config, seed=seed, deck=deck), HitMeGame,
+        GameSettings(
+            players=(2, MAX_PLAYERS), decks=(1, MAX_DECKS), table_players=TABLE_PLAYERS,
+            table_decks=1,
+            levels={"easy": "threshold:8", "medium": "threshold:4", "hard": "expert"},
+            choices={"colors": COLORS, "turn_order": tuple(t.value for t in TurnOrder)},
+            defaults={"players": 3, "colors": COLORS[0], "turn_order": "round-robin",
+                      "level": "medium"})),
     "flapjack": GameType(
         "flapjack", FlapjackConfig, FlapjackState,
         lambda config, rng, deck, dealer: FlapjackState.deal(config, rng, deck, dealer=dealer),
-        lambda card: card.rank, _flapjack_action),
+        lambda card: card.rank, _flapjack_action,
+        settings=GameSettings(
+            players=(2, MAX_PLAYERS), decks=(1, MAX_DECKS), table_players=TABLE_PLAYERS,
+            table_decks=4,
+            levels={"easy": "random", "medium": "greedy", "hard": "expert"},
+            choices={"variant": tuple(VARIANTS), "colors": COLORS},
+            defaults={"players": 3, "variant": "classic", "colors": COLORS[0],
+                      "level": "medium"})),
 }
 
 _ALIASES = {"hitme": "hit-me"}
@@ -173,6 +234,13 @@ def game_name(name: Any) -> str:
     if g not in GAMES:
         raise ConfigError(f"game must be one of {', '.join(GAMES)}; got {name!r}")
     return g
+
+
+def settings_of(name: Any) -> GameSettings:
+    """A game's settings (accepts the names `game_name` accepts)."""
+    settings = GAMES[game_name(name)].settings
+    assert settings is not None
+    return settings
 
 
 def make_game(name: str, config: Any = None, **settings: Any) -> Game:

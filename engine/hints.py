@@ -39,7 +39,7 @@ def hit_me_hint_data(observation: dict[str, Any]) -> dict[str, Any]:
     seat = observation["seats"][me]
     state = own_hit_me_state(observation)
     s = best_sum(*state)
-    if observation["over"]:
+    if observation["phase"] != "play":
         return {"state": "over", "sum": s}
     if seat["held"]:
         return {"state": "held", "sum": s}
@@ -75,7 +75,7 @@ def flapjack_hint_data(observation: dict[str, Any]) -> dict[str, Any]:
     base = {"add_or_subtract": view.add_or_subtract, "signed": view.signed,
             "targets": list(view.targets),
             "total": view.total, "low": view.low, "high": view.high}
-    if observation["over"]:
+    if observation["is_over"]:
         return {**base, "state": "over"}
     if observation["current_player"] != me:
         return {**base, "state": "waiting"}

@@ -78,6 +78,20 @@ MAX_HITS = MAX_CARDS - 2
 CARDS_PER_DECK = 52
 
 
+class Phase(str, Enum):
+    """Where a round is: played, then the announce step (every player done, the face-down
+    cards still hidden, the one move Reveal), then revealed (every card up: `is_over`). A
+    str Enum, so an observation's `phase` is its plain string in JSON ("play", "announce",
+    "revealed")."""
+
+    PLAY = "play"
+    ANNOUNCE = "announce"
+    REVEALED = "revealed"
+
+    def __str__(self) -> str:
+        return self.value
+
+
 class TurnOrder(Enum):
     """How hits are offered."""
 
@@ -90,7 +104,7 @@ def free_aces_high(s: int, pos_aces: int = 0, neg_aces: int = 0) -> tuple[int, i
     """The one rule for aces a player never chose ("ace one or eleven"): how many of the free
     positive and free negative aces count 11, given `s`, the sum with every free ace as 1.
 
-    RULES.md: an ace is 1; the player may count it 11; where the player never chose, the
+    ../shared/RULES.md: an ace is 1; the player may count it 11; where the player never chose, the
     choice that brings the sum closest to zero. When two sums are equally close (AS and 6H:
     -5 as 1, +5 as 11), counting 11 brings it no closer, so the aces keep their value 1: of
     the closest sums, the one with the fewest aces counting 11. (That one is unique: two sums
@@ -421,10 +435,10 @@ class HitMeRound(StateShape):
 
     # ----- reading the state ------------------------------------------------------------
     @property
-    def over(self) -> bool:
-        """No seat is to play any more (`current_player` is None), as in Flapjack: every player
-        is done, no more hits, holds or ace choices. The round then waits in its announce
-        phase (face-down cards still hidden) until a Reveal turns them up: `is_over`."""
+    def players_done(self) -> bool:
+        """Every player is done (`current_player` is None): no more hits, holds or ace
+        choices. The round then waits in its announce step (`Phase.ANNOUNCE`: face-down cards
+        still hidden, the one move Reveal) until a Reveal turns them up (`is_over`)."""
         return self.current is None
 
     @property
@@ -433,9 +447,10 @@ class HitMeRound(StateShape):
         return self.revealed
 
     @property
-    def phase(self) -> str:
-        """'play', then 'announce' (everyone done, cards not yet turned up), then 'revealed'."""
-        return "revealed" if self.revealed else ("announce" if self.over else "play")
+    def phase(self) -> Phase:
+        """PLAY, then ANNOUNCE (everyone done, cards not yet turned up), then REVEALED."""
+        return Phase.REVEALED if self.revealed else (
+            Phase.ANNOUNCE if self.current is None else Phase.PLAY)
 
     @property
     def current_player(self) -> int | None:
@@ -506,12 +521,13 @@ class HitMeRound(StateShape):
         """Every move `player` (default: whoever is to act) may make now. In the announce
         phase the one move is Reveal (for anyone). An ace never chosen may be set to 1 or 11;
         a chosen one only to the other value (keeping its value is not a move). Aces may be
-        chosen at any time until every player is done (RULES.md), not only on one's turn."""
+        chosen at any time until every player is done (../shared/RULES.md), not only on one's
+        turn."""
         if player == self.current and type(player) is int and not self.config.ace_eleven:
             return [_HIT, _HOLD]  # the common case: the seat to play (so not over), no aces
         if self.revealed:
             return []
-        if self.over:
+        if self.current is None:
             return [_REVEAL] if player is None or is_seat(player, self.players) else []
         if player is None:
             player = self.current
@@ -626,11 +642,11 @@ class HitMeRound(StateShape):
         if isinstance(action, Reveal):
             if player is not None and not is_seat(player, self.players):
                 raise IllegalActionError(Reason.NO_SUCH_PLAYER, seat=player)
-            if not self.over:
+            if self.current is not None:
                 raise IllegalActionError(Reason.NOT_ANNOUNCING)
             self._reveal()
             return
-        if self.over:
+        if self.current is None:
             raise IllegalActionError(Reason.GAME_OVER)
         if player is None:
             player = self.current
@@ -768,7 +784,7 @@ class HitMeGame:
 
     def finish_round(self) -> RoundResult:
         """Record the over round in the score table (once) and return its result."""
-        if not self.round.over:
+        if not self.round.players_done:
             raise IllegalActionError(Reason.ROUND_NOT_OVER)
         if not self.round.revealed:
             self.round.apply_action(_REVEAL)
@@ -804,7 +820,7 @@ class HitMeGame:
 
     def next_round(self, deck: Sequence[Card] | str | None = None) -> HitMeRound:
         """Start the next round with a fresh shuffle of every card."""
-        if not self.round.over:
+        if not self.round.players_done:
             raise IllegalActionError(Reason.FINISH_ROUND_FIRST)
         if not self.round.revealed:
             self.round.apply_action(_REVEAL)
@@ -1012,7 +1028,7 @@ class HitMeObservation(Observation):
         return freeze(res.to_json()) if res else None
 
     _PARTS = observation_parts(
-        "hit-me", "game viewer reveal config players dealer current_player pass_number over "
+        "hit-me", "game viewer reveal config players dealer current_player pass_number is_over "
         "phase revealed draw_pile seats legal_actions events result", {
             "reveal": lambda o: o._reveal or state_of(o).revealed,
             "pass_number": lambda o: state_of(o).pass_number(),
@@ -1078,8 +1094,8 @@ HitMeRound.OBSERVATION = HitMeObservation  # (defined after the state it reads)
 
 
 # ----- what a saved round or game may hold ---------------------------------------------------
-# Each check follows from RULES.md and the way the engine changes a state; the honest saves of
-# seeded random play in every variant pass them all (tests/test_forged_saves.py). Shared
+# Each check follows from ../shared/RULES.md and the way the engine changes a state; the honest
+# saves of seeded random play in every variant pass them all (tests/test_forged_saves.py). Shared
 # checks (the event log, the generator, exact types): engine/saves.py, engine/validate.py.
 TURN_ORDERS = tuple(t.value for t in TurnOrder)
 HIT_ME_EVENTS = ("deal", "hit", "hold", "full", "ace", "reveal", "result")

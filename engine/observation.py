@@ -42,7 +42,7 @@ from typing import Any
 
 # The fields every game's observation has, with the same names and meanings.
 CORE_FIELDS = ("game", "viewer", "reveal", "config", "players", "dealer", "current_player",
-               "over", "draw_pile", "seats", "legal_actions", "events", "result")
+               "is_over", "draw_pile", "seats", "legal_actions", "events", "result")
 
 _set = object.__setattr__
 _MISSING = object()
@@ -272,7 +272,7 @@ class Observation(LazyView):
     players: int
     dealer: int
     current_player: int | None  # None when no seat is to play
-    over: bool  # no seat is to play any more: current_player is None (both games)
+    is_over: bool  # the state's `is_over`: nothing more to do (Hit Me: every card turned up)
     draw_pile: int  # cards in the face-down pile (its count is public, never its cards)
     seats: list[dict[str, Any]]  # what the viewer may see of each seat
     legal_actions: list[dict[str, Any]]  # the viewer's moves as data ({"kind": ...})
@@ -325,7 +325,7 @@ _COMMON_PARTS: dict[str, Callable[[Any], Any]] = {
     "players": lambda o: state_of(o).players,
     "dealer": lambda o: state_of(o).dealer,
     "current_player": lambda o: state_of(o).current,
-    "over": lambda o: state_of(o).over,
+    "is_over": lambda o: state_of(o).is_over,
     "seats": lambda o: FrozenList([freeze(o.seat(p)) for p in range(state_of(o).players)]),
     "legal_actions": lambda o: FrozenList() if o.viewer is None
     else FrozenList([FrozenDict(a.to_json()) for a in state_of(o).legal_actions(o.viewer)]),

@@ -5,8 +5,8 @@
 `check_hit_me_config` in engine/hit_me.py; `check_flapjack_state`, `check_flapjack_config`
 in engine/flapjack.py), which use these: a forged or damaged save is refused whole with a
 `ConfigError` that says where and what, and nothing is built. Each check follows from
-RULES.md and the way the engine changes a state (see the comments); the honest saves of seeded
-random play in every variant pass them all (tests/test_forged_saves.py).
+../shared/RULES.md and the way the engine changes a state (see the comments); the honest saves
+of seeded random play in every variant pass them all (tests/test_forged_saves.py).
 
 The event log is checked field by field (`check_events`): each event of a kind this game
 logs, every number a bounded whole number, every card one of the game's own, no unknown key,

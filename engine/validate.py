@@ -16,7 +16,7 @@ from typing import Any
 from engine.cards import Card, card_from_json
 from engine.errors import ConfigError
 
-# RULES.md says "2 or more" players and leaves the decks open; these bounds keep a setting
+# ../shared/RULES.md says "2 or more" players and leaves the decks open; these bounds keep a setting
 # (or a forged save) from asking for a table that exhausts memory. The tables offer 2 to 8
 # players; simulations and the rules tests use more (15 players need 3 decks in Hit Me).
 MAX_PLAYERS = 20

@@ -45,7 +45,7 @@ class ClassAdmin(RoomLifecycle, Presence):
 
     # Everything here serves the teacher's class view (widgets/together/class_view.py). These
     # methods take no host secret: the teacher acts on every room of the class, and the class
-    # view is built only after the teacher's key was typed (widgets/page/teacher_key.teacher_only),
+    # view is built only after the teacher's key was typed (widgets.page.teacher_key.teacher_only),
     # so the check is there, at the widget level. A student's page never runs them (Voila runs
     # no code a page sends). Each action is one transaction that bumps the room's version (every
     # page redraws) and writes a row of `icg_class_log` (a table of its own).
@@ -165,7 +165,7 @@ class ClassAdmin(RoomLifecycle, Presence):
             rnd = state.round if room["game"] == "hit-me" else state
             if rnd.revealed:
                 raise NotAllowed("face-up", room=format_code(code))
-            if not rnd.over:
+            if not rnd.players_done:
                 raise NotAllowed("not-all-done", room=format_code(code))
             if room["game"] == "hit-me":
                 state.finish_round()  # cards up and the round in the score table
@@ -199,7 +199,7 @@ def _public_facts(state: Any) -> _PublicFacts:
     """Phase and scores from the public part of a state only (never a face-down card): Hit Me
     rounds won, a round's distances once its cards are up, Flapjack cards won."""
     if isinstance(state, FlapjackState):
-        return _PublicFacts("over" if state.over else "play",
+        return _PublicFacts("over" if state.is_over else "play",
                             tuple(len(t) for t in state.tricks), "cards won", False)
     if isinstance(state, HitMeGame):
         rnd = state.round
@@ -208,9 +208,9 @@ def _public_facts(state: Any) -> _PublicFacts:
             res = rnd.result()  # this round's win, before the next deal records it
             if not res.tie:
                 wins[res.winners[0]] += 1
-        return _PublicFacts(rnd.phase, tuple(wins), "rounds won", rnd.over and not rnd.revealed)
+        return _PublicFacts(str(rnd.phase), tuple(wins), "rounds won", rnd.phase == "announce")
     rnd = state
     res = rnd.result() if rnd.revealed else None
-    return _PublicFacts(rnd.phase, None if res is None else tuple(res.scores),
+    return _PublicFacts(str(rnd.phase), None if res is None else tuple(res.scores),
                         "distance from zero" if res is not None else "",
-                        rnd.over and not rnd.revealed)
+                        rnd.phase == "announce")

@@ -18,12 +18,13 @@ import hashlib
 import secrets
 import unicodedata
 
+from engine.games import NAME_LENGTH
 from rooms.names import name_key, poses_as_a_seat
 
 ALPHABET = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
 CODE_LEN = 6
 SECRET_BYTES = 16  # 128 bits
-MAX_NAME = 24
+MAX_NAME = NAME_LENGTH
 
 
 class CodeError(ValueError):

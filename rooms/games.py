@@ -24,7 +24,6 @@ from typing import Any
 from engine.errors import IllegalActionError, Reason
 from engine.games import GAMES as ENGINE_GAMES
 from engine.games import read_action
-from engine.hit_me import HitMeGame
 
 NEXT_ROUND: dict[str, Any] = {"kind": "next-round"}  # a Hit Me game deals its next round
 CHANGE: dict[str, Any] = {"kind": "change"}  # any other change a caller makes (no action)
@@ -33,13 +32,15 @@ ROOM_STEPS = ("next-round", "change")
 
 @dataclass(frozen=True)
 class GameKind:
-    """One kind of room state: its loader and how to read whose turn it is and whether it ended."""
+    """One kind of room state: its loader and how to read whose turn it is and whether its
+    play is finished (no seat is to play: a single Hit Me round's Reveal is the teacher's,
+    `ClassAdmin.class_reveal`)."""
 
     name: str
     state_type: type
     load: Callable[[dict[str, Any]], Any]
     current: Callable[[Any], int | None]
-    over: Callable[[Any], bool]
+    finished: Callable[[Any], bool]  # no seat plays any more: the room's play is finished
 
 
 def _kinds() -> dict[str, GameKind]:
@@ -52,7 +53,7 @@ def _kinds() -> dict[str, GameKind]:
                                  lambda s: s.round.current_player, lambda s: False)
             name = f"{name}-round"
         out[name] = GameKind(name, deal, deal.from_json, lambda s: s.current_player,
-                             lambda s: s.over)
+                             lambda s: s.current_player is None)
     return out
 
 
@@ -68,8 +69,13 @@ def game_kind(state: Any) -> str:
     raise TypeError(f"a room holds one of {kinds}, not {state!r}")
 
 
-def _round_of(state: Any) -> Any:
-    return state.round if isinstance(state, HitMeGame) else state
+_SERIES = tuple(gt.series_type for gt in ENGINE_GAMES.values() if gt.series_type is not None)
+
+
+def deal_in_play(state: Any) -> Any:
+    """The deal being played: a series' current round (Hit Me's `HitMeGame.round`), else the
+    state itself (one deal)."""
+    return state.round if isinstance(state, _SERIES) else state
 
 
 def action_to_json(action: Any) -> dict[str, Any]:
@@ -105,15 +111,17 @@ def apply_move(action: Any) -> Callable[[Any, int], Any]:
     (on a Hit Me game, on its round in play)."""
 
     def run(state: Any, seat: int) -> Any:
-        _round_of(state).apply_action(action, seat)
+        deal_in_play(state).apply_action(action, seat)
         return state
 
     return run
 
 
 def next_round(state: Any, seat: int) -> Any:
-    """The callable that deals the next round of a Hit Me game (refused until the round ends)."""
-    if not isinstance(state, HitMeGame):
-        raise IllegalActionError(Reason.NOT_AN_ACTION, action="next round", game="flapjack")
+    """The callable that deals the next round of a series (a Hit Me game; refused until the
+    round ends, and for a game of one deal)."""
+    if not isinstance(state, _SERIES):
+        raise IllegalActionError(Reason.NOT_AN_ACTION, action="next round",
+                                 game=game_kind(state))
     state.next_round()
     return state

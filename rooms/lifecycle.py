@@ -19,7 +19,7 @@ from rooms.codes import (
 )
 from rooms.database import Cursor, json_text
 from rooms.errors import NameTaken, NotAllowed, RoomError, RoomFull
-from rooms.games import GAMES, game_kind
+from rooms.games import GAMES, deal_in_play, game_kind
 from rooms.records import (
     CLOSED,
     FINISHED,
@@ -62,7 +62,7 @@ class RoomLifecycle(StoreBase):
         MAX_OPEN_ROOMS_PER_CLIENT rooms open and make MAX_NEW_ROOMS_PER_CLIENT_HOUR an hour.
         Old rooms are expired here too, every EXPIRE_EVERY seconds, class view open or not."""
         game = game_kind(state)
-        seats = state.round.players if game == "hit-me" else state.players
+        seats = deal_in_play(state).players
         if not 2 <= seats <= MAX_SEATS:
             raise ConfigError(f"a room has 2 to {MAX_SEATS} seats; got {seats}")
         settings_text = json_text(settings or {}, "settings")

@@ -62,7 +62,7 @@ class Moves(StoreBase):
             if game_kind(new) != room["game"]:
                 raise IllegalMove("other-game")
             state_text = json.dumps(new.to_json(), separators=(",", ":"))
-            status = FINISHED if kind.over(new) else PLAYING
+            status = FINISHED if kind.finished(new) else PLAYING
             version = self._bump(c, code, room["version"], now, state=state_text,
                                  turn=kind.current(new), status=status)
             c.run("INSERT INTO icg_moves (code, version, seat, action, at) VALUES (?, ?, ?, ?, ?)",

@@ -7,9 +7,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from engine.games import TABLE_PLAYERS
 from rooms.codes import format_code
 
-MAX_SEATS = 8
+MAX_SEATS = TABLE_PLAYERS
 WAITING, PLAYING, PAUSED, FINISHED, CLOSED = "waiting", "playing", "paused", "finished", "closed"
 
 

@@ -122,7 +122,7 @@ def play_hit_me_round(
     if on_step:
         on_step(state)
     bound = config.players * (MAX_HITS + 1) + 4
-    while not state.over:
+    while not state.players_done:
         random_hit_me_step(state, rng, ace_budget)
         bound -= 1
         assert bound >= 0, "a Hit Me round did not end within its bound"
@@ -140,7 +140,7 @@ def check_hit_me_invariants(state: HitMeRound) -> None:
         assert 1 <= len(state.face_up[p]) <= MAX_CARDS - 1
         assert 0 <= state.hits(p) <= MAX_HITS
         assert len(state.cards(p)) <= MAX_CARDS
-    if state.over:
+    if state.players_done:
         assert state.current is None
         assert all(state.held[p] or len(state.cards(p)) == MAX_CARDS for p in range(state.players))
         assert state.legal_actions() == ([] if state.revealed else [Reveal()])
@@ -178,7 +178,7 @@ def play_flapjack(
     if on_step:
         on_step(state)
     bound = config.deck_size()
-    while not state.over:
+    while not state.is_over:
         state.apply_action(rng.choice(state.legal_actions()))
         bound -= 1
         assert bound >= 0, "a Flapjack game did not end within one play per card"
@@ -195,7 +195,7 @@ def check_flapjack_invariants(state: FlapjackState) -> None:
     assert all(len(h) <= 7 for h in state.hands)
     # Each play puts one card in play; a Flapjack moves the cards in play to a trick.
     assert sum(len(t) for t in state.tricks) + len(state.table) == state.plays
-    if state.over:
+    if state.is_over:
         assert state.current is None and state.legal_actions() == []
         if state.end_reason.value == "all-played":
             assert not state.draw_pile and not any(state.hands)

@@ -83,7 +83,7 @@ def test_hit_me_bots_play_only_legal_actions(spec: str, players: int, options: d
     rounds = 5 if spec == "expert" else 15
     for _ in range(rounds):
         rnd = game.round
-        while not rnd.over:
+        while not rnd.players_done:
             seat = rnd.current
             obs = rnd.observation(seat)
             legal = rnd.legal_actions(seat)
@@ -110,7 +110,7 @@ def test_flapjack_bots_play_only_legal_actions(spec: str, players: int, variant:
     bots = [make_bot(spec, "flapjack", random.Random(i)) for i in range(players)]
     for _ in range(4):
         state = FlapjackState.deal(config, rng)
-        while not state.over:
+        while not state.is_over:
             seat = state.current
             obs = state.observation(seat)
             legal = state.legal_actions(seat)

@@ -198,7 +198,7 @@ def test_registry_one_shape_for_every_game() -> None:
             if seat is None:  # Hit Me's announce step: the only move turns the cards up
                 seat = 0
             obs = state.observation(seat)
-            assert set(obs) >= {"game", "viewer", "players", "dealer", "current_player", "over",
+            assert set(obs) >= {"game", "viewer", "players", "dealer", "current_player", "is_over",
                                 "draw_pile", "seats", "legal_actions", "events", "result"}
             assert isinstance(obs["draw_pile"], int)
             legal = state.legal_actions(seat)

@@ -22,9 +22,8 @@ from widget_helpers import errors_raise, synced_text  # noqa: F401
 
 from engine.cards import Card, make_deck, shuffled
 from engine.flapjack import FlapjackState
-from engine.hit_me import HitMeRound
+from engine.hit_me import HitMeRound, Phase
 from widgets import FlapjackTable, HitMeTable
-from widgets.hit_me.session import Phase
 from widgets.table.deal_codes import format_code, is_secret, parse_deal_code
 
 SHORT_CODES = range(100_000)
@@ -163,7 +162,7 @@ def test_hit_me_later_rounds_are_not_given_by_the_shown_code() -> None:
     t = HitMeTable(players=2, opponents="easy", bot_delay=0)
     code = t.deal_code
     for _ in range(50):
-        if t.phase is Phase.REVEAL:
+        if t.phase is Phase.REVEALED:
             break
         if t.phase is Phase.PLAY:
             t.hold_button.click()
@@ -174,7 +173,7 @@ def test_hit_me_later_rounds_are_not_given_by_the_shown_code() -> None:
         t.announce.boxes["abs"].value = str(abs(sum(values)))
         t.announce.check_button.click()
         t.announce_done_button.click()
-    assert t.phase is Phase.REVEAL and format_code(code) in synced_text(t)  # shown now
+    assert t.phase is Phase.REVEALED and format_code(code) in synced_text(t)  # shown now
     dealer = t.game.next_dealer()
     t.next_round_button.click()
     # what the shown code would predict if the game went on from it

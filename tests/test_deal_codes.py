@@ -10,8 +10,8 @@ import re
 import pytest
 from widget_helpers import errors_raise  # noqa: F401
 
+from engine.hit_me import Phase
 from widgets import FlapjackTable, HitMeTable
-from widgets.hit_me.session import Phase
 from widgets.table.components import SettingError
 from widgets.table.components import parse_deal_code as settings_parser
 from widgets.table.deal_codes import (
@@ -81,7 +81,7 @@ def test_short_codes_and_words_as_before() -> None:
 
 def finish_hit_me_round(t: HitMeTable) -> None:
     for _ in range(60):
-        if t.phase is Phase.REVEAL:
+        if t.phase is Phase.REVEALED:
             return
         if t.phase is Phase.PLAY:
             t.hold_button.click()
@@ -115,12 +115,12 @@ def test_flapjack_shows_the_long_code_when_over_and_it_replays() -> None:
     t = FlapjackTable(players=2, bot_delay=0, teacher_controls=False)
     hands = [list(h) for h in t.state.hands]
     for _ in range(200):
-        if t.state.over:
+        if t.state.is_over:
             break
         assert not LONG.search(t.header.value + t.banner.value)  # not during play
         enabled = [b for b in t.card_buttons[:len(t._hand_keys)] if not b.disabled]
         enabled[0].click()
-    assert t.state.over
+    assert t.state.is_over
     shown = LONG.search(html.unescape(t.banner.value))
     assert shown and parse_deal_code(shown[0]) == t.deal_code
     u = FlapjackTable(players=2, bot_delay=0, teacher_controls=False)

@@ -19,7 +19,7 @@ from engine.events import EventKind
 from engine.flapjack import FlapjackConfig, FlapjackState, Play
 from engine.games import make_game
 from engine.hints import hit_me_hint_data
-from engine.hit_me import ChooseAce, HitMeConfig, HitMeObservation, HitMeRound, Hold
+from engine.hit_me import ChooseAce, HitMeConfig, HitMeObservation, HitMeRound, Hold, Phase, Reveal
 
 NOT_SEATS = [True, False, 1.0, 0.0, "0", "1", -1, 2, 99, [0]]
 
@@ -140,9 +140,9 @@ def test_json_dumps_reads_an_observation_as_its_dict(game: str) -> None:
 
 
 # ----- an ace equally good as 1 or as 11 ----------------------------------------------------
-# RULES.md: A = 1; with "ace one or eleven" an ace counts 11 as the player's choice, and where
-# the player never chose, "the choice that brings the sum closest to zero". When 1 and 11 are
-# equally close, 11 brings it no closer: the ace keeps its value 1.
+# ../shared/RULES.md: A = 1; with "ace one or eleven" an ace counts 11 as the player's choice,
+# and where the player never chose, "the choice that brings the sum closest to zero". When 1
+# and 11 are equally close, 11 brings it no closer: the ace keeps its value 1.
 TIES = [
     # seat 0's face-down card, then its face-up card: (sum with the ace as 1, as 11)
     ("AS", "6H", -5),  # +1 - 6 = -5, +11 - 6 = +5
@@ -185,16 +185,31 @@ def test_both_games_deal_with_the_same_arguments() -> None:
     assert fj.dealer == 1 and fj.hands[0][0].code == "KS"
 
 
-def test_over_means_no_seat_is_to_play_in_both_games() -> None:
-    """`over` is `current_player is None` in both games; `is_over` (nothing left to do)
-    follows it, at once in Flapjack, after the Reveal in Hit Me."""
+def test_one_end_of_game_test_per_state() -> None:
+    """Every state says it has ended with `is_over` only (no second name): in Flapjack once no
+    seat is to play, in Hit Me after the announce step (`players_done`, `Phase.ANNOUNCE`: no
+    seat to play, the one move Reveal) once Reveal turns every card up (`Phase.REVEALED`).
+    The observation's `is_over` is the state's."""
     for game in ("hit-me", "flapjack"):
         state = make_game(game, players=3).new_state(rng=6)
+        assert not hasattr(state, "over")
+        announced = False
         while True:
-            assert state.over == (state.current_player is None) == state.observation(0)["over"]
-            assert not state.is_over or state.over
+            assert state.is_over == state.observation(0)["is_over"] == \
+                state.observation(None)["is_over"]
+            if game == "hit-me":
+                assert state.players_done == (state.current_player is None)
+                assert state.phase is (Phase.REVEALED if state.is_over else Phase.ANNOUNCE
+                                       if state.players_done else Phase.PLAY)
+                assert state.observation(0)["phase"] == state.phase.value
+                if state.phase is Phase.ANNOUNCE:
+                    announced = True
+                    assert state.legal_actions(0) == [Reveal()]
+            else:
+                assert state.is_over == (state.current_player is None)
             if state.is_over:
                 break
             seat = state.current_player if state.current_player is not None else 0
             state.apply_action(state.legal_actions(seat)[-1], seat)
-        assert state.over and state.is_over
+        assert state.is_over and state.legal_actions(0) == []
+        assert announced == (game == "hit-me")

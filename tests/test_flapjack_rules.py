@@ -1,4 +1,4 @@
-"""Flapjack, rule by rule (RULES.md "Flapjack" and its variants), on stacked decks.
+"""Flapjack, rule by rule (../shared/RULES.md "Flapjack" and its variants), on stacked decks.
 
 Each row of CASES gives every hand and the top of the draw pile, plays a script of moves and
 checks the outcome. A script item is "P:CODE" (add) or "P:CODE-" (subtract), CODE may carry a
@@ -280,7 +280,7 @@ def test_stacked_game(case: Case) -> None:
                for a in state.legal_actions()]
         assert got == ex["legal"]
     if "over" in ex:
-        assert state.over is ex["over"]
+        assert state.is_over is ex["over"]
     if "reason" in ex:
         assert state.end_reason is EndReason(ex["reason"])
         assert state.result().reason is EndReason(ex["reason"])
@@ -385,7 +385,7 @@ def test_illegal_moves_signed_add_or_subtract() -> None:
 
 def test_move_after_the_end_is_refused() -> None:
     state = play(Case("", BLOCK, exact=True, moves=["1:QS", "1:AS", "1:QC"]))
-    assert state.over and state.legal_actions() == [] and state.legal_actions(0) == []
+    assert state.is_over and state.legal_actions() == [] and state.legal_actions(0) == []
     for seat in (0, 1, None):
         assert_illegal(state, Play(parse_card("JS")), seat, "over")
     assert state.why_illegal(1, parse_card("JS")) == Why(Reason.GAME_OVER)
@@ -464,10 +464,14 @@ def test_card_values(card: str, kwargs: dict[str, Any], value: int) -> None:
     assert FlapjackConfig(**kwargs).value(parse_card(card)) == value
 
 
-def test_titles() -> None:
-    assert [FlapjackConfig(variant=v).title for v in
-            ("classic", "simple-ten", "add-or-subtract", "signed-add-or-subtract")] == [
+def test_variant_titles() -> None:
+    """Every variant of the registry has its short name in words (the engine holds none)."""
+    from engine.games import settings_of
+    from widgets.words import variant_title
+
+    assert [variant_title(v) for v in settings_of("flapjack").choices_of("variant")] == [
         "Classic", "Simple ten", "Add or subtract", "Signed add or subtract"]
+    assert not hasattr(FlapjackConfig(), "title")
 
 
 @pytest.mark.parametrize(
@@ -546,7 +550,7 @@ def test_several_decks_deal_and_json() -> None:
 
 def test_result_is_none_until_over() -> None:
     state = play(Case("", TWO, TWO_PILE))
-    assert state.result() is None and not state.over and state.end_reason is None
+    assert state.result() is None and not state.is_over and state.end_reason is None
     with pytest.raises(IllegalActionError):
         state.apply_action(Play(parse_card("7C")))
 

@@ -55,7 +55,7 @@ def test_whole_games_through_the_session(variant: str, say_total: bool) -> None:
                             say_total=say_total, opponents="hard")
         s.new_game(seed)
         rng = random.Random(seed)
-        while not s.state.over:
+        while not s.state.is_over:
             assert s.state.current == YOU  # bot_delay 0: the computer players moved at once
             v = table_view(s, YOU)
             shown = repr(v.hand) + repr(v.obs["seats"][1:])
@@ -63,7 +63,7 @@ def test_whole_games_through_the_session(variant: str, say_total: bool) -> None:
             assert all(seat["hand"] is None for seat in v.obs["seats"][1:])
             play_one(s, rng)
         v = table_view(s, YOU)
-        assert v.over and v.replay_code is not None and "Replay this deal" in \
+        assert v.is_over and v.replay_code is not None and "Replay this deal" in \
             render.view_banner_html(v)
         assert v.hand == () or all(c.reason for c in v.hand)
 
@@ -212,7 +212,7 @@ def test_simple_ten_has_no_face_cards_and_limits_ten() -> None:
     s = FlapjackSession(variant="simple-ten", seed=5, bot_delay=0)
     s.new_game(5)
     seen = set()
-    while not s.state.over:
+    while not s.state.is_over:
         seen |= {c.card["label"] for c in table_view(s, YOU).hand}
         play_first(s)
     assert not seen & {"J", "Q", "K"}
@@ -228,7 +228,7 @@ def test_passes_are_announced() -> None:
         s = FlapjackSession(players=3, seed=seed, bot_delay=0, opponents="easy")
         s.new_game(seed)
         rng = random.Random(seed)
-        while not s.state.over:
+        while not s.state.is_over:
             start = len(s.state.events)
             play_first(s, rng)
             passes = [e for e in s.state.events[start:] if e.kind.value == "pass"]
@@ -346,7 +346,7 @@ def test_same_code_same_game_with_same_choices() -> None:
     def run() -> list[str]:
         s = FlapjackSession(players=3, seed="class-7B", bot_delay=0, opponents="hard")
         s.new_game("class-7B")
-        while not s.state.over:
+        while not s.state.is_over:
             play_first(s)
         return render.log_lines(s.observation(YOU), s.names, YOU)
 
@@ -472,7 +472,7 @@ def test_whole_game_through_the_view(variant, players, seed):
             opponents="hard" if seed % 2 else "easy")
     rng = random.Random(seed)
     moves = 0
-    while not s.state.over:
+    while not s.state.is_over:
         assert s.state.current == YOU  # computer players moved at once (bot_delay=0)
         v = table_view(s, YOU)
         assert v.status.startswith("Your turn")
@@ -560,7 +560,7 @@ def test_say_total_wrong_twice_then_show_me():
 def test_say_total_whole_game(variant):
     s = new(variant=variant, seed=21, say_total=True, players=3)
     rng = random.Random(3)
-    while not s.state.over:
+    while not s.state.is_over:
         playable = [c for c in table_view(s, YOU).hand if c.reason is None]
         assert s.click_card(rng.choice(playable).key) is None
         if s.config.add_or_subtract:
@@ -589,9 +589,9 @@ def test_walkthrough_steps_one_move_at_a_time_with_reasons():
     reasons = text(render.view_reasons_html(table_view(s, YOU)))
     assert "Why the computer players moved" in reasons and "Computer 1 played" in reasons
     assert s.controller.reasons[1] in reasons
-    while s.state.current != YOU and not s.state.over:
+    while s.state.current != YOU and not s.state.is_over:
         s.next_move()
-    if not s.state.over:
+    if not s.state.is_over:
         assert not table_view(s, YOU).next_enabled  # your turn: nothing to step
         before = saved(s)
         assert s.next_move() == ("It is not a computer player's turn.", "error")
@@ -628,7 +628,7 @@ def test_turning_walkthrough_off_lets_the_computers_play():
     s = new(players=3, seed=8, walkthrough=True)
     assert s.state.current == 1
     assert s.set_walkthrough(False) is None
-    assert s.state.current == YOU or s.state.over
+    assert s.state.current == YOU or s.state.is_over
     v = table_view(s, YOU)
     assert not v.walkthrough and not v.next_enabled and not v.show_reasons
     assert v.bot_moves == () and v.last_move is None
@@ -659,7 +659,7 @@ def test_paced_computer_players_move_one_at_a_time():
     # the reason of the moment is not on the card's label: the row keeps its length
     assert all("not your turn" in c.reason and c.short == "" for c in v.hand)
     plays = 0
-    while s.state.current != YOU and not s.state.over:
+    while s.state.current != YOU and not s.state.is_over:
         delay, fn = waiting.pop()
         assert delay == 0.15 and not waiting
         fn()
@@ -730,12 +730,12 @@ def test_solo_deal_code_hidden_until_the_game_is_over():
     assert "424242" not in shown()
     rng = random.Random(3)
     for _ in range(200):
-        if s.state.over:
+        if s.state.is_over:
             break
         play_first(s, rng)
-        if not s.state.over:
+        if not s.state.is_over:
             assert "424242" not in shown()
-    assert s.state.over
+    assert s.state.is_over
     v = table_view(s, YOU)
     assert v.replay_code == "424242" and v.header.code is None
     assert "Replay this deal: deal code 424242" in text(render.view_banner_html(v))
@@ -761,7 +761,7 @@ def test_hint_is_off_while_the_computers_play() -> None:
     """The hint is for the student's own turn: the view's hint_enabled."""
     s = new(players=3, seed=8, walkthrough=True)
     assert s.state.current != YOU and not table_view(s, YOU).hint_enabled
-    while s.state.current != YOU and not s.state.over:
+    while s.state.current != YOU and not s.state.is_over:
         assert not table_view(s, YOU).hint_enabled
         assert s.next_move() is None
     assert s.state.current == YOU and table_view(s, YOU).hint_enabled

@@ -118,7 +118,7 @@ def test_whole_game_by_clicks(variant, players, seed):
                       opponents="hard" if seed % 2 else "easy")
     rng = random.Random(seed)
     for _ in range(100):
-        if t.state.over:
+        if t.state.is_over:
             break
         assert t.state.current == YOU  # computer players moved at once (bot_delay=0)
         check_hand_buttons(t)  # each card's label, tooltip and disabled flag
@@ -126,7 +126,7 @@ def test_whole_game_by_clicks(variant, players, seed):
         before = t.state.plays
         play_first_legal(t, rng)
         assert t.state.plays > before
-    assert t.state.over
+    assert t.state.is_over
     assert all(b.disabled for b in t.card_buttons)
     assert "Game over" in text(t.banner) and text(t.status) == "The game is over."
     same_as_view(t)
@@ -227,7 +227,7 @@ def test_the_teacher_box_reaches_the_session():
     assert t.deal_code == 77 and [list(h) for h in t.state.hands] == hands
     same_as_view(t)
     t.walkthrough_toggle.value = False
-    assert not s.walkthrough and (t.state.current == YOU or t.state.over)
+    assert not s.walkthrough and (t.state.current == YOU or t.state.is_over)
     assert t.next_button.layout.display == "none" and t.reveal_toggle.layout.display == "none"
     assert t.reasons.value == "" and t.code_field.value == "77"  # typed: it stays
     same_as_view(t)
@@ -277,7 +277,7 @@ def test_no_other_hand_appears_in_any_synced_value(variant):
     t = FlapjackTable(players=4, variant=variant, seed=31, bot_delay=0, say_total=True)
     rng = random.Random(5)
     steps = 0
-    while not t.state.over:
+    while not t.state.is_over:
         assert hidden_cards_shown(t) == []
         t.hint.button.click()
         enabled = [b for b in visible_cards(t) if not b.disabled]
@@ -326,7 +326,7 @@ def test_without_teacher_controls_no_switch_can_turn_the_hands_up():
 def test_walkthrough_without_reveal_shows_no_hand():
     t = FlapjackTable(players=3, seed=12, bot_delay=0, walkthrough=True)
     t.reveal_toggle.value = False
-    while not t.state.over:
+    while not t.state.is_over:
         assert hidden_cards_shown(t) == []
         if t.state.current == YOU:
             play_first_legal(t)
@@ -401,15 +401,15 @@ def test_solo_deal_code_hidden_until_the_game_is_over():
     assert t.settings.values()["seed"] is None
     rng = random.Random(3)
     for _ in range(200):
-        if t.state.over:
+        if t.state.is_over:
             break
         b = rng.choice([b for b in visible_cards(t) if not b.disabled])
         b.click()
         if t.sign_box.layout.display != "none":
             next(x for x in t.sign_box.children if not x.disabled).click()
-        if not t.state.over:
+        if not t.state.is_over:
             assert "424242" not in synced()
-    assert t.state.over
+    assert t.state.is_over
     assert "Replay this deal: deal code 424242" in text(t.banner)
 
 
@@ -453,7 +453,7 @@ def test_a_flapjack_banner_goes_once_a_later_card_is_played() -> None:
             assert shown == ("flapjack" in kinds[last_play:]), kinds[-6:]
             seen += shown
             playable = [b for b in t.hand.buttons[:len(t.hand.keys)] if not b.disabled]
-            if t.state.over or not playable:
+            if t.state.is_over or not playable:
                 break
             playable[0].click()
         if seen >= 3:

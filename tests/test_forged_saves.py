@@ -65,7 +65,7 @@ def hit_me_game_saves(players: int, variant: str, seed: int, rounds: int = 4) ->
     saves = [json_copy(game.to_json())]
     for _ in range(rounds):
         ace_budget = [4]
-        while not game.round.over:
+        while not game.round.players_done:
             random_hit_me_step(game.round, rng, ace_budget)
             saves.append(json_copy(game.to_json()))
         if rng.random() < 0.5:

@@ -9,8 +9,8 @@ import ipywidgets as widgets
 import pytest
 
 from engine.cards import signed
+from engine.hit_me import Phase
 from widgets.hit_me.render import own_values
-from widgets.hit_me.session import Phase
 from widgets.hit_me.table import HitMeTable
 from widgets.words import abs_math
 

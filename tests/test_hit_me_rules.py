@@ -1,4 +1,4 @@
-"""Hit Me, rule by rule (RULES.md "Shared" and "Hit Me"), on stacked decks.
+"""Hit Me, rule by rule (../shared/RULES.md "Shared" and "Hit Me"), on stacked decks.
 
 Each row of CASES deals a stacked deck, plays a script of moves and checks the outcome.
 A script item is "P:hit", "P:hold" or "P:ace CODE 1|11" (P = seat). A hit or hold also checks
@@ -181,11 +181,11 @@ def test_stacked_round(case: Case) -> None:
     if "full_events" in ex:
         assert [e.player for e in state.events if e.kind is EventKind.FULL] == ex["full_events"]
     if "over" in ex:
-        assert state.over is ex["over"]
+        assert state.players_done is ex["over"]
     res = state.result()
     if any(k in ex for k in ("sums", "scores", "winners", "tie")):
         assert res is not None, "the round should be over"
-        assert state.over and state.current is None and not state.revealed
+        assert state.players_done and state.current is None and not state.revealed
         # rule 4: every player is done; the cards wait face down for the announce step
         assert state.phase == "announce"
         assert all(state.legal_actions(p) == [Reveal()] for p in range(n))
@@ -330,7 +330,7 @@ def test_illegal_moves_raise_and_change_nothing() -> None:
     assert state.legal_actions() == [Hit(), Hold()]
     state.apply_action(Hold())
     state.apply_action(Hold())
-    assert state.over
+    assert state.players_done
     for seat in (0, 1, 2, None):
         for action in (Hit(), Hold()):
             assert_illegal(state, action, seat, "over")
@@ -343,7 +343,7 @@ def test_illegal_after_seven_cards() -> None:
                       + ["1:hit"] * 3))
     assert state.hits(1) == 4 and state.current == 1
     state.apply_action(Hit())
-    assert state.over and len(state.cards(1)) == 7
+    assert state.players_done and len(state.cards(1)) == 7
     assert_illegal(state, Hit(), 1, "over")
 
 
@@ -376,7 +376,7 @@ def test_ace_choice_is_private_until_the_end() -> None:
 
 # ----- a game of many rounds: who deals, score table ------------------------------------------
 def finish(game: HitMeGame) -> None:
-    while not game.round.over:
+    while not game.round.players_done:
         game.round.apply_action(Hold())
 
 
@@ -479,7 +479,7 @@ def test_same_seed_same_game() -> None:
     def run(seed: int) -> list[Any]:
         game = HitMeGame(HitMeConfig(players=3), seed=seed)
         for _ in range(5):
-            while not game.round.over:
+            while not game.round.players_done:
                 game.round.apply_action(Hit() if game.round.sum(game.round.current) > 3
                                         else Hold())
             game.next_round()
@@ -517,7 +517,7 @@ def test_ace_moves_legal_actions_and_apply_agree() -> None:
         state = HitMeRound.deal(HitMeConfig(players=3, ace_eleven=True), rng=seed,
                                 deck="AS,AH,AD,AC,2S,3S")
         rng = random.Random(seed)
-        while not state.over:
+        while not state.players_done:
             for p in range(3):
                 legal = state.legal_actions(p)
                 for c in state.cards(p):

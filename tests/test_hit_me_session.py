@@ -8,8 +8,9 @@ import sys
 import pytest
 
 from engine.errors import ConfigError
+from engine.hit_me import Phase
 from widgets.hit_me.render import announce_feedback, own_values
-from widgets.hit_me.session import HitMeSession, Phase
+from widgets.hit_me.session import HitMeSession
 from widgets.hit_me.view import table_view
 
 
@@ -53,7 +54,7 @@ def test_solo_whole_games(seed):
         v = table_view(s)
         assert v.announcing and v.can_check and not v.can_finish and v.result_html == ""
         answer(s)
-        assert s.phase is Phase.REVEAL
+        assert s.phase is Phase.REVEALED
         v = table_view(s)
         assert v.round_over
         assert re.search(r"wins? the round|Tie", v.result_html), v.result_html
@@ -84,7 +85,7 @@ def test_pass_device_whole_game_and_refused_clicks():
         s.finish_announce()  # refused before the check
         assert s.phase is Phase.ANNOUNCE
         answer(s)
-    assert s.phase is Phase.REVEAL and s.game.round.observation(None)["reveal"]
+    assert s.phase is Phase.REVEALED and s.game.round.observation(None)["reveal"]
 
 
 def test_wrong_answers_offer_show_me_then_it_locks():
@@ -414,7 +415,7 @@ def test_solo_hit_hold_announce_reveal_and_next_round():
     assert not v.can_check and v.can_finish and v.finish_label == "Turn up all the cards"
     assert s.check_announce({"sum": 2, "abs": 2}) is None  # one answer a round
     s.finish_announce()
-    assert s.phase is Phase.REVEAL
+    assert s.phase is Phase.REVEALED
     v = table_view(s)
     res = text(v.result_html)
     assert "Computer 2 wins the round: |sum| = 0 is the closest to zero." in res
@@ -462,7 +463,7 @@ def test_announce_wrong_then_second_miss_offers_show_me():
     assert "Here it is: +5 + (-7) = -2, and |-2| = 2." in s.announce_feedback[0]
     assert table_view(s).can_finish
     s.finish_announce()
-    assert s.phase is Phase.REVEAL
+    assert s.phase is Phase.REVEALED
 
 
 def test_ace_variant_switch_until_round_ends():
@@ -544,7 +545,7 @@ def test_pass_device_screens_peeks_and_announces():
     assert s.check_announce({"sum": -1, "abs": 1}) is True
     assert table_view(s).finish_label == "Turn up all the cards"
     s.finish_announce()
-    assert s.phase is Phase.REVEAL
+    assert s.phase is Phase.REVEALED
     assert "Computer 1 wins the round" in text(table_view(s).result_html)
 
 
@@ -743,7 +744,7 @@ def test_announce_phase_hides_what_the_reveal_will_show():
     rnd.apply_action(ChooseAce(rnd.face_up[1][0], True), 1)  # seat 1 counts A♦ as -11
     for _ in range(3):
         rnd.apply_action(Hold())
-    assert rnd.over and rnd.phase == "announce"
+    assert rnd.players_done and rnd.phase == "announce"
     obs = rnd.observation(0)
     assert obs["result"] is None and not obs["reveal"] and obs["phase"] == "announce"
     assert {e["kind"] for e in obs["events"]} <= {"deal", "hold", "ace"}
@@ -770,7 +771,7 @@ def test_solo_deal_code_hidden_during_play_shown_after_the_round():
     assert s.phase is Phase.ANNOUNCE and "987654" not in repr(table_view(s))
     assert s.check_announce({"sum": -2, "abs": 2}) is True
     s.finish_announce()
-    assert s.phase is Phase.REVEAL
+    assert s.phase is Phase.REVEALED
     assert "Replay this deal: deal code 987654" in text(table_view(s).result_html)
     s.next_round()
     assert "987654" not in repr(table_view(s))
@@ -805,7 +806,7 @@ def test_walkthrough_teacher_turns_up_without_typing_and_marks_the_face_down_car
     assert "was face down" not in v.seats_html
     assert v.can_finish  # no sum typed
     s.finish_announce()
-    assert s.phase is Phase.REVEAL
+    assert s.phase is Phase.REVEALED
     v = table_view(s)
     assert v.seats_html.count(">was face down<") == 3
     assert "Last move:" in v.last_reason_html

@@ -18,8 +18,8 @@ from helpers import find_card_text
 from widget_helpers import AlwaysHold, errors_raise  # noqa: F401 - autouse fixture
 
 from engine.cards import parse_card
+from engine.hit_me import Phase
 from widgets import HitMeTable
-from widgets.hit_me.session import Phase
 from widgets.hit_me.view import table_view
 from widgets.table.render import number_line_svg, score_table_html
 from widgets.table.shell import LazyPart
@@ -128,7 +128,7 @@ def test_clicks_reach_the_session_and_the_view_reaches_the_widgets():
     assert "Right!" in t.announce.feedback_html.value and t.announce.check_button.disabled
     same_as_view(t)
     t.announce_done_button.click()
-    assert s.phase is Phase.REVEAL
+    assert s.phase is Phase.REVEALED
     same_as_view(t)
     assert t.peek_button.disabled and t.hit_button.disabled and t.hint.button.disabled
     t.next_round_button.click()
@@ -376,7 +376,7 @@ def test_solo_deal_code_hidden_during_play_shown_after_the_round():
     t.announce.boxes["abs"].value = "2"
     t.announce.check_button.click()
     t.announce_done_button.click()
-    assert t.phase is Phase.REVEAL
+    assert t.phase is Phase.REVEALED
     assert "Replay this deal: deal code 987654" in text(t.result_html.value)
     t.next_round_button.click()
     assert "987654" not in _all_synced_text(t)

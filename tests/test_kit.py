@@ -57,8 +57,8 @@ def test_the_number_lines_run_from_minus_13_to_plus_13() -> None:
 
 
 def test_the_rule_card_is_complete() -> None:
-    """RULES.md rule 6: the game also ends when every card has been played; cards left are won
-    by no one; the signed variant is on the card with its equation, from the engine."""
+    """../shared/RULES.md rule 6: the game also ends when every card has been played; cards
+    left are won by no one; the signed variant is on the card with its equation, from the engine."""
     cards = kit.rule_cards()
     assert "when every card has been played" in cards and "won by no one" in cards
     assert "+5 - (-7) = +12" in cards

@@ -100,7 +100,8 @@ def check_hit_me_observations(state: HitMeRound) -> None:
         if viewer is not None:
             mine = obs["seats"][viewer]
             assert mine["face_down"]["key"] == state.face_down[viewer].key
-            assert mine["sum"] == (state.final_sum(viewer) if state.over else state.sum(viewer))
+            done = state.players_done
+            assert mine["sum"] == (state.final_sum(viewer) if done else state.sum(viewer))
             assert obs["legal_actions"] == [a.to_json() for a in state.legal_actions(viewer)]
         else:
             assert obs["legal_actions"] == []
@@ -116,7 +117,7 @@ def test_hit_me_observation_hides_face_down_cards(players: int, variant: str) ->
     rng = random.Random(players)
 
     def sample(state: HitMeRound) -> None:
-        if state.over or rng.random() < 4 / players:
+        if state.players_done or rng.random() < 4 / players:
             check_hit_me_observations(state)
 
     for seed in range(5):
@@ -161,7 +162,7 @@ def check_flapjack_observations(state: FlapjackState) -> None:
             seat = obs["seats"][p]
             assert seat["hand_count"] == len(state.hands[p])
             assert seat["trick_count"] == len(state.tricks[p])
-            if p == viewer or state.over:  # leftover hands are shown once the game is over
+            if p == viewer or state.is_over:  # leftover hands are shown once the game is over
                 visible += state.hands[p]
                 assert [c["key"] for c in seat["hand"]] == [c.key for c in state.hands[p]]
             else:
@@ -190,7 +191,7 @@ def test_flapjack_observation_hides_hands_and_draw_pile(players: int, variant: s
     rng = random.Random(players)
 
     def sample(state: FlapjackState) -> None:
-        if state.over or rng.random() < 1 / players:
+        if state.is_over or rng.random() < 1 / players:
             check_flapjack_observations(state)
 
     for seed in range(4):
@@ -266,7 +267,7 @@ def test_flapjack_leftover_hands_are_shown_at_the_end() -> None:
     rng = random.Random(4)
     before = state.observation(0)
     assert before["seats"][1]["hand"] is None
-    while not state.over:
+    while not state.is_over:
         state.apply_action(rng.choice(state.legal_actions()))
     seen = state.observation(0)
     assert seen["reveal"] is True

@@ -30,7 +30,7 @@ except ImportError:  # run as `python -m tests.test_playthroughs`
 from engine.events import Event
 from engine.flapjack import FlapjackConfig, FlapjackState
 from engine.hit_me import HitMeConfig, HitMeGame
-from widgets.words import log_parts
+from widgets.words import log_parts, variant_title
 
 DIR = Path(__file__).resolve().parent / "playthroughs"
 REGEN_HINT = ("regenerate with `.venv/bin/python -m tests.test_playthroughs --regen` "
@@ -57,7 +57,7 @@ def hit_me_text(config: HitMeConfig, seed: int, rounds: int) -> str:
     for n in range(1, rounds + 1):
         out.append(f"## round {n}, dealer seat {game.dealer}")
         ace_budget = [4]
-        while not game.round.over:
+        while not game.round.players_done:
             random_hit_me_step(game.round, rng, ace_budget)
         res = game.finish_round()
         out += [event_line(e) for e in game.round.events]
@@ -75,13 +75,14 @@ def flapjack_text(config: FlapjackConfig, seed: int) -> str:
     """A seeded Flapjack game with random legal moves, as text."""
     state = FlapjackState.deal(config, rng=seed)
     rng = random.Random(f"moves-{seed}")
-    out = [f"# Flapjack ({config.title}), seed {seed}, moves from random.Random('moves-{seed}')",
+    out = [f"# Flapjack ({variant_title(config.variant)}), seed {seed}, "
+           f"moves from random.Random('moves-{seed}')",
            f"# settings: {json.dumps(config.to_json(), sort_keys=True)}",
            "## hands dealt"]
     out += [f"seat {p}: {' '.join(c.key for c in hand)}" for p, hand in enumerate(state.hands)]
     out.append(f"draw pile (top first): {' '.join(c.key for c in state.draw_pile)}")
     out.append("## play")
-    while not state.over:
+    while not state.is_over:
         state.apply_action(rng.choice(state.legal_actions()))
     out += [event_line(e, config.add_or_subtract, not config.signed) for e in state.events]
     res = state.result()

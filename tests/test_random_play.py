@@ -73,7 +73,7 @@ def expected_final_sum(state: HitMeRound, p: int) -> int:
 def check_hit_me_turn(state: HitMeRound) -> None:
     """Round robin: the in-players before the current one in this pass have one more hit.
     All at once: everyone before the current player is done, everyone after untouched."""
-    if state.over:
+    if state.players_done:
         return
     n, c = state.players, state.current
     order = [(state.dealer + 1 + i) % n for i in range(n)]
@@ -106,7 +106,7 @@ def hit_me_step_checker(full: bool) -> Any:
         memo["prev"] = (state.current, len(state.events))
         for p in range(state.players):
             assert state.sum(p) == sum(state.card_value(p, c) for c in state.cards(p))
-        if state.over:
+        if state.players_done:
             res = state.result()
             sums = [expected_final_sum(state, p) for p in range(state.players)]
             assert [abs(s) for s in res.sums] == [abs(s) for s in sums]
@@ -127,7 +127,7 @@ def hit_me_step_checker(full: bool) -> Any:
                 assert back.legal_actions(p) == state.legal_actions(p)
             twin = state.clone()
             assert twin == state
-            if not twin.over:
+            if not twin.players_done:
                 twin.apply_action(Hold())
                 assert twin != state, "a clone must be independent"
 
@@ -143,7 +143,7 @@ def test_hit_me_random_rounds(players: int, variant: str) -> None:
         dealer = seed % players
         state = play_hit_me_round(cfg, seed, dealer=dealer,
                                   on_step=hit_me_step_checker(full=seed < FULL_CHECK_SEEDS))
-        assert state.over
+        assert state.players_done
         winners_at.update(state.result().winners)
     assert len(winners_at) >= 2, "random rounds should be won by different seats"
 
@@ -166,7 +166,7 @@ def test_hit_me_game_random_many_rounds_same_seed() -> None:
         dealers = []
         for _ in range(30):
             dealers.append(game.dealer)
-            while not game.round.over:
+            while not game.round.players_done:
                 game.round.apply_action(rng.choice([Hit(), Hold()]))
             res = game.finish_round()
             check_hit_me_invariants(game.round)
@@ -215,10 +215,10 @@ def test_hit_me_illegal_moves_from_random_states(variant: str) -> None:
 
         def attempt(state: HitMeRound, rng: random.Random = rng) -> None:
             nonlocal tried
-            if rng.random() > 0.3 and not state.over:
+            if rng.random() > 0.3 and not state.players_done:
                 return
             snapshot = state.to_json()
-            tries = hit_me_illegal_tries(state) if not state.over else [
+            tries = hit_me_illegal_tries(state) if not state.players_done else [
                 (a, p, "over") for a in (Hit(), Hold()) for p in [None, *range(state.players)]]
             for action, player, why in tries:
                 with pytest.raises(IllegalActionError) as info:
@@ -236,7 +236,7 @@ BLACK_SUITS = (Suit.CLUBS, Suit.SPADES)
 
 
 def my_legal(state: FlapjackState, p: int) -> set[Play]:
-    """The legal plays of seat p computed from RULES.md, not from the engine."""
+    """The legal plays of seat p computed from ../shared/RULES.md, not from the engine."""
     cfg = state.config
     total = sum(v for _, v in state.table)
     signs = (1, -1) if cfg.add_or_subtract and state.table else (1,)
@@ -261,7 +261,7 @@ def flapjack_step_checker(full: bool) -> Any:
     def check(state: FlapjackState) -> None:
         check_flapjack_invariants(state)
         n = state.players
-        if not state.over:
+        if not state.is_over:
             legal = state.legal_actions()
             assert len(legal) == len(set(legal)) and set(legal) == my_legal(state, state.current)
         prev = memo["prev"]
@@ -278,7 +278,7 @@ def flapjack_step_checker(full: bool) -> Any:
             everyone_out = not state.draw_pile and not any(state.hands)
             if everyone_out:
                 assert state.end_reason is EndReason.ALL_PLAYED
-            elif state.over:
+            elif state.is_over:
                 assert state.end_reason is EndReason.BLOCKED
                 assert not any(my_legal(state, p) for p in range(n))
             else:
@@ -290,7 +290,7 @@ def flapjack_step_checker(full: bool) -> Any:
                 passes = [e.player for e in new if e.kind is EventKind.PASS]
                 assert passes == skipped
                 assert state.passes - passes_before == len(skipped)
-        if not state.over:
+        if not state.is_over:
             memo["prev"] = (state.current, len(state.events), len(state.tricks[state.current]),
                             state.passes, len(state.draw_pile))
         else:
@@ -311,7 +311,7 @@ def flapjack_step_checker(full: bool) -> Any:
                 assert back.legal_actions(p) == state.legal_actions(p)
             twin = state.clone()
             assert twin == state
-            if not twin.over:
+            if not twin.is_over:
                 twin.apply_action(twin.legal_actions()[0])
                 assert twin != state, "a clone must be independent"
 
@@ -359,7 +359,7 @@ def test_flapjack_illegal_moves_from_random_states(variant: str) -> None:
 
         def attempt(state: FlapjackState, rng: random.Random = rng) -> None:
             nonlocal tried
-            if state.over:
+            if state.is_over:
                 tries = [(Play(c), p) for p in [None, *range(state.players)]
                          for c in state.hands[p or 0][:2]]
             elif rng.random() < 0.25:
@@ -372,7 +372,7 @@ def test_flapjack_illegal_moves_from_random_states(variant: str) -> None:
                 with pytest.raises(IllegalActionError) as info:
                     state.apply_action(action, player)
                 assert str(info.value)
-                if isinstance(action, Play) and not state.over and player is not None:
+                if isinstance(action, Play) and not state.is_over and player is not None:
                     assert state.why_illegal(player, action.card, action.sign)
                 tried += 1
             assert state.to_json() == snapshot, "an illegal move changed the state"
@@ -408,7 +408,7 @@ def test_flapjack_any_seed(seed: int, players: int, variant: str, extra_decks: i
                          colors=colors)
     state = play_flapjack(cfg, seed, dealer=seed % players,
                           on_step=flapjack_step_checker(full=players <= 4))
-    assert state.over
+    assert state.is_over
 
 
 @hsettings(max_examples=40, deadline=None)
@@ -422,7 +422,7 @@ def test_flapjack_any_custom_settings(seed: int, limit: int, faces: bool, aos: b
     cfg = FlapjackConfig(players=3, limit=limit, face_cards=faces, add_or_subtract=aos,
                          targets=targets, signed=signed)
     state = play_flapjack(cfg, seed, on_step=flapjack_step_checker(full=False))
-    assert state.over
+    assert state.is_over
 
 
 @pytest.mark.parametrize("game", ["hit-me", "flapjack"])
@@ -441,20 +441,20 @@ def test_saved_and_loaded_mid_game_continues_identically(game: str) -> None:
             load = FlapjackState.from_json
         stop = pick.randrange(20)
         for _ in range(stop):
-            if state.over:
+            if state.is_over:
                 break
             state.apply_action(pick.choice(state.legal_actions()))
         copy = load(json.loads(json.dumps(state.to_json())))
         rng_a, rng_b = random.Random(seed + 1), random.Random(seed + 1)
-        while not state.over:
+        while not state.is_over:
             state.apply_action(rng_a.choice(state.legal_actions()))
             copy.apply_action(rng_b.choice(copy.legal_actions()))
-        assert copy.over and copy.to_json() == state.to_json()
+        assert copy.is_over and copy.to_json() == state.to_json()
 
 
 def test_signed_add_or_subtract_random_games_subtract_negatives() -> None:
     """Random play of "signed add or subtract" subtracts red (negative) cards, moving the
-    total up by their size, and adds them, moving it down: both as RULES.md says."""
+    total up by their size, and adds them, moving it down: both as ../shared/RULES.md says."""
     seen = set()
     for seed in range(20):
         state = play_flapjack(flapjack_config(3, "signed-add-or-subtract"), seed,

@@ -171,7 +171,7 @@ def test_seats_hide_other_hands_unless_revealed():
 def test_seats_mark_the_winner_at_the_end():
     st = deal(deck="KH,5S")
     play(st, "KH")
-    while not st.over:
+    while not st.is_over:
         st.apply_action(st.legal_actions()[0])
     html = rf.seats_html(st.observation(0), NAMES, 0)
     for w in st.result().winners:
@@ -206,7 +206,7 @@ def test_banner_celebrates_a_flapjack_and_announces_passes():
 
 
 def _ended(reason: str, won: list[int], winners: list[int]) -> dict:
-    return {"over": True, "seats": [{"hand_count": 0}] * len(won), "table": [],
+    return {"is_over": True, "seats": [{"hand_count": 0}] * len(won), "table": [],
             "result": {"reason": reason, "cards_won": won, "winners": winners,
                        "tie": len(winners) > 1}}
 
@@ -222,7 +222,7 @@ def test_end_text_names_winner_and_why():
     assert "Mia wins with 30 cards." in t
     t = rf.end_text(_ended("blocked", [10, 10, 3], [0, 1]), ["You", "Ada", "Ben"], 0)
     assert "A tie: You and Ada each won 10 cards." in t
-    assert rf.end_text({"over": False, "result": None}, NAMES) == ""
+    assert rf.end_text({"is_over": False, "result": None}, NAMES) == ""
 
 
 def test_end_html_counts_cards_won_by_no_one():
@@ -327,7 +327,7 @@ def test_reasons_html_newest_first_and_escaped():
 
 def test_render_language_never_says_bigger_or_smaller():
     st = deal(players=3, deck="", seed=11)
-    while not st.over:
+    while not st.is_over:
         st.apply_action(st.legal_actions()[0])
     obs = st.observation(0)
     names = seat_names(None, 3)

@@ -70,7 +70,7 @@ def hidden_of_others(s: SeatSession) -> list[Any]:
     if isinstance(st, HitMeGame):
         r: HitMeRound = st.round
         return [r.face_down[p] for p in range(r.players) if p != s.seat and not r.revealed]
-    if st.over:
+    if st.is_over:
         return []
     return [c for p, hand in enumerate(st.hands) if p != s.seat for c in hand]
 
@@ -214,7 +214,7 @@ def test_a_whole_flapjack_game_by_three_pages(rooms_url: str) -> None:
     plays = sum(1 for e in ss[0].state.events if e.kind.value == "play")
     assert plays == store.move_count(host.code)
     for s in ss:  # at the end every hand is shown, and the same on every page
-        assert s.view().over and s.view().obs["reveal"]
+        assert s.view().is_over and s.view().obs["reveal"]
 
 
 def test_a_card_from_another_hand_is_refused(rooms_url: str) -> None:

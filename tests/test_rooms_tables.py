@@ -270,7 +270,7 @@ def test_two_pages_play_flapjack_through_the_table(rooms_url: str, spanish: None
     assert plays == store.move_count(code)
     for page in pages:
         v = page.session.view()
-        assert v.over and v.obs["reveal"]
+        assert v.is_over and v.obs["reveal"]
         assert page.table.move_log.text().count("\n") >= plays - 1
         assert words._("The game is over.") in page.room_status.value
 

@@ -254,7 +254,7 @@ def test_saved_flapjack_table_total_within_the_limit() -> None:
 def hit_me_game_save(rounds: int = 3) -> dict[str, Any]:
     game = HitMeGame(HitMeConfig(players=3), seed=4)
     for _ in range(rounds):
-        while not game.round.over:
+        while not game.round.players_done:
             game.round.apply_action(Hit() if game.round.sum(game.round.current) < 0 else Hold())
         game.next_round()
     return json.loads(json.dumps(game.to_json()))

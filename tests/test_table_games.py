@@ -18,12 +18,12 @@ import pytest
 from helpers import card_forms, card_tokens, find_card_text
 
 from engine.cards import Card
-from engine.hit_me import HitMeGame
+from engine.hit_me import HitMeGame, Phase
 from widgets.flapjack import render as fj_render
 from widgets.flapjack.session import YOU, FlapjackSession
 from widgets.flapjack.view import table_view as flapjack_view
 from widgets.hit_me.render import own_values
-from widgets.hit_me.session import HitMeSession, Phase
+from widgets.hit_me.session import HitMeSession
 from widgets.hit_me.view import table_view as hit_me_view
 
 
@@ -75,7 +75,7 @@ def hit_me_hidden(s: HitMeSession) -> tuple[list[Card], list[Card]]:
 def check_hit_me_view(s: HitMeSession) -> Any:
     v = hit_me_view(s)
     assert v.viewer == s.viewer
-    if s.phase is not Phase.REVEAL and not (s.walkthrough and s.teacher_reveal):
+    if s.phase is not Phase.REVEALED and not (s.walkthrough and s.teacher_reveal):
         hidden, shown = hit_me_hidden(s)
         assert not leaked(v, hidden, shown), (s.phase, s.viewer)
         assert not v.result_html
@@ -144,14 +144,14 @@ def play_hit_me_round(s: HitMeSession, rng: random.Random) -> None:
         if s.phase is not Phase.PLAY:
             break
         play_hit_me_turn(s, rng)
-    assert s.phase is Phase.ANNOUNCE and s.game.round.over
+    assert s.phase is Phase.ANNOUNCE and s.game.round.players_done
     v = check_hit_me_view(s)
     assert v.status_html and not v.can_hit and not v.can_hold
     for _ in range(2 * len(s.students) + 2):
         if s.phase is not Phase.ANNOUNCE:
             break
         answer_hit_me(s, rng)
-    assert s.phase is Phase.REVEAL
+    assert s.phase is Phase.REVEALED
     v = check_hit_me_view(s)
     assert v.round_over and v.result_html and not v.can_peek
     every_down = [c for c in s.game.round.face_down if c is not None]
@@ -328,15 +328,15 @@ def test_flapjack_whole_games(variant: str, players: int, decks: int, colors: st
                             opponents=level, seed=seed, bot_delay=0, say_total=seed % 2 == 0)
         s.new_game(seed)
         for _ in range(200):
-            if s.state.over:
+            if s.state.is_over:
                 break
             assert s.state.current == YOU  # bot_delay 0: the computers moved at once
             for other in range(1, players):  # every other seat's view holds only its hand
                 flapjack_check(s, other)
             play_flapjack_turn(s, rng)
-        assert s.state.over
+        assert s.state.is_over
         v = flapjack_view(s, YOU)
-        assert v.over and v.replay_code is not None
+        assert v.is_over and v.replay_code is not None
         assert "Replay this deal" in fj_render.view_banner_html(v)
         assert v.hand == () or all(c.reason for c in v.hand)
 
@@ -353,7 +353,7 @@ def test_flapjack_teacher_reveal_steps_a_whole_game_and_restarts_the_deal() -> N
     s.set_show_hands(False)
     flapjack_check(s)
     for _ in range(300):
-        if s.state.over:
+        if s.state.is_over:
             break
         v = flapjack_check(s)
         if v.next_enabled:
@@ -362,9 +362,9 @@ def test_flapjack_teacher_reveal_steps_a_whole_game_and_restarts_the_deal() -> N
         else:
             assert s.next_move() is not None  # not a computer's turn: refused
             play_flapjack_turn(s, rng)
-    assert s.state.over
+    assert s.state.is_over
     assert s.restart() is None
-    assert s.state.to_json() == start and not s.state.over
+    assert s.state.to_json() == start and not s.state.is_over
     s.set_show_hands(True)
     v = flapjack_view(s, YOU)
     assert v.show_reasons and all(seat["hand"] is not None for seat in v.obs["seats"])
@@ -375,7 +375,7 @@ def test_flapjack_same_code_same_game() -> None:
         s = FlapjackSession(players=3, seed="class-5b", bot_delay=0, opponents="hard")
         s.new_game("class-5b")
         rng = random.Random(1)
-        while not s.state.over:
+        while not s.state.is_over:
             play_flapjack_turn(s, rng)
         return [repr(e) for e in s.state.events]
 
@@ -423,7 +423,7 @@ def test_hit_me_walkthrough_switch_pauses_and_resumes_the_computers() -> None:
     assert s.game.round.current == 1 and hit_me_view(s).can_next_move  # waiting
     assert "deal code 7" in hit_me_view(s).status_html  # the code shows in walkthrough
     assert s.set_walkthrough(False) and not s.walkthrough
-    assert s.game.round.current != 1 or s.game.round.over  # the computers played on
+    assert s.game.round.current != 1 or s.game.round.players_done  # the computers played on
     assert s.restart_deal() and s.phase is Phase.PLAY  # a teacher restarts, walkthrough or not
 
 

@@ -27,8 +27,8 @@ from helpers import TEACHER_KEY as KEY
 from ipywidgets.widgets.widget import _instances
 from widget_helpers import all_widgets, errors_raise, synced_text  # noqa: F401
 
+from engine.hit_me import Phase
 from widgets import FlapjackTable, HitMeTable
-from widgets.hit_me.session import Phase
 from widgets.page import teacher_key as tk
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -88,7 +88,7 @@ def assert_no_teacher_control(table: Any) -> None:
         table._set_reveal(True)
         assert json.dumps(table.game.to_json()) == before and not table.ctl.walkthrough
         assert_no_teacher_part(table)
-        if table.phase is not Phase.REVEAL:  # the deal is in progress: its code is not shown
+        if table.phase is not Phase.REVEALED:  # the deal is in progress: its code is not shown
             assert tk_code_hidden(table)
     else:
         assert not table.teacher_controls and not table.controller.walkthrough
@@ -102,7 +102,7 @@ def assert_no_teacher_control(table: Any) -> None:
         table._replay_code("77")
         assert json.dumps(table.state.to_json()) == before
         assert not table.controller.walkthrough and "teacher" in table.message.value
-        if not table.state.over:
+        if not table.state.is_over:
             assert tk_code_hidden(table)
 
 

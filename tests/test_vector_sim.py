@@ -19,7 +19,7 @@ def engine_rounds(players: int, thresholds: list[int], rounds: int, seed: int):
     hits = np.zeros((rounds, players), dtype=int)
     for r in range(rounds):
         state = HitMeRound.deal(cfg, dealer=r % players, rng=rng)
-        while not state.over:
+        while not state.players_done:
             p = state.current
             state.apply_action(Hit() if abs(state.sum(p)) >= thresholds[p] else Hold())
         for p in range(players):

@@ -100,7 +100,7 @@ def test_hit_me_parts_are_made_when_first_needed() -> None:
     assert t.announce_box.layout.display == "none"  # and hidden until the round ends
     u = HitMeTable(players=3, seed=5, bot_delay=0)
     u.peek_button.click()
-    while not u.game.round.over:
+    while not u.game.round.players_done:
         u.hold_button.click()
     assert LazyPart.built(u, "announce_box") and u.announce_box in u.children
     assert u.announce_box.layout.display is None and not u.announce.check_button.disabled

@@ -24,15 +24,15 @@ from traitlets import TraitError
 from widget_helpers import AlwaysHold, all_widgets, errors_raise, synced_text  # noqa: F401
 
 from engine.cards import Card, Suit
+from engine.hit_me import Phase
 from widgets import HitMeTable
-from widgets.hit_me.session import Phase
 from widgets.words import card_name
 
 
 def hidden_and_visible(t: HitMeTable) -> tuple[list[Card], list[Card]]:
     """Face-down cards the person at the screen may not see now, and the cards they see."""
     rnd = t.game.round
-    if t.phase is Phase.REVEAL:
+    if t.phase is Phase.REVEALED:
         return [], rnd.all_cards()
     viewer = t.viewer
     hidden, visible = [], []
@@ -62,7 +62,7 @@ def play_round_checking(t: HitMeTable, rng_hits: int) -> None:
     tree after every step."""
     assert_no_leak(t, "at the start")
     for _ in range(200):
-        if t.phase is Phase.REVEAL:
+        if t.phase is Phase.REVEALED:
             break
         if t.pass_screen:
             t.pass_button.click()
@@ -97,7 +97,7 @@ def play_round_checking(t: HitMeTable, rng_hits: int) -> None:
         assert_no_leak(t, "after announcing")
         t.announce_done_button.click()
         assert_no_leak(t, "after the announce step")
-    assert t.phase is Phase.REVEAL
+    assert t.phase is Phase.REVEALED
 
 
 @pytest.mark.parametrize(("kw", "hits"), [
@@ -231,7 +231,7 @@ def forge(w: widgets.Widget, value: Any) -> None:
 def still_playable(t: HitMeTable) -> None:
     """The table goes on: the student can finish the round."""
     for _ in range(100):
-        if t.phase is Phase.REVEAL:
+        if t.phase is Phase.REVEALED:
             return
         if t.pass_screen:
             t.pass_button.click()
@@ -247,7 +247,7 @@ def still_playable(t: HitMeTable) -> None:
             t.announce.target.value = "sum"
             t.announce.check_button.click()
             t.announce_done_button.click()
-    assert t.phase is Phase.REVEAL
+    assert t.phase is Phase.REVEALED
 
 
 @pytest.mark.parametrize("kw", [

@@ -21,11 +21,10 @@ import pytest
 
 from engine.bots import make_bot
 from engine.flapjack import FlapjackConfig, FlapjackState
-from engine.hit_me import HitMeConfig, HitMeGame
+from engine.hit_me import HitMeConfig, HitMeGame, Phase
 from widgets import words
 from widgets.flapjack.session import YOU
 from widgets.flapjack.table import FlapjackTable
-from widgets.hit_me.session import Phase
 from widgets.hit_me.table import HitMeTable
 
 
@@ -87,7 +86,7 @@ def test_every_event_bot_reason_and_hint_sentence_is_marked(pseudo: None) -> Non
         game = HitMeGame(HitMeConfig(players=3, ace_eleven=seed == 1), seed=seed)
         bots = [make_bot(spec, "hit-me", seed) for spec in ("random", "threshold:4", "expert")]
         rnd = game.round
-        while not rnd.over:
+        while not rnd.players_done:
             seat = rnd.current
             obs = rnd.observation(seat)
             assert not unmarked(words.hit_me_hint(obs, ["Ana", "Ben", "Cam"]))
@@ -106,7 +105,7 @@ def test_every_event_bot_reason_and_hint_sentence_is_marked(pseudo: None) -> Non
             cfg = FlapjackConfig(players=3, variant=variant)
             st = FlapjackState.deal(cfg, rng=seed)
             fbots = [make_bot(s, "flapjack", seed) for s in ("random", "greedy", "expert")]
-            while not st.over:
+            while not st.is_over:
                 seat = st.current
                 obs = st.observation(seat)
                 assert not unmarked(words.flapjack_hint(obs)), words.flapjack_hint(obs)
@@ -141,7 +140,7 @@ def test_hit_me_table_by_clicks_shows_only_marked_sentences(pseudo: None) -> Non
         t.announce.boxes["abs"].value = str(abs(sum(values)))
         t.announce.check_button.click()
         t.announce_done_button.click()
-        assert t.phase is Phase.REVEAL
+        assert t.phase is Phase.REVEALED
         lines = t.move_log.text().splitlines()
         assert lines and not [ln for ln in lines if unmarked(ln)]
         labels = aria_labels(t.seats_html.value)
@@ -157,7 +156,7 @@ def test_flapjack_table_by_clicks_shows_only_marked_sentences(pseudo: None, vari
     t = FlapjackTable(players=3, variant=variant, seed=4, bot_delay=0, opponents="hard")
     rng = random.Random(4)
     seen_banner = 0
-    while not t.state.over:
+    while not t.state.is_over:
         assert t.state.current == YOU
         shown = list(t.card_buttons[:len(t.state.hands[YOU])])
         for b in shown:
@@ -265,14 +264,14 @@ def play_hit_me(t: HitMeTable, rounds: int, check: Any) -> None:
             t.announce.check_button.click()
             check()
             t.announce_done_button.click()
-        assert t.phase is Phase.REVEAL
+        assert t.phase is Phase.REVEALED
         check()
         t.next_round_button.click()
 
 
 def play_flapjack(t: FlapjackTable, rng: random.Random, check: Any) -> None:
     """A whole game by clicks (hint, a card, its sign, the new total when asked)."""
-    while not t.state.over:
+    while not t.state.is_over:
         assert t.state.current == YOU
         t.hint.button.click()
         check()

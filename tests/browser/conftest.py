@@ -603,7 +603,7 @@ class HitMeReplica:
 
     def run_bots(self) -> None:
         r = self.round
-        while not r.over and r.current in self.bots:
+        while not r.players_done and r.current in self.bots:
             seat = r.current
             d = self.bots[seat].choose(r.observation(seat), r.legal_actions(seat))
             r.apply_action(d.action, seat)
@@ -654,13 +654,13 @@ class FlapjackReplica:
 
     def run_bots(self) -> None:
         st = self.state
-        while not st.over and st.current in self.bots:
+        while not st.is_over and st.current in self.bots:
             seat = st.current
             d = self.bots[seat].choose(st.observation(seat), st.legal_actions(seat))
             st.apply_action(d.action, seat)
 
     def my_turn(self) -> bool:
-        return not self.state.over and self.state.current == 0
+        return not self.state.is_over and self.state.current == 0
 
     def choose(self) -> Any:
         """The student's next play: the first legal one in hand order."""

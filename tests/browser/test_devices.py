@@ -612,7 +612,7 @@ def _play_hit_me_to_the_check(vp: Any, server: Any, bt: Any) -> Any:
         timeout=30_000)
     button("Hold").click()
     replica.act(Hold())
-    assert replica.round.over
+    assert replica.round.players_done
     page.locator(".icg-answer input").first.wait_for(state="visible", timeout=30_000)
     vp.wait_synced()
     return replica

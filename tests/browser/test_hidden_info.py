@@ -66,10 +66,10 @@ def test_hit_me_face_down_card_stays_in_the_kernel(
     if any(isinstance(a, Hit) for a in replica.round.legal_actions(0)):
         click_when_enabled(vp.page, "Hit me!")
         replica.act(Hit())
-    if not replica.round.over:
+    if not replica.round.players_done:
         click_when_enabled(vp.page, "Hold")
         replica.act(Hold())
-    assert replica.round.over
+    assert replica.round.players_done
     text_box(vp.page, "My sum").wait_for(state="visible", timeout=TIMEOUT)
     settle(vp)
     # The engine's round is over, but the cards are not turned up until the announce is done.
@@ -99,7 +99,7 @@ def test_flapjack_hands_and_draw_pile_stay_in_the_kernel(
     settle(vp)
     assert_hidden(vp, bt, replica.hidden_cards(), replica.state.hands[0], "after the deal")
     for turn in range(1, 6):
-        if replica.state.over:
+        if replica.state.is_over:
             break
         play = replica.choose()
         label = replica.label(play.card)

@@ -95,7 +95,7 @@ def test_both_tables_to_the_end_in_qps_show_no_unmarked_text(
     if any(isinstance(a, Hit) for a in hit_me.round.legal_actions(0)):
         wait_enabled(page, qps("Hit me!")).click()
         hit_me.act(Hit())
-    if not hit_me.round.over and hit_me.round.current == 0:
+    if not hit_me.round.players_done and hit_me.round.current == 0:
         wait_enabled(page, qps("Hold")).click()
         hit_me.act(Hold())
     total = hit_me.my_sum()
@@ -111,7 +111,7 @@ def test_both_tables_to_the_end_in_qps_show_no_unmarked_text(
     # Flapjack: every turn by clicking the replica's card, to the end of the game.
     fj = bt.FlapjackReplica()
     turns = 0
-    while not fj.state.over:
+    while not fj.state.is_over:
         turns += 1
         assert turns <= 60
         want = sorted(fj.hand_labels())  # the page shows the hand the engine has, first

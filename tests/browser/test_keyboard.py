@@ -98,10 +98,10 @@ def test_hit_me_round_by_keyboard(fixtures_server: Any, open_page: Any, bt: Any)
         replica.act(Hit())
         new = replica.round.face_up[0][-1]
         page.locator(f'.icg-card[aria-label^="{card_name(new)},"]').first.wait_for(timeout=TIMEOUT)
-    if not replica.round.over:
+    if not replica.round.players_done:
         press_button(page, "Hold", "Enter")
         replica.act(Hold())
-    assert replica.round.over
+    assert replica.round.players_done
     page.locator(".icg-answer").first.wait_for(state="visible", timeout=TIMEOUT)
     total = replica.my_sum()
     type_into(vp, "My sum", str(total))
@@ -138,7 +138,7 @@ def test_flapjack_game_by_keyboard(fixtures_server: Any, open_page: Any, bt: Any
     vp.open(fixtures_server.page_url("flapjack_table.ipynb"))
     page = vp.page
     turn = 0
-    while not replica.state.over:
+    while not replica.state.is_over:
         assert replica.my_turn()
         turn += 1
         assert turn <= 60, "the game did not end"

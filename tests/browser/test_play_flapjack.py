@@ -58,7 +58,7 @@ def test_full_game_by_clicks_and_typed_totals(
     vp.open(fixtures_server.page_url("flapjack_table.ipynb"))
     page = vp.page
     turns = 0
-    while not replica.state.over:
+    while not replica.state.is_over:
         assert replica.my_turn(), "after the computer's moves it must be the student's turn"
         turns += 1
         assert turns <= MAX_TURNS, "the game did not end"

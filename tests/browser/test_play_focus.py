@@ -133,14 +133,14 @@ def test_focus_follows_play_and_enter_checks(fixtures_server: Any, open_page: An
         page.locator(f'.icg-card[aria-label^="{card_name(new)},"]').first.wait_for(
             timeout=TIMEOUT)
         vp.wait_synced()
-        if not replica.round.over and any(isinstance(a, Hold)
+        if not replica.round.players_done and any(isinstance(a, Hold)
                                           for a in replica.round.legal_actions(0)):
             _focus_settles(page, "Hit me!")
-    if not replica.round.over:
+    if not replica.round.players_done:
         tab_to(page, lambda i: i["text"] == "Hold", "Hold")
         page.keyboard.press("Enter")
         replica.act(Hold())
-    assert replica.round.over
+    assert replica.round.players_done
     boxes = page.locator(".icg-answer input")
     boxes.first.wait_for(state="visible", timeout=TIMEOUT)
     page.wait_for_function("() => document.activeElement.matches('.icg-answer input')",

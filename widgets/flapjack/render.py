@@ -200,7 +200,7 @@ def seats_html(obs: dict[str, Any], names: Sequence[str], you: int | None = 0) -
     cards won and Flapjacks; the player to move and the dealer are marked."""
     boxes = []
     result = obs.get("result") or {}
-    winners = set(result.get("winners", [])) if obs.get("over") else set()
+    winners = set(result.get("winners", [])) if obs.get("is_over") else set()
     for seat in obs["seats"]:
         p = int(seat["seat"])
         classes = ["icg-seat"]
@@ -242,7 +242,7 @@ def seats_html(obs: dict[str, Any], names: Sequence[str], you: int | None = 0) -
 def status_text(obs: dict[str, Any], names: Sequence[str], you: int | None = 0, *,
                 walkthrough: bool = False, choosing: str = "") -> str:
     """One line saying whose turn it is and what to do."""
-    if obs.get("over"):
+    if obs.get("is_over"):
         return _("The game is over.")
     cur = obs.get("current_player")
     if cur is None:
@@ -283,7 +283,7 @@ def banner_html(events: Sequence[dict[str, Any]], names: Sequence[str],
 def end_text(obs: dict[str, Any], names: Sequence[str], you: int | None = 0) -> str:
     """'Game over: every card has been played. Ada wins with 12 cards.' (co-winners on a tie)."""
     result = obs.get("result")
-    if not obs.get("over") or not result:
+    if not obs.get("is_over") or not result:
         return ""
     return flapjack_end_text(result, names, addressed(names, you))
 

@@ -21,7 +21,7 @@ from typing import Any
 from engine.cards import Card
 from engine.errors import ConfigError, Reason, Why
 from engine.flapjack import FlapjackState, Play
-from engine.games import make_game
+from engine.games import make_game, settings_of
 from widgets import words
 from widgets.table.controller import TableController, call_later, make_bots
 from widgets.table.deal_codes import DealCodeError, new_secret_seed, parse_deal_code
@@ -35,7 +35,8 @@ from widgets.table.shell import check_names as check_names_policy
 from widgets.words import _, config_error_text
 
 YOU = 0  # the student's seat (seat 0 deals, so the computer player on the left leads)
-LEVELS = ("easy", "medium", "hard")
+SETTINGS = settings_of("flapjack")  # the registry's settings of this game (engine/games.py)
+LEVELS = tuple(SETTINGS.levels)
 BOT_SPECS = ("random", "greedy", "expert")
 SPEC_LEVEL = {"random": "easy", "greedy": "medium", "expert": "hard"}
 MINUS = "\u2212"  # the minus sign of the keypad
@@ -106,7 +107,7 @@ class HandChoices:
     def my_turn(self, viewer: int | None = None) -> bool:
         st = self._state_or_none()
         v = self.viewer if viewer is None else viewer
-        return st is not None and not st.over and st.current == v and self._may_move()
+        return st is not None and not st.is_over and st.current == v and self._may_move()
 
     def _own_card(self, key: str | None, viewer: int | None = None) -> Card | None:
         v = self.viewer if viewer is None else viewer
@@ -122,7 +123,7 @@ class HandChoices:
         """Why `viewer` may not play their own `card` with `sign` now, as data (None: allowed)."""
         st = self.state
         v = self.viewer if viewer is None else viewer
-        if st.over:
+        if st.is_over:
             return Why(Reason.GAME_OVER)
         if st.current != v or not self._may_move():
             return Why(Reason.NOT_YOUR_TURN, {"current": st.current, "seat": v})
@@ -308,7 +309,7 @@ class FlapjackSession(HandChoices):
     @property
     def reveal(self) -> bool:
         """Every hand is shown: a teacher's walkthrough with "Show every hand", or the end."""
-        return self.state.over or (self.teacher_controls and self.controller.walkthrough
+        return self.state.is_over or (self.teacher_controls and self.controller.walkthrough
                                    and self.show_hands)
 
     def observation(self, viewer: int = YOU) -> dict[str, Any]:

@@ -1,5 +1,5 @@
 """The Flapjack table widget: one student (seat 0) against computer players, a walkthrough, or
-a student's seat at a shared room (`FlapjackTable.over(seat)`, widgets/together/seat.py).
+a student's seat at a shared room (`FlapjackTable.for_session(seat)`, widgets/together/seat.py).
 
     from widgets import FlapjackTable
     FlapjackTable(players=3, opponents="medium", variant="classic", seed=1234)
@@ -77,7 +77,7 @@ class FlapjackTable(TableShell, widgets.VBox):
         self.new_game(self.session.first_code, at_once=True)
 
     @classmethod
-    def over(cls, session: Any, *, large_print: bool = False, lang: str | None = None,
+    def for_session(cls, session: Any, *, large_print: bool = False, lang: str | None = None,
              anchor: str | None = None) -> FlapjackTable:
         """The table drawn over a session made elsewhere: a room's seat
         (widgets/together/seat.py, `FlapjackSeat`), which offers what a FlapjackSession offers
@@ -310,7 +310,7 @@ class FlapjackTable(TableShell, widgets.VBox):
                               last_reason=render.view_last_reason_html(v),
                               reasons=render.view_reasons_html(v))
         self.hint.button.disabled = not v.hint_enabled
-        if v.over and LazyPart.built(self, "practice"):
+        if v.is_over and LazyPart.built(self, "practice"):
             self.practice.check_button.disabled = True
             self.cancel_practice_button.disabled = True
         if self.settings_toggle is not None:
@@ -335,3 +335,6 @@ class FlapjackTable(TableShell, widgets.VBox):
         for b, s in zip((self.add_button, self.subtract_button), v.signs.buttons, strict=True):
             b.description, b.tooltip, b.disabled = s.description, s.tooltip, s.disabled
         self.sign_box.layout.display = None
+
+
+TABLE = FlapjackTable  # the game's table (widgets.table.games.table_class)

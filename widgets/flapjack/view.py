@@ -98,7 +98,7 @@ class TableView:
     # the hint button: on the viewer's own turn only (off while the computers play), and not
     # while the new total is being asked
     hint_enabled: bool
-    over: bool
+    is_over: bool
     settings_label: str
 
 
@@ -205,7 +205,7 @@ def table_view(session: FlapjackSession, viewer: int = 0) -> TableView:
     walk = session.walkthrough
     last = _bot_moves(session, aos)[-1:] if walk else ()
     last_move = (last[0][0], last[0][1], last[0][2] if obs["reveal"] else "") if last else None
-    bot_to_move = (not obs["over"] and obs["current_player"] is not None
+    bot_to_move = (not obs["is_over"] and obs["current_player"] is not None
                    and obs["current_player"] != viewer)
     return TableView(
         obs=obs, viewer=viewer, names=names,
@@ -215,14 +215,14 @@ def table_view(session: FlapjackSession, viewer: int = 0) -> TableView:
                       code if session.code_open else None,
                       plain=words.plain_totals(obs["config"])),
         banner_events=current_announcements(obs["events"][session.banner_from:]),
-        replay_code=code if obs["over"] and not session.code_open else None,
+        replay_code=code if obs["is_over"] and not session.code_open else None,
         status=status_text(obs, names, viewer, walkthrough=walk, choosing=choosing),
         hand=hand, signs=signs, walkthrough=walk,
         next_enabled=walk and bot_to_move,
         show_reasons=walk and bool(obs["reveal"]),
         bot_moves=_bot_moves(session, aos) if walk and obs["reveal"] else (),
         last_move=last_move,
-        asking_total=session.pending is not None, over=bool(obs["over"]),
+        asking_total=session.pending is not None, is_over=bool(obs["is_over"]),
         hint_enabled=my_turn and session.pending is None,
         settings_label=ngettext("Settings ({variant}, {n} player)",
                                 "Settings ({variant}, {n} players)", cfg.players).format(

@@ -12,35 +12,22 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from enum import Enum
 from typing import Any
 
 from engine.cards import card_from_json
 from engine.errors import ConfigError, check_int
-from engine.games import make_game
-from engine.hit_me import ChooseAce, Hit, HitMeGame, Hold
+from engine.games import make_game, settings_of
+from engine.hit_me import ChooseAce, Hit, HitMeGame, Hold, Phase
 from widgets.hit_me.render import announce_feedback, own_values
 from widgets.table.controller import TableController, make_bots
 from widgets.table.deal_codes import format_code, new_secret_seed, parse_deal_code
 from widgets.table.shell import check_opponent_specs, check_teacher, seat_names
-from widgets.words import N_, _, abs_math, hint_sentence, hit_me_hint_lines, sum_math
+from widgets.words import _, abs_math, hint_sentence, hit_me_hint_lines, sum_math
 
 MODES = ("solo", "pass-device")
-LEVELS = ("easy", "medium", "hard")
-MAX_PLAYERS = 8
-# Shown in the settings (translated there with _()).
-COLOR_OPTIONS = [(N_("black positive, red negative"), "black-positive"),
-                 (N_("red positive, black negative"), "red-positive")]
-TURN_OPTIONS = [(N_("round robin (one hit a pass)"), "round-robin"),
-                (N_("all at once (all your hits in a row)"), "all-at-once")]
-
-
-class Phase(Enum):
-    """Where a round is, as the table shows it."""
-
-    PLAY = "play"
-    ANNOUNCE = "announce"
-    REVEAL = "reveal"
+SETTINGS = settings_of("hit-me")  # the registry's settings of this game (engine/games.py)
+LEVELS = tuple(SETTINGS.levels)
+MAX_PLAYERS = SETTINGS.table_players
 
 
 def widen_ends(line_ends: dict[int | None, tuple[int, int]], viewer: int | None,
@@ -107,7 +94,7 @@ class HitMeSession:
             after_move=self._after_move, schedule=schedule, bot_delay=bot_delay,
             walkthrough=walkthrough)
         self.on_change = on_change
-        self._notify = notify or _quiet
+        self.on_message = notify or _quiet  # the one message hook (the table sets it)
         self.last_message: tuple[str | None, str] = (None, "info")
         self.names_arg = list(names) if names is not None else None
         self.teacher_reveal = False
@@ -132,7 +119,7 @@ class HitMeSession:
 
     def notify(self, text: str | None, kind: str = "info") -> None:
         self.last_message = (text, kind)
-        self._notify(text, kind)
+        self.on_message(text, kind)
 
     # ----- game set-up -----------------------------------------------------------------
     def new_game(self, *, players: int, opponents: Any, seed: Any, mode: str, colors: str,
@@ -215,7 +202,7 @@ class HitMeSession:
 
     def _after_move(self) -> None:
         """Called after every move: start the announce step when the round is over."""
-        if self.phase is Phase.PLAY and self.game.round.over:
+        if self.phase is Phase.PLAY and self.game.round.players_done:
             self.phase = Phase.ANNOUNCE
             self.announce_queue = list(self.students)
             self._fresh_announce()
@@ -278,7 +265,7 @@ class HitMeSession:
 
     def toggle_peek(self) -> None:
         with self.lock:
-            if self.viewer is None or self.phase is Phase.REVEAL:
+            if self.viewer is None or self.phase is Phase.REVEALED:
                 return
             self.peeked = not self.peeked
         self.changed()
@@ -314,9 +301,9 @@ class HitMeSession:
 
     def choose_ace(self, card: dict[str, Any], high: bool) -> None:
         v = self.viewer
-        if v is None or self.phase is Phase.REVEAL:
+        if v is None or self.phase is Phase.REVEALED:
             return
-        if self.game.round.over:  # the round ended: choices are fixed now
+        if self.game.round.players_done:  # the round ended: choices are fixed now
             self.notify(_("The round is over: aces stay as they are."), "error")
             return
         self.ctl.human_move(ChooseAce(card_from_json(card["key"]), high), v)
@@ -382,12 +369,12 @@ class HitMeSession:
                 self._fresh_announce()
             else:
                 self.game.finish_round()  # the engine's Reveal step turns every card up
-                self.phase = Phase.REVEAL
+                self.phase = Phase.REVEALED
         self.changed()
 
     def next_round(self) -> None:
         with self.lock:
-            if self.phase is not Phase.REVEAL:
+            if self.phase is not Phase.REVEALED:
                 return
             if not self.code_open:
                 # The code was shown at the end of this round; it must not predict the next

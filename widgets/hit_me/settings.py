@@ -14,7 +14,7 @@ from widgets.page.in_browser import NUMPY
 from widgets.table.components import SettingsPanel, parse_choice, parse_deal_code, parse_int_setting
 from widgets.table.shell import parse_bool
 from widgets.table.shell import settings_panel as shell_settings_panel
-from widgets.words import _, level_name
+from widgets.words import _, level_name, setting_options
 
 
 def offered_levels(numpy: bool | None = None) -> tuple[str, ...]:
@@ -28,10 +28,12 @@ def offered_levels(numpy: bool | None = None) -> tuple[str, ...]:
 def settings_panel(session: hs.HitMeSession,
                    on_apply: Callable[[dict[str, Any]], str | None]) -> SettingsPanel:
     """The panel with one field per setting of `new_game`, showing the session's settings."""
-    colors = [(_(text), c) for text, c in hs.COLOR_OPTIONS]
-    turns = [(_(text), t) for text, t in hs.TURN_OPTIONS]
+    colors = setting_options(hs.SETTINGS, "colors")
+    turns = setting_options(hs.SETTINGS, "turn_order")
     return shell_settings_panel([
-        ("players", _("Players (2 to 8)"), widgets.IntText(value=3),
+        ("players", _("Players ({low} to {high})").format(low=hs.SETTINGS.players[0],
+                                                          high=hs.MAX_PLAYERS),
+         widgets.IntText(value=hs.SETTINGS.defaults["players"]),
          lambda v: parse_int_setting(v, _("players"), 2, hs.MAX_PLAYERS)),
         ("colors", _("Colours"), widgets.Dropdown(options=colors),
          lambda v: parse_choice(v, [c for _t, c in colors], _("colours"))),

@@ -1,5 +1,5 @@
 """The Hit Me table widget (`HitMeTable`, an ipywidgets VBox): builds its widgets once, routes
-clicks to a `HitMeSession` (session.py), or to a room's seat (`HitMeTable.over(seat)`,
+clicks to a `HitMeSession` (session.py), or to a room's seat (`HitMeTable.for_session(seat)`,
 widgets/together/seat.py), and copies `table_view(session)` (view.py) to the widgets.
 Every view comes from the viewer's observation: a card the person at the screen may not see is
 never in any widget value. Phases: PLAY, ANNOUNCE (sum and |sum| typed first), REVEAL."""
@@ -11,9 +11,10 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from engine.hit_me import Phase
 from engine.questions import SumCheck
 from widgets.hit_me.render import score_table_html
-from widgets.hit_me.session import HitMeSession, Phase
+from widgets.hit_me.session import HitMeSession
 from widgets.hit_me.settings import settings_panel
 from widgets.hit_me.view import HitMeView, table_view
 from widgets.page.in_browser import IN_BROWSER
@@ -82,7 +83,7 @@ class HitMeTable(TableShell, widgets.VBox):
         self._attach(session, large_print)
 
     @classmethod
-    def over(cls, session: Any, *, large_print: bool = False, lang: str | None = None,
+    def for_session(cls, session: Any, *, large_print: bool = False, lang: str | None = None,
              anchor: str | None = None) -> HitMeTable:
         """The table drawn over a session made elsewhere: a room's seat
         (widgets/together/seat.py, `HitMeSeat`), which offers what `table_view` reads
@@ -111,7 +112,7 @@ class HitMeTable(TableShell, widgets.VBox):
                          _dom_classes=("icg-root", *self._classes,
                                        *(["icg-large"] if large_print else [])))
         self._set_large_print(bool(large_print))
-        session._notify = self._notify
+        session.on_message = self._notify
         session.on_round_start = self._round_started
         session.on_change = self.refresh
         self._game_made()
@@ -331,3 +332,6 @@ class HitMeTable(TableShell, widgets.VBox):
         ui.set_enabled([(self.announce.check_button, v.can_check),
                         (self.announce_done_button, v.can_finish)])
         self.announce_done_button.description = v.finish_label
+
+
+TABLE = HitMeTable  # the game's table (widgets.table.games.table_class)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from engine.cards import signed
-from engine.hit_me import Hit
+from engine.hit_me import Hit, Phase
 from widgets.hit_me.render import (
     Arrow,
     Point,
@@ -25,7 +25,6 @@ from widgets.hit_me.render import (
     seats_html,
     status_html,
 )
-from widgets.hit_me.session import Phase
 from widgets.table.render import _nice_range
 from widgets.table.shell import bot_name, format_code
 from widgets.words import _, addressed, card_name, hit_me_story_line
@@ -152,7 +151,7 @@ def last_drawn(moves: Sequence[Any], events: Sequence[dict[str, Any]]
 
 def status_text(s: HitMeLook, obs: dict[str, Any]) -> tuple[str, list[str]]:
     names = s.names
-    if s.phase is Phase.REVEAL:
+    if s.phase is Phase.REVEALED:
         text = _("The round is over: every card is face up.")
     elif s.phase is Phase.ANNOUNCE:
         text = _("Every player has held or has 7 cards. Before the cards turn up, "
@@ -204,7 +203,7 @@ def table_view(s: HitMeLook) -> HitMeView:
     playing = s.phase is Phase.PLAY and not pass_up and viewer is not None
     my_turn = playing and obs["current_player"] == viewer
     announcing = s.phase is Phase.ANNOUNCE and not pass_up and viewer is not None
-    round_over = s.phase is Phase.REVEAL
+    round_over = s.phase is Phase.REVEALED
     replay = None if s.code_open or s.deal_code is None else format_code(s.deal_code)
     text, info = status_text(s, obs)
     values = [p.value for p in points] + [sp.value for sp in spans]

@@ -67,7 +67,7 @@ class CardExplorer(w.VBox):
     ends with a +7 added to the hand."""
 
     @speaks
-    def __init__(self, game: str = "hit-me", colors: str = "black-positive",
+    def __init__(self, game: str = GAMES[0], colors: str = "black-positive",
                  take_away: bool = False, *, lang: str | None = None) -> None:
         self.lang = check_lang(lang)
         if game not in GAMES:

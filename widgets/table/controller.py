@@ -1,7 +1,7 @@
 """The computer-player runner of a card table, one for every table's session.
 
 A session (widgets/hit_me/session.py, widgets/flapjack/session.py) makes a `TableController`
-with callbacks: `state()` (the engine object being played, with `current`, `over`,
+with callbacks: `state()` (the engine object being played, with `current`, `is_over`,
 `legal_actions(p)`, `apply_action(a, p)`, `observation(p)`), `on_change()` (the session
 changed: re-render), `on_error(message)`, and optionally `bot_legal(seat)` (the moves offered
 to a computer player), `after_move()` and `schedule(delay, fn)` (how a paced move waits:
@@ -55,6 +55,22 @@ def call_later(delay: float, fn: Callable[[], None]) -> None:
     t = threading.Timer(delay, fn)
     t.daemon = True
     t.start()
+
+
+def bot_decision(bot: Any, state: Any, seat: int, legal: list[Any]) -> tuple[Any, str | None]:
+    """A computer player's move among `legal` from its own observation, and its reason in
+    words; a bot that fails plays the last legal move instead (reason None: a fallback), so a
+    failing bot never stalls a table or a room. The one decision every runner makes: the
+    table's `TableController.bot_move` and a room seat's computer move
+    (widgets/together/seat.py)."""
+    try:
+        decision = bot.choose(state.observation(seat), legal)
+    except Exception as e:  # noqa: BLE001 - a failing bot must not stall the table
+        log.warning("computer player %s failed: %s", seat, e)
+        return (legal[-1] if legal else None), None
+    from widgets.words import bot_reason_text
+
+    return decision.action, bot_reason_text(decision)
 
 
 def make_bots(specs: dict[int, Any], game: str, seed: Any) -> dict[int, Any]:
@@ -127,7 +143,7 @@ class TableController:
     def bot_to_move(self) -> int | None:
         """The seat of the computer player whose turn it is, or None."""
         st = self.state
-        if st is None or st.over or st.current not in self.bots:
+        if st is None or st.is_over or st.current not in self.bots:
             return None
         return st.current
 
@@ -163,24 +179,24 @@ class TableController:
                 return None
             st = self.state
             legal = self.bot_legal(seat)
+            action, said = bot_decision(self.bots[seat], st, seat, legal)
             try:
-                decision = self.bots[seat].choose(st.observation(seat), legal)
-                st.apply_action(decision.action, seat)
-                from widgets.words import bot_reason_text
-
-                reason = bot_reason_text(decision)
-                action = decision.action
+                st.apply_action(action, seat)
             except Exception as e:  # noqa: BLE001 - a failing bot must not stall the table
-                log.warning("computer player %s failed: %s", seat, e)
-                action = legal[-1] if legal else None
+                log.warning("computer player %s's move failed: %s", seat, e)
+                if said is None:
+                    return None
+                action, said = (legal[-1] if legal else None), None
                 try:
                     st.apply_action(action, seat)
                 except Exception as e2:  # noqa: BLE001
                     log.warning("fallback move of computer player %s failed: %s", seat, e2)
                     return None
+            if said is None:
                 from widgets.words import _
 
-                reason = _("(made a fallback move)")
+                said = _("(made a fallback move)")
+            reason = said
             move = BotMove(seat, action, reason)
             self.reasons[seat] = reason
             self.bot_moves.append(move)

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.errors import ConfigError
+from engine.games import NAME_LENGTH
 from widgets.table.deal_codes import format_code, new_secret_seed  # the one deal-code format
 from widgets.words import _, bound, speaking
 
@@ -25,7 +26,7 @@ __all__ = ["MAX_NAME", "CardRow", "LazyPart", "TeacherBox", "bot_name", "check_n
            "check_teacher", "check_opponent_specs", "format_code",
            "new_secret_seed", "seat_names", "set_large_print", "settings_panel"]
 
-MAX_NAME = 24  # one length limit for a player's name, every table
+MAX_NAME = NAME_LENGTH  # one length limit for a player's name, every table and room
 
 
 def check_names(given: Any, players: int) -> list[str]:

@@ -9,8 +9,9 @@ A thin ipywidgets layer over `widgets.together.seat.SeatSession` (no game logic 
   or not, your name) gives a short room code shown big; "Join" (code + name) gives a seat;
   "Come back" (code + name + seat PIN) gives one's seat back on another page;
 * the table: the room code, this seat's PIN and seat link, the host's Start button, the room's
-  messages, and the game: `HitMeTable.over(seat)` or `FlapjackTable.over(seat)`, the tables a
-  one-screen game uses, drawn from this seat's view only; it updates by itself (the session
+  messages, and the game: `HitMeTable.for_session(seat)` or
+  `FlapjackTable.for_session(seat)`, the tables a one-screen game uses, drawn from this seat's
+  view only; it updates by itself (the session
   polls the store on the kernel's timer).
 
 The page holds its seat's secret in the seat link (`?room=KM7Q4X&seat=1&key=...`), read back
@@ -32,23 +33,18 @@ import ipywidgets as widgets
 
 import rooms as st
 from engine.errors import ConfigError
-from engine.flapjack import FlapjackConfig, FlapjackState
-from engine.hit_me import HitMeConfig, HitMeGame
+from engine.games import GAMES, LEVELS, make_game, settings_of
 from rooms.codes import CodeError, format_code, parse_code
-from widgets.flapjack.table import FlapjackTable
-from widgets.hit_me.table import HitMeTable
 from widgets.table import components as ui
 from widgets.table.deal_codes import new_secret_seed
+from widgets.table.games import game_options, table_class
 from widgets.together.seat import SeatSession, redraw_failed_text
-from widgets.words import _, room_error_text
+from widgets.words import _, level_name, room_error_text, setting_label, variant_title
 
-GAME_OPTIONS = [("Hit Me", "hit-me"), ("Flapjack", "flapjack")]
-VARIANT_OPTIONS = [("classic", "classic"), ("simple ten", "simple-ten"),
-                   ("add or subtract", "add-or-subtract"),
-                   ("signed add or subtract", "signed-add-or-subtract")]
-COLOR_OPTIONS = [("black positive, red negative", "black-positive"),
-                 ("red positive, black negative", "red-positive")]
-LEVELS = ("easy", "medium", "hard")
+# every game's variants and colour conventions, in the registry's order
+VARIANTS = tuple(dict.fromkeys(v for g in GAMES for v in settings_of(g).choices_of("variant")))
+COLORS = tuple(dict.fromkeys(c for g in GAMES for c in settings_of(g).choices_of("colors")))
+MIN_SEATS = min(settings_of(g).players[0] for g in GAMES)
 MAX_WAIT = 60.0
 
 ROOM_CSS = """
@@ -76,14 +72,19 @@ class BackOff:
 
 
 def make_state(game: str, players: int, variant: str, colors: str) -> Any:
-    """A freshly dealt room state (seed: 128 secret bits, never shown or stored apart)."""
+    """A freshly dealt room state (seed: 128 secret bits, never shown or stored apart): a
+    series of deals for a game played deal after deal, else one deal. `variant` is used by a
+    game that has variants."""
     seed = new_secret_seed()
-    if game == "hit-me":
-        return HitMeGame(HitMeConfig(players=players, colors=colors), seed=seed)
-    if game == "flapjack":
-        return FlapjackState.deal(FlapjackConfig(players=players, colors=colors,
-                                                 variant=variant), rng=seed)
-    raise ConfigError(f"game must be hit-me or flapjack; got {game!r}")
+    settings = {"players": players, "colors": colors}
+    if has_variants(game):
+        settings["variant"] = variant
+    g = make_game(game, **settings)
+    return g.new_series(seed) if g.type.series is not None else g.new_state(rng=seed)
+
+
+def has_variants(game: str) -> bool:
+    return bool(settings_of(game).choices_of("variant"))
 
 
 class PlayTogether(widgets.VBox):
@@ -121,20 +122,25 @@ class PlayTogether(widgets.VBox):
                                           tooltip=_("take a free seat at this room"))
         self.back_button = ui.make_button(_("Come back to my seat"), self.come_back,
                                           tooltip=_("your seat again, with your seat PIN"))
-        self.open_game = widgets.Dropdown(description=_("Game"), options=GAME_OPTIONS,
+        self.open_game = widgets.Dropdown(description=_("Game"), options=game_options(),
                                           style={"description_width": "initial"})
         self.open_variant = widgets.Dropdown(description=_("Flapjack variant"),
-                                             options=VARIANT_OPTIONS,
+                                             options=[(variant_title(v), v)
+                                                      for v in VARIANTS],
                                              style={"description_width": "initial"})
-        self.open_colors = widgets.Dropdown(description=_("Colours"), options=COLOR_OPTIONS,
+        self.open_colors = widgets.Dropdown(description=_("Colours"),
+                                            options=[(setting_label("colors", c), c)
+                                                     for c in COLORS],
                                             style={"description_width": "initial"})
-        self.open_seats = widgets.IntText(value=4, description=_("Seats (2 to 8)"),
+        self.open_seats = widgets.IntText(value=4, description=_("Seats ({low} to {high})").format(
+                                              low=MIN_SEATS, high=st.MAX_SEATS),
                                           style={"description_width": "initial"})
         self.open_bots = widgets.Checkbox(value=True,
                                           description=_("Empty seats are computer players"),
                                           style={"description_width": "initial"})
         self.open_level = widgets.Dropdown(description=_("Computer players"),
-                                           options=[(lv, lv) for lv in LEVELS], value="medium",
+                                           options=[(level_name(lv), lv) for lv in LEVELS],
+                                           value="medium",
                                            style={"description_width": "initial"})
         self.open_name = widgets.Text(description=_("Your name (you play too)"),
                                      placeholder="Ana", **text)
@@ -206,12 +212,11 @@ class PlayTogether(widgets.VBox):
         if self.session is not None:
             return
         try:
-            players = ui.parse_int_setting(self.open_seats.value, "seats", 2, st.MAX_SEATS)
-            game = ui.parse_choice(self.open_game.value, [g for _, g in GAME_OPTIONS], "game")
-            variant = ui.parse_choice(self.open_variant.value,
-                                      [v for _, v in VARIANT_OPTIONS], "variant")
-            colors = ui.parse_choice(self.open_colors.value, [c for _, c in COLOR_OPTIONS],
-                                     "colours")
+            players = ui.parse_int_setting(self.open_seats.value, "seats", MIN_SEATS,
+                                           st.MAX_SEATS)
+            game = ui.parse_choice(self.open_game.value, list(GAMES), "game")
+            variant = ui.parse_choice(self.open_variant.value, list(VARIANTS), "variant")
+            colors = ui.parse_choice(self.open_colors.value, list(COLORS), "colours")
             level = ui.parse_choice(self.open_level.value, LEVELS, "computer players")
             from rooms.codes import clean_name
 
@@ -229,7 +234,7 @@ class PlayTogether(widgets.VBox):
 
         try:
             host = self.store.create_room(
-                state, settings={"game": game, "variant": variant if game == "flapjack" else
+                state, settings={"game": game, "variant": variant if has_variants(game) else
                                  None, "colors": colors, "computers": bots, "level": level},
                 fill_bot={"bot": level} if bots else None, client=page_client())
             ticket = self.store.join(host.code, self.open_name.value)
@@ -318,11 +323,10 @@ class PlayTogether(widgets.VBox):
                                                     self.new_pin_button])])
         # the game: the table a one-screen game uses, drawn over this seat (the seat's view
         # only); the room's page redraws the room's parts, then the table
-        if s.game_name == "flapjack":
-            self.table: Any = FlapjackTable.over(s)
-            self.table.hand.box.add_class("icg-room-hand")
-        else:
-            self.table = HitMeTable.over(s)
+        self.table: Any = table_class(s.game_name).for_session(s)
+        hand = getattr(self.table, "hand", None)  # a table whose hand is a row of cards
+        if hand is not None:
+            hand.box.add_class("icg-room-hand")
         s.on_change = self.refresh
         self.game_box = widgets.VBox([self.table])
 

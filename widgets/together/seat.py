@@ -2,8 +2,9 @@
 `HitMeSeat` or a `FlapjackSeat` by the room's game.
 
 A seat offers its table what a one-screen session offers it (widgets/hit_me/session.py,
-widgets/flapjack/session.py), so `HitMeTable.over(seat)` and `FlapjackTable.over(seat)` draw
-it: the table's own view (`table_view`) built from this seat's observation only, with its
+widgets/flapjack/session.py), so `HitMeTable.for_session(seat)` and
+`FlapjackTable.for_session(seat)` draw it: the table's own view (`table_view`) built from
+this seat's observation only, with its
 legal actions (none while a computer player has the seat or the room is not playing), the
 hint, Hit Me's end-of-round check, Flapjack's banners, and one method per click. `room` is
 True: the room deals (no "New deal", no settings) and turns Hit Me's cards up by itself.
@@ -13,10 +14,10 @@ secret when this page opened the room). It polls the room's version on a kernel 
 (`schedule(delay, fn)`, by default the kernel's loop as the tables' computer players use) and,
 when it changed, loads the state and redraws (`on_change()`). A click becomes one store move
 with the version the page showed; `TableChanged`, `NotYourTurn`, `IllegalMove` ... become the
-table's message (`note`, also told to `_notify(text, kind)`); the room's own news (the store
-unavailable, a redraw that failed, the seat taken back elsewhere, the host's start) is
-`room_note`, which the room's page shows above the table. The whole state stays in the
-kernel.
+table's message (`note`, also told to the message hook `on_message(text, kind)`); the
+room's own news (the store unavailable, a redraw that failed, the seat taken back elsewhere,
+the host's start) is `room_note`, which the room's page shows above the table. The whole
+state stays in the kernel.
 
 Computer players (empty seats chosen as computers, or a student away too long) are moved by any
 kernel that sees it is their turn: the first seated student's kernel after `bot_delay`, the others
@@ -41,19 +42,18 @@ import rooms as st
 from engine.cards import card_from_json
 from engine.errors import IllegalActionError
 from engine.flapjack import FlapjackState, Play
-from engine.hit_me import ChooseAce, Hit, HitMeGame, Hold, Reveal
+from engine.hit_me import ChooseAce, Hit, HitMeGame, Hold, Phase, Reveal
 from rooms.codes import format_code
 from rooms.games import NEXT_ROUND, next_round
 from widgets.flapjack.session import HandChoices, Note
 from widgets.hit_me.render import own_values
 from widgets.hit_me.session import (
-    Phase,
     check_answer,
     hint_lines_for,
     shown_sum_text,
     widen_ends,
 )
-from widgets.table.controller import call_later, make_bots
+from widgets.table.controller import bot_decision, call_later, make_bots
 from widgets.words import _, flapjack_hint_lines, hint_sentence, room_error_text
 
 log = logging.getLogger(__name__)
@@ -102,7 +102,7 @@ class Elsewhere:
 
 
 def _quiet(text: str | None, kind: str = "info") -> None:
-    """The default `_notify`: no table draws this seat yet."""
+    """The default `on_message`: no table draws this seat yet."""
 
 
 class SeatSession:
@@ -149,7 +149,7 @@ class SeatSession:
         self.presence_every, self.absent_after = float(presence_every), float(absent_after)
         self.schedule = schedule or call_later
         self.on_change = on_change or (lambda: None)
-        self._notify: Callable[[str | None, str], None] = _quiet
+        self.on_message: Callable[[str | None, str], None] = _quiet  # the one message hook
         self.clock = clock
         self.lock = threading.RLock()  # (the tables draw under the session's lock)
         self.controller = self.ctl = Elsewhere(self)
@@ -220,7 +220,7 @@ class SeatSession:
     def turn(self) -> int | None:
         """The seat to move now (None in Hit Me's announce step and at the end)."""
         r = self._round()
-        return None if r.over else r.current
+        return r.current
 
     def _may_move(self) -> bool:
         """The student at this page may move their seat: the room plays, and no computer
@@ -233,7 +233,7 @@ class SeatSession:
     def say(self, text: str | None, kind: str = "error") -> tuple[str, str] | None:
         """The table's message (a refusal, or None: no message)."""
         self.note = None if text is None else (text, kind)
-        self._notify(text, kind)
+        self.on_message(text, kind)
         return self.note
 
     def say_room(self, text: str | None, kind: str = "error") -> tuple[str, str] | None:
@@ -446,19 +446,16 @@ class SeatSession:
             bot = make_bots({seat: level}, game, f"{self.code}/{self.version}")[seat]
         except Exception:  # noqa: BLE001 - an unknown spec plays as the medium player
             bot = make_bots({seat: "medium"}, game, f"{self.code}/{self.version}")[seat]
-        r = self._round()
-        legal = r.legal_actions(seat)
-        if game == "hit-me":
-            legal = [a for a in legal if isinstance(a, Hit | Hold)]
+        legal = self._bot_legal(seat)
         if not legal:
             return
-        try:
-            action = bot.choose(r.observation(seat), legal).action
-        except Exception as e:  # noqa: BLE001 - a failing bot must not stall the room
-            log.warning("computer player %s failed: %s", seat, e)
-            action = legal[-1]
+        action, _said = bot_decision(bot, self._round(), seat, legal)
         self._store_move(lambda: self.store.play(self.code, seat, self._secret, action,
                                                  expected_version=self.version), quiet=True)
+
+    def _bot_legal(self, seat: int) -> list[Any]:
+        """The moves offered to a computer player (every legal one)."""
+        return self._round().legal_actions(seat)
 
     def _store_move(self, make: Callable[[], int], quiet: bool = False) -> bool:
         """Run one store move; a refusal becomes the message (quiet: a computer move or the
@@ -617,8 +614,7 @@ class HitMeSeat(SeatSession):
 
     @property
     def phase(self) -> Phase:
-        return {"play": Phase.PLAY, "announce": Phase.ANNOUNCE}.get(self.state.round.phase,
-                                                                     Phase.REVEAL)
+        return self.state.round.phase
 
     @property
     def students(self) -> list[int]:
@@ -693,6 +689,11 @@ class HitMeSeat(SeatSession):
             self._asked_round = idx
             self.announce_round += 1
 
+    def _bot_legal(self, seat: int) -> list[Any]:
+        """A computer player hits or holds (its aces count as the engine sets them), as on
+        one screen (`HitMeSession._bot_legal`)."""
+        return [a for a in self._round().legal_actions(seat) if isinstance(a, Hit | Hold)]
+
     def _reveal_due(self) -> bool:
         if self.state.round.phase != "announce" or self.info is None:
             return False
@@ -705,7 +706,7 @@ class HitMeSeat(SeatSession):
 
     # ----- clicks -----------------------------------------------------------------------------
     def toggle_peek(self) -> None:
-        if self.phase is Phase.REVEAL:
+        if self.phase is Phase.REVEALED:
             return
         self.peeked = not self.peeked
         self.on_change()
@@ -850,7 +851,7 @@ class FlapjackSeat(HandChoices, SeatSession):
 
     def observation(self, viewer: int | None = None) -> dict[str, Any]:
         """This seat's observation (every hand once the game is over)."""
-        return self.state.observation(self.seat, reveal=self.state.over)
+        return self.state.observation(self.seat, reveal=self.state.is_over)
 
     def view(self) -> Any:
         """This seat's TableView (the table's own view function)."""
@@ -862,9 +863,10 @@ class FlapjackSeat(HandChoices, SeatSession):
         self.on_change()
 
     def _loaded(self, old: Any) -> None:
-        """The banner announces what happened since the state shown before."""
-        before = len(old.events) if isinstance(old, FlapjackState) else 0
-        self.banner_from = min(before, len(self.state.events))
+        """The banner announces what happened since this seat's own last play, as on one
+        screen (`FlapjackSession`); a new game starts it again."""
+        if not isinstance(old, FlapjackState) or self.banner_from > len(self.state.events):
+            self.banner_from = 0
         if self.selected is not None and not self.my_turn():
             self.selected = None
 
@@ -873,8 +875,11 @@ class FlapjackSeat(HandChoices, SeatSession):
         self.selected = None
         if card is None:
             return self._say(_("That card is not in your hand."))
+        before = self.banner_from
+        self.banner_from = len(self.state.events)
         if self._play(Play(card, sign)):
             return None
+        self.banner_from = before
         return self.note or self.room_note or (_("Not now."), "error")
 
     def hint_lines(self) -> list[Any]:

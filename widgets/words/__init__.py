@@ -4,7 +4,8 @@ One module per idea, every name read from here (`from widgets.words import _, re
 `catalogues` (the catalogues, `_()`, `ngettext()`, `N_()`), `numbers`, `cards`, `people` (who did
 it), `event_log` (the plain log), `hit_me_log`, `flapjack_log`, `mistakes` (each common
 mistake's label and feedback), `reasons` (refused moves and settings), `room_errors`,
-`bot_reasons`, `hints`, `questions` (a question's words made from its data).
+`bot_reasons`, `hints`, `questions` (a question's words made from its data), `settings` (the
+labels of the games' settings).
 
 The engine speaks data (engine.events.Event, engine.errors.Reason, ...); this module turns that
 data into words for one viewer ("You hit" / "Ana hits"). Every user-facing string goes through
@@ -123,7 +124,6 @@ from widgets.words.reasons import (
     limit_short,
     limit_short_both,
     reason_text,
-    variant_title,
 )
 from widgets.words.room_errors import (
     CANNOT_CHANGE,
@@ -131,6 +131,12 @@ from widgets.words.room_errors import (
     ROOM_ERRORS,
     ROOM_STATUS,
     room_error_text,
+)
+from widgets.words.settings import (
+    described_level,
+    setting_label,
+    setting_options,
+    variant_title,
 )
 
 __all__ = [
@@ -214,4 +220,7 @@ __all__ = [
     "time_ago",
     "total_text",
     "variant_title",
+    "described_level",
+    "setting_label",
+    "setting_options",
 ]

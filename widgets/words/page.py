@@ -4,7 +4,7 @@ The lesson page's scripts (share/jupyter/voila/templates/classroom/static: kerne
 alerts when the kernel stops, the connection drops or the lesson is slow to start, and their
 reload button; voila-setup.js's "Executing 3 of 12") and the loading note are not widgets, but
 their words are made here, through `_()` and the icg catalogue like every other sentence
-(widgets/words.py), never in a second dictionary in JavaScript:
+(widgets/words/), never in a second dictionary in JavaScript:
 
 - `page_words(lang)` is every message the page's scripts show, in `lang`;
 - `page_words_json(lang)` is the same as a JSON text safe inside the page's

@@ -116,13 +116,6 @@ def both_ways_refused(add_why: str, subtract_why: str) -> str:
     return _("adding: {add}; subtracting: {subtract}").format(add=add_why, subtract=subtract_why)
 
 
-def variant_title(variant: str) -> str:
-    """A Flapjack variant's name (engine.flapjack.VARIANT_NAMES) as shown."""
-    return {"classic": _("Classic"), "simple-ten": _("Simple ten"),
-            "add-or-subtract": _("Add or subtract"),
-            "signed-add-or-subtract": _("Signed add or subtract")}.get(variant, variant)
-
-
 def level_name(level: str) -> str:
     """A computer players' level as shown: 'easy', 'medium', 'hard' (others as given)."""
     return {"easy": _("easy"), "medium": _("medium"), "hard": _("hard")}.get(level, level)

@@ -34,7 +34,6 @@ from widgets.lessons.strategy.charts import (
     SvgChart,
 )
 from widgets.lessons.strategy.flapjack_charts import (
-    VARIANT_TITLES,
     FlapjackChance,
     flapjack_chances,
     flapjack_chart,
@@ -89,7 +88,6 @@ __all__ = [
     "SIMULATIONS",
     "SimulationPanel",
     "SvgChart",
-    "VARIANT_TITLES",
     "cached_chart",
     "chart_cache_dir",
     "claim_chart",

@@ -15,20 +15,8 @@ if TYPE_CHECKING:  # numpy, matplotlib and tqdm are imported when a chart is dra
 from engine.cards import make_deck
 from engine.flapjack import FlapjackConfig, FlapjackState
 from widgets.lessons.strategy.cache import PLAIN_CHARTS, cached_chart
-from widgets.lessons.strategy.charts import (
-    Chart,
-    SvgChart,
-    new_figure,
-    percent_text,
-    progress_bar,
-)
-from widgets.page.language import N_
-from widgets.words import _, ngettext
-
-# the Flapjack variants' names as shown (engine.flapjack.VARIANT_NAMES, marked for translation)
-VARIANT_TITLES = {"classic": N_("Classic"), "simple-ten": N_("Simple ten"),
-                  "add-or-subtract": N_("Add or subtract"),
-                  "signed-add-or-subtract": N_("Signed add or subtract")}
+from widgets.lessons.strategy.charts import Chart, SvgChart, new_figure, percent_text, progress_bar
+from widgets.words import _, ngettext, variant_title
 
 
 # ----- Flapjack: exact counts and simulated games ------------------------------------------
@@ -88,7 +76,7 @@ def flapjack_hand_rates(variant: str = "classic", players: int = 2, games: int =
     counts: dict[int, list[int]] = {}
     for _game in progress_bar(range(games), games, _("games"), progress):
         state = FlapjackState.deal(cfg, rng=rng)
-        while not state.over:
+        while not state.is_over:
             total = state.total if state.table else 0
             legal = state.legal_actions()
             can = any(total + a.sign * cfg.value(a.card) in cfg.targets for a in legal)
@@ -157,7 +145,7 @@ def _flapjack_words(variant: str, games: int, rows: Sequence[FlapjackChance],
         "x": _("running total before your turn (0: empty table, you lead)"),
         "y": _("chance (%)"),
         "title": _("Flapjack ({variant}): how often can a card make a Flapjack?").format(
-            variant=_(VARIANT_TITLES.get(FlapjackConfig(variant=variant).variant, variant))),
+            variant=variant_title(FlapjackConfig(variant=variant).variant)),
     }
 
 
