@@ -84,6 +84,7 @@ from widgets.words.hints import (
 from widgets.words.hit_me_log import (
     hit_me_story_line,
 )
+from widgets.words.live_class import LIVE_ERRORS, live_error_text
 from widgets.words.numbers import (
     abs_math,
     number_words,
@@ -123,6 +124,7 @@ __all__ = [
     "CANNOT_CHANGE",
     "DOMAIN",
     "HintList",
+    "LIVE_ERRORS",
     "LOCALE_DIR",
     "NOT_PLAYING",
     "N_",
@@ -167,6 +169,7 @@ __all__ = [
     "join_names",
     "language",
     "level_name",
+    "live_error_text",
     "limit_short",
     "limit_short_both",
     "log_parts",

@@ -1,0 +1,161 @@
+"""A student's page in the live class (widgets/together/live.py) against a real store (SQLite
+and PostgreSQL): the teacher's pause covers the page and the kernel refuses every click (a
+forged one too) until Resume; the exit ticket opens on the pages of its lesson; a removed page
+is out, after a reload too, until let back; a page whose name moved is told; the roster's
+picker with its code; a typed name waits for approval."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from widget_helpers import errors_raise  # noqa: F401
+
+from rooms.live_class import open_live_class
+from widgets import HitMeTable
+from widgets.lessons.exit_ticket import ExitTicket
+from widgets.lessons.student import NameBar, Student
+from widgets.together import live
+from widgets.words import set_language
+
+
+@pytest.fixture(autouse=True)
+def no_live_page_left() -> Iterator[None]:
+    set_language("en")
+    yield
+    live.deactivate()
+
+
+def page(url: str, **kw: object) -> live.LivePage:
+    """A student's page of the class (polled by hand: `poll()`)."""
+    return live.activate(open_live_class(url), student=Student(), poll=False, token_grace=0,
+                         **kw)
+
+
+def test_pause_covers_the_page_and_the_kernel_refuses_even_a_forged_click(
+        rooms_url: str) -> None:
+    teacher = open_live_class(rooms_url)
+    p = page(rooms_url)
+    table = HitMeTable(players=2, seed=7, bot_delay=0)
+    assert p.box in table.children  # the table shows the page's cover
+    before = table.session.game.to_json()
+    teacher.pause()
+    p.poll()
+    assert "Eyes on the teacher" in p.screen.value
+    assert not table.hit_button.disabled  # the page may say it is on: the kernel refuses
+    table.hit_button._handle_custom_msg({"event": "click"}, [])  # what a forged click sends
+    table.hit_button.click()
+    assert table.session.game.to_json() == before
+    assert p.refused_clicks == 2
+    teacher.resume()
+    p.poll()
+    assert p.screen.value == ""
+    table.hit_button.click()
+    assert table.session.game.to_json() != before
+
+
+def test_the_exit_ticket_opens_on_every_page_of_its_lesson(rooms_url: str) -> None:
+    teacher = open_live_class(rooms_url)
+    lesson3 = page(rooms_url)
+    HitMeTable(players=2, seed=7, bot_delay=0)  # a table of the page: the ticket shows there
+    ticket = ExitTicket(3, student=lesson3.student)
+    lesson3.poll()
+    assert lesson3.exit_box.layout.display == "none"
+    teacher.open_exit_ticket(3)
+    lesson3.poll()
+    assert lesson3.exit_box.layout.display is None
+    assert "Your teacher opened the exit ticket." in lesson3.exit_box.children[0].value
+    assert lesson3.exit_box.children[1] is ticket  # the page's own ticket, on top
+    other = page(rooms_url)  # a page of lesson 2
+    ExitTicket(2, student=other.student)
+    other.poll()
+    assert other.exit_box.layout.display == "none"
+    teacher.open_exit_ticket(None)
+    lesson3.poll()
+    assert lesson3.exit_box.layout.display == "none"
+
+
+def test_a_typed_name_waits_for_approval_and_is_gated_meanwhile(rooms_url: str) -> None:
+    teacher = open_live_class(rooms_url)
+    teacher.set_options(approve=True)
+    p = page(rooms_url)
+    bar = NameBar(1, student=p.student)
+    table = HitMeTable(players=2, seed=7, bot_delay=0)
+    bar.first.value = "Ben"
+    bar.ok_button.click()
+    assert p.page_state == "waiting"
+    assert "Waiting for your teacher" in p.screen.value
+    before = table.session.game.to_json()
+    table.hit_button.click()
+    assert table.session.game.to_json() == before
+    teacher.approve("Ben")
+    p.poll()
+    assert p.page_state == "in" and p.screen.value == ""
+    table.hit_button.click()
+    assert table.session.game.to_json() != before
+
+
+def test_a_removed_page_stays_out_after_a_reload_until_let_back(rooms_url: str) -> None:
+    teacher = open_live_class(rooms_url)
+    p = page(rooms_url)
+    bar = NameBar(1, student=p.student)
+    bar.first.value = "Ana"
+    bar.ok_button.click()
+    assert p.page_state == "in"
+    kept = p.keep.value  # what the device keeps (static/live-page.js)
+    token = p.token
+    assert token and token in kept
+    teacher.remove("Ana")
+    p.poll()
+    assert "You are out of the class" in p.screen.value
+    # the reload: a new kernel, the device types its token back
+    again = page(rooms_url)
+    table = HitMeTable(players=2, seed=7, bot_delay=0)
+    again.recall.value = token
+    assert again.page_state == "removed"
+    before = table.session.game.to_json()
+    table.hit_button.click()
+    assert table.session.game.to_json() == before
+    # a fresh device typing the name is out too
+    fresh = page(rooms_url)
+    fresh_bar = NameBar(1, student=fresh.student)
+    fresh_bar.first.value = "Ana"
+    fresh_bar.ok_button.click()
+    assert "removed this name" in fresh.screen.value
+    teacher.let_back("Ana")
+    live.PAGE = again  # the reloaded page's poll
+    again.poll()
+    assert again.page_state == "in" and again.screen.value == ""
+
+
+def test_the_roster_picker_with_codes_and_the_old_page_told_it_moved(rooms_url: str) -> None:
+    teacher = open_live_class(rooms_url)
+    teacher.set_roster(["Ana", "Ben"])
+    teacher.set_options(confirm=True)
+    codes = {r.name: r.code for r in teacher.roster()}
+    tablet = page(rooms_url)
+    bar = NameBar(1, student=tablet.student)
+    picker = live.name_picker()
+    assert picker is not None and picker in bar.children
+    assert bar.entry.layout.display == "none"  # no typing: the list
+    assert [v for _label, v in picker.choice.options] == ["", "Ana", "Ben"]
+    assert picker.code.layout.display is None
+    picker.choice.value = "Ana"
+    picker.code.value = "WRONG"
+    assert not picker.pick()
+    assert "not your code" in picker.message.value
+    picker.choice.value = "Ana"
+    picker.code.value = codes["Ana"]
+    assert picker.pick()
+    assert tablet.student.names == ("Ana",)
+    teacher.note_seat(tablet.token, "KM7Q4X", 0)
+    phone = page(rooms_url)
+    NameBar(1, student=phone.student)
+    phone_picker = live.name_picker()
+    phone_picker.choice.value = "Ana"
+    phone_picker.code.value = codes["Ana"]
+    assert phone_picker.pick()
+    assert phone.page_state == "in" and phone.student.names == ("Ana",)
+    assert teacher.seat_of(phone.token) == ("KM7Q4X", 0)
+    tablet.poll()
+    assert "moved to another device" in tablet.screen.value
