@@ -34,9 +34,10 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from rooms.codes import ALPHABET, CodeError, clean_name, new_secret
+from rooms.codes import ALPHABET, CodeError, clean_name, hash_secret, new_secret
 from rooms.database import Cursor, Transactions, store_url
-from rooms.errors import RoomError
+from rooms.errors import RoomError, RoomNotFound
+from rooms.records import SeatTicket
 
 DEFAULT_CLASS_SIZE = 30
 MAX_CLASS_SIZE = 60
@@ -512,3 +513,30 @@ class LiveClass(Transactions):
         if row is None or row[0] is None or row[1] is None:
             return None
         return row[0], int(row[1])
+
+
+def take_seat_back(rooms: Any, live: LiveClass, token: str,
+                   now: float | None = None) -> SeatTicket | None:
+    """The play-together seat of the name this page holds (noted by its page before a move to
+    another device), with a new secret: a `SeatTicket`, or None (no seat, or the room is gone).
+    The old page's secret stops working (its seat session says the seat was taken on another
+    page); a computer player that had the seat gives it back."""
+    where = live.seat_of(token)
+    if where is None:
+        return None
+    code, seat = where
+    now = time.time() if now is None else now
+    secret = new_secret()
+    try:
+        with rooms._write() as c:
+            room = rooms._room_row(c, code, lock=True)
+            row = c.one("SELECT name FROM icg_seats WHERE code = ? AND seat = ?", (code, seat))
+            if row is None or row[0] is None or room["status"] == "closed":
+                return None
+            c.run("UPDATE icg_seats SET secret_hash = ?, away = 0, last_seen = ? "
+                  "WHERE code = ? AND seat = ?", (hash_secret(code, seat, secret), now, code,
+                                                  seat))
+            rooms._bump(c, code, room["version"], now)
+    except RoomNotFound:
+        return None
+    return SeatTicket(code, seat, row[0], secret)

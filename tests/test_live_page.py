@@ -6,6 +6,7 @@ picker with its code; a typed name waits for approval."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -157,5 +158,47 @@ def test_the_roster_picker_with_codes_and_the_old_page_told_it_moved(rooms_url: 
     assert phone_picker.pick()
     assert phone.page_state == "in" and phone.student.names == ("Ana",)
     assert teacher.seat_of(phone.token) == ("KM7Q4X", 0)
+    tablet.poll()
+    assert "moved to another device" in tablet.screen.value
+
+
+def test_a_student_on_another_device_finds_their_seat_hand_and_answers(rooms_url: str) -> None:
+    from engine.hit_me import HitMeConfig, HitMeGame
+    from rooms import NotAllowed, open_store
+    from rooms.answers import Answer, new_answer_id, open_answers
+    from widgets.together.lobby import PlayTogether
+
+    rooms = open_store(rooms_url)
+    host = rooms.create_room(HitMeGame(HitMeConfig(players=2), seed=3),
+                             fill_bot={"bot": "careful"})
+    teacher = open_live_class(rooms_url)
+    teacher.set_roster(["Ana", "Ben"])
+    teacher.set_options(confirm=True)
+    code = teacher.roster()[0].code
+    # the tablet: Ana picks her name, sits at the table, answers once
+    tablet = page(rooms_url)
+    tablet_lobby = PlayTogether(store=rooms, schedule=lambda _d, _fn: None)
+    assert live.name_picker() in tablet_lobby.children
+    assert tablet.pick("Ana", code)
+    seat = rooms.join(host.code, "Ana")
+    tablet_lobby._sit(seat, None)
+    assert teacher.seat_of(tablet.token) == (host.code, seat.seat)
+    rooms.start(host.code, host.secret)
+    open_answers(rooms_url).record(Answer(new_answer_id(), "Ana", 3, "exit-ticket", "1",
+                                          "+3 + (-8)", "-5", True, True, time.time()))
+    tablet_lobby.session.reload()
+    hand = tablet_lobby.session.observation()
+    # the tablet drops; on the phone Ana picks her name on the Play together page
+    phone = page(rooms_url)
+    phone_lobby = PlayTogether(store=rooms, schedule=lambda _d, _fn: None)
+    picker = live.name_picker()
+    picker.choice.value = "Ana"
+    picker.code.value = code
+    assert picker.pick()
+    assert phone_lobby.session is not None and phone_lobby.session.seat == seat.seat
+    assert phone_lobby.session.observation() == hand  # the same hand, seen from the seat
+    assert "your 1 answer of today is kept (1 right)" in phone.screen.value
+    with pytest.raises(NotAllowed):
+        rooms.touch(host.code, seat.seat, seat.secret)  # the tablet's seat secret is dead
     tablet.poll()
     assert "moved to another device" in tablet.screen.value

@@ -35,7 +35,7 @@ from rooms.errors import RoomError, StoreUnavailable
 from rooms.live_class import LiveClass, LiveState, open_live_class
 from widgets.table import components
 from widgets.table.components import html_widget, make_button, shared_layout
-from widgets.words import _, live_error_text
+from widgets.words import _, live_error_text, ngettext
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +81,8 @@ class LivePage:
                              description=_("Remembered page"), _dom_classes=("icg-live-recall",))
         self.recall.observe(self._recalled, names="value")
         self.picker: NamePicker | None = None
+        self.seat_listeners: list[Callable[[Any], None]] = []  # play-together pages
+        self.welcome = ""  # after a move: the day's answers kept under the name
         if student is not None:
             self.use_student(student)
         # the cover (in every table and name bar of the page) and the exit ticket's place (in
@@ -136,6 +138,8 @@ class LivePage:
             if (page_state == "in" and name and self.student is not None
                     and self.student.names != (name,)):
                 self.student.set_names((name,))
+            if page_state == "in":
+                self._seat_back()
         if (self.token is None and self.student is not None and self.student.names
                 and not self.refusal
                 and time.monotonic() - self.opened >= self.token_grace):
@@ -183,11 +187,67 @@ class LivePage:
             self.token = got.token
             kept = html.escape(got.token, quote=True)
             self.keep.value = f"<span data-keep='{kept}'></span>"
+        was = self.page_state
         self.page_state, self.name = got.state, got.name
         if got.state == "in" and self.student is not None and self.student.names != (got.name,):
             self.student.set_names((got.name,))
+        if got.state == "in" and was != "in":
+            self._seat_back()
         self.draw()
         return True
+
+    # ----- coming back on another device --------------------------------------------------
+    def on_seat(self, listener: Callable[[Any], None]) -> None:
+        """A play-together page: `listener(SeatTicket)` when this page's name has a seat to
+        take back (its page before a move sat there); at once if it has one now."""
+        self.seat_listeners.append(listener)
+        if self.page_state == "in":
+            self._seat_back()
+
+    def note_seat(self, code: str, seat: int) -> None:
+        """This page sat at a play-together table: its name's next page finds the seat."""
+        if self.token and self.page_state == "in":
+            try:
+                self.store.note_seat(self.token, code, seat)
+            except StoreUnavailable:
+                pass
+
+    def _seat_back(self) -> None:
+        self._day_kept()
+        if not self.seat_listeners or not self.token:
+            return
+        from rooms import open_store
+        from rooms.live_class import take_seat_back
+
+        try:
+            ticket = take_seat_back(open_store(self.store.url), self.store, self.token)
+        except RoomError:
+            return
+        if ticket is None:
+            return
+        for listener in list(self.seat_listeners):
+            listener(ticket)
+
+    def _day_kept(self) -> None:
+        """How many of the day's answers the class keeps under this page's name (read once
+        it is in: after a move, the student sees their work was not lost)."""
+        if not self.name:
+            return
+        from rooms.answers import day_of, open_answers
+        from rooms.codes import clean_name
+
+        try:
+            key = clean_name(self.name)[1]
+            mine = [a for a in open_answers(self.store.url).answers(day_of(time.time()))
+                    if clean_name(a.student)[1] == key]
+        except (RoomError, ValueError):
+            return
+        if mine:
+            right = sum(a.right for a in mine)
+            self.welcome = ngettext(
+                "Welcome, {name}: your {n} answer of today is kept ({right} right).",
+                "Welcome, {name}: your {n} answers of today are kept ({right} right).",
+                len(mine)).format(name=self.name, n=len(mine), right=right)
 
     # ----- the gate -----------------------------------------------------------------------
     @property
@@ -239,6 +299,8 @@ class LivePage:
                      f"<p>{html.escape(lines[1])}</p></div>")
         elif self.refusal:
             cover = f"<p class='icg-live-note' role='alert'>! {html.escape(self.refusal)}</p>"
+        elif self.welcome and self.page_state == "in":
+            cover = f"<p class='icg-live-note' role='status'>{html.escape(self.welcome)}</p>"
         if self.screen.value != cover:
             self.screen.value = cover
         self._draw_exit_ticket()
@@ -446,3 +508,22 @@ def note_exit_ticket(ticket: Any) -> None:
         if student is not None:
             PAGE.use_student(student)
     PAGE.draw()
+
+
+def lobby_parts(on_seat: Callable[[Any], None]) -> tuple[Any, ...]:
+    """What the play-together page adds on a page of the live class: the roster's picker
+    (a student on a new device picks their name here too), the page's live widgets, and
+    `on_seat(SeatTicket)` called when the name has a seat to take back; ()
+    where there is no live class."""
+    parts = page_parts(exit_ticket=False)
+    if not parts or PAGE is None:
+        return ()
+    picker = name_picker()
+    PAGE.on_seat(on_seat)
+    return (*([picker] if picker is not None else []), *parts)
+
+
+def note_seat(code: str, seat: int) -> None:
+    """The play-together page sat at a table (see LivePage.note_seat)."""
+    if PAGE is not None:
+        PAGE.note_seat(code, seat)
