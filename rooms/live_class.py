@@ -61,6 +61,7 @@ SCHEMA = [
         approve INTEGER NOT NULL,
         confirm INTEGER NOT NULL,
         version INTEGER NOT NULL,
+        pool_ready INTEGER,
         updated {real} NOT NULL)""",
     """CREATE TABLE IF NOT EXISTS icg_live_roster (
         name_key TEXT PRIMARY KEY,
@@ -104,6 +105,7 @@ class LiveState:
     approve: bool
     confirm: bool
     version: int
+    pool_ready: int | None = None  # kernels of today's lesson the server keeps ready
 
 
 @dataclass(frozen=True)
@@ -235,11 +237,12 @@ class LiveClass(Transactions):
     # ----- reading --------------------------------------------------------------------------
     def _state(self, c: Cursor, lock: bool = False) -> LiveState:
         row = c.one("SELECT lesson, class_size, paused, exit_ticket, locked, late_join, "
-                    "approve, confirm, version FROM icg_live_class WHERE id = 1"
+                    "approve, confirm, version, pool_ready FROM icg_live_class WHERE id = 1"
                     + (self._db.lock_row if lock else ""), ())
         return LiveState(None if row[0] is None else int(row[0]), int(row[1]), bool(row[2]),
                          None if row[3] is None else int(row[3]), bool(row[4]), bool(row[5]),
-                         bool(row[6]), bool(row[7]), int(row[8]))
+                         bool(row[6]), bool(row[7]), int(row[8]),
+                         None if row[9] is None else int(row[9]))
 
     def state(self) -> LiveState:
         with self._read() as c:
@@ -305,6 +308,11 @@ class LiveClass(Transactions):
                 raise LiveRefused("bad-size", most=MAX_CLASS_SIZE)
             columns["class_size"] = class_size
         return self._change(**columns)
+
+    def report_pool(self, ready: int, wanted: int) -> None:
+        """The server's word on today's lesson: `ready` kernels kept (of `wanted`)."""
+        with self._write() as c:
+            self._bump(c, pool_ready=int(ready))
 
     def pause(self) -> LiveState:
         return self._change(paused=1)

@@ -197,8 +197,13 @@ class LiveControls(widgets.VBox):
             parts.append(ngettext("{n} waiting for you", "{n} waiting for you",
                                   waiting).format(n=waiting))
         if state.lesson is not None:
-            parts.append(_("today's lesson: {lesson}, ready for {n} students").format(
-                lesson=state.lesson, n=state.class_size))
+            if state.pool_ready is not None and state.pool_ready < state.class_size:
+                parts.append(_("today's lesson: {lesson}, ready for {ready} of {n} students "
+                               "(the server's memory; the others start when opened)").format(
+                    lesson=state.lesson, ready=state.pool_ready, n=state.class_size))
+            else:
+                parts.append(_("today's lesson: {lesson}, ready for {n} students").format(
+                    lesson=state.lesson, n=state.class_size))
         if state.paused:
             parts.append(_("PAUSED: every page shows Eyes on the teacher"))
         if state.exit_ticket is not None:
