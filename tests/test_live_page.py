@@ -202,3 +202,21 @@ def test_a_student_on_another_device_finds_their_seat_hand_and_answers(rooms_url
         rooms.touch(host.code, seat.seat, seat.secret)  # the tablet's seat secret is dead
     tablet.poll()
     assert "moved to another device" in tablet.screen.value
+
+
+def test_enter_in_an_answer_box_is_refused_while_paused(rooms_url: str) -> None:
+    from widgets.table.components import AnswerEntry
+
+    teacher = open_live_class(rooms_url)
+    p = page(rooms_url)
+    checked: list[dict] = []
+    entry = AnswerEntry([("sum", "Sum")], on_check=checked.append)
+    entry.boxes["sum"].value = "-5"
+    teacher.pause()
+    p.poll()
+    entry.boxes["sum"]._handle_custom_msg({"event": "submit"}, [])  # Enter, as the page sends
+    assert checked == []
+    teacher.resume()
+    p.poll()
+    entry.boxes["sum"]._handle_custom_msg({"event": "submit"}, [])
+    assert checked == [{"sum": -5}]
