@@ -505,6 +505,16 @@ class LiveClass(Transactions):
         self._bump(c)
         return Pick(wanted, shown, token)
 
+    def forget(self, token: str) -> bool:
+        """A page drops its own waiting (or freed) request: its device had another token, the
+        page's own from before a reload. A removed page stays removed."""
+        with self._write() as c:
+            n = c.run("DELETE FROM icg_live_pages WHERE token_hash = ? AND "
+                      "state IN ('waiting', 'freed')", (token_hash(token),))
+            if n:
+                self._bump(c)
+        return n == 1
+
     def note_seat(self, token: str, room: str | None, seat: int | None) -> bool:
         """The page's play-together seat (room code and seat), found again by its name's next
         page when the student moves to another device."""

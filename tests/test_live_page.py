@@ -220,3 +220,21 @@ def test_enter_in_an_answer_box_is_refused_while_paused(rooms_url: str) -> None:
     p.poll()
     entry.boxes["sum"]._handle_custom_msg({"event": "submit"}, [])
     assert checked == [{"sum": -5}]
+
+
+def test_a_reloaded_page_whose_token_comes_late_gets_its_name_back(rooms_url: str) -> None:
+    teacher = open_live_class(rooms_url)
+    first = page(rooms_url)
+    bar = NameBar(1, student=first.student)
+    bar.first.value = "Ana"
+    bar.ok_button.click()
+    token = first.token
+    # the reload: the remembered name arrives first and the page asks for it (waiting: the
+    # name is held), then the device's token arrives
+    again = page(rooms_url)
+    again.student.set_names(("Ana",))
+    again.poll()
+    assert again.page_state == "waiting"
+    again.recall.value = token
+    assert again.page_state == "in" and again.token == token
+    assert [p.state for p in teacher.pages()] == ["in"]  # the request was dropped

@@ -150,15 +150,19 @@ class LivePage:
     def _recalled(self, change: dict[str, Any]) -> None:
         """The token this device kept for the page (checked: the store knows it or not)."""
         value = change["new"]
-        if not isinstance(value, str) or not 0 < len(value) <= MAX_TOKEN or self.token:
+        if not isinstance(value, str) or not 0 < len(value) <= MAX_TOKEN or value == self.token:
+            return
+        if self.token is not None and self.page_state in ("in", "removed"):
             return
         try:
             page_state, name = self.store.page(value)
+            if page_state is None:
+                return  # a token the class does not know (another day, forged): ignored
+            if self.token is not None:  # a request made before the device's token came
+                self.store.forget(self.token)
         except StoreUnavailable:
             return
-        if page_state is None:
-            return  # a token the class does not know (another day, forged): ignored
-        self.token = value
+        self.token, self.page_state, self.refusal = value, None, ""
         self.poll()
 
     def _named(self) -> None:
@@ -331,7 +335,8 @@ class NamePicker(w.VBox):
         self.on_named = on_named
         self.choice = w.Dropdown(description=_("Your name:"), options=[],
                                  style={"description_width": "initial"})
-        self.code = w.Text(description=_("Your code:"), placeholder=_("from your teacher"),
+        self.code = w.Text(description=_("Code from your teacher:"),
+                           placeholder=_("4 characters"),
                            continuous_update=False, layout=w.Layout(width="14em"),
                            style={"description_width": "initial"})
         self.button = make_button(_("That's me"), self.pick, button_style="primary",
@@ -502,6 +507,8 @@ def note_exit_ticket(ticket: Any) -> None:
         return
     if PAGE.lesson is None:
         PAGE.lesson = ticket.lesson
+    if PAGE.box not in ticket.children:  # the device's token comes back at the page's load
+        ticket.children = (*ticket.children, PAGE.box)
     if PAGE._exit_ticket is None:
         PAGE._exit_ticket = ticket
         student = getattr(getattr(ticket, "recall", None), "student", None) or ticket.student
