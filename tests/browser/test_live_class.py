@@ -10,6 +10,7 @@ from typing import Any
 
 from conftest import ClassServer
 
+from rooms.answers import open_answers
 from rooms.live_class import open_live_class
 
 LESSON_PAGE = "voila/render/03_hit_me.ipynb"
@@ -84,3 +85,5 @@ def test_the_live_class_morning(class_server: ClassServer, open_page: Any) -> No
         live.open_exit_ticket(None)
         live.set_roster([])
         live.end_day()
+        open_answers(class_server.rooms_url).delete_day()  # the server is shared: no student
+        # of this test stays among today's
