@@ -64,7 +64,7 @@ from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelMana
 from tornado import web
 from tornado.httputil import HTTPHeaders, HTTPServerRequest
 from tornado.ioloop import IOLoop
-from traitlets import Float, Integer, Unicode
+from traitlets import Bool, Float, Integer, Unicode
 
 from serving.refusal_log import RefusalLog
 
@@ -367,6 +367,13 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         the students' pages instead of all competing with them.""",
     )
 
+    follow_todays_lesson = Bool(
+        True,
+        config=True,
+        help="""With Voila's preheat_kernel: keep a pool of today's lesson (chosen by the
+        teacher on the class page) as large as the class, within the memory free, and drain
+        the pools of the lessons no longer chosen (serving/todays_lesson.py).""",
+    )
     pool_lesson = Unicode(
         "",
         config=True,
@@ -404,10 +411,20 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         self.refusals = RefusalLog(self.log)
         self._raise_zmq_socket_cap()
         self._use_pool_lesson()
+        self.todays_lesson = None  # serving.todays_lesson.TodaysLesson, with pools
         try:
             IOLoop.current().add_callback(self._install_page_transform)
+            IOLoop.current().add_callback(self._follow_todays_lesson)
         except RuntimeError:  # no event loop (a unit test constructing the class)
             pass
+
+    def _follow_todays_lesson(self) -> None:
+        """With pools (Voila's preheat): keep today's lesson ready (serving/todays_lesson.py)."""
+        if self.follow_todays_lesson and hasattr(self, "fill_if_needed"):
+            from serving.todays_lesson import TodaysLesson
+
+            self.todays_lesson = TodaysLesson(self)
+            self.todays_lesson.start()
 
     def _raise_zmq_socket_cap(self) -> None:
         if self.zmq_max_sockets <= 0:

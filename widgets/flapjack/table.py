@@ -97,7 +97,7 @@ class FlapjackTable(TableShell, widgets.VBox):
         self.session = session
         self._asked = 0  # the session's practice_serial last shown
         self._build()
-        super().__init__(self._children(), _dom_classes=(
+        super().__init__(self._all_children(), _dom_classes=(
             "icg-root", "icg-flapjack", *self._classes,
             *(["icg-large"] if large_print else [])))
         self._set_large_print(large_print)

@@ -108,7 +108,7 @@ class HitMeTable(TableShell, widgets.VBox):
                                 walkthrough=session.walkthrough,
                                 reveal=session.teacher_reveal, large=bool(large_print),
                                 tips=TIPS, new_deal=not session.room)
-        super().__init__(self._children(), layout=ui.shared_layout(),
+        super().__init__(self._all_children(), layout=ui.shared_layout(),
                          _dom_classes=("icg-root", *self._classes,
                                        *(["icg-large"] if large_print else [])))
         self._set_large_print(bool(large_print))

@@ -395,6 +395,9 @@ class ExitTicket(w.VBox):
         super().__init__([style_widget(), self.header, self.start_button,
                           *([self.recall] if self.recall is not None else [])],
                          layout=shared_layout(), _dom_classes=("icg-root", "icg-exit-ticket"))
+        from widgets.page.live_gate import note_exit_ticket
+
+        note_exit_ticket(self)  # the live class's "Open the exit ticket" shows this one
 
     def __repr__(self) -> str:  # not ipywidgets' walk through every child's traits
         return f"<ExitTicket lesson {self.lesson}>"

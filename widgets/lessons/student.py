@@ -284,8 +284,10 @@ class NameBar(w.VBox):
         self.pairing = False
         self.recall.observe(self._recalled, names="value")
         self.student.listeners.append(self._draw)
+        from widgets.page.live_gate import name_bar_parts
+
         super().__init__([self.recall, self.keep, self.line, self.entry, self.change_button,
-                          self.message], _dom_classes=("icg-name-bar",))
+                          self.message, *name_bar_parts(self)], _dom_classes=("icg-name-bar",))
         self.student.on_page(lesson)
         self._draw()
 

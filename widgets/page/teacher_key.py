@@ -316,6 +316,7 @@ class TeacherGate(widgets.VBox):
         self.unlock_button = make_button(_("Unlock the teacher's controls"), self.unlock,
                                          button_style="primary",
                                          tooltip=_("check the teacher's key and show the table"))
+        self.unlock_button.icg_always = True  # the teacher unlocks even while the class pauses
         self.message = MessageArea()
         if teacher_key() is None:
             self.message.show(_(NO_KEY), "info")
@@ -340,6 +341,9 @@ class TeacherGate(widgets.VBox):
         if not ok:
             self.message.show(text, "error")
             return False
+        from widgets.page.live_gate import teacher_page
+
+        teacher_page()  # the teacher's page: the live class never pauses it
         try:
             table = self.make(**self.settings)
         except (ValueError, TypeError) as e:  # ConfigError is a ValueError

@@ -130,13 +130,20 @@ def shared_html_style() -> SharedHTMLStyle:
 # the project is a GuardedButton (made by make_button or card_button, or directly), so that one
 # guard covers every handler: a disabled button runs none, and the page may change none of a
 # button's traits (a button has no value to send).
+# Set on a student's page of the live class (widgets.together.live): True refuses a click.
+CLICK_GATE: Callable[[Any], bool] | None = None
+
+
 class GuardedButton(widgets.Button):
-    """A Button that runs no handler while it is disabled (a forged click changes nothing).
+    """A Button that runs no handler while it is disabled (a forged click changes nothing),
+    nor while the live class's gate refuses clicks on this page (`CLICK_GATE`: paused).
     `refused`, if set, is called instead (to show a message; it must change nothing else)."""
 
     refused: Callable[[], Any] | None = None
 
     def click(self) -> None:
+        if CLICK_GATE is not None and CLICK_GATE(self):
+            return
         if self.disabled:
             log.info("refused a click on the disabled button %r", self.description)
             if self.refused is not None:
@@ -699,7 +706,7 @@ class AnswerEntry(widgets.VBox):
         """Enter in a box: Check, while Check may be pressed (a page sends any message)."""
         if isinstance(content, dict) and content.get("event") == "submit" \
                 and not self.check_button.disabled:
-            guarded(self.check)
+            self.check_button.click()  # as a click: the live class's gate is asked too
 
     def press(self, key: str) -> None:
         """What a keypad button does to the chosen box."""

@@ -401,7 +401,14 @@ class TableShell:
 
     def _layout_children(self) -> None:
         # the teacher controls exist only in walkthrough mode (a hidden widget still syncs)
-        self.children = self._children()
+        self.children = self._all_children()
+
+    def _all_children(self) -> list[Any]:
+        """The table's widgets, and on a page of the live class its cover (widgets.page.live_gate:
+        "Eyes on the teacher", the exit ticket the teacher opened)."""
+        from widgets.page.live_gate import page_parts
+
+        return [*self._children(), *page_parts()]
 
     def _game_made(self, *fields: str) -> None:
         """After a new game (or the walkthrough switched): the deal code in the teacher's box

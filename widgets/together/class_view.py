@@ -44,6 +44,7 @@ from rooms import (
 from widgets.table.components import MessageArea, html_widget, make_button, shared_layout
 from widgets.table.controller import call_later
 from widgets.together.dashboard import AnswersPanel
+from widgets.together.live_controls import LiveControls
 from widgets.words import _, mistake_label, room_error_text, time_ago
 
 log = logging.getLogger(__name__)
@@ -120,12 +121,15 @@ class ClassView(widgets.VBox):
         self.answers_panel = AnswersPanel(url=self.store.url)
         self.room_checks: list[Any] = []
         self.answers_panel.on_refresh = self.draw_checks
+        self.live = LiveControls(url=self.store.url)
+        # projector mode: no name in any panel (the answers panel's switch)
+        self.answers_panel.hide_names.observe(lambda _c: self._projector(), names="value")
         self.room_choice.observe(lambda _c: self._update_controls(), names="value")
         controls = widgets.HBox([self.room_choice, self.seat_choice],
                                 layout=shared_layout(flex_flow="row wrap"))
         actions = widgets.HBox(list(self.buttons.values()),
                                layout=shared_layout(flex_flow="row wrap"))
-        super().__init__([self.title, self.answers_panel,
+        super().__init__([self.title, self.live, self.answers_panel,
                           html_widget("<h4>{}</h4>".format(html.escape(_("Rooms")))),
                           self.summary, self.table, controls, actions, self.message,
                           html_widget("<h4>{}</h4>".format(html.escape(_("Announce checks")))),
@@ -175,6 +179,7 @@ class ClassView(widgets.VBox):
         """One poll: redraw if any room changed (or the stuck clock moved). True if redrawn."""
         self.polls += 1
         answered = self.answers_panel.poll()
+        answered = self.live.poll() or answered
         try:
             stamp = (self.store.class_stamp(), self._checks_stamp())
         except StoreUnavailable as e:
@@ -191,6 +196,14 @@ class ClassView(widgets.VBox):
             return True
         return answered
 
+    @property
+    def hide_names(self) -> bool:
+        return bool(self.answers_panel.hide_names.value)
+
+    def _projector(self) -> None:
+        self.live.set_hide_names(self.hide_names)
+        self.refresh()
+
     def _checks_stamp(self) -> Any:
         return None  # the check results are read with every redraw (rooms change with them)
 
@@ -206,7 +219,8 @@ class ClassView(widgets.VBox):
         """The announce checks: the rooms' and those of the lesson pages' Hit Me tables."""
         if hasattr(self, "checks"):
             self.checks.value = checks_html(
-                [*self.room_checks, *self.answers_panel.summary.table_checks], mistake_label)
+                [*self.room_checks, *self.answers_panel.summary.table_checks], mistake_label,
+                self.hide_names)
 
     def refresh(self) -> None:
         """Read every room and the check results and draw them."""
@@ -228,7 +242,7 @@ class ClassView(widgets.VBox):
                   "(no move for {minutes} min).").format(
                     rooms=len(live), playing=sum(r.info.status == "playing" for r in live),
                     stuck=len(stuck), minutes=f"{self.stuck_after / 60:g}")) + "</div>")
-        self.table.value = rooms_html(live)
+        self.table.value = rooms_html(live, self.hide_names)
         self.room_checks = checks
         self.draw_checks()
         options = [(f"{r.shown} ({GAME_NAMES.get(r.info.game, r.info.game)}, "
@@ -248,8 +262,8 @@ class ClassView(widgets.VBox):
     def _update_controls(self) -> None:
         room = self.chosen()
         status = room.info.status if room else ""
-        students = [(s.name, s.seat) for s in room.info.seats
-                    if s.name is not None and not s.away] if room else []
+        students = [(_("seat {n}").format(n=s.seat + 1) if self.hide_names else s.name, s.seat)
+                    for s in room.info.seats if s.name is not None and not s.away] if room else []
         seat = self.seat_choice.value
         if list(self.seat_choice.options) != students:
             self.seat_choice.options = students
@@ -336,7 +350,11 @@ def what_it_shows() -> str:
     ])
 
 
-def _seat_text(room: ClassRoom, seat: Any) -> str:
+def _seat_text(room: ClassRoom, seat: Any, hide_names: bool = False) -> str:
+    if hide_names and seat.name:
+        if seat.controller == "computer":
+            return _("seat {n} (computer for now)").format(n=seat.seat + 1)
+        return _("seat {n}").format(n=seat.seat + 1)
     name = seat.name or _("empty seat")
     if seat.controller == "computer":
         name = (_("{name} (computer for now)").format(name=seat.name) if seat.name
@@ -344,8 +362,9 @@ def _seat_text(room: ClassRoom, seat: Any) -> str:
     return name
 
 
-def rooms_html(rooms: list[ClassRoom]) -> str:
-    """The rooms as a table: stuck ones first, then by code."""
+def rooms_html(rooms: list[ClassRoom], hide_names: bool = False) -> str:
+    """The rooms as a table: stuck ones first, then by code; `hide_names` (projector): seats
+    by number, no student's name."""
     if not rooms:
         return "<p>" + html.escape(_("No room is open yet. A room appears here as soon as a "
                                      "student or the teacher opens a table on the "
@@ -360,16 +379,21 @@ def rooms_html(rooms: list[ClassRoom]) -> str:
             status = _("STUCK: {status}").format(status=status)
         if r.phase == "announce":
             status += " \u2014 " + _("every player is done; cards still face down")
-        players = ", ".join(_seat_text(r, s) for s in r.info.seats)
+        players = ", ".join(_seat_text(r, s, hide_names) for s in r.info.seats)
         if r.scores is None:
             scores = "\u2014"
         else:
-            names = [s.name or _("seat {n}").format(n=s.seat + 1) for s in r.info.seats]
+            names = [_("seat {n}").format(n=s.seat + 1) if hide_names or not s.name else s.name
+                     for s in r.info.seats]
             scores = f"{r.score_kind}: " + ", ".join(
                 f"{n} {v}" for n, v in zip(names, r.scores, strict=False))
         last = _("none yet") if r.last_move is None else time_ago(time.time() - r.last_move)
+        turn = r.turn_name or "\u2014"
+        if hide_names and r.turn_name:
+            turn = next((_("seat {n}").format(n=s.seat + 1) for s in r.info.seats
+                         if s.name == r.turn_name), _("a student"))
         cells = [r.shown, GAME_NAMES.get(r.info.game, r.info.game), status, players,
-                 r.turn_name or "\u2014", scores, str(r.moves), last]
+                 turn, scores, str(r.moves), last]
         cls = " class='icg-stuck'" if r.stuck else ""
         out.append(f"<tr{cls} data-room='{html.escape(r.info.code)}'>" + "".join(
             f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>")
@@ -377,8 +401,10 @@ def rooms_html(rooms: list[ClassRoom]) -> str:
     return "".join(out)
 
 
-def checks_html(checks: list[Any], mistake_label: Callable[[str], str] | None = None) -> str:
-    """Per student: checks done, right at the first try, misses and which mistakes."""
+def checks_html(checks: list[Any], mistake_label: Callable[[str], str] | None = None,
+                hide_names: bool = False) -> str:
+    """Per student: checks done, right at the first try, misses and which mistakes;
+    `hide_names` (projector): "student 1", "student 2" in place of names."""
     if not checks:
         return "<p>" + html.escape(_("No announce check yet (they come at the end of each Hit Me "
                                      "round).")) + "</p>"
@@ -386,11 +412,12 @@ def checks_html(checks: list[Any], mistake_label: Callable[[str], str] | None = 
             _("Mistakes")]
     out = ["<table class='icg-class-checks-table'><thead><tr>",
            *(f"<th scope='col'>{html.escape(h)}</th>" for h in head), "</tr></thead><tbody>"]
-    for c in sorted(checks, key=lambda c: (-c.misses, c.name.casefold())):
+    for i, c in enumerate(sorted(checks, key=lambda c: (-c.misses, c.name.casefold()))):
         mistakes = ", ".join(
             f"{_(MISTAKES[k]) if k in MISTAKES or mistake_label is None else mistake_label(k)}"
             f" \u00d7{n}" for k, n in c.mistakes) or "\u2014"
-        cells = [c.name, c.shown, str(c.checks), str(c.first_try), str(c.misses), mistakes]
+        name = _("student {n}").format(n=i + 1) if hide_names else c.name
+        cells = [name, c.shown, str(c.checks), str(c.first_try), str(c.misses), mistakes]
         out.append("<tr>" + "".join(f"<td>{html.escape(x)}</td>" for x in cells) + "</tr>")
     out.append("</tbody></table>")
     return "".join(out)

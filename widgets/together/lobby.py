@@ -105,7 +105,11 @@ class PlayTogether(widgets.VBox):
         self.base_css = ui.style_widget()
         self.message = ui.MessageArea()
         self._build_lobby()
-        super().__init__([self.base_css, self.css, self.message, self.lobby],
+        from widgets.together.live import lobby_parts
+
+        # the live class: a name picked on another device brings its seat back (_seat_back)
+        self.live_parts = lobby_parts(self._seat_back)
+        super().__init__([self.base_css, self.css, self.message, self.lobby, *self.live_parts],
                          _dom_classes=("icg-root", "icg-room"))
         q = query or {}
         if q.get("room") and q.get("seat") and q.get("key"):
@@ -262,6 +266,11 @@ class PlayTogether(widgets.VBox):
         ticket = st.SeatTicket(code, seat, info.seats[seat].name or "", q.get("key", ""))
         self._sit(ticket, host if isinstance(host, str) and host else None)
 
+    def _seat_back(self, ticket: st.SeatTicket) -> None:
+        """The live class found this student's seat (picked their name on this device)."""
+        if self.session is None:
+            self._sit(ticket, None)
+
     # ----- at the table --------------------------------------------------------------------
     def _sit(self, ticket: st.SeatTicket, host_secret: str | None) -> None:
         opts = {k: v for k, v in self.opts.items() if v is not None}
@@ -277,6 +286,9 @@ class PlayTogether(widgets.VBox):
             self.pin = self.store.first_pin(ticket.code, ticket.seat, ticket.secret) or ""
         except st.RoomError:
             self.pin = ""
+        from widgets.together.live import note_seat
+
+        note_seat(ticket.code, ticket.seat)  # found again if the student moves to another device
         self._build_table()
         self.children = [self.base_css, self.css, self.room_box, self.message, self.game_box]
         self.message.clear()

@@ -86,6 +86,7 @@ from widgets.words.hints import (
 from widgets.words.hit_me_log import (
     hit_me_story_line,
 )
+from widgets.words.live_class import LIVE_ERRORS, live_error_text
 from widgets.words.mistakes import (
     mistake_feedback,
     mistake_label,
@@ -143,6 +144,7 @@ __all__ = [
     "CANNOT_CHANGE",
     "DOMAIN",
     "HintList",
+    "LIVE_ERRORS",
     "LOCALE_DIR",
     "NOT_PLAYING",
     "N_",
@@ -188,6 +190,7 @@ __all__ = [
     "join_names",
     "language",
     "level_name",
+    "live_error_text",
     "limit_short",
     "limit_short_both",
     "log_parts",

@@ -1,0 +1,37 @@
+// A student page's place in the live class the teacher runs (widgets/together/live.py), kept
+// on this device so that a reload finds it again (a removed page stays out; a page that is in
+// stays in). The page holds two widgets for this script:
+// - .icg-live-keep: a span whose data-keep is the page's token once it has a name in the class.
+//   This script keeps it in this browser's localStorage (this device only).
+// - .icg-live-recall: a hidden text box. On a page that is opened, this script types the kept
+//   token into it (a "change" event: the widget sends it to the kernel), once per box. The
+//   kernel asks the class's store about it: a token the store does not know is ignored.
+// Nothing is sent anywhere else.
+(function () {
+  var KEY = 'icg-live-page';
+  function kept() {
+    try { return localStorage.getItem(KEY) || ''; } catch (e) { return ''; }
+  }
+  function scan() {
+    var spans = document.querySelectorAll('.icg-live-keep span[data-keep]');
+    for (var i = 0; i < spans.length; i++) {
+      var value = spans[i].getAttribute('data-keep');
+      if (!value || spans[i].getAttribute('data-kept') === value) continue;
+      spans[i].setAttribute('data-kept', value);
+      try { localStorage.setItem(KEY, value); } catch (e) { /* storage refused */ }
+    }
+    var value = kept();
+    if (!value) return;
+    var boxes = document.querySelectorAll('.icg-live-recall input');
+    for (var j = 0; j < boxes.length; j++) {
+      var box = boxes[j];
+      if (box.getAttribute('data-recalled')) continue;
+      box.setAttribute('data-recalled', '1');
+      box.value = value;
+      box.dispatchEvent(new Event('change', {bubbles: true}));
+    }
+  }
+  new MutationObserver(scan).observe(document.documentElement,
+    {subtree: true, childList: true, attributes: true, attributeFilter: ['data-keep']});
+  scan();
+})();

@@ -1,0 +1,142 @@
+"""The teacher's live-class controls on the class view (widgets/together/live_controls.py),
+driven by their own widgets against a real store, and the class view's projector mode: no
+name (and no confirmation code) in any panel."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from widget_helpers import errors_raise, synced_text  # noqa: F401
+
+from engine.hit_me import HitMeConfig, HitMeGame
+from rooms import open_store
+from rooms.answers import Answer, new_answer_id, open_answers
+from rooms.live_class import open_live_class
+from widgets.together.class_view import ClassView
+from widgets.together.live_controls import LiveControls
+
+NAMES = ["Amelia", "Bartholomew", "Cordelia", "Desmond"]
+
+
+def test_every_control_changes_the_class(rooms_url: str) -> None:
+    panel = LiveControls(url=rooms_url)
+    live = open_live_class(rooms_url)
+    panel.lesson_choice.value = 3
+    panel.class_size.value = 28
+    panel.lesson_button.click()
+    assert (live.state().lesson, live.state().class_size) == (3, 28)
+    assert "ready for 28 students" in panel.status.value
+    assert panel.resume_button.disabled
+    panel.pause_button.click()
+    assert live.state().paused and "PAUSED" in panel.status.value
+    panel.resume_button.click()
+    assert not live.state().paused
+    panel.exit_button.click()
+    assert live.state().exit_ticket == 3
+    panel.exit_close_button.click()
+    assert live.state().exit_ticket is None
+    for name in ("locked", "approve", "confirm"):
+        panel.toggles[name].value = True
+        assert getattr(live.state(), name) is True
+    panel.toggles["late_join"].value = False
+    assert live.state().late_join is False
+    # another teacher's page changed it: the next poll redraws this one
+    live.set_options(locked=False)
+    assert panel.poll() is True and panel.toggles["locked"].value is False
+
+
+def test_a_class_list_pasted_or_uploaded(rooms_url: str) -> None:
+    panel = LiveControls(url=rooms_url)
+    panel.roster_text.value = "Ana\nBen\nAna\n"
+    panel.roster_button.click()
+    assert [r.name for r in panel.store.roster()] == ["Ana", "Ben"]
+    assert "2 names" in panel.message.value and "Ana" in panel.message.value
+    csv_file = (b"Last Name,First Name,Email Address\r\nMora,Cy,c@school\r\n"
+                b"Kim,Dee,d@school\r\n")
+    panel.upload.set_state({"value": [{  # what the page sends for a chosen file
+        "name": "class.csv", "type": "text/csv", "size": len(csv_file),
+        "content": memoryview(csv_file), "last_modified": 0}]})
+    assert [r.name for r in panel.store.roster()] == ["Cy", "Dee"]
+    panel.roster_text.value = "Computer 3\n"
+    assert panel.use_roster() is False
+    assert [r.name for r in panel.store.roster()] == ["Cy", "Dee"]  # nothing lost
+
+
+def test_pages_let_in_removed_let_back_and_freed(rooms_url: str) -> None:
+    panel = LiveControls(url=rooms_url)
+    live = open_live_class(rooms_url)
+    live.set_options(approve=True)
+    ben = live.pick("Ben")
+    panel.poll()
+    assert "waiting for you" in panel.pages_table.value
+    panel.name_choice.value = "Ben"
+    assert not panel.page_buttons["approve"].disabled
+    panel.page_buttons["approve"].click()
+    assert live.page(ben.token) == ("in", "Ben")
+    panel.page_buttons["remove"].click()
+    assert live.page(ben.token)[0] == "removed"
+    panel.page_buttons["let_back"].click()
+    assert live.page(ben.token)[0] == "in"
+    panel.page_buttons["free"].click()
+    assert live.page(ben.token)[0] == "freed"
+
+
+def test_projector_mode_hides_every_name_in_every_panel(rooms_url: str) -> None:
+    store = open_store(rooms_url)
+    host = store.create_room(HitMeGame(HitMeConfig(players=3), seed=4),
+                             fill_bot={"bot": "careful"})
+    seats = [store.join(host.code, n) for n in NAMES[:2]]
+    store.start(host.code, host.secret)
+    store.record_check(host.code, seats[0].seat, seats[0].secret, 0, False, 1, "abs")
+    open_answers(rooms_url).record(Answer(new_answer_id(), NAMES[2], 3, "exit-ticket", "1",
+                                          "sum", "3,-8", "+5", False, True, time.time(),
+                                          "sign-of-closer"))
+    live = open_live_class(rooms_url)
+    live.set_roster(NAMES)
+    live.set_options(confirm=True)
+    live.pick(NAMES[3], code=live.roster()[3].code)
+    codes = [r.code for r in live.roster()]
+    view = ClassView(store, poll=False)
+    try:
+        shown = synced_text(view)
+        assert all(n in shown for n in NAMES)  # positive control: names are there
+        assert all(c in shown for c in codes)
+        view.answers_panel.hide_names.value = True  # projector mode
+        shown = synced_text(view)
+        for text in NAMES + codes:
+            assert text not in shown, f"{text!r} on the projector"
+        assert "seat 1" in view.table.value and "student 1" in view.checks.value
+        view.answers_panel.hide_names.value = False
+        assert NAMES[0] in synced_text(view)
+    finally:
+        view.stop()
+
+
+def _student_page_text(page: Any) -> str:
+    return synced_text(page.box) + synced_text(page.picker)
+
+
+def test_a_student_page_reads_no_code_and_no_other_page(rooms_url: str) -> None:
+    from widgets.lessons.student import NameBar, Student
+    from widgets.together import live as live_page
+
+    live = open_live_class(rooms_url)
+    live.set_roster(NAMES)
+    live.set_options(confirm=True)
+    other = live.pick(NAMES[1], code=live.roster()[1].code)
+    page = live_page.activate(open_live_class(rooms_url), student=Student(), poll=False,
+                              token_grace=0)
+    try:
+        NameBar(1, student=page.student)
+        text = _student_page_text(page)
+        assert NAMES[0] in text  # the list to pick from
+        for r in live.roster():
+            assert r.code not in text
+        assert other.token not in text
+        # the page's own objects offer no teacher change: LivePage has no such method
+        for name in ("pause", "resume", "remove", "let_back", "free", "approve",
+                     "set_roster", "set_options", "open_exit_ticket", "set_lesson"):
+            assert not hasattr(page, name)
+    finally:
+        live_page.deactivate()

@@ -1,0 +1,240 @@
+"""A student's page in the live class (widgets/together/live.py) against a real store (SQLite
+and PostgreSQL): the teacher's pause covers the page and the kernel refuses every click (a
+forged one too) until Resume; the exit ticket opens on the pages of its lesson; a removed page
+is out, after a reload too, until let back; a page whose name moved is told; the roster's
+picker with its code; a typed name waits for approval."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+from widget_helpers import errors_raise  # noqa: F401
+
+from rooms.live_class import open_live_class
+from widgets import HitMeTable
+from widgets.lessons.exit_ticket import ExitTicket
+from widgets.lessons.student import NameBar, Student
+from widgets.together import live
+from widgets.words import set_language
+
+
+@pytest.fixture(autouse=True)
+def no_live_page_left() -> Iterator[None]:
+    set_language("en")
+    yield
+    live.deactivate()
+
+
+def page(url: str, **kw: object) -> live.LivePage:
+    """A student's page of the class (polled by hand: `poll()`)."""
+    return live.activate(open_live_class(url), student=Student(), poll=False, token_grace=0,
+                         **kw)
+
+
+def test_pause_covers_the_page_and_the_kernel_refuses_even_a_forged_click(
+        rooms_url: str) -> None:
+    teacher = open_live_class(rooms_url)
+    p = page(rooms_url)
+    table = HitMeTable(players=2, seed=7, bot_delay=0)
+    assert p.box in table.children  # the table shows the page's cover
+    before = table.session.game.to_json()
+    teacher.pause()
+    p.poll()
+    assert "Eyes on the teacher" in p.screen.value
+    assert not table.hit_button.disabled  # the page may say it is on: the kernel refuses
+    table.hit_button._handle_custom_msg({"event": "click"}, [])  # what a forged click sends
+    table.hit_button.click()
+    assert table.session.game.to_json() == before
+    assert p.refused_clicks == 2
+    teacher.resume()
+    p.poll()
+    assert p.screen.value == ""
+    table.hit_button.click()
+    assert table.session.game.to_json() != before
+
+
+def test_the_exit_ticket_opens_on_every_page_of_its_lesson(rooms_url: str) -> None:
+    teacher = open_live_class(rooms_url)
+    lesson3 = page(rooms_url)
+    HitMeTable(players=2, seed=7, bot_delay=0)  # a table of the page: the ticket shows there
+    ticket = ExitTicket(3, student=lesson3.student)
+    lesson3.poll()
+    assert lesson3.exit_box.layout.display == "none"
+    teacher.open_exit_ticket(3)
+    lesson3.poll()
+    assert lesson3.exit_box.layout.display is None
+    assert "Your teacher opened the exit ticket." in lesson3.exit_box.children[0].value
+    assert lesson3.exit_box.children[1] is ticket  # the page's own ticket, on top
+    other = page(rooms_url)  # a page of lesson 2
+    ExitTicket(2, student=other.student)
+    other.poll()
+    assert other.exit_box.layout.display == "none"
+    teacher.open_exit_ticket(None)
+    lesson3.poll()
+    assert lesson3.exit_box.layout.display == "none"
+
+
+def test_a_typed_name_waits_for_approval_and_is_gated_meanwhile(rooms_url: str) -> None:
+    teacher = open_live_class(rooms_url)
+    teacher.set_options(approve=True)
+    p = page(rooms_url)
+    bar = NameBar(1, student=p.student)
+    table = HitMeTable(players=2, seed=7, bot_delay=0)
+    bar.first.value = "Ben"
+    bar.ok_button.click()
+    assert p.page_state == "waiting"
+    assert "Waiting for your teacher" in p.screen.value
+    before = table.session.game.to_json()
+    table.hit_button.click()
+    assert table.session.game.to_json() == before
+    teacher.approve("Ben")
+    p.poll()
+    assert p.page_state == "in" and p.screen.value == ""
+    table.hit_button.click()
+    assert table.session.game.to_json() != before
+
+
+def test_a_removed_page_stays_out_after_a_reload_until_let_back(rooms_url: str) -> None:
+    teacher = open_live_class(rooms_url)
+    p = page(rooms_url)
+    bar = NameBar(1, student=p.student)
+    bar.first.value = "Ana"
+    bar.ok_button.click()
+    assert p.page_state == "in"
+    kept = p.keep.value  # what the device keeps (static/live-page.js)
+    token = p.token
+    assert token and token in kept
+    teacher.remove("Ana")
+    p.poll()
+    assert "You are out of the class" in p.screen.value
+    # the reload: a new kernel, the device types its token back
+    again = page(rooms_url)
+    table = HitMeTable(players=2, seed=7, bot_delay=0)
+    again.recall.value = token
+    assert again.page_state == "removed"
+    before = table.session.game.to_json()
+    table.hit_button.click()
+    assert table.session.game.to_json() == before
+    # a fresh device typing the name is out too
+    fresh = page(rooms_url)
+    fresh_bar = NameBar(1, student=fresh.student)
+    fresh_bar.first.value = "Ana"
+    fresh_bar.ok_button.click()
+    assert "removed this name" in fresh.screen.value
+    teacher.let_back("Ana")
+    live.PAGE = again  # the reloaded page's poll
+    again.poll()
+    assert again.page_state == "in" and again.screen.value == ""
+
+
+def test_the_roster_picker_with_codes_and_the_old_page_told_it_moved(rooms_url: str) -> None:
+    teacher = open_live_class(rooms_url)
+    teacher.set_roster(["Ana", "Ben"])
+    teacher.set_options(confirm=True)
+    codes = {r.name: r.code for r in teacher.roster()}
+    tablet = page(rooms_url)
+    bar = NameBar(1, student=tablet.student)
+    picker = live.name_picker()
+    assert picker is not None and picker in bar.children
+    assert bar.entry.layout.display == "none"  # no typing: the list
+    assert [v for _label, v in picker.choice.options] == ["", "Ana", "Ben"]
+    assert picker.code.layout.display is None
+    picker.choice.value = "Ana"
+    picker.code.value = "WRONG"
+    assert not picker.pick()
+    assert "not your code" in picker.message.value
+    picker.choice.value = "Ana"
+    picker.code.value = codes["Ana"]
+    assert picker.pick()
+    assert tablet.student.names == ("Ana",)
+    teacher.note_seat(tablet.token, "KM7Q4X", 0)
+    phone = page(rooms_url)
+    NameBar(1, student=phone.student)
+    phone_picker = live.name_picker()
+    phone_picker.choice.value = "Ana"
+    phone_picker.code.value = codes["Ana"]
+    assert phone_picker.pick()
+    assert phone.page_state == "in" and phone.student.names == ("Ana",)
+    assert teacher.seat_of(phone.token) == ("KM7Q4X", 0)
+    tablet.poll()
+    assert "moved to another device" in tablet.screen.value
+
+
+def test_a_student_on_another_device_finds_their_seat_hand_and_answers(rooms_url: str) -> None:
+    from engine.hit_me import HitMeConfig, HitMeGame
+    from rooms import NotAllowed, open_store
+    from rooms.answers import Answer, new_answer_id, open_answers
+    from widgets.together.lobby import PlayTogether
+
+    rooms = open_store(rooms_url)
+    host = rooms.create_room(HitMeGame(HitMeConfig(players=2), seed=3),
+                             fill_bot={"bot": "careful"})
+    teacher = open_live_class(rooms_url)
+    teacher.set_roster(["Ana", "Ben"])
+    teacher.set_options(confirm=True)
+    code = teacher.roster()[0].code
+    # the tablet: Ana picks her name, sits at the table, answers once
+    tablet = page(rooms_url)
+    tablet_lobby = PlayTogether(store=rooms, schedule=lambda _d, _fn: None)
+    assert live.name_picker() in tablet_lobby.children
+    assert tablet.pick("Ana", code)
+    seat = rooms.join(host.code, "Ana")
+    tablet_lobby._sit(seat, None)
+    assert teacher.seat_of(tablet.token) == (host.code, seat.seat)
+    rooms.start(host.code, host.secret)
+    open_answers(rooms_url).record(Answer(new_answer_id(), "Ana", 3, "exit-ticket", "1",
+                                          "sum", "3,-8", "-5", True, True, time.time()))
+    tablet_lobby.session.reload()
+    hand = tablet_lobby.session.observation()
+    # the tablet drops; on the phone Ana picks her name on the Play together page
+    phone = page(rooms_url)
+    phone_lobby = PlayTogether(store=rooms, schedule=lambda _d, _fn: None)
+    picker = live.name_picker()
+    picker.choice.value = "Ana"
+    picker.code.value = code
+    assert picker.pick()
+    assert phone_lobby.session is not None and phone_lobby.session.seat == seat.seat
+    assert phone_lobby.session.observation() == hand  # the same hand, seen from the seat
+    assert "your 1 answer of today is kept (1 right)" in phone.screen.value
+    with pytest.raises(NotAllowed):
+        rooms.touch(host.code, seat.seat, seat.secret)  # the tablet's seat secret is dead
+    tablet.poll()
+    assert "moved to another device" in tablet.screen.value
+
+
+def test_enter_in_an_answer_box_is_refused_while_paused(rooms_url: str) -> None:
+    from widgets.table.components import AnswerEntry
+
+    teacher = open_live_class(rooms_url)
+    p = page(rooms_url)
+    checked: list[dict] = []
+    entry = AnswerEntry([("sum", "Sum")], on_check=checked.append)
+    entry.boxes["sum"].value = "-5"
+    teacher.pause()
+    p.poll()
+    entry.boxes["sum"]._handle_custom_msg({"event": "submit"}, [])  # Enter, as the page sends
+    assert checked == []
+    teacher.resume()
+    p.poll()
+    entry.boxes["sum"]._handle_custom_msg({"event": "submit"}, [])
+    assert checked == [{"sum": -5}]
+
+
+def test_a_reloaded_page_whose_token_comes_late_gets_its_name_back(rooms_url: str) -> None:
+    teacher = open_live_class(rooms_url)
+    first = page(rooms_url)
+    bar = NameBar(1, student=first.student)
+    bar.first.value = "Ana"
+    bar.ok_button.click()
+    token = first.token
+    # the reload: the remembered name arrives first and the page asks for it (waiting: the
+    # name is held), then the device's token arrives
+    again = page(rooms_url)
+    again.student.set_names(("Ana",))
+    again.poll()
+    assert again.page_state == "waiting"
+    again.recall.value = token
+    assert again.page_state == "in" and again.token == token
+    assert [p.state for p in teacher.pages()] == ["in"]  # the request was dropped

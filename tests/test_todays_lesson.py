@@ -1,0 +1,108 @@
+"""Today's lesson's pool (serving/todays_lesson.py): the teacher's choice in the live class
+sizes the lesson's pool, bounded by memory and max_kernels; the lesson no longer chosen goes
+back to its configured size and its extra waiting kernels are shut down."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from rooms.live_class import open_live_class
+from serving import todays_lesson as tl
+
+
+def test_memory_and_max_kernels_bound_the_pool() -> None:
+    assert tl.fits(30, 0, None, 0, 0) == 30
+    # 2 GiB free, 512 MiB kept: 1536 // 55 = 27 more kernels
+    assert tl.fits(30, 0, 2048, 0, 0) == 27
+    assert tl.fits(30, 10, 2048, 10, 0) == 30  # the ten waiting already have their memory
+    assert tl.fits(30, 0, 100_000, 50, 60) == 10
+    assert tl.fits(30, 0, 300, 0, 0) == 0
+
+
+class Manager:
+    """What TodaysLesson uses of the kernel manager (Voila's pools, our sizes)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root_dir = str(root)
+        self.kernel_pools_config: dict[str, Any] = {"default": {"pool_size": 1},
+                                                    "04_two.ipynb": {"pool_size": 2}}
+        self._pools: dict[str, list[Any]] = {}
+        self.max_kernels = 60
+        self.filled: list[str] = []
+        self.discarded: list[str] = []
+
+    def kernel_count(self) -> int:
+        return sum(len(p) for p in self._pools.values())
+
+    def _pool_size(self, name: str) -> int:
+        pools = self.kernel_pools_config
+        return int(pools.get(name, pools["default"])["pool_size"])
+
+    def fill_if_needed(self, delay: float = 0, notebook_name: str = "") -> None:
+        pool = self._pools.setdefault(notebook_name, [])
+        loop = asyncio.get_event_loop()
+        while len(pool) < self._pool_size(notebook_name):
+            done = loop.create_future()
+            done.set_result({"kernel_id": f"{notebook_name}-{len(pool)}"})
+            pool.append(done)
+        self.filled.append(notebook_name)
+
+    async def _discard(self, kernel_id: str) -> None:
+        self.discarded.append(kernel_id)
+
+
+def test_the_teachers_lesson_gets_the_class_and_the_old_one_is_drained(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    root = tmp_path / "lessons"
+    (root / "es").mkdir(parents=True)
+    for name in ("03_one.ipynb", "04_two.ipynb", "es/03_uno.ipynb"):
+        (root / name).write_text("{}")
+    monkeypatch.setattr(tl, "mem_available_mib", lambda: 100_000)
+    url = f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
+    teacher = open_live_class(url)
+
+    async def run() -> Manager:
+        m = Manager(root)
+        today = tl.TodaysLesson(m, url=url)
+        assert today.check() is False  # no lesson chosen: nothing changes
+        teacher.set_lesson(3, class_size=12)
+        assert today.check() is True
+        assert m.kernel_pools_config["03_one.ipynb"] == {"pool_size": 12}
+        assert len(m._pools["03_one.ipynb"]) == 12
+        assert "es/03_uno.ipynb" not in m.kernel_pools_config  # one language's pool
+        assert teacher.state().pool_ready == 12
+        assert today.check() is False
+        teacher.set_lesson(4, class_size=5)
+        assert today.check() is True
+        await asyncio.sleep(0.05)  # the done callbacks, then the shutdowns
+        assert "03_one.ipynb" not in m.kernel_pools_config  # back to the default size
+        assert len(m._pools["03_one.ipynb"]) == 1
+        assert len(m.discarded) == 11  # the extra waiting kernels shut down
+        assert m.kernel_pools_config["04_two.ipynb"] == {"pool_size": 5}
+        teacher.set_lesson(None)
+        today.check()
+        assert m.kernel_pools_config["04_two.ipynb"] == {"pool_size": 2}  # voila.json's
+        return m
+
+    asyncio.run(run())
+
+
+def test_fewer_kernels_than_the_class_when_memory_is_short(tmp_path: Path,
+                                                           monkeypatch: Any) -> None:
+    root = tmp_path / "lessons"
+    root.mkdir()
+    (root / "03_one.ipynb").write_text("{}")
+    monkeypatch.setattr(tl, "mem_available_mib", lambda: 512 + 55 * 7)
+    url = f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
+    teacher = open_live_class(url)
+    teacher.set_lesson(3, class_size=30)
+
+    async def run() -> None:
+        m = Manager(root)
+        tl.TodaysLesson(m, url=url).check()
+        assert m.kernel_pools_config["03_one.ipynb"] == {"pool_size": 7}
+        assert teacher.state().pool_ready == 7
+
+    asyncio.run(run())
