@@ -1,7 +1,10 @@
 """Fixtures for the real-browser tests: Voila on a free loopback port, Debian's Chromium via
-Playwright, and a page wrapper that records every problem a student's browser would meet.
+Playwright, and a page wrapper that records every problem a student's browser would meet; and
+WebKit (Safari's engine: Debian's WebKitWebDriver through Selenium on an Xvfb display,
+tests/browser/webkit.py) for the journeys that run in both engines (test_webkit_*.py).
 
-Without Chromium or Playwright the tests skip with the reason; under CI=true they fail instead.
+Without Chromium or Playwright (or Xvfb, WebKitWebDriver or Selenium for the WebKit tests) the
+tests skip with the reason; under CI=true they fail instead.
 """
 
 from __future__ import annotations
