@@ -722,3 +722,12 @@ def test_the_simulation_panel_says_the_rounds_it_really_ran(monkeypatch: pytest.
     sim.run_button.click()
     assert "Done: 500 rounds a run" in sim.status.value, sim.status.value
     assert sim.figure is not None and sim.figure.rounds == 500
+
+
+def test_the_card_explorer_has_large_print_for_the_projector() -> None:
+    explorer = CardExplorer()
+    assert "icg-large" not in explorer._dom_classes
+    explorer.large_print_toggle.value = True
+    assert "icg-large" in explorer._dom_classes
+    explorer.large_print_toggle.value = False
+    assert "icg-large" not in explorer._dom_classes
