@@ -260,13 +260,16 @@
     var before = buttonsOf(root);
     var results = Array.prototype.map.call(root.querySelectorAll(RESULT), textOf);
     var changedAt = 0;
+    var resultEl = null;  // the result, once the focus was put on it
     var t0 = Date.now();
     function still() {
       var a = document.activeElement;
-      return a === box || !a || a === document.body || (a === last && !usable(a));
+      return a === box || a === resultEl || !a || a === document.body
+        || (a === last && !usable(a));
     }
     (function look() {
-      if (!still() || Date.now() - t0 > 15000) return;
+      // a loaded server answers late: the next step may come seconds after the result
+      if (!still() || Date.now() - t0 > 60000) return;
       var fresh = buttonsOf(root).filter(function (b) { return before.indexOf(b) < 0; });
       if (fresh.length) {
         var after = fresh.filter(function (b) {
@@ -275,18 +278,21 @@
         focusOn(after[0] || fresh[0]);
         return;
       }
-      var shown = root.querySelectorAll(RESULT);
-      var changed = null;
-      for (var i = 0; i < shown.length; i++) {
-        var text = textOf(shown[i]);
-        if (text && text !== results[i] && usable(shown[i])) changed = shown[i];
-      }
-      if (changed && !changedAt) changedAt = Date.now();
-      // a next step comes with the result or just after it
-      if (changed && Date.now() - changedAt > 400) {
-        if (!changed.hasAttribute('tabindex')) changed.setAttribute('tabindex', '-1');
-        focusOn(changed);
-        return;
+      if (!resultEl) {
+        var shown = root.querySelectorAll(RESULT);
+        var changed = null;
+        for (var i = 0; i < shown.length; i++) {
+          var text = textOf(shown[i]);
+          if (text && text !== results[i] && usable(shown[i])) changed = shown[i];
+        }
+        if (changed && !changedAt) changedAt = Date.now();
+        // no next step with the result (a wrong answer to fix): the focus goes to the result,
+        // and on to a next step if one still comes
+        if (changed && Date.now() - changedAt > 1500) {
+          if (!changed.hasAttribute('tabindex')) changed.setAttribute('tabindex', '-1');
+          resultEl = changed;
+          focusOn(changed);
+        }
       }
       setTimeout(look, 100);
     })();
@@ -306,7 +312,7 @@
     var t0 = Date.now();
     (function look() {
       var a = document.activeElement;
-      if (Date.now() - t0 > 15000) return;
+      if (Date.now() - t0 > 60000) return;
       if (a && a !== document.body && a !== button) return;  // the student went on
       if (!usable(button)) {
         var boxes = inputs();
