@@ -127,11 +127,13 @@ def renderer_rss_mib(browser_pid: int) -> float:
 
 
 def chromium_pid(exe: str) -> int:
-    """The newest Chromium browser process (not a helper) started from `exe`, ours."""
+    """The newest Chromium browser process (not a helper) of ours: started from `exe` (Debian's
+    /usr/bin/chromium is a script that runs /usr/lib/chromium/chromium)."""
     import psutil
 
+    name = Path(os.path.realpath(exe)).name
     ours = [p for p in psutil.Process(os.getpid()).children(recursive=True)
-            if exe in " ".join(_cmdline(p))]
+            if _cmdline(p) and Path(_cmdline(p)[0]).name in (name, "chromium")]
     browsers = [p for p in ours if "--type=" not in " ".join(_cmdline(p))]
     return max(browsers, key=lambda p: p.create_time()).pid
 
