@@ -59,7 +59,7 @@ help:
 	@echo "make outputs   after editing a lesson: refresh its checked outputs, drop the others"
 	@echo "make venv      create/update .venv from pyproject.toml (compiles the catalogues)"
 	@echo "make i18n      extract the widgets' strings, update widgets/locale/*/icg.po, compile"
-	@echo "make browsers  install Debian's chromium for the browser tests (root)"
+	@echo "make browsers  install Debian's chromium, WebKitWebDriver and Xvfb for the browser tests (root)"
 	@echo "make hub-proxy install configurable-http-proxy (npm) into .hub-node/ for the hub test"
 	@echo "make site      build site/: the lessons as static pages (Python in the browser, no server;"
 	@echo "               TEACHER=1: a teacher's copy with the answer keys, never to publish)"
@@ -173,16 +173,21 @@ lab: venv
 outputs: venv
 	$(PY) tools/refresh_outputs.py
 
+# Chromium (Playwright) and WebKit, Safari's engine (WebKitWebDriver through Selenium, under
+# Xvfb), from Debian; zbarimg decodes the projector page's QR code in its test.
+BROWSER_PACKAGES := chromium fonts-dejavu-core webkit2gtk-driver xvfb zbar-tools
 browsers:
-	@if [ -x /usr/bin/chromium ]; then \
+	@if [ -x /usr/bin/chromium ] && [ -x /usr/bin/WebKitWebDriver ] && command -v Xvfb >/dev/null \
+	  && command -v zbarimg >/dev/null; then \
 	  echo "chromium present: $$(/usr/bin/chromium --version 2>/dev/null)"; \
+	  echo "WebKitWebDriver, Xvfb and zbarimg present"; \
 	elif [ "$$(id -u)" = "0" ]; then \
 	  DEBIAN_FRONTEND=noninteractive apt-get update && \
-	  DEBIAN_FRONTEND=noninteractive apt-get install -y chromium fonts-dejavu-core; \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y $(BROWSER_PACKAGES); \
 	else \
-	  echo "Chromium is missing (/usr/bin/chromium) and installing it needs root."; \
-	  echo "Run:  sudo apt-get install -y chromium fonts-dejavu-core"; \
-	  echo "Without it the browser tests skip locally (and fail under CI=true)."; \
+	  echo "Chromium, WebKitWebDriver, Xvfb or zbarimg is missing and installing them needs root."; \
+	  echo "Run:  sudo apt-get install -y $(BROWSER_PACKAGES)"; \
+	  echo "Without them the browser tests skip locally (and fail under CI=true)."; \
 	  exit 1; \
 	fi
 

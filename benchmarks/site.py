@@ -7,9 +7,19 @@ Builds site/ first when it is missing. Cold: a new browser profile (empty cache)
 Me lesson until its table answers; warm: the same profile opens it again. Clicks: Peek / Hide
 round trips and the round's clicks (page click to the page's answer). The strategy experiment:
 the strategy lab's first chart drawn in the browser ("n/a" when the page cannot draw it).
+
+A slow Chromebook: the lesson opened again (warm cache) with the page's CPU throttled 4x by the
+DevTools protocol (Emulation.setCPUThrottlingRate), until its table answers. That throttles
+the page's own thread only: the Python kernel runs in a Web Worker, which the protocol does not
+slow, so Python's own start and each reply run at this machine's speed (the figure is a lower
+bound of a 4x slower device). Tab memory: the resident memory (RSS) of the Chromium renderer
+processes once the lesson answers (one tab open: its page and its Python worker). Next lesson
+(a line of its own): whether the lesson's "next" link opens in the same tab (a new tab keeps
+the first lesson's memory). WebKit: the lesson opened cold in WebKitGTK (WebKitWebDriver under Xvfb,
+tests/browser/webkit.py) until its table answers ("n/a" without WebKit).
 Last line:
 site: N pages, X MB (Y MB gzip), first lesson interactive cold A s / warm B s, click p50 C ms,
-strategy experiment D s
+strategy experiment D s, throttled 4x E s, tab memory M MiB, webkit W s
 """
 
 from __future__ import annotations
@@ -87,6 +97,91 @@ STRATEGY_SHOWN_JS = ("chart => { const c = document.querySelector(chart); return
        || document.body.textContent.includes("Traceback")) ? "error" : false; }""")
 
 
+def throttled(context, url: str, rate: int = 4) -> float:
+    """The Hit Me lesson opened in a new tab of `context` with the page's CPU `rate` times
+    slower (the DevTools protocol), until its table answers."""
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
+    t0 = time.monotonic()
+    page.goto(url + "voici/render/03_hit_me.html")
+    ss.wait_interactive(page, "en")
+    took = time.monotonic() - t0
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+    page.close()
+    return took
+
+
+def renderer_rss_mib(browser_pid: int) -> float:
+    """The resident memory of Chromium's renderer processes (the open tabs and their workers)."""
+    import psutil
+
+    total = 0
+    for child in psutil.Process(browser_pid).children(recursive=True):
+        try:
+            if "--type=renderer" in " ".join(child.cmdline()):
+                total += child.memory_info().rss
+        except psutil.Error:
+            continue
+    return total / 2**20
+
+
+def chromium_pid(exe: str) -> int:
+    """The newest Chromium browser process (not a helper) of ours: started from `exe` (Debian's
+    /usr/bin/chromium is a script that runs /usr/lib/chromium/chromium)."""
+    import psutil
+
+    name = Path(os.path.realpath(exe)).name
+    ours = [p for p in psutil.Process(os.getpid()).children(recursive=True)
+            if _cmdline(p) and Path(_cmdline(p)[0]).name in (name, "chromium")]
+    browsers = [p for p in ours if "--type=" not in " ".join(_cmdline(p))]
+    return max(browsers, key=lambda p: p.create_time()).pid
+
+
+def _cmdline(p) -> list[str]:
+    import psutil
+
+    try:
+        return p.cmdline()
+    except psutil.Error:
+        return []
+
+
+def next_lesson_tab(sp: ss.SitePage) -> str:
+    """'same tab' or 'new tab': where the lesson's link to the next lesson opens."""
+    link = sp.page.locator(".icg-nav a").first
+    before = len(sp.context.pages)
+    link.click()
+    sp.page.wait_for_timeout(1500)
+    opened = len(sp.context.pages) - before
+    for extra in sp.context.pages[before:]:
+        extra.close()
+    return "new tab" if opened > 0 else "same tab"
+
+
+def webkit_interactive(site: Path) -> float | None:
+    """The Hit Me lesson opened cold in WebKitGTK until Peek answers (None without WebKit)."""
+    try:
+        import webkit as wk
+    except ImportError:
+        return None
+    try:
+        with ss.static_server(site) as url, wk.xvfb_display() as display:
+            driver = wk.driver_factory(display)(1366, 768)
+            try:
+                page = wk.WebKitPage(driver, url)
+                t0 = time.monotonic()
+                page.open("voici/render/03_hit_me.html")
+                page.button(ss.words("en")["Peek at my face-down card"],
+                            timeout=wk.LOAD_TIMEOUT)
+                return time.monotonic() - t0
+            finally:
+                driver.quit()
+    except (FileNotFoundError, RuntimeError) as e:
+        print(f"webkit: {e}")
+        return None
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--site", type=Path, default=ROOT / "site")
@@ -112,16 +207,25 @@ def main() -> None:
         clicks = peek_clicks(sp.page, args.clicks)
         clicks += ss.play_hit_me_round(sp.page, "en")["clicks_ms"]
         print("clicks ms:", " ".join(f"{c:.0f}" for c in clicks))
+        memory = renderer_rss_mib(chromium_pid(ss_chromium()))
+        print(f"tab memory {memory:.0f} MiB")
+        tab = next_lesson_tab(sp)
+        print(f"next lesson: {tab}")
         strategy = strategy_experiment(sp)
+        slow = throttled(context, url)
+        print(f"throttled 4x {slow:.1f} s")
         problems = sp.problems()
         browser.close()
+    webkit_s = webkit_interactive(args.site)
+    print("webkit " + ("n/a" if webkit_s is None else f"{webkit_s:.1f} s"))
     if problems:
         print("problems:", *problems[:10], sep="\n  ")
     print("load average at the end: " + " / ".join(f"{x:.1f}" for x in os.getloadavg()))
     strat = "n/a" if strategy is None else f"{strategy:.1f} s"
     print(f"site: {n_pages} pages, {mb:.1f} MB ({gz:.1f} MB gzip), first lesson interactive "
           f"cold {cold:.1f} s / warm {warm:.1f} s, click p50 {statistics.median(clicks):.0f} ms, "
-          f"strategy experiment {strat}")
+          f"strategy experiment {strat}, throttled 4x {slow:.1f} s, tab memory {memory:.0f} MiB, "
+          "webkit " + ("n/a" if webkit_s is None else f"{webkit_s:.1f} s"))
 
 
 def ss_chromium() -> str:

@@ -24,8 +24,10 @@ from __future__ import annotations
 import html
 import io
 import ipaddress
+import logging
 import os
 import sys
+import time
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -126,14 +128,16 @@ def _is_loopback(host: str) -> bool:
 
 
 def qr_svg(url: str, title: str = "") -> str:
-    """A QR code of `url` as an inline SVG (black on a white ground, drawn in the SVG itself
-    so a forced dark mode leaves it readable; its title is read by screen readers)."""
+    """A QR code of `url` as an inline SVG: black on a white ground drawn in the SVG itself (a
+    forced dark mode leaves it readable), a viewBox and no fixed size (it scales to the width
+    the page gives it), and a title read by screen readers."""
     import segno
 
     out = io.BytesIO()
     segno.make(url, error="m").save(out, kind="svg", scale=10, border=4, dark="#000000",
                                     light="#ffffff", xmldecl=False, svgns=True,
-                                    title=title or url, svgclass="icg-qr", lineclass=None)
+                                    title=title or url, svgclass="icg-qr", lineclass=None,
+                                    omitsize=True)
     return out.getvalue().decode("utf-8")
 
 
@@ -170,14 +174,31 @@ def projector_html(where: ClassAddress, lang: str = "en") -> str:
     return (f'<!DOCTYPE html><html lang="{e(w["lang"])}"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">{refresh}'
             f'<link rel="icon" href="data:,"><title>{e(w["title"])}</title><style>'
-            "body{font-family:sans-serif;margin:2rem auto;max-width:60rem;padding:0 1rem;"
+            f"{projector_css(len(where.url or ''))}</style></head><body><main>"
+            f'<h1>{e(w["title"])}</h1>{body}</main><footer><p>{e(key_note(w))}</p></footer>'
+            "</body></html>")
+
+
+# Monospace characters are 0.6 em wide (DejaVu Sans Mono, Liberation Mono): an address of n
+# characters at font size f takes 0.6 * n * f; 0.64 leaves room for a wider font.
+MONO_WIDTH = 0.64
+
+
+def projector_css(address_chars: int) -> str:
+    """The projector page's style: the address on one line, as large as the width allows (at
+    most 4.2 rem), and the QR code as large as the height left under it allows, so that both
+    are on the first screen of a 1024x768, 1280x720 or 1920x1080 projector."""
+    n = max(address_chars, 10)
+    address_size = f"min(4.2rem, calc((min(100vw, 60rem) - 2.5rem) / {MONO_WIDTH * n:.2f}))"
+    return ("body{font-family:sans-serif;margin:0 auto;max-width:60rem;padding:0 1rem;"
             "background:#fff;color:#000;text-align:center;font-size:1.6rem;line-height:1.4}"
-            "h1{font-size:2rem}.address{font-size:4.2rem;font-weight:bold;margin:.5rem 0;"
-            "overflow-wrap:anywhere;font-family:monospace}.qr svg{width:min(60vh,90vw);"
-            "height:auto}.small{font-size:1.1rem}.none{font-size:2rem}"
+            "h1{font-size:2rem;margin:.6rem 0 .3rem;line-height:1.2}.say{margin:.3rem 0}"
+            f".address{{font-size:{address_size};font-weight:bold;margin:.2rem 0;"
+            "white-space:nowrap;line-height:1.15;font-family:monospace}"
+            ".qr svg{display:block;margin:.3rem auto;width:max(12rem,min(60vh,90vw,"
+            "calc(100vh - 16rem)));height:auto}.small{font-size:1.1rem}.none{font-size:2rem}"
             "footer{margin-top:2rem;font-size:1.1rem;border-top:2px solid #000;"
-            f'padding-top:1rem}}</style></head><body><main><h1>{e(w["title"])}</h1>{body}'
-            f'</main><footer><p>{e(key_note(w))}</p></footer></body></html>')
+            "padding-top:1rem}")
 
 
 class ProjectorHandler(tornado.web.RequestHandler):
@@ -236,8 +257,41 @@ def key_place() -> str:
     return f"printed above, kept in {tk.key_file()}"
 
 
+# Log lines a teacher cannot act on, left out of `make class`'s terminal so that the address
+# stays in sight: Voila warns that each notebook "is not trusted" (the lessons are served as the
+# project ships them, never trusted by hand), and says every kernel started, shut down or
+# preheated (one line a student's page, and one a preheated lesson).
+QUIET = ("is not trusted", "Kernel started:", "Kernel shutdown:", "Kernel pool of ",
+         "Culling kernels with idle durations")
+# How often the server looks whether its preheated kernels are all up, and for how long.
+READY_POLL_S = 0.5
+READY_WAIT_S = 600.0
+
+
+class QuietFilter(logging.Filter):
+    """Drops the log records of QUIET (warnings and errors of any other kind pass)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno >= logging.ERROR:
+            return True
+        message = record.getMessage()
+        return not any(q in message for q in QUIET)
+
+
+def ready_banner(where: ClassAddress, started: int) -> str:
+    """What `make class` prints again once every preheated kernel is up."""
+    lines = ["", f"Ready: the class can come in ({started} lesson kernel(s) started ahead)."]
+    if where.url:
+        lines.append(f"Students type this address:  {where.url}")
+    else:
+        lines.append(f"Only this computer can open the lessons ({where.local}).")
+    lines.append(f"Teacher's key: {key_place()}.")
+    return "\n".join(lines) + "\n"
+
+
 class ClassVoila(Voila):
-    """Voila with the projector page, printing the students' address once it listens."""
+    """Voila with the projector page, printing the students' address once it listens, and
+    again once its preheated kernels are up, with the log lines of QUIET left out."""
 
     def init_handlers(self) -> list:
         from jupyter_server.utils import url_path_join
@@ -248,14 +302,37 @@ class ClassVoila(Voila):
         return handlers
 
     def start(self) -> None:
+        quiet = QuietFilter()
+        self.log.addFilter(quiet)
+        for handler in self.log.handlers:
+            handler.addFilter(quiet)
         tornado.ioloop.IOLoop.current().add_callback(self._announce)
         super().start()
 
-    def _announce(self) -> None:
+    def _where(self) -> ClassAddress:
         interfaces, up = system_interfaces()
-        where = class_address(self.ip, self.port, interfaces, up)
+        return class_address(self.ip, self.port, interfaces, up)
+
+    def _announce(self) -> None:
+        where = self._where()
         projector = where.local + (self.base_url or "/").rstrip("/") + PROJECTOR_PATH
         print(banner(where, projector), flush=True)
+        self._ready_deadline = time.monotonic() + READY_WAIT_S
+        tornado.ioloop.IOLoop.current().call_later(READY_POLL_S, self._announce_when_ready)
+
+    def _preheating(self) -> tuple[int, int]:
+        """The preheated kernels started and the ones still starting (Voila's pools)."""
+        pools = getattr(getattr(self, "kernel_manager", None), "_pools", {}) or {}
+        tasks = [t for pool in pools.values() for t in pool if hasattr(t, "done")]
+        done = sum(1 for t in tasks if t.done())
+        return done, len(tasks) - done
+
+    def _announce_when_ready(self) -> None:
+        started, starting = self._preheating()
+        if starting and time.monotonic() < self._ready_deadline:
+            tornado.ioloop.IOLoop.current().call_later(READY_POLL_S, self._announce_when_ready)
+            return
+        print(ready_banner(self._where(), started), flush=True)
 
 
 def main(argv: list[str] | None = None) -> Any:

@@ -83,9 +83,10 @@ LONGEST_FIRST = (
     "test_security_http.py", "test_security_attacks.py", "test_serving.py", "test_pool.py",
     "test_security_ws.py", "test_random_play.py", "test_observations.py",
     "test_table_games.py", "test_widget_safety.py", "test_lessons_served.py",
-    # browser stage: three students' games, a Spanish journey, the static site, every device
+    # browser stage: three students' games, a Spanish journey, the static site, every device,
+    # the WebKit journeys
     "test_play_together.py", "test_spanish.py", "test_site.py", "test_site_start.py",
-    "test_devices.py",
+    "test_devices.py", "test_webkit_site.py", "test_webkit_voila.py",
     "test_hub.py", "test_lesson_pages.py", "test_answers_for_the_teacher.py",
 )
 

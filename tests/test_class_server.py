@@ -37,10 +37,15 @@ def get(url: str) -> tuple[int, dict, str]:
 def test_it_prints_where_to_go(class_server: tuple) -> None:
     url, proc = class_server
     deadline = time.monotonic() + 30
-    while "Projector page" not in read_log(proc) and time.monotonic() < deadline:
+    while "Ready: " not in read_log(proc) and time.monotonic() < deadline:
         time.sleep(0.2)
     log = read_log(proc)
     assert f"Projector page (the address in large print and its QR code):  {url}class" in log
+    # once ready it says where to go and where the key is again, after Voila's own lines
+    ready = log[log.index("Ready: "):]
+    assert "Only this computer can open the lessons" in ready
+    assert "Teacher's key: the one in ICG_TEACHER_KEY" in ready
+    assert "is not trusted" not in log and "Kernel started:" not in log
     # bound to 127.0.0.1: it says plainly that no other device can come in
     assert "served to this computer only" in log and "Students type" not in log
     assert KEY not in log

@@ -712,3 +712,26 @@ def test_the_simulation_panel_opens_on_request() -> None:
     assert isinstance(panel, strategy.SimulationPanel) and panel.players.value == 3
     panel.rounds.value = 1_000
     assert isinstance(panel.run(), strategy.Chart)
+
+
+def test_the_simulation_panel_says_the_rounds_it_really_ran(monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    """The browser's plain-Python chart plays at most its own share of rounds: the panel says
+    that number, not the one chosen."""
+    from widgets.lessons.strategy import hit_me_charts, panel, plain
+
+    monkeypatch.setattr(plain, "BROWSER_ROUNDS", 500)
+    monkeypatch.setitem(panel.CHARTS, "hold", hit_me_charts.hold_chart_plain)
+    sim = strategy.SimulationPanel("hold", players=3, rounds=1_000)
+    sim.run_button.click()
+    assert "Done: 500 rounds a run" in sim.status.value, sim.status.value
+    assert sim.figure is not None and sim.figure.rounds == 500
+
+
+def test_the_card_explorer_has_large_print_for_the_projector() -> None:
+    explorer = CardExplorer()
+    assert "icg-large" not in explorer._dom_classes
+    explorer.large_print_toggle.value = True
+    assert "icg-large" in explorer._dom_classes
+    explorer.large_print_toggle.value = False
+    assert "icg-large" not in explorer._dom_classes

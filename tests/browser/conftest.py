@@ -1,7 +1,10 @@
 """Fixtures for the real-browser tests: Voila on a free loopback port, Debian's Chromium via
-Playwright, and a page wrapper that records every problem a student's browser would meet.
+Playwright, and a page wrapper that records every problem a student's browser would meet; and
+WebKit (Safari's engine: Debian's WebKitWebDriver through Selenium on an Xvfb display,
+tests/browser/webkit.py) for the journeys that run in both engines (test_webkit_*.py).
 
-Without Chromium or Playwright the tests skip with the reason; under CI=true they fail instead.
+Without Chromium or Playwright (or Xvfb, WebKitWebDriver or Selenium for the WebKit tests) the
+tests skip with the reason; under CI=true they fail instead.
 """
 
 from __future__ import annotations
@@ -214,6 +217,50 @@ def browser() -> Iterator[Any]:
     yield b
     b.close()
     pw.stop()
+
+
+@pytest.fixture(scope="session")
+def webkit() -> Iterator[Callable[..., Any]]:
+    """WebKit (Safari's engine): a function that opens a WebKitGTK window of a given size
+    (tests/browser/webkit.py), all on one Xvfb display started for the session. Each window
+    the function opened is closed at the end."""
+    try:
+        import selenium  # noqa: F401
+    except ImportError as e:
+        _missing_webkit(f"selenium is not installed ({e})")
+    from webkit import driver_factory, xvfb_display
+
+    drivers: list[Any] = []
+    try:
+        with xvfb_display() as display:
+            start = driver_factory(display)
+
+            def open_window(width: int = 1280, height: int = 900) -> Any:
+                try:
+                    d = start(width, height)
+                except Exception as e:  # noqa: BLE001 - any failure means "no usable WebKit"
+                    _missing_webkit(f"WebKitWebDriver did not start a window: {e}")
+                drivers.append(d)
+                return d
+
+            yield open_window
+            for d in drivers:
+                try:
+                    d.quit()
+                except Exception:  # noqa: BLE001 - a window gone must not mask the result
+                    pass
+    except (FileNotFoundError, RuntimeError) as e:
+        _missing_webkit(str(e))
+
+
+def _missing_webkit(reason: str) -> None:
+    """Skip locally, fail under CI=true, with the reason."""
+    from webkit import missing
+
+    msg = reason if "WebKit" in reason else missing(reason)
+    if IN_CI:
+        pytest.fail(msg, pytrace=False)
+    pytest.skip(msg)
 
 
 _WIDGET_STATE_JS = """async () => {

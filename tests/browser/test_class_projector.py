@@ -8,9 +8,13 @@ every request off this computer aborted: no test sends anything to a network add
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+from pathlib import Path
 from typing import Any
 
-from conftest import format_violations
+import pytest
+from conftest import ARTIFACTS_DIR, IN_CI, format_violations
 
 from serving import class_server as cs
 
@@ -47,3 +51,62 @@ def test_the_school_network_page_requests_nothing(open_page: Any) -> None:
     violations = vp.axe_violations()
     assert violations == [], format_violations(violations)
     assert vp.problems() == []
+
+
+# Projectors' sizes (CSS pixels), and addresses of the school network: a short one and the
+# longest an IPv4 address and a port can make.
+PROJECTORS = [(1024, 768), (1280, 720), (1920, 1080)]
+ADDRESSES = [{"wlan0": ["192.168.1.23"]}, {"eth0": ["192.168.100.200"]}]
+ADDRESS_BOX_JS = """() => {
+  const a = document.querySelector('.address');
+  const r = document.createRange(); r.selectNodeContents(a);
+  const lines = new Set([...r.getClientRects()].map(b => Math.round(b.top)));
+  const box = a.getBoundingClientRect();
+  return {lines: lines.size, left: box.left, right: box.right, top: box.top,
+          bottom: box.bottom, overflow: a.scrollWidth - a.clientWidth,
+          font: parseFloat(getComputedStyle(a).fontSize)};
+}"""
+
+
+def decode_qr(png: Path) -> list[str]:
+    """What zbarimg (zbar-tools) reads in a picture: one line a code."""
+    zbarimg = shutil.which("zbarimg")
+    if zbarimg is None:
+        message = "the projector's QR test needs zbarimg (Debian: zbar-tools; make browsers)"
+        if IN_CI:
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)
+    done = subprocess.run([zbarimg, "--quiet", "--raw", str(png)], capture_output=True,
+                          text=True, timeout=60)
+    return done.stdout.split()
+
+
+@pytest.mark.parametrize("interfaces", ADDRESSES, ids=lambda i: next(iter(i.values()))[0])
+def test_the_address_and_its_qr_code_fit_every_projector(open_page: Any, tmp_path: Path,
+                                                          interfaces: dict) -> None:
+    """At each projector size the address is on one line inside the screen, and the QR code
+    is whole on the first screen under it, large enough to scan (and it reads as the
+    address)."""
+    where = cs.class_address("0.0.0.0", 65535 if "eth0" in interfaces else 8866, interfaces)
+    vp = open_page("projector-sizes")
+    vp.page.set_content(cs.projector_html(where))
+    for width, height in PROJECTORS:
+        vp.page.set_viewport_size({"width": width, "height": height})
+        box = vp.page.evaluate(ADDRESS_BOX_JS)
+        size = f"{width}x{height}"
+        assert box["lines"] == 1 and box["overflow"] <= 0, (size, box)
+        assert 0 <= box["left"] and box["right"] <= width and box["bottom"] <= height, (size, box)
+        assert box["font"] >= 40, (size, box)  # read from the back of the room
+        qr = vp.page.locator("svg.icg-qr").bounding_box()
+        assert qr is not None and qr["y"] >= box["bottom"], (size, qr)
+        assert qr["y"] + qr["height"] <= height and qr["x"] >= 0 \
+            and qr["x"] + qr["width"] <= width, (size, qr)
+        assert qr["width"] >= 250, (size, qr)
+        shot = tmp_path / f"qr-{size}.png"
+        vp.page.screenshot(path=str(shot))  # the first screen, as the room sees it
+        assert decode_qr(shot) == [where.url], size
+        if interfaces is ADDRESSES[0]:
+            ARTIFACTS_DIR.mkdir(parents=True, exist_ok=True)
+            shutil.copy(shot, ARTIFACTS_DIR / f"class-projector-{size}.png")
+    assert vp.problems() == []
+

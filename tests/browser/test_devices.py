@@ -3,7 +3,9 @@ bars: 1366x657), an iPad both ways (768x1024, 1024x768), a phone (390x844), a pr
 (1280x720) and 200% zoom (a 1366x657 window at 200%: 683x328 CSS px, device scale 2).
 
 For every lesson page, at every size: nothing scrolls sideways or is cut off, every visible
-control is at least 24x24 px (WCAG 2.5.8), no visible text is under 12 px (the computed font size
+control is at least 24x24 px (WCAG 2.5.8) and on a phone every control of a table or a
+lesson's widget 44x44 px, every text box's text is 16 px or more (Safari zooms in on a smaller
+one), no visible text is under 12 px (the computed font size
 times the scale of any SVG it is drawn in). A full-page screenshot of each goes to
 tests/artifacts/devices-<lesson>-<device>.png for a person to look at.
 
@@ -39,12 +41,15 @@ DEVICES = {  # name: (width, height, device scale)
 }
 SETTLE_MS = 400
 MIN_TARGET = 24  # px, WCAG 2.5.8
+# The sizes measured as touch screens: every control of a table or a lesson's widget at least
+# 44 x 44 px (style.css: a touch screen or a window 600 px wide or less).
+TOUCH = {"phone"}
 MIN_TEXT = 12  # px
 MIN_CONTRAST = 4.5
 
 # Everything a page shows, sorted by where it is: 'page' (the lesson's own text and widgets),
 # 'hitme' or 'flapjack' (inside a card table). Each problem: where, kind, what, number.
-AUDIT_JS = """() => {
+AUDIT_JS = """(touch) => {
   // a layout is measured at rest: a "Flapjack!" banner flips in (scaled up to 1.08 for part of
   // a second), and the computer players keep playing while the page is measured
   for (const a of document.getAnimations()) a.finish();
@@ -107,6 +112,15 @@ AUDIT_JS = """() => {
     if (r.width < 24 - 0.5 || r.height < 24 - 0.5)
       out.push({where: where(el), kind: 'small-control', what: name(el),
                 n: Math.round(Math.min(r.width, r.height) * 10) / 10});
+    // on a phone every control of a table or a lesson's widget is a finger's target
+    else if (touch && el.closest('.icg-root') && (r.width < 44 - 0.5 || r.height < 44 - 0.5))
+      out.push({where: where(el), kind: 'small-touch-target', what: name(el),
+                n: Math.round(Math.min(r.width, r.height) * 10) / 10});
+    // a box with text under 16 px makes Safari zoom the page in when it takes the focus
+    if (el.matches('input:not([type=checkbox]):not([type=radio]):not([type=range]), select, '
+                   + 'textarea') && parseFloat(getComputedStyle(el).fontSize) < 16 - 0.05)
+      out.push({where: where(el), kind: 'small-input-text', what: name(el),
+                n: parseFloat(getComputedStyle(el).fontSize)});
   }
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   const seen = new Set();
@@ -140,7 +154,7 @@ def _audit_every_device(vp: Any, stem: str) -> dict[str, list[dict]]:
     for device, (w, h, _scale) in DEVICES.items():
         vp.page.set_viewport_size({"width": w, "height": h})
         vp.page.wait_for_timeout(SETTLE_MS)
-        found[device] = vp.page.evaluate(AUDIT_JS)
+        found[device] = vp.page.evaluate(AUDIT_JS, device in TOUCH)
         vp.screenshot(f"devices-{stem}-{device}")
     return found
 
@@ -205,7 +219,7 @@ def test_zoom_200_is_the_same_at_device_scale_2(lessons_server: Any, browser: An
         page.locator(".icg-explorer").first.wait_for(state="visible", timeout=120_000)
         page.wait_for_timeout(SETTLE_MS)
         assert page.evaluate("() => window.devicePixelRatio") == 2
-        problems = page.evaluate(AUDIT_JS)
+        problems = page.evaluate(AUDIT_JS, False)
         assert [p for p in problems if p["where"] == "page"] == [], problems
         page.screenshot(path=str(_artifact("devices-01-zoom200-dpr2")))
     finally:
@@ -226,7 +240,8 @@ TABLE_OF = {Path(nb).stem: table for table, nb in TABLES.items()}
 
 def _table_params() -> list[Any]:
     return [pytest.param(table, kind, id=f"{table}-{kind}") for table in TABLES
-            for kind in ("hscroll", "cut", "small-control", "small-text")]
+            for kind in ("hscroll", "cut", "small-control", "small-text", "small-touch-target",
+                         "small-input-text")]
 
 
 @pytest.mark.parametrize("table,kind", _table_params())

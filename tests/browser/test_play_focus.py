@@ -2,8 +2,9 @@
 link at the top of lessons 03 and 05 (English and Spanish) brings the cards and the main
 buttons on screen in one click, with the line that says what to do; focus follows play (it
 never drops to the page body after a move, and a live region says what the table says now);
-Enter checks the answer typed in a box and unlocks with the teacher's key; from the |sum| box
-one Tab reaches "Check my sum";
+Enter checks the answer typed in a box (a table's, an exit ticket's) and the focus goes on to
+the next step, and Enter unlocks with the teacher's key; from the |sum| box one Tab reaches
+"Check my sum";
 the answer boxes ask a tablet for its number keyboard. Screenshots go to tests/artifacts/.
 """
 
@@ -157,8 +158,11 @@ def test_focus_follows_play_and_enter_checks(fixtures_server: Any, open_page: An
     page.keyboard.press("Shift+Tab")
     page.keyboard.press("Enter")
     page.locator(".icg-answer .icg-msg-ok").first.wait_for(timeout=TIMEOUT)
+    # the focus goes on to the next step, not left in the box 16 Tabs from it
+    page.wait_for_function("() => document.activeElement.innerText.trim()"
+                           " === 'Turn up all the cards'", timeout=TIMEOUT)
+    assert_focus_ring(page)
     _shot(page, "focus-follows-play-checked")
-    assert _active(page)["tag"] != "BODY"
     assert vp.problems() == []
 
 
@@ -196,4 +200,57 @@ def test_enter_in_the_teacher_key_box_unlocks(keyed_server: Any,
     box.fill(KEY)
     box.press("Enter")
     vp.page.get_by_role("button", name="Next move").wait_for(timeout=TIMEOUT)
+    assert vp.problems() == []
+
+
+ACTIVE_TEXT_JS = "t => (document.activeElement.innerText || '').trim() === t"
+# The focused control's outline: its width in px and its contrast against the page's white
+# ground (WCAG 2.2's focus appearance: at least 2 px and 3:1).
+FOCUS_RING_JS = """() => {
+  const cs = getComputedStyle(document.activeElement);
+  const [r, g, b] = cs.outlineColor.match(/[\\d.]+/g).map(Number);
+  const lin = c => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+  const lum = 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+  return {style: cs.outlineStyle, width: parseFloat(cs.outlineWidth),
+          contrast: 1.05 / (lum + 0.05)};
+}"""
+
+
+def assert_focus_ring(page: Any) -> None:
+    ring = page.evaluate(FOCUS_RING_JS)
+    assert ring["style"] != "none" and ring["width"] >= 2 and ring["contrast"] >= 3, ring
+
+
+def test_an_exit_ticket_by_keyboard_moves_on(lessons_server: Any, open_page: Any) -> None:
+    """Lesson 1's exit ticket: Enter in the answer box checks it and the focus goes to "Next
+    question"; Enter there brings the next question with the focus on it (its first choice);
+    a choice pressed by keyboard, the focus goes to "Next question" again; a wrong answer
+    typed, the same."""
+    vp = open_page("exit-ticket-keyboard")
+    vp.open(lessons_server.page_url("01_integers_with_cards.ipynb"))
+    ticket = vp.page.locator(".icg-exit-ticket")
+    ticket.get_by_role("button", name="Start the exit ticket").click()
+    ticket.get_by_label("Your first name:").fill("Kim")
+    ticket.get_by_label("Your first name:").press("Tab")
+    vp.wait_synced()
+    ticket.get_by_role("button", name="That's me").click()
+    ticket.get_by_text("Question 1 of 5.").wait_for(timeout=TIMEOUT)
+    box = ticket.get_by_label("Answer:")
+    box.focus()
+    assert_focus_ring(vp.page)
+    vp.page.keyboard.type("-6")
+    vp.page.keyboard.press("Enter")
+    ticket.locator("p[role=status]").filter(has_text="Right").first.wait_for(timeout=TIMEOUT)
+    vp.page.wait_for_function(ACTIVE_TEXT_JS, arg="Next question", timeout=TIMEOUT)
+    assert_focus_ring(vp.page)
+    vp.page.keyboard.press("Enter")
+    ticket.get_by_text("Question 2 of 5.").wait_for(timeout=TIMEOUT)
+    vp.page.wait_for_function(
+        "() => document.activeElement.closest('.icg-exit-ticket')"
+        " && document.activeElement.matches('button') && !document.activeElement.disabled"
+        " && document.activeElement.innerText.trim() !== 'Next question'", timeout=TIMEOUT)
+    ticket.get_by_role("button", name="+4", exact=True).focus()
+    vp.page.keyboard.press("Enter")
+    vp.page.wait_for_function(ACTIVE_TEXT_JS, arg="Next question", timeout=TIMEOUT)
+    _shot(vp.page, "exit-ticket-keyboard-next")
     assert vp.problems() == []

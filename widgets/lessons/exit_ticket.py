@@ -35,6 +35,7 @@ from widgets.lessons.mistakes import Shape, classify
 from widgets.page.in_browser import IN_BROWSER
 from widgets.page.language import N_, check_lang, speaks
 from widgets.table.components import (
+    check_on_enter,
     html_widget,
     make_button,
     shared_layout,
@@ -423,6 +424,7 @@ class ExitTicket(w.VBox):
         self.entry = w.Text(placeholder=_("a whole number"), description=_("Answer:"),
                             layout=shared_layout(width="14em"), continuous_update=False)
         self.check_button = make_button(_("Check"), self.check_typed, button_style="primary")
+        check_on_enter(self.entry, self.check_button, self.check_typed)
         self.choice_buttons = [make_button("", lambda i=i: self.choose(i), own_layout=True)
                                for i in range(MAX_CHOICES)]
         # own layouts: these rows are shown and hidden question by question

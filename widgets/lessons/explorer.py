@@ -21,11 +21,13 @@ from widgets.table.components import (
     guarded,
     html_widget,
     make_button,
+    make_toggle,
     shared_button_style,
     shared_layout,
     style_widget,
 )
 from widgets.table.render import Arrow, Point, Span, esc, hand_html, number_line_svg
+from widgets.table.shell import set_large_print
 from widgets.words import _, abs_math, card_name, ngettext, sum_math
 
 MAX_CARDS = 12
@@ -120,6 +122,10 @@ class CardExplorer(w.VBox):
                                        tooltip=_("take back the last card"), disabled=True)
         self.clear_button = make_button(_("Clear"), self.clear,
                                         tooltip=_("start again with no cards"), disabled=True)
+        # projected in front of the class (the run sheet): the tables' large print
+        self.large_print_toggle = make_toggle(_("Large print"), _("bigger text for a projector"))
+        self.large_print_toggle.observe(
+            lambda ch: set_large_print(self, bool(ch["new"])), names="value")
         self.hand = html_widget()
         self.equation = html_widget()
         self.line = html_widget()
@@ -132,7 +138,8 @@ class CardExplorer(w.VBox):
             *rows,
             # wraps on a phone instead of cutting the labels ("Add the oppo...")
             w.HBox([self.opposite_button, self.cancel_button, self.undo_button,
-                    self.clear_button], layout=shared_layout(flex_flow="row wrap")),
+                    self.clear_button, self.large_print_toggle],
+                   layout=shared_layout(flex_flow="row wrap")),
             self.hand, self.equation, self.pairs, self.line,
         ], _dom_classes=("icg-root", "icg-explorer"))
         self._refresh()

@@ -41,6 +41,7 @@ from widgets.lessons.mistakes import Shape, classify
 from widgets.page.in_browser import IN_BROWSER
 from widgets.page.language import check_lang, grouped, speaks
 from widgets.table.components import (
+    check_on_enter,
     hbox,
     html_widget,
     make_button,
@@ -274,6 +275,7 @@ class AbsoluteValuePractice(w.VBox):
                                style={"description_width": "initial"})
         self.code_button = make_button(_("Start this code"), self.start_code,
                                        tooltip=_("start the set of the practice code typed"))
+        check_on_enter(self.code_box, self.code_button, self.start_code)
         self.new_button = make_button(_("New set"), self.new_set,
                                       tooltip=_("start a new set of questions"))
         self.code_message = html_widget()
@@ -292,6 +294,7 @@ class AbsoluteValuePractice(w.VBox):
                                        width="4em", disabled=True)
         self.check_button = make_button(_("Check"), self.check_typed, button_style="primary",
                                         disabled=True)
+        check_on_enter(self.answer, self.check_button, self.check_typed)
         # its own layout: shown and hidden question by question
         self.typed_row = w.HBox([self.answer, self.sign_button, self.check_button],
                                 layout=w.Layout(display="none"))

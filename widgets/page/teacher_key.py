@@ -50,7 +50,14 @@ import ipywidgets as widgets
 from traitlets import Unicode
 
 from widgets.page.language import N_, check_lang, speaks
-from widgets.table.components import MessageArea, guarded, html_widget, make_button, shared_layout
+from widgets.table.components import (
+    MessageArea,
+    guarded,
+    html_widget,
+    make_button,
+    shared_layout,
+    style_widget,
+)
 from widgets.table.deal_codes import ALPHABET
 from widgets.words import _, config_error_text, ngettext
 
@@ -322,7 +329,7 @@ class TeacherGate(widgets.VBox):
             self.message.show(_(NO_KEY), "info")
         row = widgets.HBox([self.password, self.unlock_button],  # wraps on a phone
                            layout=shared_layout(flex_flow="row wrap"))
-        super().__init__([self.note, row, self.message],
+        super().__init__([style_widget(), self.note, row, self.message],
                          _dom_classes=("icg-root", "icg-teacher-gate"))
 
     def _submitted(self, _box: Any, content: Any, _buffers: Any = None) -> None:

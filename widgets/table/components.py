@@ -274,6 +274,19 @@ def guarded(fn: Callable[..., Any], *args: Any) -> Any:
         return None
 
 
+def check_on_enter(box: widgets.Text, button: widgets.Button, action: Callable[[], Any]) -> None:
+    """Enter in `box` does what `button` does, while it may be pressed: the page sends the
+    box's value first, then ipywidgets' "submit" message (the classroom template's
+    static/play-focus.js, which also moves the focus to the result or the next step). The
+    kernel checks the button itself: a page can send the message at any time."""
+    def submitted(_box: Any, content: Any, _buffers: Any = None) -> None:
+        if isinstance(content, dict) and content.get("event") == "submit" \
+                and not button.disabled and not box.disabled:
+            guarded(action)
+
+    box.on_msg(submitted)
+
+
 def card_label(card: dict[str, Any]) -> str:
     """Short text for a card button: 'J♠ +10'."""
     return f"{card['label']}{card['symbol']} {card['value_text']}"

@@ -184,7 +184,8 @@ def _drawing(points: Sequence[Point], arrow: Arrow | None, spans: Sequence[Span]
     top = 22 if arrow is not None and arrow.label else 8
     arrow_y = top + (8 if arrow is not None else 0)
     axis_y = arrow_y + 36 + 18 * (n_rows - 1)  # the top label row clears the arrowhead
-    height = axis_y + 36 + 18 * len(spans)
+    span_rows = _span_rows(spans, x, width)
+    height = axis_y + 36 + 18 * sum(rows for rows, _lx, _anchor, _ly in span_rows)
 
     # A white ground under the drawing: Chromium's forced dark mode darkens the page but
     # leaves an SVG with a light ground as it is (dark text on white), where it would
@@ -232,21 +233,16 @@ def _drawing(points: Sequence[Point], arrow: Arrow | None, spans: Sequence[Span]
             parts.append(f'<text class="icg-nl-num" x="{x(m)}" y="{axis_y + 24}" '
                          f'text-anchor="middle">{esc(signed(m))}</text>')
         parts.append(f'<path class="icg-nl-mark" d="M{x(m)} {axis_y - 9} l6 9 l-6 9 l-6 -9 z"/>')
-    for i, s in enumerate(spans):
-        y = axis_y + 38 + 18 * i
+    y = axis_y + 38
+    for s, (n_rows, lx, anchor, dy) in zip(spans, span_rows, strict=True):
         text = s.label or abs_text(s.value)
         x0, x1 = x(0), x(s.value)
-        lx, anchor = (x1 + 6, "start") if s.value >= 0 else (x1 - 6, "end")
-        w = CHAR * len(text)
-        if anchor == "start" and lx + w > width:  # no room right of the bracket
-            lx, anchor = (x0 - 6, "end") if x0 - 6 - w >= 0 else (width - 2, "end")
-        elif anchor == "end" and lx - w < 0:  # no room left of it
-            lx, anchor = (x0 + 6, "start") if x0 + 6 + w <= width else (2, "start")
         parts.append(f'<line class="icg-nl-span" x1="{x0}" y1="{y}" x2="{x1}" y2="{y}"/>'
                      f'<line class="icg-nl-span" x1="{x0}" y1="{y - 4}" x2="{x0}" y2="{y + 4}"/>'
                      f'<line class="icg-nl-span" x1="{x1}" y1="{y - 4}" x2="{x1}" y2="{y + 4}"/>'
-                     f'<text class="icg-nl-spanlabel" x="{lx}" y="{y + 5}" '
+                     f'<text class="icg-nl-spanlabel" x="{lx}" y="{y + dy}" '
                      f'text-anchor="{anchor}">{esc(text)}</text>')
+        y += 18 * n_rows
     if arrow is not None:
         y = arrow_y
         x0, x1 = x(arrow.start), x(arrow.end)
@@ -273,6 +269,31 @@ def _drawing(points: Sequence[Point], arrow: Arrow | None, spans: Sequence[Span]
     name = f"<title>{esc(title)}</title>" if title else ""
     return (f'<svg class="icg-nl {kind}" viewBox="0 0 {width} {height}" {a11y} '
             f'preserveAspectRatio="xMidYMid meet">{name}{"".join(parts)}</svg>')
+
+
+def _span_rows(spans: Sequence[Span], x: Any, width: int
+               ) -> list[tuple[int, float, str, int]]:
+    """For each |sum| bracket: the rows it takes, and its label's x, text-anchor and height
+    from the bracket's line. The label goes beside the bracket's far end, else beside zero on
+    the other side; when neither leaves room (a phone's narrow drawing, a long name) it goes on
+    a row of its own under the bracket, so that no bracket ever crosses a label."""
+    out = []
+    for s in spans:
+        text = s.label or abs_text(s.value)
+        w = CHAR * len(text)
+        x0, x1 = x(0), x(s.value)
+        if s.value >= 0 and x1 + 6 + w <= width:
+            out.append((1, x1 + 6, "start", 5))
+        elif s.value < 0 and x1 - 6 - w >= 0:
+            out.append((1, x1 - 6, "end", 5))
+        elif s.value >= 0 and x0 - 6 - w >= 0:
+            out.append((1, x0 - 6, "end", 5))
+        elif s.value < 0 and x0 + 6 + w <= width:
+            out.append((1, x0 + 6, "start", 5))
+        else:  # under the bracket, centred on it as far as the edges allow
+            mid = min(max((x0 + x1) / 2, w / 2 + 2), width - w / 2 - 2)
+            out.append((2, round(mid, 1), "middle", 19))
+    return out
 
 
 def _point_text(p: Point) -> str:

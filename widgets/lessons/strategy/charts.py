@@ -56,6 +56,10 @@ class Chart:
     A chart read from the cache (see `cached_chart`) has its image but no figure until one is
     asked for: `rebuild` then draws it again."""
 
+    #: the rounds a run really played, when fewer than asked (the browser's plain Python plays
+    #: at most its own share); None: as many as asked
+    rounds: int | None = None
+
     def __init__(self, figure: Figure | None, alt: str, rows: Sequence[str] = (), *,
                  png: bytes | None = None, rebuild: Callable[[], Chart] | None = None) -> None:
         self._figure = figure
@@ -134,6 +138,12 @@ def check_sizes(players: int, rounds: int) -> None:
         raise ValueError(f"players must be 2 to 8; got {players!r}")
     if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= 2_000_000:
         raise ValueError(f"rounds must be 1 to 2,000,000; got {rounds!r}")
+
+
+def played(chart: Chart, rounds: int) -> Chart:
+    """`chart`, saying it was made from `rounds` rounds a run."""
+    chart.rounds = rounds
+    return chart
 
 
 class SvgChart(Chart):

@@ -24,6 +24,7 @@ from widgets.lessons.strategy.charts import (
     check_sizes,
     new_figure,
     percent_text,
+    played,
     players_words,
     progress_bar,
     rounds_words,
@@ -200,7 +201,7 @@ def hold_chart_plain(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds:
         fair=100 / players, fair_label=words["fair"], title=words["title"], x_label=words["x"],
         y_label=words["y"], legend=[("bar", HOLD_GOOD, words["hold"]),
                                     ("dot", DOT_COLOR, words["hit"])], alt=words["alt"])
-    return SvgChart(svg, words["alt"], words["rows"])
+    return played(SvgChart(svg, words["alt"], words["rows"]), rounds)
 
 
 # ----- Hit Me: which threshold wins most ----------------------------------------------------
@@ -309,7 +310,7 @@ def threshold_chart_plain(players: int = 4, opponent_hold: int = MEDIUM_HOLD,
         dashes=[(100 / players, 0, len(hs) - 1, "")],
         stars=[(hs.index(best), 100 * rates[best], "#b58900", words["best_text"])],
         y_range=(max(0.0, low - pad), min(100.0, high + pad)))
-    return SvgChart(svg, words["alt"], words["rows"])
+    return played(SvgChart(svg, words["alt"], words["rows"]), rounds)
 
 
 # ----- Hit Me: the number of players ----------------------------------------------------------
@@ -384,7 +385,7 @@ def players_chart_plain(players: Sequence[int] = (2, 3, 4, 6, 8),
         legend=[("line", c, players_words(p)) for c, p in zip(colors, chances, strict=True)],
         lines=[Line([100 * c for c in line], color)
                for color, line in zip(colors, chances.values(), strict=True)])
-    return SvgChart(svg, words["alt"], words["rows"])
+    return played(SvgChart(svg, words["alt"], words["rows"]), rounds)
 
 
 # ----- Hit Me: the author's claim -----------------------------------------------------------
@@ -493,7 +494,7 @@ def claim_chart_plain(players: Sequence[int] = (2, 3, 4, 5, 6),
         bars=[Bars([100 * rates[p][0] for p in ps], CLAIM_EXACT, -0.2, 0.4, labels=True),
               Bars([100 * rates[p][1] for p in ps], CLAIM_MORE, 0.2, 0.4, labels=True)],
         dashes=[(100 / p, i, i, "") for i, p in enumerate(ps)])
-    return SvgChart(svg, words["alt"], words["rows"])
+    return played(SvgChart(svg, words["alt"], words["rows"]), rounds)
 
 
 PLAIN_CHARTS.update({"hold_chart": hold_chart_plain, "threshold_chart": threshold_chart_plain,

@@ -171,8 +171,9 @@ class SimulationPanel(w.VBox):
                 pass
         seconds = time.perf_counter() - start
         self.figure = fig
+        ran = fig.rounds if isinstance(getattr(fig, "rounds", None), int) else rounds
         done = _("Done: {rounds} a run, in {seconds} seconds.").format(
-            rounds=rounds_words(rounds), seconds=f"{seconds:.1f}")
+            rounds=rounds_words(ran), seconds=f"{seconds:.1f}")
         self.status.value = f"<p>{html.escape(done)}</p>"
         self.run_button.disabled = False
         return fig

@@ -232,10 +232,111 @@
     if (history.replaceState) history.replaceState(null, '', '#' + id);
   }, true);
 
+  // 5. Enter in an answer box (a table's, an exit ticket's, a practice set's) checks it (the
+  //    kernel handles the submit) and then the focus goes where the answer leads: to the next
+  //    step when one is offered (a button that was not usable before: "Turn up all the
+  //    cards", "Next question"), else to the result (the message that changed), as long as
+  //    the student has not moved the focus meanwhile. A lesson's button pressed by keyboard that
+  //    then goes ("Next question", a choice) leaves the focus on what comes next (followButton).
+  var ANSWER = '.icg-answer, .icg-exit-ticket, .icg-practice';
+  var RESULT = '[role=status], [role=alert], .icg-msg';
+
+  function buttonsOf(root) {
+    return Array.prototype.filter.call(root.querySelectorAll('button'), function (b) {
+      return usable(b) && !b.closest(NOT_PLAY);
+    });
+  }
+
+  function focusOn(el) {
+    moving = true;
+    try { el.focus({preventScroll: true}); } finally { moving = false; }
+    el.scrollIntoView({block: 'nearest'});
+  }
+
+  function followAnswer(box) {
+    var area = box.closest(ANSWER);
+    if (!area) return;
+    var root = area.closest(GAME) || area;
+    var before = buttonsOf(root);
+    var results = Array.prototype.map.call(root.querySelectorAll(RESULT), textOf);
+    var changedAt = 0;
+    var resultEl = null;  // the result, once the focus was put on it
+    var t0 = Date.now();
+    function still() {
+      var a = document.activeElement;
+      return a === box || a === resultEl || !a || a === document.body
+        || (a === last && !usable(a));
+    }
+    (function look() {
+      // a loaded server answers late: the next step may come seconds after the result
+      if (!still() || Date.now() - t0 > 60000) return;
+      var fresh = buttonsOf(root).filter(function (b) { return before.indexOf(b) < 0; });
+      if (fresh.length) {
+        var after = fresh.filter(function (b) {
+          return box.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING;
+        });
+        focusOn(after[0] || fresh[0]);
+        return;
+      }
+      if (!resultEl) {
+        var shown = root.querySelectorAll(RESULT);
+        var changed = null;
+        for (var i = 0; i < shown.length; i++) {
+          var text = textOf(shown[i]);
+          if (text && text !== results[i] && usable(shown[i])) changed = shown[i];
+        }
+        if (changed && !changedAt) changedAt = Date.now();
+        // no next step with the result (a wrong answer to fix): the focus goes to the result,
+        // and on to a next step if one still comes
+        if (changed && Date.now() - changedAt > 1500) {
+          if (!changed.hasAttribute('tabindex')) changed.setAttribute('tabindex', '-1');
+          resultEl = changed;
+          focusOn(changed);
+        }
+      }
+      setTimeout(look, 100);
+    })();
+  }
+
+  // A lesson's button pressed by keyboard that then goes (a choice answered, "Next
+  // question"): the focus goes to a box shown anew (the next question's), else to a button
+  // offered anew ("Next question"), else the first box or button of the exit ticket.
+  function followButton(button) {
+    var area = button.closest('.icg-exit-ticket, .icg-practice');
+    if (!area || area.closest(GAME)) return;
+    var inputs = function () {
+      return Array.prototype.filter.call(area.querySelectorAll('input'), usable);
+    };
+    var boxesBefore = inputs();
+    var before = buttonsOf(area);
+    var t0 = Date.now();
+    (function look() {
+      var a = document.activeElement;
+      if (Date.now() - t0 > 60000) return;
+      if (a && a !== document.body && a !== button) return;  // the student went on
+      if (!usable(button)) {
+        var boxes = inputs();
+        var newBox = boxes.filter(function (b) { return boxesBefore.indexOf(b) < 0; })[0];
+        var newButton = buttonsOf(area).filter(function (b) { return before.indexOf(b) < 0; })[0];
+        var target = newBox || newButton || boxes[0] || buttonsOf(area)[0];
+        if (target) focusOn(target);
+        return;
+      }
+      setTimeout(look, 100);
+    })();
+  }
+
   document.addEventListener('keydown', function (e) {
     if (e.key !== 'Enter' || e.isComposing) return;
     var box = e.target;
-    if (!box || !box.matches || !box.matches(GAME + ' input, .icg-teacher-gate input')) return;
+    if (!box || !box.matches) return;
+    if (!box.matches(GAME + ' input, .icg-teacher-gate input, .icg-exit-ticket input, '
+                     + '.icg-practice input')) return;
     box.dispatchEvent(new Event('change', {bubbles: true}));
+    if (box.closest(ANSWER)) followAnswer(box);
+  }, true);
+  document.addEventListener('click', function (e) {
+    var b = e.target && e.target.closest && e.target.closest('button');
+    if (b && e.detail === 0) followButton(b);  // a key press on a button, not a tap
   }, true);
 })();

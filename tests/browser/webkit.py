@@ -1,0 +1,185 @@
+"""WebKit (Safari's engine) for the browser tests: Debian's WebKitWebDriver (webkit2gtk-driver)
+driven through Selenium, its MiniBrowser drawing on an Xvfb display this module starts.
+
+WebKitGTK is not iOS Safari (memory limits and touch differ), but it is the same engine: layout,
+CSS, WebAssembly, web sockets. Its WebDriver has no console or network events (no BiDi), so a
+`WebKitPage` records what a page can tell by itself: every resource it loaded (the Resource
+Timing entries, all of which must come from the page's own server; a request that failed
+before any answer is not listed there, which the Chromium journeys see), and errors and
+console errors from the moment it is recorded (`record()`).
+
+Without Xvfb, WebKitWebDriver or Selenium the tests skip with the reason; under CI=true they fail.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+from urllib.parse import urlparse
+
+DRIVER = os.environ.get("WEBKIT_DRIVER", "/usr/bin/WebKitWebDriver")
+# A cold start of the static site in WebKit took 4-15 s on this machine; a shared machine more.
+LOAD_TIMEOUT = 180.0
+# A page's answer to a click; a loaded machine takes a minute or more.
+TIMEOUT = 120.0
+
+# Records errors and console errors of the page from now on (WebDriver classic has no events).
+RECORD_JS = """
+if (!window.__icgProblems) {
+  window.__icgProblems = [];
+  window.addEventListener('error', e => window.__icgProblems.push('pageerror: ' + e.message));
+  window.addEventListener('unhandledrejection',
+    e => window.__icgProblems.push('unhandled rejection: '
+                                   + (e.reason && e.reason.message || e.reason)));
+  const error = console.error.bind(console);
+  console.error = (...args) => { window.__icgProblems.push('console error: ' + args.join(' '));
+                                 error(...args); };
+}
+"""
+# Shown, with a size, and not under Voici's panel (#main covers the page once shown, and the
+# lesson's text moves into it when every cell ran).
+SEEN_JS = """el => {
+  const main = document.getElementById('main');
+  const covered = main && main.checkVisibility() && !main.contains(el);
+  return el.checkVisibility() && el.getBoundingClientRect().height > 0 && !covered;
+}"""
+RESOURCES_JS = ("return performance.getEntriesByType('resource').map(e => e.name)"
+                ".concat([location.href])")
+
+
+def missing(reason: str) -> str:
+    return (f"WebKit browser tests need Xvfb, WebKitWebDriver and Selenium: {reason} "
+            "(install: make browsers; selenium comes with make venv)")
+
+
+@contextmanager
+def xvfb_display() -> Iterator[str]:
+    """An Xvfb server on a free display number (it writes the number it took on a pipe)."""
+    xvfb = shutil.which("Xvfb")
+    if xvfb is None:
+        raise FileNotFoundError(missing("no Xvfb on PATH (Debian: xvfb)"))
+    read, write = os.pipe()
+    proc = subprocess.Popen([xvfb, "-displayfd", str(write), "-screen", "0", "1920x1200x24",
+                             "-nolisten", "tcp"], pass_fds=(write,),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(write)
+    try:
+        number = b""
+        deadline = time.monotonic() + 30
+        while not number.endswith(b"\n"):
+            if time.monotonic() > deadline or proc.poll() is not None:
+                raise RuntimeError("Xvfb did not start")
+            chunk = os.read(read, 16)
+            if not chunk:
+                raise RuntimeError("Xvfb did not say its display")
+            number += chunk
+        yield ":" + number.decode().strip()
+    finally:
+        os.close(read)
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def driver_factory(display: str) -> Callable[..., Any]:
+    """A function that starts a WebKit driver on `display` with a window of the given size."""
+    from selenium import webdriver
+    from selenium.webdriver.webkitgtk.options import Options
+    from selenium.webdriver.webkitgtk.service import Service
+
+    if not (os.path.isfile(DRIVER) and os.access(DRIVER, os.X_OK)):
+        raise FileNotFoundError(missing(f"no executable {DRIVER} (Debian: webkit2gtk-driver)"))
+
+    def start(width: int = 1280, height: int = 900) -> Any:
+        env = dict(os.environ, DISPLAY=display)
+        d = webdriver.WebKitGTK(options=Options(),
+                                service=Service(executable_path=DRIVER, env=env))
+        d.set_window_size(width, height)
+        d.set_script_timeout(TIMEOUT)
+        return d
+
+    return start
+
+
+class WebKitPage:
+    """A WebKit window on one server: wait for conditions, click and type like a student."""
+
+    def __init__(self, driver: Any, base_url: str) -> None:
+        self.driver = driver
+        self.base = base_url
+        self.host = urlparse(base_url).netloc
+
+    def open(self, url: str) -> None:
+        self.driver.get(url if "://" in url else self.base + url)
+
+    def record(self) -> None:
+        self.driver.execute_script(RECORD_JS)
+        self.driver.execute_script("performance.setResourceTimingBufferSize(100000)")
+
+    def js(self, script: str, *args: Any) -> Any:
+        return self.driver.execute_script(script, *args)
+
+    def wait(self, script: str, *args: Any, timeout: float = TIMEOUT, what: str = "") -> Any:
+        """Poll `script` (a function body returning a value) until it returns something truthy."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                value = self.driver.execute_script(script, *args)
+            except Exception as e:  # noqa: BLE001 - a page between two documents answers late
+                value, last = None, e
+            else:
+                last = None
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                raise AssertionError(f"WebKit: timed out after {timeout:.0f} s waiting for "
+                                     f"{what or script[:200]} (last error: {last})")
+            time.sleep(0.1)
+
+    def button(self, label: str, timeout: float = TIMEOUT) -> Any:
+        """The visible, enabled widget button with exactly this text (waited for)."""
+        return self.wait(
+            "return [...document.querySelectorAll('.widget-button, button')].find(b => "
+            "b.textContent.trim() === arguments[0] && !b.disabled && (" + SEEN_JS + ")(b)) "
+            "|| null", label, timeout=timeout,
+            what=f"an enabled button {label!r}")
+
+    def click(self, label: str, timeout: float = TIMEOUT) -> None:
+        el = self.button(label, timeout)
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
+        el.click()
+
+    def text_box(self, label: str, timeout: float = TIMEOUT) -> Any:
+        """The visible ipywidgets Text box whose label is exactly `label`."""
+        return self.wait(
+            "const w = [...document.querySelectorAll('.widget-text')].find(w => "
+            "(" + SEEN_JS + ")(w) && [...w.querySelectorAll('label')].some(l => "
+            "l.textContent.trim() === arguments[0])); return w ? w.querySelector('input') : null",
+            label, timeout=timeout, what=f"a text box {label!r}")
+
+    def type_into(self, label: str, text: str) -> None:
+        box = self.text_box(label)
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
+        box.click()
+        box.send_keys(text)
+
+    def text(self) -> str:
+        return self.driver.execute_script("return document.body.innerText")
+
+    def problems(self) -> list[str]:
+        """Resources off the page's server, and the errors recorded since `record()`."""
+        resources = self.driver.execute_script(RESOURCES_JS)
+        off = [f"request off the server: {u}" for u in resources
+               if not u.startswith(("data:", "blob:")) and urlparse(u).netloc != self.host]
+        recorded = self.driver.execute_script("return window.__icgProblems || []")
+        return off + list(recorded)
+
+    def screenshot(self, path: Any) -> None:
+        self.driver.save_screenshot(str(path))
