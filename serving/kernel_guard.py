@@ -76,6 +76,8 @@ MAX_WEBSOCKETS_PER_CLIENT = 16
 # A handshake under way (the kernel_info reply awaited) counts for this long at most.
 HANDSHAKE_SECONDS = 60.0
 REFUSALS = RefusalLog(logging.getLogger("serving.kernel_guard"))
+# A page can make its kernel fail on purpose, again and again: its errors are logged like refusals.
+KERNEL_ERRORS = RefusalLog(logging.getLogger("serving.kernel_guard"), burst=20)
 
 
 class RefusedFrame(ValueError):
@@ -241,7 +243,9 @@ class GuardedKernelConnection(ZMQChannelsWebsocketConnection):
             self._refuse(f"malformed frame ({e})")
             return
         if refusal:
-            self.log.warning("Kernel %s: %s from a page refused", self.kernel_id, refusal)
+            client = self.websocket_handler.request.remote_ip
+            REFUSALS.refused("page message", client, "Kernel %s: %s from a page refused",
+                             self.kernel_id, refusal)
             return
         try:
             super().handle_incoming_message(incoming_msg)
@@ -294,8 +298,9 @@ class GuardedKernelConnection(ZMQChannelsWebsocketConnection):
     def _refuse(self, reason: str) -> None:
         """Log, drop the frame and close the websocket: a page's front end never sends this."""
         self._refused = True
-        self.log.warning("Kernel %s: %s from %s; closing the websocket", self.kernel_id, reason,
-                         self.websocket_handler.request.remote_ip)
+        client = self.websocket_handler.request.remote_ip
+        REFUSALS.refused("malformed frame", client, "Kernel %s: %s from %s; closing the "
+                         "websocket", self.kernel_id, reason, client)
         self.websocket_handler.close(POLICY_VIOLATION, "malformed kernel message")
 
     # --- kernel -> page -------------------------------------------------------------------
@@ -321,8 +326,8 @@ class GuardedKernelConnection(ZMQChannelsWebsocketConnection):
             return False
         if content.get("name") != "stderr":
             return False
-        self.log.warning("Kernel %s stderr (not sent to the page): %.2000s", self.kernel_id,
-                         content.get("text", ""))
+        KERNEL_ERRORS.refused("kernel stderr", None, "Kernel %s stderr (not sent to the "
+                              "page): %.2000s", self.kernel_id, content.get("text", ""))
         return True
 
     def _on_error(self, channel: Any, msg: dict[str, Any], msg_list: list[Any]) -> None:
@@ -333,9 +338,9 @@ class GuardedKernelConnection(ZMQChannelsWebsocketConnection):
         if msg["header"]["msg_type"] != "error":
             return None
         msg["content"] = self.get_part("content", msg["content"], msg_list)
-        self.log.warning("Kernel %s error (traceback not sent to the page): %s: %.500s",
-                         self.kernel_id, msg["content"].get("ename"),
-                         msg["content"].get("evalue"))
+        KERNEL_ERRORS.refused("kernel error", None, "Kernel %s error (traceback not sent to "
+                              "the page): %s: %.500s", self.kernel_id,
+                              msg["content"].get("ename"), msg["content"].get("evalue"))
         msg["content"] = {**msg["content"], "ename": "Error", "evalue": "",
                           "traceback": [HIDDEN_TRACEBACK]}
         if self.subprotocol == V1_PROTOCOL:

@@ -85,3 +85,9 @@ markdown_cache.install()
 from serving import query_socket  # noqa: E402
 
 query_socket.install()
+# Anonymous requests that once wrote a traceback each (/logout, bad template paths, refused
+# websocket handshakes) get a short error page, tracebacks and refused requests' access-log
+# lines are capped per minute (serving/quiet_errors.py).
+from serving import quiet_errors  # noqa: E402
+
+quiet_errors.install()
