@@ -43,6 +43,7 @@ from typing import Any
 
 from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
 from tornado import web
+from tornado.websocket import WebSocketClosedError
 
 from serving.kernels import client_address
 from serving.refusal_log import RefusalLog
@@ -309,7 +310,10 @@ class GuardedKernelConnection(ZMQChannelsWebsocketConnection):
         """Keep a page's kernel's stderr on the server; the rest goes on as usual."""
         if self.is_page_kernel and self._is_stderr(stream, outgoing_msg):
             return
-        super().handle_outgoing_message(stream, outgoing_msg)
+        try:
+            super().handle_outgoing_message(stream, outgoing_msg)
+        except WebSocketClosedError:
+            pass  # the page left, or was cut off for not reading (serving/connections.py)
 
     def _is_stderr(self, stream: Any, outgoing_msg: list[Any]) -> bool:
         channel = getattr(self.channels.get(stream) if isinstance(stream, str) else stream,

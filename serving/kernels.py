@@ -348,6 +348,16 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         shared address (NAT).""",
     )
 
+    max_connections_per_client = Integer(
+        64,
+        config=True,
+        help="""Most connections (HTTP and websockets, each an open file of the server) one
+        client address may hold at once (0: no limit); the next is closed before it is read
+        (serving/connections.py, standalone Voila). A browser keeps about six per server and
+        a page's websockets. Connections from this machine (a proxy) are not counted. Set 0
+        behind one shared address (NAT).""",
+    )
+
     zmq_max_sockets = Integer(
         8192,
         config=True,

@@ -66,6 +66,14 @@ from widgets.page.teacher_key import chosen_key_refusal  # noqa: E402
 if chosen_key_refusal():
     raise SystemExit(chosen_key_refusal())
 
+# Open files raised to the hard limit (said when still short of a class's need), connections
+# timed out and capped per computer, websockets cut off past a bound of unread bytes
+# (serving/connections.py). Before the kernel manager starts: its ZMQ socket cap follows the
+# open-file limit.
+from serving import connections  # noqa: E402
+
+connections.install()
+
 c = get_config()  # noqa: F821 - provided by traitlets when it loads this file
 c.VoilaConfiguration.page_config_hook = bundled_mathjax
 # The classroom template's own words (kernel-watch.js's alerts, the loading note) in the
