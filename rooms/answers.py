@@ -34,6 +34,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from rooms.caps import check_student_room
 from rooms.codes import CodeError, clean_name
 from rooms.database import DEFAULT_PATH, Cursor, Transactions, store_url
 from rooms.errors import StoreUnavailable
@@ -195,6 +196,7 @@ class ClassAnswers(Transactions):
         """Write one answer; False when an answer with its id is there already (a retry)."""
         a, key = answer.checked()
         with self._write() as c:
+            check_student_room(c, a.day, key, answer=True)  # rooms/caps.py
             n = c.run("INSERT INTO icg_answers (answer_id, day, student, student_key, lesson, "
                       "activity, question, prompt, given, right_answer, first_try, mistake, at) "
                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
@@ -218,6 +220,7 @@ class ClassAnswers(Transactions):
 
     def _seen(self, c: Cursor, name: str, key: str, lesson: int, at: float) -> None:
         day = day_of(at)
+        check_student_room(c, day, key)  # rooms/caps.py: a day's students are capped
         c.run("INSERT INTO icg_presence (day, student_key, student, lesson, at) "
               "VALUES (?, ?, ?, ?, ?) ON CONFLICT (day, student_key) DO UPDATE SET "
               "student = excluded.student, lesson = excluded.lesson, at = excluded.at "
