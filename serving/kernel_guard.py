@@ -61,6 +61,8 @@ INCOMING_CHANNELS = frozenset({"shell", "control", "stdin"})
 # Comm targets a page may open: ipywidgets 8 opens the control comm once to fetch all states.
 PAGE_COMM_TARGETS = frozenset({"jupyter.widget.control"})
 MAX_COMM_OPENS = 8
+# Message ids remembered per connection: a repeated one is dropped before the kernel sees it.
+RECENT_MSG_IDS = 4096
 # Widget traits a page's front end never sets (ipywidgets 8's views set value, index,
 # selected_index, playing, repeat, description, outputs, msg_id, children, _view_count): a
 # forged update of `disabled` would re-enable a button the lesson disabled.
@@ -239,7 +241,8 @@ class GuardedKernelConnection(ZMQChannelsWebsocketConnection):
             return
         try:
             msg_type, content = self._check_frame(incoming_msg)
-            refusal = self._page_refusal(msg_type, content) if self.is_page_kernel else None
+            refusal = self._repeated() or (
+                self._page_refusal(msg_type, content) if self.is_page_kernel else None)
         except RefusedFrame as e:
             self._refuse(f"malformed frame ({e})")
             return
@@ -252,6 +255,23 @@ class GuardedKernelConnection(ZMQChannelsWebsocketConnection):
             super().handle_incoming_message(incoming_msg)
         except Exception as e:  # whatever upstream trips on, the page's frame is the cause
             self._refuse(f"message jupyter_server could not handle ({type(e).__name__}: {e})")
+
+    def _repeated(self) -> str | None:
+        """A message id this connection sent already (the frame's header, `_check_frame`):
+        the kernel would refuse its repeated signature and log a traceback for each one, to
+        the server's terminal, outside any rate limit (6000 copies wrote 5244 tracebacks)."""
+        msg_id = self._frame_msg_id
+        if not isinstance(msg_id, str) or not msg_id:
+            return None
+        ids = getattr(self, "_msg_ids", None)
+        if ids is None:
+            ids = self._msg_ids = {}  # insertion-ordered: the oldest goes first
+        if msg_id in ids:
+            return f"message id {msg_id!r:.60} sent again"
+        ids[msg_id] = None
+        if len(ids) > RECENT_MSG_IDS:
+            del ids[next(iter(ids))]
+        return None
 
     def _page_refusal(self, msg_type: str, content: Any) -> str | None:
         """Why a page's kernel must not get this message (None: it may)."""
@@ -290,6 +310,7 @@ class GuardedKernelConnection(ZMQChannelsWebsocketConnection):
         if channel not in INCOMING_CHANNELS:
             raise RefusedFrame(f"channel {channel!r:.40}")
         msg_type = header.get("msg_type")
+        self._frame_msg_id = header.get("msg_id")
         if not isinstance(msg_type, str):
             raise RefusedFrame("header has no message type")
         if msg_type == "comm_open" and not isinstance(content().get("target_name"), str):

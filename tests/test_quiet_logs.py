@@ -96,3 +96,41 @@ class TestOnAServer:
         grown = read_log(process)[before:]
         assert grown.count("GET /logout") <= quiet_errors.ACCESS_BURST
         assert len(grown) < 5000
+
+
+@pytest.mark.serving
+@pytest.mark.timeout(180)
+def test_a_repeated_message_is_dropped_before_the_kernel(served: tuple) -> None:
+    """The same frame sent again (same message id): the kernel would log a traceback for its
+    repeated signature each time, outside any limit. The guard drops the copies."""
+    import json
+    import time
+
+    from voila_server import message
+
+    url, process = served
+    r = requests.get(urljoin(url, "voila/render/one_button.ipynb"), timeout=120)
+    kernel_id = KERNEL_ID.search(r.text).group(1)
+    ws = websocket.create_connection(url.replace("http://", "ws://")
+                                     + f"api/kernels/{kernel_id}/channels"
+                                     f"?session_id={uuid.uuid4().hex}", timeout=60)
+    try:
+        frame = json.dumps(message("kernel_info_request", uuid.uuid4().hex, {}))
+        for _ in range(50):
+            ws.send(frame)
+        last = message("kernel_info_request", uuid.uuid4().hex, {})
+        ws.send(json.dumps(last))
+        replies = 0
+        while True:
+            m = json.loads(ws.recv())
+            if m.get("msg_type") == "kernel_info_reply":
+                replies += 1
+                if m["parent_header"]["msg_id"] == last["header"]["msg_id"]:
+                    break
+    finally:
+        ws.close()
+    time.sleep(1)
+    log = read_log(process)
+    assert replies == 2  # the first copy and the last request
+    assert "Duplicate Signature" not in log and "Traceback" not in log
+    assert "sent again" in log
