@@ -16,9 +16,10 @@ handler trips on paths it does not expect. What each request wrote before:
 `install()` (called from serving/voila_config.py, so for `make serve`, `make class` and the
 systemd unit) makes these:
 
-- on a server without `static_path` (standalone Voila), jupyter_server's handlers answer an
-  error with a short page of their own (the status and its reason, no template, nothing of the
-  server), and `/logout` (there is no login to leave) is a 404;
+- on a server without `static_path` (standalone Voila), a jupyter_server handler's error page
+  that cannot be rendered (its templates need `static_url`) is a short page of its own (the
+  status and its reason, nothing of the server); Voila's own error pages (the classroom
+  template's 429.html and 503.html) are kept; `/logout` (there is no login to leave) is a 404;
 - a template file path Voila cannot read is a 404;
 - tracebacks of requests (tornado's "Uncaught exception") go through a `RefusalLog`: the first
   few each minute are written whole, the rest counted in one summary line;
@@ -104,8 +105,11 @@ def _quiet_jupyter_handlers() -> None:
     def write_error(self: Any, status_code: int, **kwargs: Any) -> None:
         if not standalone(self):
             return own_write_error(self, status_code, **kwargs)
-        self.set_header("Content-Type", "text/html; charset=utf-8")
-        self.finish(short_page(status_code, _reason(kwargs)))
+        try:  # Voila's own pages (the classroom template's 429.html, 503.html) render
+            return own_write_error(self, status_code, **kwargs)
+        except Exception:  # noqa: BLE001 - jupyter_server's templates need static_url
+            self.set_header("Content-Type", "text/html; charset=utf-8")
+            self.write(short_page(status_code, _reason(kwargs)))
         return None
 
     JupyterHandler.write_error = write_error
