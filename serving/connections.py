@@ -153,6 +153,7 @@ def _trim_soon() -> None:
         give_memory_back()
 
     loop.call_later(0.5, trim)
+    loop.call_later(5.0, trim)  # after the kernel's replies still on their way are dropped
 
 
 def cap_unsent_bytes() -> None:
@@ -179,6 +180,23 @@ def cap_unsent_bytes() -> None:
 
     _write_frame._icg_capped = True  # type: ignore[attr-defined]
     WebSocketProtocol13._write_frame = _write_frame
+
+    own_write = WebSocketProtocol13.write_message
+
+    @functools.wraps(own_write)
+    def write_message(self: Any, message: Any, binary: bool = False) -> Any:
+        task = own_write(self, message, binary)
+        # A websocket cut off (or gone) fails every write still waiting: nobody awaits
+        # them, and asyncio would log "Task exception was never retrieved" for each one.
+        task.add_done_callback(_quiet_task)
+        return task
+
+    WebSocketProtocol13.write_message = write_message
+
+
+def _quiet_task(task: Any) -> None:
+    if not task.cancelled():
+        task.exception()
 
 
 _installed = False

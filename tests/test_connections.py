@@ -155,3 +155,42 @@ def test_a_websocket_that_does_not_read_is_cut_off(monkeypatch: pytest.MonkeyPat
         server.stop()
 
     asyncio.run(main())
+
+
+class FakeStream:
+    """A ZMQ stream as jupyter_server's buffering uses it."""
+
+    def __init__(self) -> None:
+        self.socket = SimpleNamespace(closed=False)
+        self.callback: Any = None
+
+    def on_recv(self, callback: Any) -> None:
+        self.callback = callback
+
+    def close(self) -> None:
+        self.socket.closed = True
+
+    def closed(self) -> bool:
+        return self.socket.closed
+
+
+def test_a_left_pages_buffered_messages_are_bounded() -> None:
+    """jupyter_server keeps a disconnected page's messages with no bound; the class server's
+    kernel manager drops them past max_buffered_bytes."""
+    from serving.kernels import ClassroomKernelManager
+
+    async def main() -> None:
+        manager = ClassroomKernelManager()
+        manager.max_buffered_bytes = 100_000
+        manager._check_kernel_id = lambda kernel_id: None
+        stream = FakeStream()
+        manager.start_buffering("k", "session", {"iopub": stream})
+        for _ in range(5):
+            stream.callback([b"x" * 10_000])
+        assert len(manager._kernel_buffers["k"]["buffer"]) == 5  # a short absence is kept
+        for _ in range(20):
+            stream.callback([b"x" * 10_000])
+        await asyncio.sleep(0.05)
+        assert "k" not in manager._kernel_buffers and stream.closed()
+
+    asyncio.run(main())
