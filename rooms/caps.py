@@ -7,9 +7,10 @@ open. A class's real rates are far lower: a student names themselves once or twi
 answers at most a few hundred questions in an hour. The caps leave room for that many times
 over and stop a flood at once.
 
-- `WriteCaps` (in each page's kernel, `widgets.lessons.student.Student`): per page and per
-  hour, `PAGE_CAPS`; per computer and per hour, `COMPUTER_CAPS`, counted for all the kernels
-  of that computer in one SQLite file of the server's runtime folder (`SharedCounts`, as the
+- `WriteCaps` (in each page's kernel, `widgets.lessons.student.Student`): per page, at most
+  `PAGE_CAPS` in any hour (a rolling hour); per computer, `COMPUTER_CAPS` per clock hour
+  (so at most twice that across the turn of an hour), counted for all the kernels of that
+  computer in one SQLite file of the server's runtime folder (`SharedCounts`, as the
   teacher's key counts wrong tries). A write past a cap is not made; the first refusal of each
   kind on a page is logged once and said once on the page; the rest are only counted.
 - `check_student_room` (in the store, `rooms.answers.ClassAnswers`): a day holds at most
@@ -25,6 +26,7 @@ import os
 import sqlite3
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -97,19 +99,17 @@ class WriteCaps:
         self.clock = clock
         self.page_caps = dict(PAGE_CAPS if page_caps is None else page_caps)
         self.computer_caps = dict(COMPUTER_CAPS if computer_caps is None else computer_caps)
-        self._hour = -1
-        self._counts: dict[str, int] = {}
+        self._times: dict[str, deque[float]] = {}  # this page's writes of the last hour
         self.refused: dict[str, int] = {}  # refusals of each kind on this page
         self._lock = threading.Lock()
 
     def allow(self, kind: str) -> bool:
         with self._lock:
             now = self.clock()
-            hour = int(now // WINDOW)
-            if hour != self._hour:
-                self._hour, self._counts = hour, {}
-            n = self._counts.get(kind, 0)
-            ok = n < self.page_caps[kind]
+            times = self._times.setdefault(kind, deque())
+            while times and times[0] <= now - WINDOW:
+                times.popleft()
+            ok = len(times) < self.page_caps[kind]
             where = "page"
             if ok and self.client and self.shared is not None:
                 try:
@@ -118,7 +118,7 @@ class WriteCaps:
                     log.warning("write counts not read (%s): page cap only", e)
                 where = "computer"
             if ok:
-                self._counts[kind] = n + 1
+                times.append(now)
                 return True
             self.refused[kind] = self.refused.get(kind, 0) + 1
             if self.refused[kind] == 1:

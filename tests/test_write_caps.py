@@ -93,3 +93,13 @@ def test_the_store_caps_a_days_students_and_answers(tmp_path: Path,
         store.record(answer(names(1)[0]))
     assert len(store.answers(day_of(NOON))) == 8
     assert len(store.presence(day_of(NOON))) == 5
+
+
+def test_a_pages_hour_rolls_no_fresh_cap_at_the_turn_of_the_clock() -> None:
+    now = [NOON - 60]  # a minute before the clock's hour turns
+    page = caps.WriteCaps(clock=lambda: now[0])
+    assert sum(page.allow("name") for _ in range(50)) == caps.PAGE_CAPS["name"]
+    now[0] = NOON + 60
+    assert not page.allow("name")
+    now[0] = NOON - 60 + caps.WINDOW + 1
+    assert page.allow("name")
