@@ -196,7 +196,8 @@ class ClassAnswers(Transactions):
         """Write one answer; False when an answer with its id is there already (a retry)."""
         a, key = answer.checked()
         with self._write() as c:
-            check_student_room(c, a.day, key, answer=True)  # rooms/caps.py
+            if why := check_student_room(c, a.day, key, answer=True):  # rooms/caps.py
+                raise AnswerRefused(why)
             n = c.run("INSERT INTO icg_answers (answer_id, day, student, student_key, lesson, "
                       "activity, question, prompt, given, right_answer, first_try, mistake, at) "
                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
@@ -220,7 +221,8 @@ class ClassAnswers(Transactions):
 
     def _seen(self, c: Cursor, name: str, key: str, lesson: int, at: float) -> None:
         day = day_of(at)
-        check_student_room(c, day, key)  # rooms/caps.py: a day's students are capped
+        if why := check_student_room(c, day, key):  # rooms/caps.py: a day's students
+            raise AnswerRefused(why)
         c.run("INSERT INTO icg_presence (day, student_key, student, lesson, at) "
               "VALUES (?, ?, ?, ?, ?) ON CONFLICT (day, student_key) DO UPDATE SET "
               "student = excluded.student, lesson = excluded.lesson, at = excluded.at "

@@ -14,7 +14,7 @@ over and stop a flood at once.
   teacher's key counts wrong tries). A write past a cap is not made; the first refusal of each
   kind on a page is logged once and said once on the page; the rest are only counted.
 - `check_student_room` (in the store, `rooms.answers.ClassAnswers`): a day holds at most
-  `MAX_STUDENTS_PER_DAY` students (a new name past it is refused with `AnswerRefused`), and
+  `MAX_STUDENTS_PER_DAY` students (the store refuses a new name past it with `AnswerRefused`), and
   at most `MAX_ANSWERS_PER_DAY` answers, whatever the kernels let through (many computers, a
   kernel that does not count).
 """
@@ -133,17 +133,17 @@ class WriteCaps:
         return self.refused.get(kind, 0) == 1
 
 
-def check_student_room(c: Any, day: str, key: str, answer: bool = False) -> None:
-    """In the store's write transaction (`c`, a rooms.database.Cursor): refuse a new student
-    of `day` past MAX_STUDENTS_PER_DAY, and an answer past MAX_ANSWERS_PER_DAY."""
-    from rooms.answers import AnswerRefused
-
+def check_student_room(c: Any, day: str, key: str, answer: bool = False) -> str | None:
+    """In the store's write transaction (`c`, a rooms.database.Cursor): why a new student of
+    `day` past MAX_STUDENTS_PER_DAY, or an answer past MAX_ANSWERS_PER_DAY, is refused (the
+    store raises AnswerRefused with it); None when it is not."""
     if answer:
         row = c.one("SELECT COUNT(*) FROM icg_answers WHERE day = ?", (day,))
         if row and int(row[0]) >= MAX_ANSWERS_PER_DAY:
-            raise AnswerRefused(f"day full: {MAX_ANSWERS_PER_DAY} answers")
+            return f"day full: {MAX_ANSWERS_PER_DAY} answers"
     if c.one("SELECT 1 FROM icg_presence WHERE day = ? AND student_key = ?", (day, key)):
-        return
+        return None
     row = c.one("SELECT COUNT(*) FROM icg_presence WHERE day = ?", (day,))
     if row and int(row[0]) >= MAX_STUDENTS_PER_DAY:
-        raise AnswerRefused(f"day full: {MAX_STUDENTS_PER_DAY} students")
+        return f"day full: {MAX_STUDENTS_PER_DAY} students"
+    return None
