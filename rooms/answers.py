@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import logging
 import os
 import re
@@ -36,9 +35,11 @@ from pathlib import Path
 from typing import Any
 
 from engine.questions import SKILLS, Question, terms_of
+from rooms.caps import check_student_room
 from rooms.codes import CodeError, clean_name
 from rooms.database import DEFAULT_PATH, Cursor, Transactions, store_url
 from rooms.errors import StoreUnavailable
+from rooms.spool import SpoolFile, read_items
 
 log = logging.getLogger(__name__)
 
@@ -223,6 +224,8 @@ class ClassAnswers(Transactions):
         answer stays the first)."""
         a, key = answer.checked()
         with self._write() as c:
+            if why := check_student_room(c, a.day, key, answer=True):  # rooms/caps.py
+                raise AnswerRefused(why)
             if a.first_try and c.one(
                     "SELECT 1 FROM icg_class_answers WHERE day = ? AND student_key = ? AND "
                     "lesson = ? AND activity = ? AND item = ? AND first_try = 1 AND "
@@ -267,6 +270,8 @@ class ClassAnswers(Transactions):
 
     def _seen(self, c: Cursor, name: str, key: str, lesson: int, at: float) -> None:
         day = day_of(at)
+        if why := check_student_room(c, day, key):  # rooms/caps.py: a day's students
+            raise AnswerRefused(why)
         c.run("INSERT INTO icg_presence (day, student_key, student, lesson, at) "
               "VALUES (?, ?, ?, ?, ?) ON CONFLICT (day, student_key) DO UPDATE SET "
               "student = excluded.student, lesson = excluded.lesson, at = excluded.at "
@@ -463,8 +468,9 @@ class Outbox:
     nothing by itself (a test calls `flush`).
 
     With a `spool` folder, what waits after a failure is written to a file of this outbox's
-    own there (`<pid>-<id>.json`, replaced at every change, removed once everything is sent),
-    so that the answers outlive the kernel. An outbox that has sent everything takes over the
+    own there (`<pid>-<id>.json`, rooms.spool: 0600 in a 0700 folder, one line appended per
+    change, bounded; removed once everything is sent), so that the answers outlive the kernel.
+    An outbox that has sent everything takes over the
     files of outboxes whose process has ended, and sends their answers (their ids keep a
     resent answer single). A file that cannot be read is renamed `.unreadable`, kept for the
     teacher, and not read again."""
@@ -478,6 +484,7 @@ class Outbox:
         self._spool_file = (spool / f"{os.getpid()}-{uuid.uuid4().hex}.json"
                             if spool is not None else None)
         self._waiting = False  # the last send failed: what is pending is in the spool file
+        self._spool = SpoolFile(self._spool_file) if self._spool_file is not None else None
         self._saved = False  # the spool file exists
         self.adopted = 0  # answers and pages taken over from ended outboxes' files
         self.pending: list[Answer | Presence] = []
@@ -498,7 +505,7 @@ class Outbox:
         with self._lock:
             self.pending.append(item)
             if self._waiting:
-                self._save()
+                self._save([item])
         self._wake.set()
 
     def flush(self) -> int:
@@ -536,20 +543,20 @@ class Outbox:
             with self._lock:
                 self.pending.pop(0)
 
-    def _save(self) -> None:
-        """The spool file holds what is pending (no file when nothing is); under the lock."""
-        if self._spool_file is None:
+    def _save(self, added: list[Answer | Presence] | None = None) -> None:
+        """The spool file gets `added` appended (None: what is pending, unless the file is
+        there already); no file when nothing is pending. Under the lock."""
+        if self._spool is None:
             return
         try:
             if not self.pending:
-                self._spool_file.unlink(missing_ok=True)
+                self._spool.remove()
                 self._saved = False
                 return
-            self._spool_file.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self._spool_file.with_suffix(".tmp")
-            tmp.write_text(json.dumps([_to_json(i) for i in self.pending]), encoding="utf-8")
-            os.replace(tmp, self._spool_file)
-            self._saved = True
+            if added is None and self._saved:
+                return
+            self._spool.append([_to_json(i) for i in (self.pending if added is None else added)])
+            self._saved = self._spool.exists
         except OSError as e:  # the answers stay in memory and are retried all the same
             log.warning("waiting answers not written to %s: %s", self._spool_file, e)
 
@@ -564,7 +571,7 @@ class Outbox:
             if f == self._spool_file or not pid.isdigit() or _alive(int(pid)):
                 continue
             try:
-                items = [_from_json(e) for e in json.loads(f.read_text(encoding="utf-8"))]
+                items = [_from_json(e) for e in read_items(f)]
             except (OSError, ValueError, TypeError, AttributeError) as e:
                 log.warning("waiting answers in %s cannot be read (%s); kept as .unreadable",
                             f, e)
@@ -572,7 +579,7 @@ class Outbox:
                 continue
             self.pending.extend(items)
             self.adopted += len(items)
-            self._save()
+            self._save(items)
             f.unlink(missing_ok=True)
             taken = taken or bool(items)
         return taken

@@ -9,8 +9,8 @@ listening on every interface (or on HOST=...), and:
 - serves the projector page at /class: the address in large print, a QR code of it (an inline
   SVG made by segno, in the page: no request leaves the server; its Content-Security-Policy
   allows no script, image or font from anywhere), and where the teacher's key is (never the
-  key). It looks the address up again on every load, so after the computer joins the network a
-  reload shows it.
+  key, nor any path on the server). It looks the address up again on every load, so after
+  the computer joins the network a reload shows it.
 
 With no network address (no Wi-Fi, no cable) it says so plainly, in the terminal and on the
 page. `network_addresses` chooses the address from the interfaces it is given, so it is tested
@@ -142,14 +142,15 @@ def qr_svg(url: str, title: str = "") -> str:
 
 
 def key_note(words: Mapping[str, str]) -> str:
-    """Where the teacher's key is (never the key itself)."""
+    """Where the teacher's key is, for the projector (never the key itself, nor a path on the
+    server: every device in the room reads this page; the terminal's banner has the path)."""
     from widgets.page import teacher_key as tk
 
     if os.environ.get(tk.KEY_ENV, "").strip():
         return words["key_env"].format(env=tk.KEY_ENV)
     if tk.teacher_key() is None:
         return words["key_none"].format(env=tk.KEY_ENV)
-    return words["key_file"].format(where=tk.key_file())
+    return words["key_file"].format(where=tk.key_file().name)
 
 
 def projector_html(where: ClassAddress, lang: str = "en") -> str:

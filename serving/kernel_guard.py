@@ -43,6 +43,7 @@ from typing import Any
 
 from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
 from tornado import web
+from tornado.websocket import WebSocketClosedError
 
 from serving.kernels import client_address
 from serving.refusal_log import RefusalLog
@@ -60,6 +61,8 @@ INCOMING_CHANNELS = frozenset({"shell", "control", "stdin"})
 # Comm targets a page may open: ipywidgets 8 opens the control comm once to fetch all states.
 PAGE_COMM_TARGETS = frozenset({"jupyter.widget.control"})
 MAX_COMM_OPENS = 8
+# Message ids remembered per connection: a repeated one is dropped before the kernel sees it.
+RECENT_MSG_IDS = 4096
 # Widget traits a page's front end never sets (ipywidgets 8's views set value, index,
 # selected_index, playing, repeat, description, outputs, msg_id, children, _view_count): a
 # forged update of `disabled` would re-enable a button the lesson disabled.
@@ -76,6 +79,8 @@ MAX_WEBSOCKETS_PER_CLIENT = 16
 # A handshake under way (the kernel_info reply awaited) counts for this long at most.
 HANDSHAKE_SECONDS = 60.0
 REFUSALS = RefusalLog(logging.getLogger("serving.kernel_guard"))
+# A page can make its kernel fail on purpose, again and again: its errors are logged like refusals.
+KERNEL_ERRORS = RefusalLog(logging.getLogger("serving.kernel_guard"), burst=20)
 
 
 class RefusedFrame(ValueError):
@@ -236,17 +241,37 @@ class GuardedKernelConnection(ZMQChannelsWebsocketConnection):
             return
         try:
             msg_type, content = self._check_frame(incoming_msg)
-            refusal = self._page_refusal(msg_type, content) if self.is_page_kernel else None
+            refusal = self._repeated() or (
+                self._page_refusal(msg_type, content) if self.is_page_kernel else None)
         except RefusedFrame as e:
             self._refuse(f"malformed frame ({e})")
             return
         if refusal:
-            self.log.warning("Kernel %s: %s from a page refused", self.kernel_id, refusal)
+            client = self.websocket_handler.request.remote_ip
+            REFUSALS.refused("page message", client, "Kernel %s: %s from a page refused",
+                             self.kernel_id, refusal)
             return
         try:
             super().handle_incoming_message(incoming_msg)
         except Exception as e:  # whatever upstream trips on, the page's frame is the cause
             self._refuse(f"message jupyter_server could not handle ({type(e).__name__}: {e})")
+
+    def _repeated(self) -> str | None:
+        """A message id this connection sent already (the frame's header, `_check_frame`):
+        the kernel would refuse its repeated signature and log a traceback for each one, to
+        the server's terminal, outside any rate limit (6000 copies wrote 5244 tracebacks)."""
+        msg_id = self._frame_msg_id
+        if not isinstance(msg_id, str) or not msg_id:
+            return None
+        ids = getattr(self, "_msg_ids", None)
+        if ids is None:
+            ids = self._msg_ids = {}  # insertion-ordered: the oldest goes first
+        if msg_id in ids:
+            return f"message id {msg_id!r:.60} sent again"
+        ids[msg_id] = None
+        if len(ids) > RECENT_MSG_IDS:
+            del ids[next(iter(ids))]
+        return None
 
     def _page_refusal(self, msg_type: str, content: Any) -> str | None:
         """Why a page's kernel must not get this message (None: it may)."""
@@ -285,6 +310,7 @@ class GuardedKernelConnection(ZMQChannelsWebsocketConnection):
         if channel not in INCOMING_CHANNELS:
             raise RefusedFrame(f"channel {channel!r:.40}")
         msg_type = header.get("msg_type")
+        self._frame_msg_id = header.get("msg_id")
         if not isinstance(msg_type, str):
             raise RefusedFrame("header has no message type")
         if msg_type == "comm_open" and not isinstance(content().get("target_name"), str):
@@ -294,8 +320,9 @@ class GuardedKernelConnection(ZMQChannelsWebsocketConnection):
     def _refuse(self, reason: str) -> None:
         """Log, drop the frame and close the websocket: a page's front end never sends this."""
         self._refused = True
-        self.log.warning("Kernel %s: %s from %s; closing the websocket", self.kernel_id, reason,
-                         self.websocket_handler.request.remote_ip)
+        client = self.websocket_handler.request.remote_ip
+        REFUSALS.refused("malformed frame", client, "Kernel %s: %s from %s; closing the "
+                         "websocket", self.kernel_id, reason, client)
         self.websocket_handler.close(POLICY_VIOLATION, "malformed kernel message")
 
     # --- kernel -> page -------------------------------------------------------------------
@@ -304,7 +331,10 @@ class GuardedKernelConnection(ZMQChannelsWebsocketConnection):
         """Keep a page's kernel's stderr on the server; the rest goes on as usual."""
         if self.is_page_kernel and self._is_stderr(stream, outgoing_msg):
             return
-        super().handle_outgoing_message(stream, outgoing_msg)
+        try:
+            super().handle_outgoing_message(stream, outgoing_msg)
+        except WebSocketClosedError:
+            pass  # the page left, or was cut off for not reading (serving/connections.py)
 
     def _is_stderr(self, stream: Any, outgoing_msg: list[Any]) -> bool:
         channel = getattr(self.channels.get(stream) if isinstance(stream, str) else stream,
@@ -321,8 +351,8 @@ class GuardedKernelConnection(ZMQChannelsWebsocketConnection):
             return False
         if content.get("name") != "stderr":
             return False
-        self.log.warning("Kernel %s stderr (not sent to the page): %.2000s", self.kernel_id,
-                         content.get("text", ""))
+        KERNEL_ERRORS.refused("kernel stderr", None, "Kernel %s stderr (not sent to the "
+                              "page): %.2000s", self.kernel_id, content.get("text", ""))
         return True
 
     def _on_error(self, channel: Any, msg: dict[str, Any], msg_list: list[Any]) -> None:
@@ -333,9 +363,9 @@ class GuardedKernelConnection(ZMQChannelsWebsocketConnection):
         if msg["header"]["msg_type"] != "error":
             return None
         msg["content"] = self.get_part("content", msg["content"], msg_list)
-        self.log.warning("Kernel %s error (traceback not sent to the page): %s: %.500s",
-                         self.kernel_id, msg["content"].get("ename"),
-                         msg["content"].get("evalue"))
+        KERNEL_ERRORS.refused("kernel error", None, "Kernel %s error (traceback not sent to "
+                              "the page): %s: %.500s", self.kernel_id,
+                              msg["content"].get("ename"), msg["content"].get("evalue"))
         msg["content"] = {**msg["content"], "ename": "Error", "evalue": "",
                           "traceback": [HIDDEN_TRACEBACK]}
         if self.subprotocol == V1_PROTOCOL:

@@ -162,6 +162,14 @@ def forget_page_request(kernel_id: str) -> None:
     RequestInfoSocketHandler._cache.pop(kernel_id, None)
 
 
+def _size(part: object) -> int:
+    """Bytes of one part of a ZMQ message (bytes, or a zmq.Frame)."""
+    try:
+        return len(part)  # type: ignore[arg-type]
+    except TypeError:
+        return len(getattr(part, "bytes", b""))
+
+
 def _is_loopback(address: str) -> bool:
     try:
         return ipaddress.ip_address(address).is_loopback
@@ -346,6 +354,25 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         help="""Most kernel websockets one client address may have open at once, over all
         its kernels (0: no limit). Beyond it the handshake gets HTTP 429. Set 0 behind one
         shared address (NAT).""",
+    )
+
+    max_connections_per_client = Integer(
+        64,
+        config=True,
+        help="""Most connections (HTTP and websockets, each an open file of the server) one
+        client address may hold at once (0: no limit); the next is closed before it is read
+        (serving/connections.py, standalone Voila). A browser keeps about six per server and
+        a page's websockets. Connections from this machine (a proxy) are not counted. Set 0
+        behind one shared address (NAT).""",
+    )
+
+    max_buffered_bytes = Integer(
+        1024 * 1024,
+        config=True,
+        help="""Most bytes of a kernel's messages kept for a page whose websocket closed, until
+        it reconnects (jupyter_server's buffer has no bound: a page that sent 6000 widget-state
+        requests and left kept 305 MiB in the server). Past it the buffer is dropped (a page
+        that reconnects later fetches its widgets' states again). 0: no bound.""",
     )
 
     zmq_max_sockets = Integer(
@@ -869,6 +896,38 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         """Shut every kernel down, refilling no pool."""
         self._closing = True
         return await super().shutdown_all(*args, **kwargs)
+
+    def start_buffering(self, kernel_id, session_key, channels):
+        """jupyter_server's buffer of a disconnected page's messages, bounded by
+        `max_buffered_bytes`: past it the buffer is dropped and its streams closed."""
+        super().start_buffering(kernel_id, session_key, channels)
+        info = self._kernel_buffers.get(kernel_id)
+        if self.max_buffered_bytes <= 0 or not info or "buffer" not in info:
+            return
+        held = [0]
+
+        def buffer_msg(channel: str, msg_parts: list) -> None:
+            if self._kernel_buffers.get(kernel_id) is not info:
+                return
+            held[0] += sum(_size(part) for part in msg_parts)
+            if held[0] > self.max_buffered_bytes:
+                self.refusals.refused("buffered bytes", None, "Dropped the buffered messages "
+                                      "of kernel %s: more than %d bytes for a page that left",
+                                      kernel_id, self.max_buffered_bytes)
+                info["buffer"].clear()
+                IOLoop.current().add_callback(self._drop_buffer, kernel_id, info)
+                return
+            info["buffer"].append((channel, msg_parts))
+
+        for channel, stream in channels.items():
+            stream.on_recv(functools.partial(buffer_msg, channel))
+
+    def _drop_buffer(self, kernel_id: str, info: dict) -> None:
+        if self._kernel_buffers.get(kernel_id) is info:
+            try:
+                self.stop_buffering(kernel_id)
+            except Exception as e:  # noqa: BLE001 - the kernel is gone already
+                self.log.debug("Buffer of kernel %s: %s", kernel_id, e)
 
     def _client_file(self, kernel_id: str) -> str | None:
         """Where the kernel finds its page's computer: `icg-clients/<kernel id>` beside its

@@ -24,7 +24,9 @@ this environment) it has three faults:
   nginx, is closed with code 1008;
 - only for a kernel the server runs, and only one waiter per kernel: a second connection is
   closed, the first keeps its place;
-- a waiter is removed only by its own connection's close.
+- a waiter is removed only by its own connection's close;
+- each of these refusals is made before the websocket upgrade (HTTP 403: no websocket is
+  opened, no file kept); `open` checks again.
 
 Each refusal is logged through `serving.refusal_log` (rate-limited).
 """
@@ -57,30 +59,53 @@ def _known_kernel(handler: Any, kernel_id: str) -> bool:
         return False
 
 
-def guarded_open(self: Any, kernel_id: str) -> None:
-    """Register this connection as `kernel_id`'s waiter, or close it (see the module)."""
-    cls = type(self)
-    self._icg_kernel_id = None
-    client = client_address(self.request, _header(self))
+def refusal(handler: Any, kernel_id: str) -> str | None:
+    """Why this request may not hold `kernel_id`'s page-query socket (None: it may); logged."""
+    client = client_address(handler.request, _header(handler))
     if client is not None:
         REFUSALS.refused("page-query socket", client, "Refused (page-query socket) from %s: "
                          "only the server's kernels may open it", client)
-        self.close(POLICY_VIOLATION, "not for pages")
-        return
-    if not _known_kernel(self, kernel_id):
+        return "not for pages"
+    if not _known_kernel(handler, kernel_id):
         REFUSALS.refused("page-query socket", client, "Refused (page-query socket) from this "
                          "machine: no kernel %s", kernel_id)
-        self.close(POLICY_VIOLATION, "no such kernel")
-        return
-    waiters = _waiters(cls)
-    if waiters.get(kernel_id) not in (None, self):
+        return "no such kernel"
+    waiter = _waiters(type(handler)).get(kernel_id)
+    if waiter is not None and waiter is not handler:
         REFUSALS.refused("page-query socket", client, "Refused (page-query socket) from this "
                          "machine: kernel %s already has its waiter", kernel_id)
-        self.close(POLICY_VIOLATION, "already waiting")
+        return "already waiting"
+    return None
+
+
+async def guarded_get(self: Any, *args: Any, **kwargs: Any) -> None:
+    """Refuse before the websocket upgrade (HTTP 403, no websocket, no open file kept): a
+    request from a page, for no kernel, or for a kernel that has its waiter."""
+    kernel_id = args[0] if args else kwargs.get("kernel_id", "")
+    why = refusal(self, kernel_id)
+    if why is not None:
+        self._icg_kernel_id = None
+        self.set_status(403)
+        self.set_header("Connection", "close")
+        self.finish(why)
         return
+    await _OWN_GET[0](self, *args, **kwargs)
+
+
+_OWN_GET: list[Any] = []
+
+
+def guarded_open(self: Any, kernel_id: str) -> None:
+    """Register this connection as `kernel_id`'s waiter, or close it (see the module)."""
+    self._icg_kernel_id = None
+    why = refusal(self, kernel_id)
+    if why is not None:
+        self.close(POLICY_VIOLATION, why)
+        return
+    waiters = _waiters(type(self))
     waiters[kernel_id] = self
     self._icg_kernel_id = kernel_id
-    cache = _cache(cls)
+    cache = _cache(type(self))
     if kernel_id in cache:
         self.write_message(cache[kernel_id])
 
@@ -116,6 +141,9 @@ def install() -> bool:
         from voila.request_info_handler import RequestInfoSocketHandler
     except ImportError:
         return False
+    if not _OWN_GET:
+        _OWN_GET.append(RequestInfoSocketHandler.get)
+        RequestInfoSocketHandler.get = guarded_get
     RequestInfoSocketHandler.open = guarded_open
     RequestInfoSocketHandler.on_close = guarded_on_close
     return True

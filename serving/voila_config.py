@@ -66,6 +66,14 @@ from widgets.page.teacher_key import chosen_key_refusal  # noqa: E402
 if chosen_key_refusal():
     raise SystemExit(chosen_key_refusal())
 
+# Open files raised to the hard limit (said when still short of a class's need), connections
+# timed out and capped per computer, websockets cut off past a bound of unread bytes
+# (serving/connections.py). Before the kernel manager starts: its ZMQ socket cap follows the
+# open-file limit.
+from serving import connections  # noqa: E402
+
+connections.install()
+
 c = get_config()  # noqa: F821 - provided by traitlets when it loads this file
 c.VoilaConfiguration.page_config_hook = bundled_mathjax
 # The classroom template's own words (kernel-watch.js's alerts, the loading note) in the
@@ -85,3 +93,9 @@ markdown_cache.install()
 from serving import query_socket  # noqa: E402
 
 query_socket.install()
+# Anonymous requests that once wrote a traceback each (/logout, bad template paths, refused
+# websocket handshakes) get a short error page, tracebacks and refused requests' access-log
+# lines are capped per minute (serving/quiet_errors.py).
+from serving import quiet_errors  # noqa: E402
+
+quiet_errors.install()

@@ -30,6 +30,7 @@ from rooms.answers import (
     open_answers,
     spool_dir,
 )
+from rooms.spool import read_items
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -230,7 +231,7 @@ def test_answers_waiting_when_their_kernel_ends_are_sent_by_the_next_outbox(
     subprocess.run([sys.executable, "-c", ENDED_KERNEL, down, str(spool),
                     json.dumps([asdict(ana), asdict(ben)])], cwd=ROOT, check=True)
     files = list(spool.glob("*.json"))
-    assert len(files) == 1 and len(json.loads(files[0].read_text())) == 3
+    assert len(files) == 1 and len(read_items(files[0])) == 3
     box = Outbox(lambda: open_answers(url), thread=False, spool=spool)
     cam = answer("Cam", at=NOON + 2)
     box.put(cam)
@@ -254,7 +255,7 @@ def test_a_live_kernels_waiting_answers_stay_its_own(tmp_path: Path) -> None:
     assert waiting.flush() == 1
     waiting.put(answer("Ben", at=NOON + 1))  # written at once while the store is down
     (mine,) = spool.glob("*.json")
-    assert len(json.loads(mine.read_text())) == 2
+    assert len(read_items(mine)) == 2
     broken = spool / "99999999-0.json"  # no process has this number
     broken.write_text("[{")
     folder.mkdir()

@@ -135,13 +135,15 @@ def test_a_students_computer_cannot_open_the_query_socket(pooled: tuple[str, Any
     url, process = pooled
     r = _page(url, "one_button.ipynb")
     kernel_id = KERNEL_ID.search(r.text).group(1)
-    ws = websocket.create_connection(_ws_url(url, f"voila/query/{kernel_id}"),
-                                     header=["X-Real-IP: 10.0.0.7"], timeout=10)
-    try:
-        assert not ws.recv()  # the server's close frame, not the page's request
-    finally:
-        ws.close()
-    assert "Refused (page-query socket) from 10.0.0.7" in read_log(process)
+    # refused before the upgrade: no websocket is ever opened, no file kept
+    for headers, path in ((["X-Real-IP: 10.0.0.7"], kernel_id), ([], str(uuid.uuid4()))):
+        with pytest.raises(websocket.WebSocketBadStatusException) as refused:
+            websocket.create_connection(_ws_url(url, f"voila/query/{path}"), header=headers,
+                                        timeout=10)
+        assert refused.value.status_code == 403
+    log = read_log(process)
+    assert "Refused (page-query socket) from 10.0.0.7" in log
+    assert "Refused (page-query socket) from this machine: no kernel" in log
 
 
 def test_a_full_servers_closed_tab_frees_its_kernel(tmp_path: Any) -> None:

@@ -111,13 +111,18 @@ class Student:
         self.listeners: list[Callable[[], None]] = []
         self.outbox: Any = None  # rooms.answers.Outbox, made at the first answer
         self.answers = 0  # answers this page recorded (at most MAX_ANSWERS)
+        self._caps: Any = None  # rooms.caps.WriteCaps, made at the first write
         self._lock = threading.Lock()
         self._reader: Any = None  # the store, read for the teacher's "practise this"
 
     # ----- the name --------------------------------------------------------------------------
     def set_names(self, names: tuple[str, ...]) -> None:
+        """The page's student(s) from now on (() : nobody); NameRefused past the page's or the
+        computer's name changes (rooms/caps.py)."""
         if names == self.names:
             return
+        if names and not self.caps().allow("name"):
+            raise NameRefused(_("Too many name changes on this device: ask your teacher."))
         self.names = names
         if names:
             self._on_page()
@@ -139,7 +144,8 @@ class Student:
         from rooms.answers import Presence
 
         for name in self.names:
-            self._box().put(Presence(name, self.lesson, self.clock()))
+            if self.caps().allow("presence"):
+                self._box().put(Presence(name, self.lesson, self.clock()))
 
     # ----- answers ---------------------------------------------------------------------------
     def record(self, *, question: Question, activity: str, given: str, right: bool,
@@ -147,7 +153,7 @@ class Student:
         """One answer of this page's student (or pair) to `question`; kept until they name
         themselves. No sentence: the dashboard writes the question in the teacher's
         language."""
-        if IN_BROWSER or self.answers >= MAX_ANSWERS:
+        if IN_BROWSER or self.answers >= MAX_ANSWERS or not self.caps().allow("answer"):
             return
         self.answers += 1
         from rooms.answers import new_answer_id
@@ -218,6 +224,20 @@ class Student:
         except StoreUnavailable:
             pass
 
+    def caps(self) -> Any:
+        """What this page may still write (rooms.caps.WriteCaps): counted per page, and per
+        computer with the server's other kernels (the runtime folder's shared counts)."""
+        with self._lock:
+            if self._caps is None:
+                from rooms.caps import COUNTS_FILE, SharedCounts, WriteCaps
+                from widgets.page.teacher_key import page_client, runtime_dir
+
+                folder = runtime_dir()
+                self._caps = WriteCaps(
+                    client=page_client(), clock=self.clock,
+                    shared=SharedCounts(folder / COUNTS_FILE) if folder else None)
+            return self._caps
+
     def _box(self) -> Any:
         with self._lock:
             if self.outbox is None:
@@ -250,7 +270,10 @@ class NameRecall(w.Text):
             return
         if self.student.lesson is None:
             self.student.lesson = self.lesson
-        self.student.set_names(names)
+        try:
+            self.student.set_names(names)
+        except NameRefused:
+            pass  # the name box stays; the cap's refusal is logged once
 
 
 class NameBar(w.VBox):
@@ -301,9 +324,13 @@ class NameBar(w.VBox):
         except NameRefused as e:
             self.message.value = f"<p role='alert'>! {html.escape(str(e))}</p>"
             return False
+        try:
+            self.student.set_names(names)
+        except NameRefused as e:
+            self.message.value = f"<p role='alert'>! {html.escape(str(e))}</p>"
+            return False
         self.message.value = ""
         self.keep.value = self._keep_html(names)
-        self.student.set_names(names)
         self._draw()
         return True
 
@@ -330,8 +357,11 @@ class NameBar(w.VBox):
         names = read_recall(change["new"], today(self.student.clock()))
         if names is None or self.student.names:
             return
+        try:
+            self.student.set_names(names)
+        except NameRefused:
+            return
         self.keep.value = self._keep_html(names)
-        self.student.set_names(names)
         self._draw()
 
     # ----- drawing -----------------------------------------------------------------------------
