@@ -18,7 +18,8 @@ NOON = time.mktime((2026, 12, 1, 12, 0, 0, 0, 0, -1))
 
 def answer(student: str, at: float = NOON, item: str = "1") -> Answer:
     return Answer(answer_id=new_answer_id(), student=student, lesson=2, activity="exit-ticket",
-                  item=item, kind="sum", terms="-3,5", given="+2", right=True, first_try=True, at=at)
+                  item=item, kind="sum", terms="-3,5", given="+2", right=True, first_try=True,
+                  at=at)
 
 
 def mode(path: Path) -> int:
