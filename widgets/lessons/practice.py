@@ -33,6 +33,7 @@ from engine.questions import (
     parse_number,
     progress,
     read_number,
+    skill_of,
     wants_recheck,
 )
 from engine.questions import Question as QuestionData
@@ -509,7 +510,10 @@ class SkillPractice(w.VBox):
     @speaks
     def __init__(self, skills: Sequence[str] = SKILLS, seed: int | None = None, *,
                  lesson: int = 4, lang: str | None = None, student: object = None,
-                 today: str | None = None) -> None:
+                 today: str | None = None, name_bar: bool = False) -> None:
+        """`name_bar`: the student's name bar shows from the start (a page of its own), and
+        their standing is read back from the store when they are named; otherwise the bar
+        comes with the first answer."""
         self.lang = check_lang(lang)
         skills = tuple(skills)
         if not skills or any(s not in SKILLS for s in skills):
@@ -535,10 +539,15 @@ class SkillPractice(w.VBox):
         self.offered: str | None = None  # a skill the teacher asked this student to practise
 
         self.stylesheet = style_widget()
-        self.skill_box = w.Dropdown(options=[(skill_name(s), s) for s in skills],
-                                    value=self.skill, description=_("Skill:"),
-                                    style={"description_width": "initial"})
-        self.skill_box.observe(self._skill_chosen, names="value")
+        # the skill picker: a real button per skill; the one practised is marked pressed
+        self.skill_label = html_widget()
+        self.skill_label.value = "<b>" + esc(_("Skill:")) + "</b>"
+        self.skill_buttons = {s: make_button(skill_name(s), lambda s=s: self.pick(s),
+                                             tooltip=_("practise {skill}").format(
+                                                 skill=skill_name(s)))
+                              for s in skills}
+        self.skill_row = w.HBox([self.skill_label, *self.skill_buttons.values()],
+                                layout=w.Layout(flex_flow="row wrap"))
         self.header = html_widget()
         self.prompt = html_widget()
         self.answer = w.Text(placeholder=_("your answer"), description=_("Answer:"),
@@ -551,27 +560,84 @@ class SkillPractice(w.VBox):
         self.feedback = html_widget()
         self.next_button = make_button(_("Next question"), self.next_question)
         self.standing = html_widget()
-        super().__init__([self.stylesheet, self.skill_box, self.header, self.prompt,
+        # the standing read back from the store (a named student's first tries of other
+        # pages, today and earlier days), or from the device on the static site
+        self.earlier: list[tuple[str, str, bool]] = []
+        self.named_as: tuple[str, ...] = ()  # the student (or pair) this page's answers are of
+        bar = []
+        if not IN_BROWSER and name_bar:
+            from widgets.lessons.student import NameBar
+
+            who = self._who()
+            self.name_bar = NameBar(self.lesson, lang=self.lang, student=who)
+            who.listeners.append(self._named)
+            bar = [self.name_bar]
+        super().__init__([self.stylesheet, *bar, self.skill_row, self.header, self.prompt,
                           self.typed_row, self.choice_row, self.feedback, self.next_button,
                           self.standing], _dom_classes=("icg-root", "icg-practice"))
+        if bar:
+            self.earlier = self._stored_firsts()
         self.next_question()
 
     # ----- reading ------------------------------------------------------------------------------
+    def all_firsts(self) -> list[tuple[str, str, bool]]:
+        """The first tries the standing is made of: the ones read back, then this page's."""
+        return [*self.earlier, *self.firsts]
+
     def state(self, skill: str | None = None) -> SkillState:
-        return progress(self.firsts, self.today).get(skill or self.skill, SkillState())
+        return progress(self.all_firsts(), self.today).get(skill or self.skill, SkillState())
 
     # ----- actions --------------------------------------------------------------------------------
-    def _skill_chosen(self, change: dict) -> None:
-        if change["new"] in self.skills and change["new"] != self.skill:
-            self.skill = change["new"]
-            self.targets = []
-            self.next_question()
+    @speaks
+    def pick(self, skill: object) -> None:
+        """Practise `skill` (a button of the skill picker); anything else changes nothing."""
+        if not isinstance(skill, str) or skill not in self.skills or skill == self.skill:
+            return
+        if self.shape is not None and not self.done and self.attempts == 0:
+            self.number -= 1  # an item not answered yet is not counted
+            self.shape = None
+        elif self.shape is not None and not self.done:
+            self.done = True  # a miss already counted: leave the item
+        self.skill = skill
+        self.targets = []
+        self.next_question()
 
     @speaks
     def practise(self, skill: str) -> None:
         """Practise `skill` now (the teacher's "practise this" reaches the page so)."""
         if skill in self.skills:
-            self.skill_box.value = skill
+            self.pick(skill)
+
+    def _named(self) -> None:
+        """The student named themselves: their standing, read back. Another student at this
+        device ("Not you? Change", then a name): the page's answers were the one before's, so
+        it starts again with other numbers."""
+        names = tuple(getattr(self._who(), "names", ()))
+        if self.named_as and names and names != self.named_as:
+            self.seed = random.SystemRandom().randrange(10**6, 10**9)
+            self.rng = random.Random(self.seed)
+            self.firsts, self.targets = [], []
+            self.number, self.shape, self.offered = 0, None, None
+            self.named_as = names
+            self.earlier = self._stored_firsts()
+            self.next_question()
+            return
+        if names:
+            self.named_as = names
+        self.earlier = self._stored_firsts()
+        self._draw()
+
+    def _stored_firsts(self) -> list[tuple[str, str, bool]]:
+        """The named student's first tries at practice, read back from the store, without
+        this page's own (they are in `firsts`)."""
+        who = self._who()
+        read = getattr(who, "practice_firsts", None)
+        if read is None:
+            return []
+        own = f"{self.seed}-"
+        return [(day, skill, right) for day, item, right in read()
+                if (skill := skill_of(item)) in self.skills
+                and not item.split(" ", 1)[-1].startswith(own)]
 
     @speaks
     def next_question(self) -> None:
@@ -579,12 +645,12 @@ class SkillPractice(w.VBox):
             self.feedback.value = "<p role='status'>! " + esc(_("Answer this question first.")) \
                 + "</p>"
             return
+        standing = progress(self.all_firsts(), self.today)
         recheck = next((s for s in self.skills
-                        if wants_recheck(progress(self.firsts, self.today).get(s, SkillState()),
-                                         self.today)), None)
+                        if wants_recheck(standing.get(s, SkillState()), self.today)), None)
         if recheck is not None and recheck != self.skill and self.number == 0:
             self.skill = recheck
-            self.skill_box.value = recheck
+            self.targets = []
         self._teacher_asks()
         target = self.targets.pop(0) if self.targets else None
         kind, terms = make_item(self.rng, self.skill, target)
@@ -644,9 +710,6 @@ class SkillPractice(w.VBox):
         if self.offered != self.skill:
             self.skill = self.offered
             self.targets = []
-            self.skill_box.unobserve(self._skill_chosen, names="value")
-            self.skill_box.value = self.offered
-            self.skill_box.observe(self._skill_chosen, names="value")
 
     def _answered(self, given: int, data: str) -> Feedback:
         shape = self.shape
@@ -700,6 +763,12 @@ class SkillPractice(w.VBox):
 
     def _draw(self) -> None:
         answering = self.shape is not None and not self.done
+        for s, b in self.skill_buttons.items():
+            b.button_style = "info" if s == self.skill else ""
+            b.tooltip = (_("practising now: {skill}") if s == self.skill
+                         else _("practise {skill}")).format(skill=skill_name(s))
+            b.description = ("\u2713 " if self.state(s).status() == "mastered" else "") \
+                + skill_name(s)
         self.check_button.disabled = self.answer.disabled = not answering
         for b in self.choice_buttons:
             b.disabled = not answering
@@ -721,3 +790,26 @@ class SkillPractice(w.VBox):
         else:
             text = ""
         self.standing.value = f"<p role='status'><b>{esc(text)}</b></p>" if text else ""
+
+
+# the number the practice page's answers and presence are filed under: it is no lesson's (the
+# start page, 0, has no name bar), so the dashboard names it by its title
+PRACTICE_PAGE = 0
+
+
+def practice_page(lang: str | None = None) -> SkillPractice:
+    """The practice page (lessons/practice.ipynb): every skill of the unit, the student's name
+    bar from the start, their standing read back from the store."""
+    return SkillPractice(lesson=PRACTICE_PAGE, lang=lang, name_bar=True)
+
+
+def practice_rules(skills: Sequence[str] = SKILLS) -> str:
+    """The practice page's skills and how each is mastered, as lines of text (the page
+    prints it)."""
+    from engine.questions import DAILY_LIMIT
+
+    lines = [f"{i}. {skill_name(s)}" for i, s in enumerate(skills, 1)]
+    lines.append(_("Mastered: {n} right in a row at the first try.").format(n=MASTERY_STREAK))
+    lines.append(_("After {n} questions of a skill in a day without mastering it: ask your "
+                   "teacher.").format(n=DAILY_LIMIT))
+    return "\n".join(lines)
