@@ -779,7 +779,7 @@ class SkillPractice(w.VBox):
             _("right at the first try in a row: {streak} of {need}").format(
                 streak=min(st.streak, MASTERY_STREAK), need=MASTERY_STREAK))
         status = st.status()
-        if self.offered == self.skill and status != "mastered":
+        if self.offered == self.skill:  # asked by the teacher: said, mastered or not
             text = _("Your teacher asks you to practise this: {skill}.").format(
                 skill=skill_name(self.skill))
         elif status == "mastered":

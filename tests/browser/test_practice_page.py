@@ -1,0 +1,127 @@
+"""The practice page in Chromium, on `make class`'s server (serving/class_server.py).
+
+Ana opens lessons/practice.ipynb, names herself and practises adding two integers. She adds
+the sizes of two cards of different signs twice (the mistake "added the sizes when the signs
+differ"): each time she sees that mistake's feedback, and the next items have cards of
+different signs (chosen to practise it). Three right in a row at the first try: mastered. The
+teacher's dashboard lists the mistake under its name with "Ana ×2" and her skill mastered;
+"Practise this" reaches her page, which switches to that skill and says so.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from conftest import KEY, ClassServer, unlock_teacher
+
+from rooms.answers import open_answers
+from widgets.words import mistake_feedback, mistake_label
+
+PAGE = "voila/render/practice.ipynb"
+NUMBER = re.compile(r"[+\-\u2212]\d+")
+
+
+def terms(page: Any) -> list[int]:
+    """The numbers of the question shown (a sum: '+3 + (-8) = ?')."""
+    text = page.locator(".icg-practice p[style*='font-size']").inner_text()
+    return [int(t.replace("\u2212", "-")) for t in NUMBER.findall(text)]
+
+
+def answer(vp: Any, given: int) -> str:
+    """Type `given`, press Check; the feedback shown."""
+    page = vp.page.locator(".icg-practice")
+    status = page.locator("p[role=status]").filter(has_text=re.compile("\u2714|\u2717"))
+    before = status.first.inner_text() if status.count() else ""
+    box = page.get_by_label("Answer:")
+    box.fill(str(given))
+    box.press("Tab")
+    vp.wait_synced()
+    page.get_by_role("button", name="Check", exact=True).click()
+    end = time.monotonic() + 30
+    while time.monotonic() < end:  # the new feedback (the one before, if any, replaced)
+        if status.count() and status.first.inner_text() != before:
+            return status.first.inner_text()
+        time.sleep(0.1)
+    raise AssertionError(f"no new feedback after {given}; still {before!r}")
+
+
+def next_item(vp: Any, number: int) -> None:
+    page = vp.page.locator(".icg-practice")
+    page.get_by_role("button", name="Next question").click()
+    page.get_by_text(re.compile(rf": question {number}\b")).wait_for(timeout=30_000)
+
+
+def test_practice_targets_the_mistake_and_reaches_the_teacher(
+        class_server: ClassServer, open_page: Any) -> None:
+    store = open_answers(class_server.rooms_url)
+    vp = open_page("student-Ana")
+    vp.open(class_server.address + PAGE)
+    page = vp.page
+    page.get_by_label("Your first name:").fill("Ana")
+    page.get_by_label("Your first name:").press("Tab")
+    vp.wait_synced()
+    page.get_by_role("button", name="That's me").click()
+    page.get_by_text("Answering as Ana.").wait_for(timeout=30_000)
+    assert page.get_by_role("button", name="Adding two integers").count() == 1  # the picker
+    for skill in ("Subtracting integers", "Absolute value", "Closer to zero"):
+        assert page.get_by_role("button", name=skill).count() == 1
+
+    number = 1
+    while len({t > 0 for t in terms(page)}) == 1:  # to an item whose signs differ
+        assert "\u2714" in answer(vp, sum(terms(page)))
+        number += 1
+        next_item(vp, number)
+    feedback = mistake_feedback("added-abs")
+    for _ in range(2):  # the same mistake twice, each on an item where it can be made
+        a, b = terms(page)
+        assert (a > 0) != (b > 0), (a, b)  # the first by search, the second chosen for it
+        assert feedback in answer(vp, abs(a) + abs(b))
+        assert "\u2714" in answer(vp, a + b)
+        number += 1
+        next_item(vp, number)
+    for i in range(3):  # the targeted items, then one more: 3 right in a row
+        ts = terms(page)
+        if i < 2:
+            assert len({t > 0 for t in ts}) == 2, ts  # still practising the mistake
+        assert "\u2714" in answer(vp, sum(ts))
+        if i < 2:
+            number += 1
+            next_item(vp, number)
+    page.get_by_text("Mastered!").wait_for(timeout=30_000)
+    page.get_by_role("button", name="\u2713 Adding two integers").wait_for(timeout=30_000)
+    page.get_by_role("button", name="Absolute value").click()  # on to another skill
+    page.get_by_text(re.compile(r"Absolute value: question")).wait_for(timeout=30_000)
+
+    end = time.monotonic() + 30
+    while time.monotonic() < end and sum(
+            not a.right and a.first_try for a in store.answers()) < 2:
+        time.sleep(0.2)
+    wrong = [a for a in store.answers() if not a.right]
+    assert [(a.student, a.mistake, a.first_try) for a in wrong] == [
+        ("Ana", "added-abs", True)] * 2
+    assert {a.activity for a in store.answers()} == {"practice"}
+
+    teacher = open_page("teacher")
+    teacher.open(class_server.page_url("class_view.ipynb"))
+    unlock_teacher(teacher, KEY)
+    tp = teacher.page
+    mistake = tp.locator("tr[data-mistake='added-abs']")
+    mistake.wait_for(timeout=30_000)
+    assert mistake_label("added-abs") in mistake.inner_text()
+    assert "Ana \u00d72" in mistake.inner_text()
+    skills = tp.locator(".icg-class-skills-table")
+    assert re.search(r"Ana\s+mastered", skills.inner_text()), skills.inner_text()
+    tp.get_by_label("Mistake:").select_option(label=mistake_label("added-abs"))
+    teacher.wait_synced()
+    tp.get_by_role("button", name="Practise this").click()
+    tp.get_by_text('1 student gets practice on "').wait_for(timeout=30_000)
+
+    # Ana's next item: the skill her teacher asked for, said on her page
+    assert "\u2714" in answer(vp, abs(sum(terms(page))))
+    page.locator(".icg-practice").get_by_role("button", name="Next question").click()
+    page.get_by_text("Your teacher asks you to practise this: Adding two integers.") \
+        .wait_for(timeout=30_000)
+    page.get_by_text(re.compile(r"Adding two integers: question")).wait_for(timeout=30_000)
+    assert vp.problems() == [] and teacher.problems() == []
