@@ -3,7 +3,9 @@ SkillPractice): targeted next items after a mistake, mastery, the daily limit, t
 
 from __future__ import annotations
 
+import html
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -224,3 +226,36 @@ def test_the_practice_page_shows_every_skill_with_the_name_bar(student: Student)
     with speaking("es"):
         rules = practice_rules()
     assert rules.count("\n") == len(SKILLS) + 1 and "Sumar dos enteros" in rules
+
+
+def test_the_standing_is_kept_on_the_device_without_a_store() -> None:
+    """On the static site (no store) the first tries are kept on the device: each one writes
+    the keep widget, and what the page types back makes the standing of a new page, checked
+    like anything typed."""
+    from widgets.lessons.practice import kept_value, read_kept
+
+    p = SkillPractice(skills=["abs", "closer"], seed=21, today=DAY, on_device=True)
+    assert p.keep in p.children and p.recall in p.children and p.name_bar is None
+    for _ in range(3):
+        answer_right(p)
+    kept = re.search(r"data-keep='([^']*)'", p.keep.value)[1]
+    assert read_kept(html.unescape(kept)) == [(DAY, "abs", True)] * 3
+    p.recall.value = html.unescape(kept)  # the page types its own kept value back: no double
+    assert p.device_kept == [] and len(p.all_firsts()) == 3
+    later = "2026-12-08"
+    q = SkillPractice(skills=["closer", "abs"], seed=22, today=later, on_device=True)
+    assert q.skill == "closer"
+    for forged in ("", "[[1,2,3]]", '[["2026-12-01","fly",1]]', "{", '[["x","abs",1]]',
+                   '[["2026-12-01","abs",true]]', "[" + ",".join(['["2026-12-01","abs",1]']
+                                                                * 501) + "]"):
+        q.recall.value = forged
+        assert q.device_kept == [] and q.state("abs").status() == "not-started", forged
+    q.recall.value = html.unescape(kept)
+    assert q.state("abs").status() == "mastered" and q.skill == "abs"  # the re-check comes
+    assert wants_recheck(q.state("abs"), later)
+    answer_right(q)
+    assert q.state("abs").rechecked
+    assert read_kept(html.unescape(re.search(r"data-keep='([^']*)'", q.keep.value)[1])) == [
+        (DAY, "abs", True)] * 3 + [(later, "abs", True)]
+    q.recall.value = kept_value([(DAY, "closer", True)])  # typed back once only
+    assert q.state("closer").status() == "not-started"

@@ -125,3 +125,25 @@ def test_practice_targets_the_mistake_and_reaches_the_teacher(
         .wait_for(timeout=30_000)
     page.get_by_text(re.compile(r"Adding two integers: question")).wait_for(timeout=30_000)
     assert vp.problems() == [] and teacher.problems() == []
+
+
+def test_practice_is_kept_on_the_device_without_a_store(fixtures_server: Any,
+                                                        open_page: Any) -> None:
+    """With no store (the static site), the first tries are kept in this browser's
+    localStorage: a new page of the same device shows the skill mastered."""
+    vp = open_page("device")
+    vp.open(fixtures_server.page_url("practice_on_device.ipynb"))
+    page = vp.page
+    page.get_by_text("Absolute value: question 1").wait_for(timeout=30_000)
+    for number in (2, 3, 4):
+        assert "\u2714" in answer(vp, abs(sum(terms(page))))
+        if number < 4:
+            next_item(vp, number)
+    page.get_by_text("Mastered!").wait_for(timeout=30_000)
+    kept = page.evaluate("localStorage.getItem('icg-practice-firsts')")
+    assert kept is not None and kept.count('"abs",1') == 3, kept
+
+    vp.open(fixtures_server.page_url("practice_on_device.ipynb"))  # a new page, same device
+    page.get_by_role("button", name="\u2713 Absolute value").wait_for(timeout=30_000)
+    page.get_by_text("Mastered!").wait_for(timeout=30_000)
+    assert vp.problems() == []

@@ -13,7 +13,10 @@ On a served page every checked answer goes to the class's store under the studen
 
 from __future__ import annotations
 
+import html
+import json
 import random
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -46,6 +49,7 @@ from widgets.table.components import (
     html_widget,
     make_button,
     shared_layout,
+    shared_text_style,
     style_widget,
 )
 from widgets.table.render import esc
@@ -510,10 +514,13 @@ class SkillPractice(w.VBox):
     @speaks
     def __init__(self, skills: Sequence[str] = SKILLS, seed: int | None = None, *,
                  lesson: int = 4, lang: str | None = None, student: object = None,
-                 today: str | None = None, name_bar: bool = False) -> None:
+                 today: str | None = None, name_bar: bool = False,
+                 on_device: bool | None = None) -> None:
         """`name_bar`: the student's name bar shows from the start (a page of its own), and
         their standing is read back from the store when they are named; otherwise the bar
-        comes with the first answer."""
+        comes with the first answer. `on_device` (default: on the static site, which has no
+        store): the first tries are kept on the device (static/remember-name.js) and read
+        back when the page opens."""
         self.lang = check_lang(lang)
         skills = tuple(skills)
         if not skills or any(s not in SKILLS for s in skills):
@@ -564,8 +571,18 @@ class SkillPractice(w.VBox):
         # pages, today and earlier days), or from the device on the static site
         self.earlier: list[tuple[str, str, bool]] = []
         self.named_as: tuple[str, ...] = ()  # the student (or pair) this page's answers are of
-        bar = []
-        if not IN_BROWSER and name_bar:
+        self.on_device = IN_BROWSER if on_device is None else bool(on_device)
+        self.device_kept: list[tuple[str, str, bool]] = []  # read back from the device
+        bar: list[w.Widget] = []
+        if self.on_device:
+            self.keep = html_widget(classes=("icg-practice-keep",))
+            self.recall = w.Text(layout=shared_layout(display="none"),
+                                 style=shared_text_style(), continuous_update=False,
+                                 description=_("Kept practice"),
+                                 _dom_classes=("icg-practice-recall",))
+            self.recall.observe(self._recalled, names="value")
+            bar = [self.keep, self.recall]
+        elif name_bar:
             from widgets.lessons.student import NameBar
 
             who = self._who()
@@ -575,7 +592,7 @@ class SkillPractice(w.VBox):
         super().__init__([self.stylesheet, *bar, self.skill_row, self.header, self.prompt,
                           self.typed_row, self.choice_row, self.feedback, self.next_button,
                           self.standing], _dom_classes=("icg-root", "icg-practice"))
-        if bar:
+        if self.name_bar is not None:
             self.earlier = self._stored_firsts()
         self.next_question()
 
@@ -607,6 +624,27 @@ class SkillPractice(w.VBox):
         """Practise `skill` now (the teacher's "practise this" reaches the page so)."""
         if skill in self.skills:
             self.pick(skill)
+
+    def _recalled(self, change: dict) -> None:
+        """What the device kept, typed back by the page (once): checked like anything typed;
+        a malformed value changes nothing."""
+        kept = read_kept(change["new"])
+        own = self.firsts[:len(kept)] == kept if kept is not None else False
+        if kept is None or self.device_kept or own:  # (own: this page's first tries, back)
+            return
+        self.device_kept = kept
+        self.earlier = [f for f in kept if f[1] in self.skills]
+        if not self.firsts and self.attempts == 0:  # nothing answered: a re-check may come
+            self.number, self.shape = 0, None
+            self.next_question()
+        else:  # typed back after this page's first answers: kept with them
+            self._keep()
+            self._draw()
+
+    def _keep(self) -> None:
+        """The first tries, the device's and this page's, to be kept on the device."""
+        value = kept_value([*self.device_kept, *self.firsts])
+        self.keep.value = f"<span data-keep='{html.escape(value, quote=True)}'></span>"
 
     def _named(self) -> None:
         """The student named themselves: their standing, read back. Another student at this
@@ -699,7 +737,7 @@ class SkillPractice(w.VBox):
 
     def _teacher_asks(self) -> None:
         """The teacher's "practise this" (the dashboard): the page offers that skill next."""
-        if IN_BROWSER:
+        if IN_BROWSER or self.on_device:
             return
         who = self._who()
         asked = [s for s in who.asked_practice() if s in self.skills]
@@ -720,6 +758,8 @@ class SkillPractice(w.VBox):
         mistake = None if right else classify(shape, given)
         if first:
             self.firsts.append((self.today, self.skill, right))
+            if self.on_device:
+                self._keep()
             if mistake is not None:
                 self.last_mistake = mistake
                 if MISTAKE_SKILL.get(mistake) == self.skill or self.skill == "add-3":
@@ -747,7 +787,7 @@ class SkillPractice(w.VBox):
         return fb
 
     def _to_class(self, data: str, right: bool, first: bool, mistake: str | None) -> None:
-        if IN_BROWSER or self.shape is None:
+        if IN_BROWSER or self.on_device or self.shape is None:  # kept on the device instead
             return
         from widgets.lessons.student import NameBar
 
@@ -790,6 +830,38 @@ class SkillPractice(w.VBox):
         else:
             text = ""
         self.standing.value = f"<p role='status'><b>{esc(text)}</b></p>" if text else ""
+
+
+MAX_KEPT = 500  # first tries kept on a device, the latest
+DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def kept_value(firsts: Sequence[tuple[str, str, bool]]) -> str:
+    """First tries as the device keeps them: JSON [[day, skill, 0 or 1], ...], the latest
+    MAX_KEPT."""
+    return json.dumps([[d, s, int(r)] for d, s, r in list(firsts)[-MAX_KEPT:]],
+                      separators=(",", ":"))
+
+
+def read_kept(text: object) -> list[tuple[str, str, bool]] | None:
+    """The first tries a page sent back from the device, or None for anything that is not
+    what `kept_value` writes (too long, not JSON, a bad day, an unknown skill)."""
+    if not isinstance(text, str) or not 0 < len(text) <= MAX_KEPT * 40:
+        return None
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(data, list) or len(data) > MAX_KEPT:
+        return None
+    out = []
+    for entry in data:
+        if not (isinstance(entry, list) and len(entry) == 3 and isinstance(entry[0], str)
+                and DAY.fullmatch(entry[0]) and entry[1] in SKILLS
+                and type(entry[2]) is int and entry[2] in (0, 1)):
+            return None
+        out.append((entry[0], entry[1], bool(entry[2])))
+    return out
 
 
 # the number the practice page's answers and presence are filed under: it is no lesson's (the
