@@ -226,6 +226,11 @@ def test_the_practice_page_shows_every_skill_with_the_name_bar(student: Student)
     with speaking("es"):
         rules = practice_rules()
     assert rules.count("\n") == len(SKILLS) + 1 and "Sumar dos enteros" in rules
+    from widgets.together.dashboard import page_name
+
+    assert page_name(PRACTICE_PAGE) == "Practice"  # where the dashboard says a student is
+    with speaking("es"):
+        assert page_name(PRACTICE_PAGE) == "Práctica"
 
 
 def test_the_standing_is_kept_on_the_device_without_a_store() -> None:
