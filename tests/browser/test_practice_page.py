@@ -16,8 +16,9 @@ from typing import Any
 
 from conftest import KEY, ClassServer, unlock_teacher
 
+from engine.questions import SKILLS
 from rooms.answers import open_answers
-from widgets.words import mistake_feedback, mistake_label
+from widgets.words import _, mistake_feedback, mistake_label, skill_name, speaking
 
 PAGE = "voila/render/practice.ipynb"
 NUMBER = re.compile(r"[+\-\u2212]\d+")
@@ -29,16 +30,18 @@ def terms(page: Any) -> list[int]:
     return [int(t.replace("\u2212", "-")) for t in NUMBER.findall(text)]
 
 
-def answer(vp: Any, given: int) -> str:
+def answer(vp: Any, given: int, lang: str = "en") -> str:
     """Type `given`, press Check; the feedback shown."""
     page = vp.page.locator(".icg-practice")
     status = page.locator("p[role=status]").filter(has_text=re.compile("\u2714|\u2717"))
     before = status.first.inner_text() if status.count() else ""
-    box = page.get_by_label("Answer:")
+    with speaking(lang):
+        label, check = _("Answer:"), _("Check")
+    box = page.get_by_label(label)
     box.fill(str(given))
     box.press("Tab")
     vp.wait_synced()
-    page.get_by_role("button", name="Check", exact=True).click()
+    page.get_by_role("button", name=check, exact=True).click()
     end = time.monotonic() + 30
     while time.monotonic() < end:  # the new feedback (the one before, if any, replaced)
         if status.count() and status.first.inner_text() != before:
@@ -47,10 +50,66 @@ def answer(vp: Any, given: int) -> str:
     raise AssertionError(f"no new feedback after {given}; still {before!r}")
 
 
-def next_item(vp: Any, number: int) -> None:
+def next_item(vp: Any, number: int, lang: str = "en", skill: str = "add-2") -> None:
     page = vp.page.locator(".icg-practice")
-    page.get_by_role("button", name="Next question").click()
-    page.get_by_text(re.compile(rf": question {number}\b")).wait_for(timeout=30_000)
+    with speaking(lang):
+        button = _("Next question")
+        header = _("{skill}: question {n}").format(skill=skill_name(skill), n=number)
+    page.get_by_role("button", name=button).click()
+    page.get_by_text(header, exact=False).wait_for(timeout=30_000)
+
+
+def name_and_master_adding(vp: Any, name: str, lang: str) -> None:
+    """`name` names themselves on the practice page, adds the sizes of two numbers of
+    different signs twice (each time the mistake's feedback, then the items chosen to
+    practise it), then answers 3 right in a row at the first try: mastered."""
+    page = vp.page
+    with speaking(lang):
+        first, me = _("Your first name:"), _("That's me")
+        named = _("Answering as {who}. Your teacher sees your answers.").format(who=name)
+        skills = [skill_name(s) for s in SKILLS]
+        feedback = mistake_feedback("added-abs")
+        mastered = _("Mastered! Choose another skill, or keep practising.")
+    page.get_by_label(first).fill(name)
+    page.get_by_label(first).press("Tab")
+    vp.wait_synced()
+    page.get_by_role("button", name=me).click()
+    page.get_by_text(named).wait_for(timeout=30_000)
+    for skill in skills:  # the picker: a button per skill
+        assert page.get_by_role("button", name=skill).count() >= 1, skill
+
+    number = 1
+    while len({t > 0 for t in terms(page)}) == 1:  # to an item whose signs differ
+        assert "\u2714" in answer(vp, sum(terms(page)), lang)
+        number += 1
+        next_item(vp, number, lang)
+    for _n in range(2):  # the same mistake twice, each on an item where it can be made
+        a, b = terms(page)
+        assert (a > 0) != (b > 0), (a, b)  # the first by search, the second chosen for it
+        assert feedback in answer(vp, abs(a) + abs(b), lang)
+        assert "\u2714" in answer(vp, a + b, lang)
+        number += 1
+        next_item(vp, number, lang)
+    for i in range(3):  # the targeted items, then one more: 3 right in a row
+        ts = terms(page)
+        if i < 2:
+            assert len({t > 0 for t in ts}) == 2, ts  # still practising the mistake
+        assert "\u2714" in answer(vp, sum(ts), lang)
+        if i < 2:
+            number += 1
+            next_item(vp, number, lang)
+    page.get_by_text(mastered).wait_for(timeout=30_000)
+    page.get_by_role("button", name="\u2713 " + skills[0]).wait_for(timeout=30_000)
+
+
+def wrong_first_tries(store: Any, name: str) -> list[tuple[str, bool]]:
+    """`name`'s wrong answers in the store, once the two wrong first tries arrived."""
+    end = time.monotonic() + 30
+    while time.monotonic() < end and sum(
+            a.student == name and not a.right for a in store.answers()) < 2:
+        time.sleep(0.2)
+    return [(a.mistake, a.first_try) for a in store.answers()
+            if a.student == name and not a.right]
 
 
 def test_practice_targets_the_mistake_and_reaches_the_teacher(
@@ -59,49 +118,12 @@ def test_practice_targets_the_mistake_and_reaches_the_teacher(
     vp = open_page("student-Ana")
     vp.open(class_server.address + PAGE)
     page = vp.page
-    page.get_by_label("Your first name:").fill("Ana")
-    page.get_by_label("Your first name:").press("Tab")
-    vp.wait_synced()
-    page.get_by_role("button", name="That's me").click()
-    page.get_by_text("Answering as Ana.").wait_for(timeout=30_000)
-    assert page.get_by_role("button", name="Adding two integers").count() == 1  # the picker
-    for skill in ("Subtracting integers", "Absolute value", "Closer to zero"):
-        assert page.get_by_role("button", name=skill).count() == 1
-
-    number = 1
-    while len({t > 0 for t in terms(page)}) == 1:  # to an item whose signs differ
-        assert "\u2714" in answer(vp, sum(terms(page)))
-        number += 1
-        next_item(vp, number)
-    feedback = mistake_feedback("added-abs")
-    for _ in range(2):  # the same mistake twice, each on an item where it can be made
-        a, b = terms(page)
-        assert (a > 0) != (b > 0), (a, b)  # the first by search, the second chosen for it
-        assert feedback in answer(vp, abs(a) + abs(b))
-        assert "\u2714" in answer(vp, a + b)
-        number += 1
-        next_item(vp, number)
-    for i in range(3):  # the targeted items, then one more: 3 right in a row
-        ts = terms(page)
-        if i < 2:
-            assert len({t > 0 for t in ts}) == 2, ts  # still practising the mistake
-        assert "\u2714" in answer(vp, sum(ts))
-        if i < 2:
-            number += 1
-            next_item(vp, number)
-    page.get_by_text("Mastered!").wait_for(timeout=30_000)
-    page.get_by_role("button", name="\u2713 Adding two integers").wait_for(timeout=30_000)
+    name_and_master_adding(vp, "Ana", "en")
     page.get_by_role("button", name="Absolute value").click()  # on to another skill
     page.get_by_text(re.compile(r"Absolute value: question")).wait_for(timeout=30_000)
 
-    end = time.monotonic() + 30
-    while time.monotonic() < end and sum(
-            not a.right and a.first_try for a in store.answers()) < 2:
-        time.sleep(0.2)
-    wrong = [a for a in store.answers() if not a.right]
-    assert [(a.student, a.mistake, a.first_try) for a in wrong] == [
-        ("Ana", "added-abs", True)] * 2
-    assert {a.activity for a in store.answers()} == {"practice"}
+    assert wrong_first_tries(store, "Ana") == [("added-abs", True)] * 2
+    assert {a.activity for a in store.answers() if a.student == "Ana"} == {"practice"}
 
     teacher = open_page("teacher")
     teacher.open(class_server.page_url("class_view.ipynb"))
@@ -138,7 +160,7 @@ def test_practice_is_kept_on_the_device_without_a_store(fixtures_server: Any,
     for number in (2, 3, 4):
         assert "\u2714" in answer(vp, abs(sum(terms(page))))
         if number < 4:
-            next_item(vp, number)
+            next_item(vp, number, skill="abs")
     page.get_by_text("Mastered!").wait_for(timeout=30_000)
     kept = page.evaluate("localStorage.getItem('icg-practice-firsts')")
     assert kept is not None and kept.count('"abs",1') == 3, kept
@@ -146,4 +168,15 @@ def test_practice_is_kept_on_the_device_without_a_store(fixtures_server: Any,
     vp.open(fixtures_server.page_url("practice_on_device.ipynb"))  # a new page, same device
     page.get_by_role("button", name="\u2713 Absolute value").wait_for(timeout=30_000)
     page.get_by_text("Mastered!").wait_for(timeout=30_000)
+    assert vp.problems() == []
+
+
+def test_practice_in_spanish(class_server: ClassServer, open_page: Any) -> None:
+    """The same on the Spanish page: the mistake's feedback, the targeted items and mastery
+    in Spanish, and the answers in the store under their mistake."""
+    store = open_answers(class_server.rooms_url)
+    vp = open_page("student-Bea")
+    vp.open(class_server.address + "voila/render/es/practice.ipynb")
+    name_and_master_adding(vp, "Bea", "es")
+    assert wrong_first_tries(store, "Bea") == [("added-abs", True)] * 2
     assert vp.problems() == []
