@@ -122,7 +122,7 @@ def student_run(n: int, url: str, args: argparse.Namespace, start: float,
         time.sleep(max(0.0, start + rng.uniform(0, args.minute / 2) - time.time()))
         me.set_names((NAMES[n],))
         page = SkillPractice(seed=args.seed * 1000 + n, student=me, lesson=LESSON)
-        page.skill_box.value = rng.choice(page.skills)
+        page.pick(rng.choice(page.skills))
         for i in range(args.items):
             time.sleep(rng.uniform(*args.think))
             item = f"{page.skill} {page.seed}-{page.number}"

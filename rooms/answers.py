@@ -256,6 +256,16 @@ class ClassAnswers(Transactions):
                          (day, key, lesson, activity))
         return {r[0] for r in rows}
 
+    def practice_firsts(self, student: str) -> list[tuple[str, str, bool]]:
+        """`student`'s first tries at practice items, every day kept, oldest first: (day,
+        item, right)."""
+        key = clean_name(student)[1]
+        with self._write() as c:
+            rows = c.all("SELECT day, item, right_answer FROM icg_class_answers WHERE "
+                         "student_key = ? AND activity = 'practice' AND first_try = 1 "
+                         "ORDER BY at, answer_id", (key,))
+        return [(r[0], r[1], bool(r[2])) for r in rows]
+
     def seen(self, student: str, lesson: int, at: float | None = None) -> None:
         """Note that `student` is on the page of `lesson` now (or at `at`)."""
         at = time.time() if at is None else float(at)

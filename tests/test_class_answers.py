@@ -300,3 +300,19 @@ def test_a_second_first_try_is_refused(rooms_url: str) -> None:
         ("Ben", "4", "-5", True)]
     assert store.refused_first == 1
     assert store.first_tried("Ana", 1, "exit-ticket", day_of(NOON)) == {"4", "5"}
+
+
+def test_a_students_practice_first_tries_of_every_day(rooms_url: str) -> None:
+    """What a practice page reads back: the student's first tries at practice items, every
+    day kept, oldest first; nobody else's, no later try, no other activity."""
+    store = open_answers(rooms_url)
+    for a in (answer("Ana", activity="practice", question="abs 5-1", at=NOON + 86400),
+              answer("Ana", activity="practice", question="abs 5-1", at=NOON + 86401,
+                     right=True, first_try=False),
+              answer("Ana", activity="practice", question="add-2 4-1", at=NOON, right=True),
+              answer("Ben", activity="practice", question="add-2 4-1", at=NOON),
+              answer("Ana", question="4", at=NOON + 5)):
+        assert store.record(a)
+    assert store.practice_firsts("ana") == [
+        (day_of(NOON), "add-2 4-1", True), (day_of(NOON + 86400), "abs 5-1", False)]
+    assert store.practice_firsts("Cam") == []

@@ -252,7 +252,7 @@ def test_the_dashboard_acts_skills_practise_this_most_missed_gradebook(
     ben.outbox = Outbox(lambda: open_answers(rooms_url), thread=False)
     ben.set_names(("Ben",))
     page = SkillPractice(skills=["add-2", "subtract"], seed=4, student=ben)
-    page.skill_box.value = "subtract"
+    page.pick("subtract")
     panel.practise_choice.value = "added-abs"
     assert panel.practise_this() is True and "2 students" in panel.message.value
     answer_right_once(page)

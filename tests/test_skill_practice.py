@@ -3,7 +3,9 @@ SkillPractice): targeted next items after a mistake, mastery, the daily limit, t
 
 from __future__ import annotations
 
+import html
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -152,3 +154,113 @@ def test_forged_answers_are_refused(student: Student) -> None:
     assert not p.choose(7).valid and not p.choose(True).valid
     p.next_question()  # not answered: stays
     assert "Answer this question first" in p.feedback.value and p.number == 1
+
+
+def test_the_skill_picker_is_a_button_per_skill(student: Student) -> None:
+    """Each skill has its own button; the one practised is marked; a forged skill changes
+    nothing; an item not answered yet is not counted when the skill changes."""
+    p = SkillPractice(seed=8, today=DAY)
+    assert list(p.skill_buttons) == list(SKILLS)
+    assert all(b.description for b in p.skill_buttons.values())
+    assert p.skill_buttons[SKILLS[0]].button_style == "info"
+    p.skill_buttons["abs"].click()
+    assert p.skill == "abs" and p.shape.kind in SKILL_KINDS["abs"] and p.number == 1
+    assert p.skill_buttons["abs"].button_style == "info"
+    assert p.skill_buttons[SKILLS[0]].button_style == ""
+    p.pick("no-such-skill")
+    p.pick(["abs"])
+    assert p.skill == "abs" and p.number == 1
+    for _ in range(3):
+        answer_right(p)
+    assert p.skill_buttons["abs"].description.startswith("\u2713")
+
+
+def test_the_standing_is_read_back_from_the_store(student: Student) -> None:
+    """A named student's first tries of other pages (today and earlier days) make their
+    standing when the page opens: a skill mastered on an earlier day wants its re-check, and
+    one mastered today stays mastered; this page's own answers are not counted twice."""
+    import time
+
+    from rooms.answers import Answer, new_answer_id
+
+    student.set_names(("Ana",))
+    store = open_answers(student.url)
+    earlier = "2026-11-28"
+    at = {d: time.mktime(time.strptime(f"{d} 12", "%Y-%m-%d %H")) for d in (earlier, DAY)}
+    for day, skill, n in ((earlier, "abs", 3), (DAY, "closer", 3)):
+        for i in range(n):
+            assert day_of(at[day] + i) == day
+            store.record(Answer(answer_id=new_answer_id(), student="Ana", lesson=0,
+                                activity="practice", item=f"{skill} 99-{i}", kind="abs",
+                                terms="-4", given="4", right=True, first_try=True,
+                                at=at[day] + i))
+    p = SkillPractice(seed=12, today=DAY, lesson=0, name_bar=True)
+    assert p.name_bar in p.children
+    assert p.state("closer").status() == "mastered"
+    assert p.skill == "abs" and wants_recheck(progress(p.earlier, DAY)["abs"], DAY)
+    answer_right(p)  # the re-check, right
+    assert student.outbox.flush() == 0
+    assert len(store.practice_firsts("Ana")) == 7
+    p._named()  # read back again: this page's own answer is in `firsts` only
+    assert len(p.all_firsts()) == 7 and p.state("abs").status() == "mastered"
+    # another student at this device: their own standing, not Ana's, and other numbers
+    seed = p.seed
+    p.name_bar.change()
+    p.name_bar.first.value = "Ben"
+    assert p.name_bar.name_me()
+    assert p.earlier == [] and p.firsts == [] and p.seed != seed
+    assert p.state("closer").status() == "not-started" and p.number == 1
+    # and back to Ana: all her first tries, this page's too, from the store
+    p.name_bar.change()
+    p.name_bar.first.value = "Ana"
+    assert p.name_bar.name_me()
+    assert len(p.all_firsts()) == 7 and p.state("closer").status() == "mastered"
+
+
+def test_the_practice_page_shows_every_skill_with_the_name_bar(student: Student) -> None:
+    from widgets.lessons.practice import PRACTICE_PAGE, practice_page, practice_rules
+
+    p = practice_page()
+    assert p.skills == SKILLS and p.lesson == PRACTICE_PAGE and p.name_bar in p.children
+    assert p.name_bar.first.layout.display != "none"  # the name box, before any answer
+    with speaking("es"):
+        rules = practice_rules()
+    assert rules.count("\n") == len(SKILLS) + 1 and "Sumar dos enteros" in rules
+    from widgets.together.dashboard import page_name
+
+    assert page_name(PRACTICE_PAGE) == "Practice"  # where the dashboard says a student is
+    with speaking("es"):
+        assert page_name(PRACTICE_PAGE) == "Práctica"
+
+
+def test_the_standing_is_kept_on_the_device_without_a_store() -> None:
+    """On the static site (no store) the first tries are kept on the device: each one writes
+    the keep widget, and what the page types back makes the standing of a new page, checked
+    like anything typed."""
+    from widgets.lessons.practice import kept_value, read_kept
+
+    p = SkillPractice(skills=["abs", "closer"], seed=21, today=DAY, on_device=True)
+    assert p.keep in p.children and p.recall in p.children and p.name_bar is None
+    for _ in range(3):
+        answer_right(p)
+    kept = re.search(r"data-keep='([^']*)'", p.keep.value)[1]
+    assert read_kept(html.unescape(kept)) == [(DAY, "abs", True)] * 3
+    p.recall.value = html.unescape(kept)  # the page types its own kept value back: no double
+    assert p.device_kept == [] and len(p.all_firsts()) == 3
+    later = "2026-12-08"
+    q = SkillPractice(skills=["closer", "abs"], seed=22, today=later, on_device=True)
+    assert q.skill == "closer"
+    for forged in ("", "[[1,2,3]]", '[["2026-12-01","fly",1]]', "{", '[["x","abs",1]]',
+                   '[["2026-12-01","abs",true]]', "[" + ",".join(['["2026-12-01","abs",1]']
+                                                                * 501) + "]"):
+        q.recall.value = forged
+        assert q.device_kept == [] and q.state("abs").status() == "not-started", forged
+    q.recall.value = html.unescape(kept)
+    assert q.state("abs").status() == "mastered" and q.skill == "abs"  # the re-check comes
+    assert wants_recheck(q.state("abs"), later)
+    answer_right(q)
+    assert q.state("abs").rechecked
+    assert read_kept(html.unescape(re.search(r"data-keep='([^']*)'", q.keep.value)[1])) == [
+        (DAY, "abs", True)] * 3 + [(later, "abs", True)]
+    q.recall.value = kept_value([(DAY, "closer", True)])  # typed back once only
+    assert q.state("closer").status() == "not-started"

@@ -48,6 +48,9 @@ EXIT_TICKET_BUDGET = 4
 # (lesson 02: 71 models), 23 and 22 with each row made when a question first needs it (59);
 # 22 and 21 with one stylesheet model per kernel (2026-12-01)
 PRACTICE_BUDGET = 22
+# the practice page (lessons/practice.ipynb, 2026-12-02): 50 models, the name bar and a
+# button per skill of the unit (7) included
+PRACTICE_PAGE_BUDGET = 50
 
 
 def _new_models(make) -> list[widgets.Widget]:
@@ -274,3 +277,13 @@ def test_both_tables_build_the_same_teacher_box() -> None:
         code = t.deal_code
         t.new_deal_button.click()
         assert t.deal_code != code
+
+
+def test_practice_page_within_budget() -> None:
+    """The practice page: the student's name bar, the skill picker (a button per skill, one
+    shared layout) and one question's answer rows."""
+    from widgets.lessons.practice import practice_page
+
+    practice_page()  # the shared stylesheet, layouts and styles, made once a kernel
+    models = _new_models(practice_page)
+    assert 20 < len(models) <= PRACTICE_PAGE_BUDGET, len(models)

@@ -122,7 +122,7 @@ def test_a_class_morning(class_server: ClassServer, open_page: Any, tmp_path: Pa
     csv_path = tmp_path / "answers.csv"
     got.value.save_as(csv_path)
     lines = csv_path.read_text(encoding="utf-8").strip().splitlines()
-    assert lines[0].startswith("time,student,lesson,activity,question")
+    assert lines[0].startswith("time,student,with,lesson,activity,item,question,answer")
     assert len(lines) == 16
     assert sorted({line.split(",")[1] for line in lines[1:]}) == ["Ana", "Ben", "Cam"]
 

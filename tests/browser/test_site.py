@@ -22,6 +22,7 @@ from static_site import (
     play_flapjack_game,
     play_hit_me_round,
     render_path,
+    text_box,
     wait_enabled,
     wait_interactive,
 )
@@ -39,7 +40,7 @@ def test_public_build_has_the_pages_and_no_answer_key(site_dir: Path) -> None:
         assert (site_dir / folder / "index.html").is_file()
         for page in ("00_start_here", "01_integers_with_cards", "02_absolute_value",
                      "03_hit_me", "04_taking_a_card_away", "05_flapjack", "06_strategy_lab",
-                     "teacher_guide", "printable_kit"):
+                     "practice", "teacher_guide", "printable_kit"):
             assert (site_dir / render_path(lang, page)).is_file(), (lang, page)
         for page in ("play_together", "class_view"):
             assert not (site_dir / render_path(lang, page)).exists(), (lang, page)
@@ -64,7 +65,7 @@ def test_landing_page_links_every_page_of_the_site(site_page: SitePage, site_dir
         assert page.locator("html").get_attribute("lang") == lang
         hrefs = page.locator(".icg-lesson-list a").evaluate_all(
             "els => els.map(a => a.href)")
-        assert len(hrefs) == 9
+        assert len(hrefs) == 10
         for href in hrefs:
             rel = href.split("/", 3)[3]
             assert (site_dir / rel).is_file(), href
@@ -202,4 +203,31 @@ def test_the_projector_walkthrough_opens_with_no_key(site_page: SitePage, lang: 
                            timeout=TIMEOUT)
     wait_all_cells(page)
     assert page.evaluate(ERROR_OUTPUTS_JS) == []
+    assert site_page.problems() == []
+
+
+def test_practice_is_kept_on_the_device(site_page: SitePage) -> None:
+    """No store on the static site: the practice page has no name bar, and a student's first
+    tries are kept in this browser, so a later visit shows the skill mastered."""
+    site_page.open(render_path("en", "practice"))
+    page = site_page.page
+    wait_all_cells(page, "practice")
+    assert page.get_by_label("Your first name:").count() == 0
+    prompt = page.locator(".icg-practice p[style*='font-size']")
+    for n in range(3):
+        page.get_by_text(f"Adding two integers: question {n + 1}").wait_for(timeout=TIMEOUT)
+        total = sum(int(t) for t in re.findall(r"[+-]\d+", prompt.inner_text()))
+        box = text_box(page, "Answer:")
+        box.fill(str(total))
+        box.press("Tab")
+        wait_enabled(page, "Check").click()
+        page.locator(".icg-practice p[role=status]", has_text="\u2714").wait_for(
+            timeout=TIMEOUT)
+        if n < 2:
+            wait_enabled(page, "Next question").click()
+    page.get_by_text("Mastered!").wait_for(timeout=TIMEOUT)
+    site_page.next_visit()
+    site_page.open(render_path("en", "practice"))
+    wait_all_cells(site_page.page, "practice")
+    site_page.page.get_by_text("Mastered!").wait_for(timeout=LOAD_TIMEOUT)
     assert site_page.problems() == []

@@ -44,7 +44,8 @@ DEVICES = N_("start the devices and open the page")  # the first step of every l
 @dataclass(frozen=True)
 class Lesson:
     """One notebook of lessons/. role: 'start' (landing page), 'lesson', 'play' (play together),
-    'guide', 'kit' or 'teacher' (a page for the teacher only, behind the teacher's key)."""
+    'practice' (every skill's practice), 'guide', 'kit' or 'teacher' (a page for the teacher
+    only, behind the teacher's key)."""
 
     file: str
     title: str
@@ -162,6 +163,8 @@ LESSONS: tuple[Lesson, ...] = (
                  ("Experiment 4: test the author's claim", 8), ("Your own experiment", 5),
                  ("Flapjack: how often can a card make a Flapjack?", 5), ("Check", 4),
                  ("Key ideas", 2), ("Talk about it", 3), ("Exit ticket", 5))),
+    Lesson("practice.ipynb", "Practice", 15,
+           "practise each skill of the unit until you master it", role="practice"),
     Lesson("play_together.ipynb", "Play together", 30,
            "Hit Me and Flapjack with classmates, each on their own device", role="play"),
     Lesson("teacher_guide.ipynb", "Teacher guide", 20,
@@ -420,6 +423,9 @@ TRANSLATED: dict[str, dict[str, dict[str, str]]] = {
             "title": "Material para imprimir",
             "summary": "tarjetas de reglas, hojas de registro y de puntuación, tickets de "
                     "salida, repartos preparados: imprime y juega con mazos de verdad"},
+        "practice.ipynb": {
+            "title": "Práctica",
+            "summary": "practica cada destreza de la unidad hasta dominarla"},
         "play_together.ipynb": {
             "title": "Jugar juntos",
             "summary": "Hit Me y Flapjack con compañeros, cada uno en su propio dispositivo"},

@@ -13,7 +13,10 @@ On a served page every checked answer goes to the class's store under the studen
 
 from __future__ import annotations
 
+import html
+import json
 import random
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -33,6 +36,7 @@ from engine.questions import (
     parse_number,
     progress,
     read_number,
+    skill_of,
     wants_recheck,
 )
 from engine.questions import Question as QuestionData
@@ -46,6 +50,7 @@ from widgets.table.components import (
     html_widget,
     make_button,
     shared_layout,
+    shared_text_style,
     style_widget,
 )
 from widgets.table.render import esc
@@ -512,7 +517,13 @@ class SkillPractice(w.VBox):
     @speaks
     def __init__(self, skills: Sequence[str] = SKILLS, seed: int | None = None, *,
                  lesson: int = 4, lang: str | None = None, student: object = None,
-                 today: str | None = None) -> None:
+                 today: str | None = None, name_bar: bool = False,
+                 on_device: bool | None = None) -> None:
+        """`name_bar`: the student's name bar shows from the start (a page of its own), and
+        their standing is read back from the store when they are named; otherwise the bar
+        comes with the first answer. `on_device` (default: on the static site, which has no
+        store): the first tries are kept on the device (static/remember-name.js) and read
+        back when the page opens."""
         self.lang = check_lang(lang)
         skills = tuple(skills)
         if not skills or any(s not in SKILLS for s in skills):
@@ -538,10 +549,15 @@ class SkillPractice(w.VBox):
         self.offered: str | None = None  # a skill the teacher asked this student to practise
 
         self.stylesheet = style_widget()
-        self.skill_box = w.Dropdown(options=[(skill_name(s), s) for s in skills],
-                                    value=self.skill, description=_("Skill:"),
-                                    style={"description_width": "initial"})
-        self.skill_box.observe(self._skill_chosen, names="value")
+        # the skill picker: a real button per skill; the one practised is marked pressed
+        self.skill_label = html_widget()
+        self.skill_label.value = "<b>" + esc(_("Skill:")) + "</b>"
+        self.skill_buttons = {s: make_button(skill_name(s), lambda s=s: self.pick(s),
+                                             tooltip=_("practise {skill}").format(
+                                                 skill=skill_name(s)))
+                              for s in skills}
+        self.skill_row = w.HBox([self.skill_label, *self.skill_buttons.values()],
+                                layout=w.Layout(flex_flow="row wrap"))
         self.header = html_widget()
         self.prompt = html_widget()
         self.answer = w.Text(placeholder=_("your answer"), description=_("Answer:"),
@@ -554,27 +570,115 @@ class SkillPractice(w.VBox):
         self.feedback = html_widget()
         self.next_button = make_button(_("Next question"), self.next_question)
         self.standing = html_widget()
-        super().__init__([self.stylesheet, self.skill_box, self.header, self.prompt,
+        # the standing read back from the store (a named student's first tries of other
+        # pages, today and earlier days), or from the device on the static site
+        self.earlier: list[tuple[str, str, bool]] = []
+        self.named_as: tuple[str, ...] = ()  # the student (or pair) this page's answers are of
+        self.on_device = IN_BROWSER if on_device is None else bool(on_device)
+        self.device_kept: list[tuple[str, str, bool]] = []  # read back from the device
+        bar: list[w.Widget] = []
+        if self.on_device:
+            self.keep = html_widget(classes=("icg-practice-keep",))
+            self.recall = w.Text(layout=shared_layout(display="none"),
+                                 style=shared_text_style(), continuous_update=False,
+                                 description=_("Kept practice"),
+                                 _dom_classes=("icg-practice-recall",))
+            self.recall.observe(self._recalled, names="value")
+            bar = [self.keep, self.recall]
+        elif name_bar:
+            from widgets.lessons.student import NameBar
+
+            who = self._who()
+            self.name_bar = NameBar(self.lesson, lang=self.lang, student=who)
+            who.listeners.append(self._named)
+            bar = [self.name_bar]
+        super().__init__([self.stylesheet, *bar, self.skill_row, self.header, self.prompt,
                           self.typed_row, self.choice_row, self.feedback, self.next_button,
                           self.standing], _dom_classes=("icg-root", "icg-practice"))
+        if self.name_bar is not None:
+            self.earlier = self._stored_firsts()
         self.next_question()
 
     # ----- reading ------------------------------------------------------------------------------
+    def all_firsts(self) -> list[tuple[str, str, bool]]:
+        """The first tries the standing is made of: the ones read back, then this page's."""
+        return [*self.earlier, *self.firsts]
+
     def state(self, skill: str | None = None) -> SkillState:
-        return progress(self.firsts, self.today).get(skill or self.skill, SkillState())
+        return progress(self.all_firsts(), self.today).get(skill or self.skill, SkillState())
 
     # ----- actions --------------------------------------------------------------------------------
-    def _skill_chosen(self, change: dict) -> None:
-        if change["new"] in self.skills and change["new"] != self.skill:
-            self.skill = change["new"]
-            self.targets = []
-            self.next_question()
+    @speaks
+    def pick(self, skill: object) -> None:
+        """Practise `skill` (a button of the skill picker); anything else changes nothing."""
+        if not isinstance(skill, str) or skill not in self.skills or skill == self.skill:
+            return
+        if self.shape is not None and not self.done and self.attempts == 0:
+            self.number -= 1  # an item not answered yet is not counted
+            self.shape = None
+        elif self.shape is not None and not self.done:
+            self.done = True  # a miss already counted: leave the item
+        self.skill = skill
+        self.targets = []
+        self.next_question()
 
     @speaks
     def practise(self, skill: str) -> None:
         """Practise `skill` now (the teacher's "practise this" reaches the page so)."""
         if skill in self.skills:
-            self.skill_box.value = skill
+            self.pick(skill)
+
+    def _recalled(self, change: dict) -> None:
+        """What the device kept, typed back by the page (once): checked like anything typed;
+        a malformed value changes nothing."""
+        kept = read_kept(change["new"])
+        own = self.firsts[:len(kept)] == kept if kept is not None else False
+        if kept is None or self.device_kept or own:  # (own: this page's first tries, back)
+            return
+        self.device_kept = kept
+        self.earlier = [f for f in kept if f[1] in self.skills]
+        if not self.firsts and self.attempts == 0:  # nothing answered: a re-check may come
+            self.number, self.shape = 0, None
+            self.next_question()
+        else:  # typed back after this page's first answers: kept with them
+            self._keep()
+            self._draw()
+
+    def _keep(self) -> None:
+        """The first tries, the device's and this page's, to be kept on the device."""
+        value = kept_value([*self.device_kept, *self.firsts])
+        self.keep.value = f"<span data-keep='{html.escape(value, quote=True)}'></span>"
+
+    def _named(self) -> None:
+        """The student named themselves: their standing, read back. Another student at this
+        device ("Not you? Change", then a name): the page's answers were the one before's, so
+        it starts again with other numbers."""
+        names = tuple(getattr(self._who(), "names", ()))
+        if self.named_as and names and names != self.named_as:
+            self.seed = random.SystemRandom().randrange(10**6, 10**9)
+            self.rng = random.Random(self.seed)
+            self.firsts, self.targets = [], []
+            self.number, self.shape, self.offered = 0, None, None
+            self.named_as = names
+            self.earlier = self._stored_firsts()
+            self.next_question()
+            return
+        if names:
+            self.named_as = names
+        self.earlier = self._stored_firsts()
+        self._draw()
+
+    def _stored_firsts(self) -> list[tuple[str, str, bool]]:
+        """The named student's first tries at practice, read back from the store, without
+        this page's own (they are in `firsts`)."""
+        who = self._who()
+        read = getattr(who, "practice_firsts", None)
+        if read is None:
+            return []
+        own = f"{self.seed}-"
+        return [(day, skill, right) for day, item, right in read()
+                if (skill := skill_of(item)) in self.skills
+                and not item.split(" ", 1)[-1].startswith(own)]
 
     @speaks
     def next_question(self) -> None:
@@ -582,12 +686,12 @@ class SkillPractice(w.VBox):
             self.feedback.value = "<p role='status'>! " + esc(_("Answer this question first.")) \
                 + "</p>"
             return
+        standing = progress(self.all_firsts(), self.today)
         recheck = next((s for s in self.skills
-                        if wants_recheck(progress(self.firsts, self.today).get(s, SkillState()),
-                                         self.today)), None)
+                        if wants_recheck(standing.get(s, SkillState()), self.today)), None)
         if recheck is not None and recheck != self.skill and self.number == 0:
             self.skill = recheck
-            self.skill_box.value = recheck
+            self.targets = []
         self._teacher_asks()
         target = self.targets.pop(0) if self.targets else None
         kind, terms = make_item(self.rng, self.skill, target)
@@ -636,7 +740,7 @@ class SkillPractice(w.VBox):
 
     def _teacher_asks(self) -> None:
         """The teacher's "practise this" (the dashboard): the page offers that skill next."""
-        if IN_BROWSER:
+        if IN_BROWSER or self.on_device:
             return
         who = self._who()
         asked = [s for s in who.asked_practice() if s in self.skills]
@@ -647,9 +751,6 @@ class SkillPractice(w.VBox):
         if self.offered != self.skill:
             self.skill = self.offered
             self.targets = []
-            self.skill_box.unobserve(self._skill_chosen, names="value")
-            self.skill_box.value = self.offered
-            self.skill_box.observe(self._skill_chosen, names="value")
 
     def _answered(self, given: int, data: str) -> Feedback:
         shape = self.shape
@@ -660,6 +761,8 @@ class SkillPractice(w.VBox):
         mistake = None if right else classify(shape, given)
         if first:
             self.firsts.append((self.today, self.skill, right))
+            if self.on_device:
+                self._keep()
             if mistake is not None:
                 self.last_mistake = mistake
                 if MISTAKE_SKILL.get(mistake) == self.skill or self.skill == "add-3":
@@ -687,7 +790,7 @@ class SkillPractice(w.VBox):
         return fb
 
     def _to_class(self, data: str, right: bool, first: bool, mistake: str | None) -> None:
-        if IN_BROWSER or self.shape is None:
+        if IN_BROWSER or self.on_device or self.shape is None:  # kept on the device instead
             return
         from widgets.lessons.student import NameBar
 
@@ -703,6 +806,12 @@ class SkillPractice(w.VBox):
 
     def _draw(self) -> None:
         answering = self.shape is not None and not self.done
+        for s, b in self.skill_buttons.items():
+            b.button_style = "info" if s == self.skill else ""
+            b.tooltip = (_("practising now: {skill}") if s == self.skill
+                         else _("practise {skill}")).format(skill=skill_name(s))
+            b.description = ("\u2713 " if self.state(s).status() == "mastered" else "") \
+                + skill_name(s)
         self.check_button.disabled = self.answer.disabled = not answering
         for b in self.choice_buttons:
             b.disabled = not answering
@@ -713,7 +822,7 @@ class SkillPractice(w.VBox):
             _("right at the first try in a row: {streak} of {need}").format(
                 streak=min(st.streak, MASTERY_STREAK), need=MASTERY_STREAK))
         status = st.status()
-        if self.offered == self.skill and status != "mastered":
+        if self.offered == self.skill:  # asked by the teacher: said, mastered or not
             text = _("Your teacher asks you to practise this: {skill}.").format(
                 skill=skill_name(self.skill))
         elif status == "mastered":
@@ -724,3 +833,58 @@ class SkillPractice(w.VBox):
         else:
             text = ""
         self.standing.value = f"<p role='status'><b>{esc(text)}</b></p>" if text else ""
+
+
+MAX_KEPT = 500  # first tries kept on a device, the latest
+DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def kept_value(firsts: Sequence[tuple[str, str, bool]]) -> str:
+    """First tries as the device keeps them: JSON [[day, skill, 0 or 1], ...], the latest
+    MAX_KEPT."""
+    return json.dumps([[d, s, int(r)] for d, s, r in list(firsts)[-MAX_KEPT:]],
+                      separators=(",", ":"))
+
+
+def read_kept(text: object) -> list[tuple[str, str, bool]] | None:
+    """The first tries a page sent back from the device, or None for anything that is not
+    what `kept_value` writes (too long, not JSON, a bad day, an unknown skill)."""
+    if not isinstance(text, str) or not 0 < len(text) <= MAX_KEPT * 40:
+        return None
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(data, list) or len(data) > MAX_KEPT:
+        return None
+    out = []
+    for entry in data:
+        if not (isinstance(entry, list) and len(entry) == 3 and isinstance(entry[0], str)
+                and DAY.fullmatch(entry[0]) and entry[1] in SKILLS
+                and type(entry[2]) is int and entry[2] in (0, 1)):
+            return None
+        out.append((entry[0], entry[1], bool(entry[2])))
+    return out
+
+
+# the number the practice page's answers and presence are filed under: it is no lesson's (the
+# start page, 0, has no name bar), so the dashboard names it by its title
+PRACTICE_PAGE = 0
+
+
+def practice_page(lang: str | None = None) -> SkillPractice:
+    """The practice page (lessons/practice.ipynb): every skill of the unit, the student's name
+    bar from the start, their standing read back from the store."""
+    return SkillPractice(lesson=PRACTICE_PAGE, lang=lang, name_bar=True)
+
+
+def practice_rules(skills: Sequence[str] = SKILLS) -> str:
+    """The practice page's skills and how each is mastered, as lines of text (the page
+    prints it)."""
+    from engine.questions import DAILY_LIMIT
+
+    lines = [f"{i}. {skill_name(s)}" for i, s in enumerate(skills, 1)]
+    lines.append(_("Mastered: {n} right in a row at the first try.").format(n=MASTERY_STREAK))
+    lines.append(_("After {n} questions of a skill in a day without mastering it: ask your "
+                   "teacher.").format(n=DAILY_LIMIT))
+    return "\n".join(lines)

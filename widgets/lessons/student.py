@@ -212,6 +212,22 @@ class Student:
         except (StoreUnavailable, AnswerRefused):
             return set()
 
+    def practice_firsts(self) -> list[tuple[str, str, bool]]:
+        """This page's student's (the first of a pair) first tries at practice, every day the
+        store keeps, oldest first: (day, item, right); [] unnamed, on the static site, or when
+        the store cannot be reached."""
+        if IN_BROWSER or not self.names:
+            return []
+        from rooms.answers import AnswerRefused
+        from rooms.errors import StoreUnavailable
+
+        try:
+            if self._reader is None:
+                self._reader = self._box().opener()
+            return self._reader.practice_firsts(self.names[0])
+        except (StoreUnavailable, AnswerRefused):
+            return []
+
     def took_practice(self, skill: str) -> None:
         """The student took up the skill the teacher asked for."""
         if self._reader is None or not self.names:

@@ -227,6 +227,8 @@ def page_name(lesson: int) -> str:
     for lesson_ in lessons(lang):
         if lesson_.role == "lesson" and lesson_.number == lesson:
             return display_name(lesson_)
+        if lesson_.role == "practice" and lesson == 0:  # its answers are filed under 0
+            return display_name(lesson_)
     return _("Lesson {lesson}").format(lesson=lesson)
 
 
