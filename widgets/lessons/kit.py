@@ -20,7 +20,8 @@ from widgets.table.render import esc
 from widgets.words import _, play_math
 
 KIT_CSS = """
-.icg-kit { font-family: "DejaVu Sans", Arial, sans-serif; color: #000; max-width: 48em; }
+.icg-kit { font-family: "DejaVu Sans", Arial, sans-serif; color: #000;
+           max-width: max(48em, 800px); }
 .icg-kit h2 { margin: 0.3em 0; }
 .icg-kit table { border-collapse: collapse; width: 100%; margin: 0.4em 0 0.8em; }
 .icg-kit th, .icg-kit td { border: 1px solid #000; padding: 0.25em 0.4em; text-align: left;
@@ -28,13 +29,22 @@ KIT_CSS = """
 .icg-kit td.blank { height: 1.6em; }
 .icg-kit table.icg-kit-line td { text-align: center; padding: 0.3em 0; }
 .icg-kit table.icg-kit-upright { width: 4em; }
-.icg-kit .icg-kit-chart svg { max-width: 100%; height: auto; }
+/* the chart at its own size (760 px: every word of it 12 px or more); where the window is
+   narrower, its numbers as a list instead of a chart shrunk to small print; on paper, the
+   chart at the paper's width */
+.icg-kit .icg-kit-chart svg { width: 760px; max-width: none !important; height: auto; }
+.icg-kit .icg-kit-chart-numbers { display: none; }
+@media screen and (max-width: 900px) {
+  .icg-kit .icg-kit-chart svg { display: none; }
+  .icg-kit .icg-kit-chart-numbers { display: block; }
+}
 .icg-kit .icg-kit-sheet { padding-bottom: 1em; border-bottom: 2px dashed #999;
                           margin-bottom: 1em; }
 .icg-kit .icg-kit-sheet, .icg-kit table, .icg-kit .icg-kit-card { break-inside: avoid; }
 .icg-kit .icg-kit-card { border: 2px solid #000; border-radius: 8px; padding: 0.5em 0.8em;
                          margin: 0.5em 0; }
-@media screen and (max-width: 600px) {  /* a phone: columns share the width, words wrap */
+/* a phone, 200% zoom: columns share the width, words wrap */
+@media screen and (max-width: 760px) {
   .icg-kit table { table-layout: fixed; }
   .icg-kit th, .icg-kit td, .icg-kit p { overflow-wrap: anywhere; }
 }
@@ -59,6 +69,8 @@ KIT_CSS = """
   .icg-kit .icg-kit-sheet { break-after: page; border-bottom: none; }
   .icg-kit .icg-kit-sheet:last-child { break-after: auto; }
   .icg-kit-noprint { display: none !important; }
+  .icg-kit .icg-kit-chart svg { display: block; width: 100%; max-width: 180mm !important; }
+  .icg-kit .icg-kit-chart-numbers { display: none; }
 }
 """
 
@@ -228,7 +240,8 @@ def strategy_ticket_chart() -> str:
     chart = hold_chart_plain(players=4, seed=1, progress=False)
     return ("<div class='icg-kit-chart'><p>" + esc(_("For question 1: the chart of Experiment "
                                                       "1 (4 players).")) + "</p>"
-            + chart.svg + "</div>")
+            + chart.svg + "<ul class='icg-kit-chart-numbers'>"
+            + "".join(f"<li>{esc(row)}</li>" for row in chart.rows) + "</ul></div>")
 
 
 def exit_ticket_sheets() -> str:

@@ -241,9 +241,11 @@
   var ANSWER = '.icg-answer, .icg-exit-ticket, .icg-practice';
   var RESULT = '[role=status], [role=alert], .icg-msg';
 
+  // the buttons an answer may lead to: not the page's controls, and not the name bar's
+  // (its "Not you? Change" can come into sight late, after the question, and is no next step)
   function buttonsOf(root) {
     return Array.prototype.filter.call(root.querySelectorAll('button'), function (b) {
-      return usable(b) && !b.closest(NOT_PLAY);
+      return usable(b) && !b.closest(NOT_PLAY) && !b.closest('.icg-name-bar');
     });
   }
 
