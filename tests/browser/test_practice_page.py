@@ -70,8 +70,8 @@ def name_and_master_adding(vp: Any, name: str, lang: str) -> None:
         skills = [skill_name(s) for s in SKILLS]
         feedback = mistake_feedback("added-abs")
         mastered = _("Mastered! Choose another skill, or keep practising.")
-    page.get_by_label(first).fill(name)
-    page.get_by_label(first).press("Tab")
+    page.get_by_label(first, exact=True).fill(name)
+    page.get_by_label(first, exact=True).press("Tab")
     vp.wait_synced()
     page.get_by_role("button", name=me).click()
     page.get_by_text(named).wait_for(timeout=30_000)

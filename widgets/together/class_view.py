@@ -103,9 +103,9 @@ class ClassView(widgets.VBox):
             "start": make_button(_("Start the game"), self.start, own_layout=True,
                                  tooltip=_("start the chosen room; empty seats get a computer "
                                            "player")),
-            "pause": make_button(_("Pause"), self.pause, own_layout=True,
+            "pause": make_button(_("Pause the room"), self.pause, own_layout=True,
                                  tooltip=_("pause the chosen room: no moves until it goes on")),
-            "resume": make_button(_("Go on"), self.resume, own_layout=True,
+            "resume": make_button(_("The room goes on"), self.resume, own_layout=True,
                                   tooltip=_("let the paused room play again")),
             "replace": make_button(_("Computer plays for this student"), self.replace,
                                    own_layout=True,
@@ -345,8 +345,8 @@ def what_it_shows() -> str:
                  "cards won), the number of moves, the time since the last move"),
         _("Per student, the announce checks of Hit Me: checks, right at the first try, misses, "
           "and which mistake (the sum, the absolute value, a box left empty)."),
-        _("Actions on the room you choose: Start the game, Pause, Go on, Computer plays for "
-          "this student, Turn the cards up, Close the room."),
+        _("Actions on the room you choose: Start the game, Pause the room, The room goes on, "
+          "Computer plays for this student, Turn the cards up, Close the room."),
     ])
 
 
