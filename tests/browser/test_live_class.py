@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from conftest import ClassServer
+from conftest import ClassServer, close_context
 
 from rooms.answers import open_answers
 from rooms.live_class import open_live_class
@@ -31,8 +31,8 @@ def pick_name(vp: Any, name: str) -> None:
 def test_the_live_class_morning(class_server: ClassServer, open_page: Any) -> None:
     live = open_live_class(class_server.rooms_url)
     live.set_roster(["Ana", "Ben", "Cy"])
+    pages: dict[str, Any] = {}
     try:
-        pages = {}
         for name in ("Ana", "Ben", "Cy"):
             vp = open_page(f"live-{name}", viewport=PHONE if name == "Cy" else None)
             vp.open(class_server.address + LESSON_PAGE)
@@ -81,6 +81,10 @@ def test_the_live_class_morning(class_server: ClassServer, open_page: Any) -> No
         ben.page.get_by_text("You are out of the class").first.wait_for(state="hidden",
                                                                         timeout=5_000)
     finally:
+        # the pages first: a page still open could take its name again after the day ends,
+        # and the next test's student of the same name would wait for the teacher
+        for vp in pages.values():
+            close_context(vp.context)
         live.resume()
         live.open_exit_ticket(None)
         live.set_roster([])

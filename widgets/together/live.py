@@ -299,7 +299,8 @@ class LivePage:
         cover = ""
         if lines:
             cover = (f"<div class='icg-live-cover' role='alertdialog' aria-live='assertive' "
-                     f"style='{COVER}'><p><strong>{html.escape(lines[0])}</strong></p>"
+                     f"aria-label='{html.escape(lines[0], quote=True)}' style='{COVER}'>"
+                     f"<p><strong>{html.escape(lines[0])}</strong></p>"
                      f"<p>{html.escape(lines[1])}</p></div>")
         elif self.refusal:
             cover = f"<p class='icg-live-note' role='alert'>! {html.escape(self.refusal)}</p>"
