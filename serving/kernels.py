@@ -68,6 +68,10 @@ from traitlets import Bool, Float, Integer, Unicode
 
 from serving.refusal_log import RefusalLog
 
+# A discarded kernel is watched this many half-seconds after its shutdown, for a restart that
+# was under way and starts its new process afterwards.
+DISCARD_WATCH_STEPS = 40
+
 CLASS_FULL_MESSAGE = (
     "Every place on this lesson server is taken right now. "
     "Try again in a minute."
@@ -852,9 +856,29 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
                 if kernel_id not in self or await self._alive(kernel_id):
                     break
         try:
+            kernel = self.get_kernel(kernel_id)
+        except Exception:  # noqa: BLE001 - already gone
+            kernel = None
+        try:
             await self.shutdown_kernel(kernel_id, now=True)
         except Exception as e:  # noqa: BLE001 - already gone
             self.log.debug("Kernel %s already gone: %s", kernel_id, e)
+        if kernel is None:
+            return
+        # A restart under way when the kernel was shut down (jupyter_server's restarter noticed
+        # the death at the same moment) starts its new process afterwards, outside the
+        # manager's list: that process is shut down too.
+        for _ in range(DISCARD_WATCH_STEPS):
+            await asyncio.sleep(0.5)
+            try:
+                if await ensure_async(kernel.is_alive()):
+                    self.log.warning("Kernel %s came back from a restart after its shutdown: "
+                                     "shutting it down.", kernel_id)
+                    await ensure_async(kernel.shutdown_kernel(now=True))
+                    return
+            except Exception as e:  # noqa: BLE001 - nothing left to shut down
+                self.log.debug("Kernel %s: %s", kernel_id, e)
+                return
 
     async def _alive(self, kernel_id: str) -> bool:
         try:
