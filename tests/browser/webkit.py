@@ -157,12 +157,14 @@ class WebKitPage:
         el.click()
 
     def text_box(self, label: str, timeout: float = TIMEOUT) -> Any:
-        """The visible ipywidgets Text box whose label is exactly `label`."""
+        """The visible ipywidgets Text box whose label is exactly `label`, once it takes
+        typing (not disabled)."""
         return self.wait(
             "const w = [...document.querySelectorAll('.widget-text')].find(w => "
             "(" + SEEN_JS + ")(w) && [...w.querySelectorAll('label')].some(l => "
-            "l.textContent.trim() === arguments[0])); return w ? w.querySelector('input') : null",
-            label, timeout=timeout, what=f"a text box {label!r}")
+            "l.textContent.trim() === arguments[0])); const i = w && w.querySelector('input');"
+            " return i && !i.disabled ? i : null",
+            label, timeout=timeout, what=f"a text box {label!r} that takes typing")
 
     def type_into(self, label: str, text: str) -> None:
         box = self.text_box(label)

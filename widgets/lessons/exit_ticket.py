@@ -609,10 +609,6 @@ class ExitTicket(w.VBox):
         item = self.items[self.index]
         self.answered = False
         self._clear_status()
-        number = _("Question {number} of {total}.").format(number=self.index + 1,
-                                                           total=len(self.items))
-        self.prompt.value = (f"<p style='font-size:1.2em'><b>{esc(number)}</b> "
-                             f"{esc(shown(item.prompt))}</p>")
         self.feedback.value = ""
         self.entry.value = ""
         self.typed_row.layout.display = "none" if item.choices else None
@@ -624,6 +620,12 @@ class ExitTicket(w.VBox):
             b.layout.display = None if label else "none"
         self._update_buttons()
         self._layout_children()
+        # the question's number last: a page that sees it sees the question's box and
+        # buttons ready (each change reaches the page in the order it is made)
+        number = _("Question {number} of {total}.").format(number=self.index + 1,
+                                                           total=len(self.items))
+        self.prompt.value = (f"<p style='font-size:1.2em'><b>{esc(number)}</b> "
+                             f"{esc(shown(item.prompt))}</p>")
 
     def _update_buttons(self) -> None:
         answering = not self.answered
