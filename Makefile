@@ -105,15 +105,22 @@ define run_pytest
 	elif [ $$rc -ne 0 ]; then exit $$rc; fi
 endef
 
+# The strategy lab's charts drawn during one `make test`, shared by its stages (empty at its
+# start): the unit stage's served lesson 6 draws them, the browser and nbval stages' pages of
+# lesson 6 read them instead of drawing them again (about 2 minutes of a loaded machine each).
+TEST_CHART_CACHE := $(CURDIR)/tests/artifacts/chart-cache
+
 # Every stage, timed; the last line reads "== stages: lint Xs, unit Ys, site Ss, browser Zs,
 # nbval Ws, total Ts" (.ci/run prints it again at its end). The site stage builds site/ (the
 # static site, its downloads cached in .site-cache/), which the browser stage then tests; the
 # total is the tests' own time, without the site's build.
 test: venv hub-proxy
 	@mkdir -p $(dir $(STAGES_FILE)); : > $(STAGES_FILE); tests=0; \
+	rm -rf $(TEST_CHART_CACHE); \
 	for stage in lint unit site browser nbval; do \
 	  s0=$$(date +%s); \
-	  ICG_SITE_DIR=$(CURDIR)/site $(MAKE) --no-print-directory $$stage || exit $$?; \
+	  ICG_SITE_DIR=$(CURDIR)/site ICG_CHART_CACHE=$(TEST_CHART_CACHE) \
+	    $(MAKE) --no-print-directory $$stage || exit $$?; \
 	  took=$$(( $$(date +%s) - s0 )); echo "$$stage $$took" >> $(STAGES_FILE); \
 	  [ $$stage = site ] || tests=$$(( tests + took )); \
 	done; \
@@ -138,8 +145,13 @@ unit: venv
 browser: venv hub-proxy
 	$(call run_pytest,tests/browser $(NO_NBVAL) $(WAITING_XDIST) $(DURATIONS) $(PYTEST_ARGS),tests/browser/)
 
+# The lessons' kernels join the live class of a room store of the run's own, emptied first, not
+# the class's .rooms.sqlite3 beside the project.
+NBVAL_ROOMS := $(CURDIR)/tests/artifacts/nbval-rooms.sqlite3
+nbval: export ICG_ROOMS_URL := sqlite:///$(NBVAL_ROOMS)
 nbval: venv
 ifneq ($(strip $(LESSONS)),)
+	@mkdir -p $(dir $(NBVAL_ROOMS)); rm -f $(NBVAL_ROOMS) $(NBVAL_ROOMS)-*
 	$(call run_pytest,$(NBVAL_ARGS) $(XDIST) $(PYTEST_ARGS) lessons/,lessons/)
 else
 	@echo "note: no lessons/*.ipynb yet, nbval skipped"

@@ -45,6 +45,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from engine.mistakes import classify  # noqa: E402
 from engine.questions import CHOICE_KINDS  # noqa: E402
 from rooms import StoreUnavailable  # noqa: E402
 from rooms.answers import (  # noqa: E402
@@ -54,7 +55,6 @@ from rooms.answers import (  # noqa: E402
     day_of,
     open_answers,
 )
-from widgets.lessons.mistakes import classify  # noqa: E402
 from widgets.lessons.practice import SkillPractice  # noqa: E402
 from widgets.lessons.student import Student  # noqa: E402
 from widgets.together.dashboard import AnswersPanel  # noqa: E402

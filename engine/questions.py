@@ -5,7 +5,7 @@ page asks it, the `item` (an exit ticket's question number, a practice set's pla
 check) and the `variant` (which numbers of the same skill were drawn). The words a person reads
 are made from it in widgets/words/questions.py, in the reader's language.
 
-Kinds (the same as widgets/lessons/mistakes.py's shapes, and 'ticket' for an exit-ticket
+Kinds (the same as engine/mistakes.py's shapes, and 'ticket' for an exit-ticket
 question whose words are its ticket's):
 
 - 'sum', 'abs', 'abs-sum', 'difference', 'distance': a typed whole number;
@@ -120,13 +120,22 @@ def terms_of(text: str) -> tuple[int, ...]:
 class SumCheck:
     """What a table reports of one check of a sum, the record its `on_answer` receives:
     `item` ('hit-me 3': Hit Me's third announce check), the numbers added, the sum and the
-    |sum| typed (None: not asked), and whether it was the first try."""
+    |sum| typed (None: not asked), and whether it was the first try. `kind` 'difference': the
+    two numbers are subtracted, the first minus the second (Flapjack's "subtract the card"),
+    `given_sum` the difference typed."""
 
     item: str
     terms: tuple[int, ...]
     given_sum: int | None
     given_abs: int | None
     first_try: bool
+    kind: str = "sum"
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("sum", "difference") or (
+                self.kind == "difference" and (len(self.terms) != 2 or self.given_abs is not None)):
+            raise ValueError(f"a check of a sum, or of a difference of two numbers; got "
+                             f"{self.kind!r} of {self.terms!r}")
 
 
 # ----- the unit's skills: generated practice, targeted at a mistake, and mastery --------------
@@ -134,7 +143,7 @@ SKILLS = ("add-2", "add-3", "subtract", "abs", "distance", "compare", "closer")
 SKILL_KINDS = {"add-2": ("sum",), "add-3": ("sum",), "subtract": ("difference",),
                "abs": ("abs", "abs-sum"), "distance": ("distance",),
                "compare": ("greater", "less"), "closer": ("closer",)}
-# which skill practises each common mistake (widgets/lessons/mistakes.py)
+# which skill practises each common mistake (engine/mistakes.py)
 MISTAKE_SKILL = {
     "added-abs": "add-2", "sign-of-closer": "add-2", "subtracted-abs": "add-2",
     "two-negatives-positive": "add-2", "sign-flipped": "add-2",
@@ -142,6 +151,19 @@ MISTAKE_SKILL = {
     "abs-kept-sign": "abs", "sum-for-abs": "abs", "abs-for-sum": "add-2",
     "distance-sizes-subtracted": "distance", "farther-is-greater": "compare",
     "closer-is-greater": "compare", "lesser-is-closer": "closer",
+}
+# the mistakes each skill's questions can be aimed at (make_item's `target`): a mistake shown
+# while practising a skill is practised there when it is in that skill's list
+SKILL_TARGETS = {
+    "add-2": frozenset({"added-abs", "sign-of-closer", "subtracted-abs",
+                        "two-negatives-positive", "sign-flipped", "abs-for-sum"}),
+    "add-3": frozenset({"added-abs", "two-negatives-positive", "sign-flipped"}),
+    "subtract": frozenset({"subtract-negative-left", "subtract-positive-right",
+                           "two-negatives-positive", "sign-flipped"}),
+    "abs": frozenset({"abs-kept-sign", "sum-for-abs", "added-abs", "subtracted-abs"}),
+    "distance": frozenset({"distance-sizes-subtracted", "abs-kept-sign"}),
+    "compare": frozenset({"farther-is-greater", "closer-is-greater"}),
+    "closer": frozenset({"lesser-is-closer"}),
 }
 MASTERY_STREAK = 3  # right at the first try, in a row
 DAILY_LIMIT = 10  # items of a skill in a day without mastery: ask the teacher
@@ -177,7 +199,7 @@ def _negatives(rng: Any) -> tuple[int, int]:
 
 def make_item(rng: Any, skill: str, target: str | None = None) -> tuple[str, tuple[int, ...]]:
     """A new question of `skill` drawn with `rng`, as (kind, numbers): one where the mistake
-    `target` can show, when given (and that mistake belongs to the skill's kinds)."""
+    `target` can show, when given (and in SKILL_TARGETS[skill])."""
     if skill not in SKILLS:
         raise ValueError(f"skill must be one of {', '.join(SKILLS)}; got {skill!r}")
     if skill == "add-2":
@@ -192,10 +214,15 @@ def make_item(rng: Any, skill: str, target: str | None = None) -> tuple[str, tup
             terms = _mixed(rng)
         return "sum", terms
     if skill == "add-3":
+        if target == "two-negatives-positive":
+            a, b = _negatives(rng)
+            return "sum", (a, b, -rng.randint(1, 9))
         a, b = _mixed(rng)
         c = _nz(rng, -9, 9)
-        if rng.random() < 0.4:  # a zero pair to find
+        if target is None and rng.random() < 0.4:  # a zero pair to find
             c = -a
+        while target is not None and a + b + c == 0:  # a sum whose sign can be flipped
+            c = _nz(rng, -9, 9)
         return "sum", (a, b, c)
     if skill == "subtract":
         if target == "subtract-negative-left" or (target is None and rng.random() < 0.5):
@@ -203,9 +230,13 @@ def make_item(rng: Any, skill: str, target: str | None = None) -> tuple[str, tup
         if target == "two-negatives-positive":
             p, q = sorted(_negatives(rng))
             return "difference", (p, q)
+        if target == "sign-flipped":  # positive: no other mistake explains its negative
+            return "difference", (rng.randint(1, 9), -rng.randint(1, 9))
         return "difference", (-rng.randint(1, 9), rng.randint(1, 9))
     if skill == "abs":
-        if target in ("sum-for-abs", "abs-for-sum") or rng.random() < 0.5:
+        if target == "subtracted-abs":
+            return "abs-sum", _negatives(rng)
+        if target in ("sum-for-abs", "added-abs") or rng.random() < 0.5:
             terms = _mixed(rng)
             while sum(terms) >= 0 and target is not None:
                 terms = _mixed(rng)

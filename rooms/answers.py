@@ -34,7 +34,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.questions import SKILLS, Question, terms_of
+from engine.questions import SKILL_TARGETS, SKILLS, Question, terms_of
 from rooms.caps import check_student_room
 from rooms.codes import CodeError, clean_name
 from rooms.database import DEFAULT_PATH, Cursor, Transactions, store_url
@@ -80,12 +80,14 @@ SCHEMA = [
         lesson INTEGER NOT NULL,
         at {real} NOT NULL,
         PRIMARY KEY (day, student_key))""",
-    # the teacher's "practise this": a skill a student's practice page offers next
+    # the teacher's "practise this": a skill a student's practice page offers next, and the
+    # mistake its first questions are aimed at ('': none)
     """CREATE TABLE IF NOT EXISTS icg_practice_asked (
         day TEXT NOT NULL,
         student_key TEXT NOT NULL,
         skill TEXT NOT NULL,
         at {real} NOT NULL,
+        mistake TEXT NOT NULL DEFAULT '',
         PRIMARY KEY (day, student_key, skill))""",
     """CREATE TABLE IF NOT EXISTS icg_class_settings (
         name TEXT PRIMARY KEY,
@@ -115,7 +117,7 @@ class Answer:
     `item`, `kind`, numbers `terms` as '3,-8' and `variant`; no sentence), the answer `given`
     (a typed number as '+5'; for a choice the number picked, 0 for "the same", or for an
     exit-ticket choice without numbers the choice's place, '2'), right or not, the first try at
-    that item or not, the `mistake` it shows (widgets.lessons.mistakes) or None, and the time.
+    that item or not, the `mistake` it shows (engine.mistakes) or None, and the time.
     `partner`: the other student of a pair who answered together at one device ('' alone)."""
 
     answer_id: str
@@ -212,6 +214,7 @@ class ClassAnswers(Transactions):
                 c.execute("SELECT pg_advisory_xact_lock(4243)")
             for stmt in SCHEMA:
                 c.execute(stmt.format(real=self._db.real))
+            self._add_column(c, "icg_practice_asked", "mistake", "TEXT NOT NULL DEFAULT ''")
 
     def close(self) -> None:
         with self._lock:
@@ -265,6 +268,34 @@ class ClassAnswers(Transactions):
                          "student_key = ? AND activity = 'practice' AND first_try = 1 "
                          "ORDER BY at, answer_id", (key,))
         return [(r[0], r[1], bool(r[2])) for r in rows]
+
+    def practice_firsts_before(self, day: str) -> dict[str, list[tuple[str, str, bool]]]:
+        """Every student's first tries at practice items on the days kept before `day`, by
+        the name they last gave: name -> [(day, item, right)], oldest first (the standing a
+        skill mastered on an earlier day keeps)."""
+        with self._write() as c:
+            rows = c.all("SELECT student_key, student, day, item, right_answer FROM "
+                         "icg_class_answers WHERE day < ? AND activity = 'practice' AND "
+                         "first_try = 1 ORDER BY at, answer_id", (day,))
+        names = {r[0]: r[1] for r in rows}  # the latest name of each key
+        out: dict[str, list[tuple[str, str, bool]]] = {}
+        for key, _name, d, item, right in rows:
+            out.setdefault(names[key], []).append((d, item, bool(right)))
+        return out
+
+    def ticket_firsts_before(self, day: str) -> dict[str, list[tuple[str, int, str, bool]]]:
+        """Every student's first tries at exit-ticket items on the days kept before `day`, by
+        the name they last gave: name -> [(day, lesson, item, right)], oldest first (the
+        gradebook's scores of the lessons taught before today)."""
+        with self._write() as c:
+            rows = c.all("SELECT student_key, student, day, lesson, item, right_answer FROM "
+                         "icg_class_answers WHERE day < ? AND activity = 'exit-ticket' AND "
+                         "first_try = 1 ORDER BY at, answer_id", (day,))
+        names = {r[0]: r[1] for r in rows}  # the latest name of each key
+        out: dict[str, list[tuple[str, int, str, bool]]] = {}
+        for key, _name, d, lesson, item, right in rows:
+            out.setdefault(names[key], []).append((d, int(lesson), item, bool(right)))
+        return out
 
     def seen(self, student: str, lesson: int, at: float | None = None) -> None:
         """Note that `student` is on the page of `lesson` now (or at `at`)."""
@@ -322,11 +353,15 @@ class ClassAnswers(Transactions):
         that writes them in the teacher's language)."""
         return csv_of(self.answers(day), header=header, row=row or data_row)
 
-    def ask_practice(self, students: Sequence[str], skill: str, at: float | None = None) -> int:
+    def ask_practice(self, students: Sequence[str], skill: str, at: float | None = None,
+                     mistake: str | None = None) -> int:
         """The teacher's "practise this": each of `students` is offered `skill` next on their
-        practice page (today). The number of students asked."""
+        practice page (today), its first questions aimed at `mistake` when given (one of
+        SKILL_TARGETS[skill]). The number of students asked."""
         if skill not in SKILLS:
             raise AnswerRefused(f"skill: one of {', '.join(SKILLS)}")
+        if mistake is not None and mistake not in SKILL_TARGETS[skill]:
+            raise AnswerRefused(f"mistake: one of {', '.join(sorted(SKILL_TARGETS[skill]))}")
         at = time.time() if at is None else float(at)
         keys = set()
         for student in students:
@@ -336,20 +371,22 @@ class ClassAnswers(Transactions):
                 raise AnswerRefused(f"student: {e}") from e
         with self._write() as c:
             for key in sorted(keys):
-                c.run("INSERT INTO icg_practice_asked (day, student_key, skill, at) "
-                      "VALUES (?, ?, ?, ?) ON CONFLICT (day, student_key, skill) DO UPDATE SET "
-                      "at = excluded.at", (day_of(at), key, skill, at))
+                c.run("INSERT INTO icg_practice_asked (day, student_key, skill, at, mistake) "
+                      "VALUES (?, ?, ?, ?, ?) ON CONFLICT (day, student_key, skill) DO UPDATE "
+                      "SET at = excluded.at, mistake = excluded.mistake",
+                      (day_of(at), key, skill, at, mistake or ""))
         return len(keys)
 
-    def practice_asked(self, student: str, day: str | None = None) -> list[str]:
-        """The skills the teacher asked `student` to practise on `day` (default today),
-        latest first."""
+    def practice_asked(self, student: str,
+                       day: str | None = None) -> list[tuple[str, str | None]]:
+        """The skills the teacher asked `student` to practise on `day` (default today), each
+        with the mistake to aim at (None: the skill alone), latest first."""
         day = _day(day)
         key = clean_name(student)[1]
         with self._write() as c:
-            rows = c.all("SELECT skill FROM icg_practice_asked WHERE day = ? AND "
+            rows = c.all("SELECT skill, mistake FROM icg_practice_asked WHERE day = ? AND "
                          "student_key = ? ORDER BY at DESC", (day, key))
-        return [r[0] for r in rows]
+        return [(r[0], r[1] or None) for r in rows]
 
     def done_practice(self, student: str, skill: str, day: str | None = None) -> None:
         """The student took up the skill asked: no longer offered."""

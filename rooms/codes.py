@@ -79,6 +79,11 @@ def secret_matches(stored_hash: str | None, code: str, seat: int | str, secret: 
     return secrets.compare_digest(stored_hash, hash_secret(code, seat, secret))
 
 
+# Letters that draw nothing (Hangul fillers; NFKC makes the halfwidth one U+3164): a name of
+# them looks blank, and "Ana" with one added looks like Ana but is another name.
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
+
+
 def clean_name(text: object) -> tuple[str, str]:
     """A player's name as shown, and the key two names are compared by (case, spacing and
     look-alike letters ignored: 'Ana', ' ana ' and 'Аna' with a Cyrillic А are the same name;
@@ -87,7 +92,8 @@ def clean_name(text: object) -> tuple[str, str]:
     if not isinstance(text, str) or len(text) > 200:
         raise CodeError("bad-name")
     name = " ".join(unicodedata.normalize("NFKC", text).split())
-    if not 1 <= len(name) <= MAX_NAME or not all(c.isalnum() or c in " -'." for c in name):
+    if not 1 <= len(name) <= MAX_NAME or not all(c.isalnum() or c in " -'." for c in name) \
+            or not BLANK_LETTERS.isdisjoint(name):
         raise CodeError("bad-name")
     if poses_as_a_seat(name):
         raise CodeError("poses-as-seat", name)

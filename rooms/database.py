@@ -226,6 +226,14 @@ class Transactions:
         """'sqlite' or 'postgresql'."""
         return "postgresql" if self._db.postgres else "sqlite"
 
+    def _add_column(self, c: Cursor, table: str, column: str, decl: str) -> None:
+        """`table` made by an older version gets `column` (`decl`: its type and default)."""
+        sql = f"ALTER TABLE {table} ADD COLUMN {{}}{column} {decl}"
+        if self._db.postgres:
+            c.execute(sql.format("IF NOT EXISTS "))
+        elif not any(r[1] == column for r in c.all(f"PRAGMA table_info({table})", ())):
+            c.execute(sql.format(""))
+
     def _connection(self) -> Any:
         if self._conn is None:
             try:

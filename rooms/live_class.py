@@ -29,6 +29,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import re
 import secrets
 import time
 from dataclasses import dataclass
@@ -62,7 +63,8 @@ SCHEMA = [
         confirm INTEGER NOT NULL,
         version INTEGER NOT NULL,
         pool_ready INTEGER,
-        updated {real} NOT NULL)""",
+        updated {real} NOT NULL,
+        lang TEXT NOT NULL DEFAULT '')""",
     """CREATE TABLE IF NOT EXISTS icg_live_roster (
         name_key TEXT PRIMARY KEY,
         name TEXT NOT NULL,
@@ -106,6 +108,7 @@ class LiveState:
     confirm: bool
     version: int
     pool_ready: int | None = None  # kernels of today's lesson the server keeps ready
+    lang: str = ""  # the class's language: today's lesson in its folder ('': lessons/ itself)
 
 
 @dataclass(frozen=True)
@@ -225,6 +228,7 @@ class LiveClass(Transactions):
                 c.execute("SELECT pg_advisory_xact_lock(4244)")
             for stmt in SCHEMA:
                 c.execute(stmt.format(real=self._db.real))
+            self._add_column(c, "icg_live_class", "lang", "TEXT NOT NULL DEFAULT ''")
             c.run("INSERT INTO icg_live_class (id, lesson, class_size, paused, exit_ticket, "
                   "locked, late_join, approve, confirm, version, updated) "
                   "VALUES (1, NULL, ?, 0, NULL, 0, 1, 0, 0, 0, ?) ON CONFLICT (id) DO NOTHING",
@@ -237,12 +241,12 @@ class LiveClass(Transactions):
     # ----- reading --------------------------------------------------------------------------
     def _state(self, c: Cursor, lock: bool = False) -> LiveState:
         row = c.one("SELECT lesson, class_size, paused, exit_ticket, locked, late_join, "
-                    "approve, confirm, version, pool_ready FROM icg_live_class WHERE id = 1"
+                    "approve, confirm, version, pool_ready, lang FROM icg_live_class WHERE id = 1"
                     + (self._db.lock_row if lock else ""), ())
         return LiveState(None if row[0] is None else int(row[0]), int(row[1]), bool(row[2]),
                          None if row[3] is None else int(row[3]), bool(row[4]), bool(row[5]),
                          bool(row[6]), bool(row[7]), int(row[8]),
-                         None if row[9] is None else int(row[9]))
+                         None if row[9] is None else int(row[9]), str(row[10] or ""))
 
     def state(self) -> LiveState:
         with self._read() as c:
@@ -298,11 +302,18 @@ class LiveClass(Transactions):
         c.run(f"UPDATE icg_live_class SET version = version + 1, updated = ?{sets} "
               "WHERE id = 1", (time.time(), *columns.values()))
 
-    def set_lesson(self, lesson: int | None, class_size: int | None = None) -> LiveState:
-        """Today's lesson (its number; None: none chosen) and the class size (1 to 60)."""
+    def set_lesson(self, lesson: int | None, class_size: int | None = None,
+                   lang: str | None = None) -> LiveState:
+        """Today's lesson (its number; None: none chosen), the class size (1 to 60) and the
+        class's language (its lessons' folder, 'es'; '' or 'en': lessons/ itself)."""
         if lesson is not None and (type(lesson) is not int or not 1 <= lesson <= MAX_LESSON):
             raise LiveRefused("bad-lesson")
+        if lang is not None and (not isinstance(lang, str)
+                                 or not re.fullmatch(r"(?:[a-z]{2,3})?", lang)):
+            raise LiveRefused("bad-lesson")
         columns: dict[str, Any] = {"lesson": lesson}
+        if lang is not None:
+            columns["lang"] = "" if lang == "en" else lang
         if class_size is not None:
             if type(class_size) is not int or not 1 <= class_size <= MAX_CLASS_SIZE:
                 raise LiveRefused("bad-size", most=MAX_CLASS_SIZE)

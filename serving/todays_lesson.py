@@ -6,8 +6,9 @@ the pools of the other lessons back their configured size.
 preheats kernels; every `every` seconds (2) it reads the live class's one row and, when the
 lesson or the size changed:
 
-- the lesson's notebook in lessons/ gets a pool of `wanted` kernels (its copies in the other
-  languages' folders keep their configured size);
+- the lesson's notebook in the class's language (lessons/ itself, or its language's folder:
+  lessons/es/ for a class the teacher runs from the Spanish class view) gets a pool of `wanted`
+  kernels (its copies in the other languages keep their configured size);
 - the lesson that was today's before goes back to the size voila.json gives it; kernels
   waiting in its pool beyond that size are shut down (drained);
 - `wanted` is bounded by memory: the class size, but no more kernels than fit in the memory
@@ -75,8 +76,9 @@ class TodaysLesson:
         self.every = float(every)
         self.kernel_mib, self.reserve_mib = kernel_mib, reserve_mib
         self.store: Any = None
-        self.current: tuple[int | None, int] = (None, 0)
-        self.notebooks: list[str] = []
+        self.current: tuple[int | None, int, str] = (None, 0, "")
+        self.notebooks: list[str] = []  # today's lesson's notebooks, every language
+        self.main: str | None = None  # the one of them whose pool is the class's
         self.configured: dict[str, Any] = {}  # voila.json's pool entries we changed
         self.stopped = False
         self.task: asyncio.Task | None = None
@@ -108,7 +110,8 @@ class TodaysLesson:
     def check(self) -> bool:
         """One look at the live class; True when the pools were resized."""
         state = self._state()
-        want = (state.lesson, state.class_size if state.lesson is not None else 0)
+        want = (state.lesson, state.class_size if state.lesson is not None else 0,
+                state.lang if state.lesson is not None else "")
         if want == self.current:
             return False
         self.apply(*want)
@@ -117,37 +120,32 @@ class TodaysLesson:
     def _root(self) -> Path:
         return Path(getattr(self.manager, "root_dir", None) or ".").resolve()
 
-    def apply(self, lesson: int | None, size: int) -> None:
+    def apply(self, lesson: int | None, size: int, lang: str = "") -> None:
         m = self.manager
         pools = dict(getattr(m, "kernel_pools_config", {}) or {})
-        old = self.notebooks
         new = lesson_notebooks(lesson, self._root()) if lesson is not None else []
-        # the lessons no longer today's: back to their configured size, drained
-        for name in old:
-            if name in new:
-                continue
-            if self.configured.get(name) is None:
-                pools.pop(name, None)
+        # today's lesson in the class's language (the other languages' copies keep their
+        # configured size)
+        folder = "." if lang in ("", "en") else lang
+        main = next((n for n in new if str(Path(n).parent) == folder), new[0]) if new else None
+        old = self.main
+        if old is not None and old != main:  # no longer today's: its configured size, drained
+            if self.configured.get(old) is None:
+                pools.pop(old, None)
             else:
-                pools[name] = self.configured[name]
-        m.kernel_pools_config = pools
-        for name in old:
-            if name not in new:
-                self._drain(name)
-        self.notebooks, self.current = new, (lesson, size)
-        if not new:
+                pools[old] = self.configured[old]
+            m.kernel_pools_config = pools
+            self._drain(old)
+        self.notebooks, self.main, self.current = new, main, (lesson, size, lang)
+        if main is None:
             return
-        # today's lesson: the class's size, within memory and max_kernels, for the notebook in
-        # lessons/ (the other languages' copies keep their configured size)
         pool_of = getattr(m, "_pools", {})
         running = m.kernel_count() if hasattr(m, "kernel_count") else 0
-        waiting = len(pool_of.get(new[0], []))
+        waiting = len(pool_of.get(main, []))
         ready = fits(size, waiting, mem_available_mib(), running,
                      int(getattr(m, "max_kernels", 0)), self.kernel_mib, self.reserve_mib)
-        main = new[0]
-        for name in new:
-            if name not in self.configured:
-                self.configured[name] = pools.get(name)
+        if main not in self.configured:
+            self.configured[main] = pools.get(main)
         pools[main] = {**(pools.get(main) or {}), "pool_size": ready}
         m.kernel_pools_config = pools
         if ready < size:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -16,12 +17,17 @@ ARTIFACTS_DIR = ROOT / "tests" / "artifacts"
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
 # The strategy lab's chart cache (widgets/lessons/strategy/) goes to a fresh folder for each test
-# run
-# (Voila servers and nbval kernels started by the tests inherit it), not to ~/.cache.
+# run (Voila servers and nbval kernels started by the tests inherit it), not to ~/.cache;
+# `make test` gives its stages one folder, emptied at its start.
 if "ICG_CHART_CACHE" not in os.environ:
-    import tempfile
-
     os.environ["ICG_CHART_CACHE"] = tempfile.mkdtemp(prefix="icg-chart-cache-")
+
+# The class's room store (answers, names, the live class) of every server, kernel and store the
+# tests start without naming one: a fresh SQLite file for each test process (each xdist worker),
+# never the developer's own .rooms.sqlite3 beside the project, nor a store another worker's
+# pages share.
+os.environ["ICG_ROOMS_URL"] = (
+    f"sqlite:///{tempfile.mkdtemp(prefix='icg-test-rooms-')}/rooms.sqlite3")
 
 # Two slow cores: wall-clock deadlines make property tests flaky, so none.
 settings.register_profile("project", deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -79,8 +85,10 @@ _ROOMS_DB_NUMBERS = itertools.count()
 # They run first: make test's workers (pytest-xdist, a file each) take files in the order
 # collected, and a long file taken last leaves the other worker idle at the end.
 LONGEST_FIRST = (
-    # unit stage: servers started, kernels culled, whole games
-    "test_security_http.py", "test_security_attacks.py", "test_serving.py", "test_pool.py",
+    # unit stage: servers started, kernels culled, the strategy lab's 100,000-round figures,
+    # whole games
+    "test_security_http.py", "test_lesson_figures.py", "test_security_attacks.py",
+    "test_serving.py", "test_pool.py",
     "test_security_ws.py", "test_random_play.py", "test_observations.py",
     "test_table_games.py", "test_widget_safety.py", "test_lessons_served.py",
     # browser stage: three students' games, a Spanish journey, the static site, every device,

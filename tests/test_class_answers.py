@@ -316,3 +316,38 @@ def test_a_students_practice_first_tries_of_every_day(rooms_url: str) -> None:
     assert store.practice_firsts("ana") == [
         (day_of(NOON), "add-2 4-1", True), (day_of(NOON + 86400), "abs 5-1", False)]
     assert store.practice_firsts("Cam") == []
+
+
+OLD_PRACTICE_ASKED = """CREATE TABLE icg_practice_asked (
+    day TEXT NOT NULL, student_key TEXT NOT NULL, skill TEXT NOT NULL, at {real} NOT NULL,
+    PRIMARY KEY (day, student_key, skill))"""
+
+
+def _make_old_practice_table(url: str) -> None:
+    """The table as a store made before "practise this" named its mistake, with one ask."""
+    if url.startswith("sqlite"):
+        import sqlite3
+
+        with sqlite3.connect(url.removeprefix("sqlite:///")) as conn:
+            conn.execute(OLD_PRACTICE_ASKED.format(real="REAL"))
+            conn.execute("INSERT INTO icg_practice_asked VALUES ('2026-12-01', 'ana', 'abs', 1)")
+    else:
+        import psycopg
+
+        with psycopg.connect(url) as conn:
+            conn.execute(OLD_PRACTICE_ASKED.format(real="DOUBLE PRECISION"))
+            conn.execute("INSERT INTO icg_practice_asked VALUES ('2026-12-01', 'ana', 'abs', 1)")
+
+
+def test_practise_this_keeps_its_mistake_and_an_older_store_gets_it(rooms_url: str) -> None:
+    _make_old_practice_table(rooms_url)
+    store = open_answers(rooms_url)
+    assert store.practice_asked("Ana", "2026-12-01") == [("abs", None)]  # kept, no mistake
+    assert store.ask_practice(["Ana", "Ben"], "subtract", NOON,
+                              mistake="two-negatives-positive") == 2
+    assert store.practice_asked("Ben", day_of(NOON)) == [("subtract", "two-negatives-positive")]
+    assert store.ask_practice(["Ben"], "subtract", NOON + 1) == 1  # asked again, no mistake
+    assert store.practice_asked("Ben", day_of(NOON)) == [("subtract", None)]
+    with pytest.raises(AnswerRefused, match="mistake"):  # not a mistake of that skill
+        store.ask_practice(["Ben"], "closer", NOON, mistake="two-negatives-positive")
+    assert store.practice_asked("Ben", day_of(NOON)) == [("subtract", None)]

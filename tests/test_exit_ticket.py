@@ -199,6 +199,10 @@ def test_tickets_separate_the_misconceptions() -> None:
     prompts = {item.prompt: item for _lesson, item in _all_items()}
     sign = prompts["Before you work it out: is -9 + (+4) positive, negative or zero?"]
     assert sign.answer == "Negative" and -9 + 4 < 0
+    # "Positive" is the sign of +4, the card closer to zero: named; "Zero" is not a named mistake
+    assert sign.mistake("Positive") == "sign-of-closer"
+    assert sign.mistake("Zero") is None and sign.mistake("Negative") is None
+    assert sign.given_text(sign.given_data("Positive")) == "Positive"
     assert prompts["Which is closer to zero: -2 or +5?"].answer == "-2"
     assert prompts["Which is the greatest: -2, +5 or -7?"].answer == "+5"
     assert prompts["Work out -5 - (-2)."].answer == -3  # not +3, not -7
@@ -274,3 +278,45 @@ def test_no_choice_item_is_passed_by_guessing_half_the_time() -> None:
         if item.choices:
             assert len(item.choices) >= 3, (lesson, item.prompt)
         assert "(its distance from zero)" not in item.prompt, (lesson, item.prompt)
+
+
+
+def test_lesson_4_asks_for_the_zero_pair_move() -> None:
+    """Lesson 4's ticket asks how to take away a card the hand does not hold: the right choice
+    is the zero pair of that card (its value with both signs); one distractor is a zero pair of
+    another card, one a single card that changes the hand's worth; the question does not say
+    "zero pair" (it would give the answer away), in English or in Spanish."""
+    from widgets.lessons.exit_ticket import TICKETS
+
+    item = next(i for i in TICKETS[4] if "zero pair" in i.why)
+    values = [[int(v) for v in re.findall(r"\(([+-]\d+)\)", c)] for c in item.choices]
+    right = values[item.choices.index(item.answer)]
+    assert sorted(right) == [-5, 5] and "(-5)" in item.prompt
+    others = [v for c, v in zip(item.choices, values, strict=True) if c != item.answer]
+    assert any(sum(v) == 0 and -5 not in v for v in others)  # a zero pair, not the card's
+    assert any(sum(v) != 0 for v in others)  # the hand's worth would change
+    assert "+8" in item.why  # where the hand ends: +3 - (-5)
+    for lang, pair in (("en", "zero pair"), ("es", "par cero")):
+        t = ExitTicket(lesson=4, lang=lang)
+        t.start()
+        while t.items[t.index].prompt != item.prompt:  # the questions before it, answered
+            if t.items[t.index].choices:
+                t.choose(0)
+            else:
+                t.entry.value = "0"
+                t.check_typed()
+            t.next_question()
+        assert pair not in t.prompt.value.lower() and "+3" in t.prompt.value
+        shown = [b.description for b in t.choice_buttons if b.layout.display != "none"]
+        assert len(shown) == 3 and (lang == "en") == (item.answer in shown)
+
+
+def test_who_wins_a_round_names_the_least_wins_mistake() -> None:
+    """Lesson 3's "Who wins?" items are closer-to-zero questions: picking the least sum is
+    named (the lesser taken as closer), picking the greatest or a wrong tie is not."""
+    from widgets.lessons.exit_ticket import TICKETS
+
+    ana_ben_cam, dee_eli = [i for i in TICKETS[3] if i.prompt.endswith("Who wins?")]
+    assert ana_ben_cam.mistake("Cam") == "lesser-is-closer"
+    assert ana_ben_cam.mistake("Ana") is None and ana_ben_cam.mistake("Ben") is None
+    assert dee_eli.mistake("Dee") == "lesser-is-closer" and dee_eli.mistake("Eli") is None

@@ -308,8 +308,10 @@ def test_say_total_add_or_subtract_feedback() -> None:
     prompt = render.practice_prompt_html(s.state.total, choice(s, "5♠").card, sign, True)
     assert "10 - 5 = ?" in prompt and "subtract 5" in prompt
     fb = s.check_total(15)
-    assert fb.text == ("Not quite: 10 - 5 is not 15. Start at 10 on the number line and move "
-                       "5 steps to the left (each step is 1 less). Try again.")
+    assert fb.text == ("Not quite: 10 - 5 is not 15. Subtracting a positive number means adding "
+                       "its opposite: on the number line you move left, and the first number "
+                       "keeps its sign. Start at 10 on the number line and move 5 steps to the "
+                       "left (each step is 1 less). Try again.")  # the mistake named, then where
     assert s.check_total(5).text == "Right! 10 - 5 = 5"
 
 
@@ -334,8 +336,13 @@ def test_signed_add_or_subtract_subtracts_a_negative_card() -> None:
                                               True, False))
     assert "-4 - (-12) = ?" in prompt and "subtract -12" in prompt
     fb = s.check_total(-16)
-    assert fb.text == ("Not quite: -4 - (-12) is not -16. Start at -4 on the number line and "
-                       "move 12 steps to the right (each step is 1 greater). Try again.")
+    assert fb.text == ("Not quite: -4 - (-12) is not -16. Subtracting a negative number means "
+                       "adding its opposite: on the number line you move right, not left. Start "
+                       "at -4 on the number line and move 12 steps to the right (each step is 1 "
+                       "greater). Try again.")
+    assert s.check_total(-15).text == ("Not yet: -4 - (-12) is not -15. Start at -4 on the "
+                                       "number line and move 12 steps to the right (each step "
+                                       "is 1 greater). Try once more, or press Show me.")
     assert s.check_total(8).text == "Right! -4 - (-12) = +8"  # (then Ada plays at once)
     assert "You: -4 - (-12) = +8  [Q♦]" in render.log_lines(s.observation(YOU), s.names,
                                                                  YOU)

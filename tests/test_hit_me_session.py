@@ -836,3 +836,18 @@ def test_number_line_ends_only_widen_within_a_round():
     answer(s)
     s.next_round()
     assert ends[-1] == table_view(s).line_ends == (-10, 10)  # a new round: one card each
+
+
+def test_the_end_of_round_check_names_the_mistake_it_sees() -> None:
+    """A wrong sum or |sum| gets the feedback of the mistake it shows (engine/mistakes.py),
+    then the question again; a wrong answer no mistake explains, the question alone."""
+    from widgets.hit_me.session import check_answer
+
+    ok, said = check_answer([-3, 8], {"sum": 11, "abs": 11}, False)  # the sizes added
+    assert not ok and said.startswith("The signs differ, so the cards pull opposite ways")
+    assert said.endswith("Your sum is not +11. Add the card values again: -3 + (+8) = ?")
+    ok, said = check_answer([-3, -5], {"sum": -8, "abs": -8}, False)  # the sum for |sum|
+    assert not ok and said.startswith("That is the sum. The absolute value asks how far")
+    assert "Your sum -8 is right." in said
+    ok, said = check_answer([-3, 8], {"sum": 4, "abs": 4}, False)  # no named mistake
+    assert said == "Your sum is not +4. Add the card values again: -3 + (+8) = ?"

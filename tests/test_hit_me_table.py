@@ -144,7 +144,7 @@ def test_show_me_button_appears_after_two_misses_and_reaches_the_session():
     assert t.announce.show_me_button.layout.display == "none"
     t.announce.boxes["sum"].value = "lots"  # not a number: no miss counted
     t.announce.check_button.click()
-    assert "Type a whole number" in t.announce.feedback_html.value
+    assert "My sum: Type the number in digits" in t.announce.feedback_html.value
     assert t.session.announce_misses == 1
     assert t.announce.show_me_button.layout.display == "none"
     announce(t, -2, 3)
@@ -163,6 +163,24 @@ def test_announce_typed_with_minus_sign_character_and_keyboard():
     t.announce.boxes["abs"].value = " 2 "
     t.announce.check_button.click()
     assert "Right!" in t.announce.feedback_html.value
+
+
+@pytest.mark.parametrize(("box", "typed", "why"), [
+    ("sum", "2-", "The sign goes before the number"),
+    ("sum", "--2", "One sign is enough"),
+    ("abs", "two", "in digits"),
+])
+def test_a_typed_text_that_is_no_number_is_told_why_and_not_a_miss(box, typed, why):
+    t = table(BASIC)
+    t.hold_button.click()
+    a = t.announce
+    a.boxes["sum"].value, a.boxes["abs"].value = "-2", "2"
+    a.boxes[box].value = typed
+    a.check_button.click()
+    said = a.feedback_html.value
+    assert why in said and a.labels[box] in said
+    assert t.session.announce_misses == 0 and not t.session.announced
+    assert a.show_me_button.layout.display == "none"
 
 
 def test_keypad_minus_key_toggles_sign_and_delete_clear():

@@ -39,7 +39,7 @@ def test_hit_me_example_plays_the_stacked_deal() -> None:
     assert res.winners == (2,)
     text = lt.hit_me_example()
     assert "Cam wins" in text
-    assert "Ana: (-10) + (+6) + (+3) + (-5) + (+10) = +4, |+4| = 4" in text
+    assert "Ana: -10 + (+6) + (+3) + (-5) + (+10) = +4, |+4| = 4" in text
     assert "your" not in text  # private notes are reworded for an onlooker
 
 
@@ -68,7 +68,13 @@ def test_example_pictures() -> None:
     html = lt.flapjack_example_html()
     assert "targets -13, 0, +13" in html and "from +4 to +13" in html and "takes 3 cards" in html
     view = lt.example_view("flapjack")._repr_html_()  # plain HTML output, no widget models
-    assert '<div class="icg-root">' in view and "from +4 to +13" in view
+    assert '<div class="icg-root icg-example">' in view and "from +4 to +13" in view
+    # its Large print switch: a labelled checkbox (keyboard and screen reader), and the rule
+    # that makes its text 24 px when it is ticked
+    assert '<label class="icg-lp-switch"><input type="checkbox"> Large print</label>' in view
+    assert ".icg-root.icg-example:has(> .icg-lp-switch input:checked)" in view
+    es = lt.example_view("hit-me", "es")._repr_html_()
+    assert '<input type="checkbox"> Letra grande</label>' in es
     assert "<style>" in view and ".icg-card" in view
     with pytest.raises(ValueError):
         lt.example_view("poker")
@@ -182,7 +188,11 @@ def test_feedback_names_the_misconception() -> None:
     fb = check(q, "-8")
     assert not fb.correct and "never negative" in fb.message
     fb = check(q, "hello")
-    assert not fb.valid and "whole number" in fb.message
+    assert not fb.valid and "in digits" in fb.message
+    for typed, why in [("8-", "The sign goes before the number"), ("--8", "One sign is enough"),
+                       ("8.5", "whole number")]:
+        fb = check(q, typed)
+        assert not fb.valid and why in fb.message, (typed, fb.message)
     hand = Question("sum-abs", "", (5, -3), 2)
     fb = check(Question("sum-abs", "", (-5, 3), 2), "-2")
     assert fb.mistake == "abs-kept-sign" and "drop the sign" in fb.message
@@ -617,6 +627,18 @@ def test_lesson_2_check_scores_the_first_try() -> None:
     q = first.question
     first.choose(2 if q.answer == SAME else q.answer)
     assert first.correct == 1 and "right at the first try: 1" in first.header.value
+    # the same set started again (its code typed back): seen questions, scored as practice
+    first.next_button.click()
+    first.code_box.value = "9"
+    first.code_button.click()
+    assert first.repeated and first.question == q and "correct so far: 0" in first.header.value
+    first.choose([i for i in range(3) if i != (2 if q.answer == SAME else q.answer)][0])
+    first.try_button.click()
+    first.choose(2 if q.answer == SAME else q.answer)
+    first.next_button.click()
+    assert "1 of 1 correct" in first.prompt.value and "first try" not in first.prompt.value
+    first.new_button.click()  # a new set is scored by first tries again
+    assert not first.repeated and "right at the first try: 0" in first.header.value
 
 
 def test_practice_new_set_and_practice_code_box() -> None:

@@ -612,26 +612,40 @@ def test_the_run_sheet_says_make_class_throughout(name: str) -> None:
 
 # the teacher wording of the mistakes a lesson's anticipated responses name (the class view's
 # dashboard groups wrong answers by them)
-MISTAKE_NAMES = ("added the sizes when signs differ", "subtracted the sizes when signs agree",
-                 "took the sign of the number closer to zero", "two negatives make a positive",
-                 "subtracting a negative moved left", "subtracting a positive moved right",
-                 "sign flipped", "absolute value kept the sign", "sum/|sum| swapped",
-                 "distance across zero sizes subtracted", "farther from zero is greater",
-                 "closer to zero is greater", "lesser is closer")
-
-
 def test_every_lesson_plan_has_its_facilitation() -> None:
     """Materials (devices first), anticipated responses by mistake name with what to ask, and
     language supports, for every lesson in every language; the guide prints them."""
-    named = set()
+    from engine.mistakes import MISTAKES
+    from widgets.words import mistake_label, speaking
+
     for lang in ("en", *course.TRANSLATED):
         text = course.lesson_plan_text(lang)
+        with speaking(lang):  # the dashboard's own names, quoted as the plans quote them
+            labels = {m: mistake_label(m).strip('"«»') for m in MISTAKES}
+        quoted = r'"([^"]+)"' if lang == "en" else r"«([^»]+)»"
+        named = set()
         for lesson in course.student_lessons(lang):
             assert lesson.materials and "device" in course.by_file(lesson.file).materials
             assert lesson.anticipated and lesson.language_support, (lang, lesson.file)
             assert lesson.materials in text and lesson.anticipated in text
-            if lang == "en":
-                found = [m for m in MISTAKE_NAMES if f'"{m}"' in lesson.anticipated]
-                assert found, lesson.file
-                named.update(found)
-    assert len(named) >= 10, sorted(set(MISTAKE_NAMES) - named)
+            names = re.findall(quoted, lesson.anticipated)
+            assert names, (lang, lesson.file)
+            # every name a plan quotes is one the dashboard shows the teacher
+            assert set(names) <= set(labels.values()), (lang, lesson.file,
+                                                        set(names) - set(labels.values()))
+            named.update(names)
+        assert len(named) >= 10, (lang, sorted(set(labels.values()) - named))
+
+
+@pytest.mark.parametrize(("name", "rule", "opposite"), [
+    ("04_taking_a_card_away.ipynb", "end minus start", "start minus end"),
+    ("es/04_taking_a_card_away.ipynb", "final menos inicio", "inicio menos final")])
+def test_lesson_4_writes_every_change_as_end_minus_start(name: str, rule: str,
+                                                         opposite: str) -> None:
+    """The warm-up's temperature change and the lesson after it: one way round, the one the
+    change's sign tells (noon +3, midnight -5: -5 - (+3) = -8, it fell 8)."""
+    text = markdown(nbformat.read(LESSONS_DIR / name, as_version=4))
+    warm_up = text.split("\n## ", 2)[1]
+    assert warm_up.startswith(("Warm-up", "Calentamiento"))
+    assert rule in warm_up and text.count(rule) >= 2
+    assert opposite not in text.lower()

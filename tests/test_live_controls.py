@@ -15,6 +15,7 @@ from rooms.answers import Answer, new_answer_id, open_answers
 from rooms.live_class import open_live_class
 from widgets.together.class_view import ClassView
 from widgets.together.live_controls import LiveControls
+from widgets.words import speaking
 
 NAMES = ["Amelia", "Bartholomew", "Cordelia", "Desmond"]
 
@@ -25,8 +26,16 @@ def test_every_control_changes_the_class(rooms_url: str) -> None:
     panel.lesson_choice.value = 3
     panel.class_size.value = 28
     panel.lesson_button.click()
-    assert (live.state().lesson, live.state().class_size) == (3, 28)
+    assert (live.state().lesson, live.state().class_size, live.state().lang) == (3, 28, "")
     assert "ready for 28 students" in panel.status.value
+    live.report_pool(18, 28)  # the server: only 18 kernels fit in the memory free
+    panel.poll()
+    assert "ready for 18 of 28 students" in panel.status.value
+    with speaking("es"):  # the Spanish class view: the Spanish lesson's pages are kept ready
+        panel.lesson_button.click()
+    assert live.state().lang == "es"
+    panel.lesson_button.click()
+    assert live.state().lang == ""
     assert panel.resume_button.disabled
     panel.pause_button.click()
     assert live.state().paused and "PAUSED" in panel.status.value
@@ -107,6 +116,16 @@ def test_projector_mode_hides_every_name_in_every_panel(rooms_url: str) -> None:
         for text in NAMES + codes:
             assert text not in shown, f"{text!r} on the projector"
         assert "seat 1" in view.table.value and "student 1" in view.checks.value
+        view.live.use_roster("\n".join([*NAMES, NAMES[0], "Quentin!!"]))
+        shown = synced_text(view)
+        assert "2 lines were not taken" in shown and "Quentin" not in shown
+        for text in NAMES:
+            assert text not in shown, f"{text!r} on the projector"
+        view.answers_panel.hide_names.value = False
+        view.live.use_roster("\n".join([*NAMES, "Quentin!!"]))
+        assert "Quentin!!" in synced_text(view)  # the teacher's own screen says which
+        view.answers_panel.hide_names.value = True
+        assert "Quentin" not in synced_text(view)
         view.answers_panel.hide_names.value = False
         assert NAMES[0] in synced_text(view)
     finally:

@@ -27,10 +27,20 @@ def no_live_page_left() -> Iterator[None]:
     live.deactivate()
 
 
-def page(url: str, **kw: object) -> live.LivePage:
+def page(url: str, token_grace: float = 0, **kw: object) -> live.LivePage:
     """A student's page of the class (polled by hand: `poll()`)."""
-    return live.activate(open_live_class(url), student=Student(), poll=False, token_grace=0,
-                         **kw)
+    return live.activate(open_live_class(url), student=Student(), poll=False,
+                         token_grace=token_grace, **kw)
+
+
+def named(url: str, name: str) -> str:
+    """A page whose student typed `name` (in the class); returns the token its device keeps."""
+    p = page(url)
+    bar = NameBar(1, student=p.student)
+    bar.first.value = name
+    bar.ok_button.click()
+    assert p.page_state == "in" and p.token
+    return p.token
 
 
 def test_pause_covers_the_page_and_the_kernel_refuses_even_a_forged_click(
@@ -55,6 +65,35 @@ def test_pause_covers_the_page_and_the_kernel_refuses_even_a_forged_click(
     assert table.session.game.to_json() != before
 
 
+def test_pause_holds_the_practice_page_and_a_flapjack_hand(rooms_url: str) -> None:
+    """The pause holds every kind of page, not only a Hit Me table: the practice page's Check
+    and Next, and a Flapjack card (a room's seat draws the same table)."""
+    import json
+
+    from widgets.flapjack.table import FlapjackTable
+    from widgets.lessons.practice import SkillPractice
+
+    teacher = open_live_class(rooms_url)
+    p = page(rooms_url)
+    practice = SkillPractice(skills=["add-2"], seed=4, student=p.student)
+    table = FlapjackTable(players=2, seed=8, bot_delay=0)
+    card = next(b for b in table.hand_box.children if not b.disabled)
+    game = json.dumps(table.state.to_json())
+    teacher.pause()
+    p.poll()
+    practice.answer.value = str(practice.shape.answer)
+    practice.check_button.click()
+    card.click()
+    assert practice.attempts == 0 and practice.number == 1
+    assert json.dumps(table.state.to_json()) == game
+    assert p.refused_clicks == 2
+    teacher.resume()
+    p.poll()
+    practice.check_button.click()
+    card.click()
+    assert practice.attempts == 1 and json.dumps(table.state.to_json()) != game
+
+
 def test_the_exit_ticket_opens_on_every_page_of_its_lesson(rooms_url: str) -> None:
     teacher = open_live_class(rooms_url)
     lesson3 = page(rooms_url)
@@ -74,6 +113,34 @@ def test_the_exit_ticket_opens_on_every_page_of_its_lesson(rooms_url: str) -> No
     teacher.open_exit_ticket(None)
     lesson3.poll()
     assert lesson3.exit_box.layout.display == "none"
+
+
+def test_a_lesson_page_without_a_table_shows_the_cover_and_the_ticket_on_top(
+        rooms_url: str) -> None:
+    """Lesson 2 (no table): the re-check at the top of the page shows the cover and the exit
+    ticket the teacher opens; a piece further down shows the cover only (one ticket a page).
+    Lesson 1: the card explorer shows them."""
+    from widgets.lessons.explorer import CardExplorer
+    from widgets.lessons.practice import Recheck
+
+    teacher = open_live_class(rooms_url)
+    lesson2 = page(rooms_url)
+    recheck = Recheck(2, student=lesson2.student)
+    later = HitMeTable(players=2, seed=7, bot_delay=0)
+    ticket = ExitTicket(2, student=lesson2.student)
+    assert lesson2.box in recheck.children and lesson2.exit_box in recheck.children
+    assert lesson2.box in later.children and lesson2.exit_box not in later.children
+    teacher.open_exit_ticket(2)
+    lesson2.poll()
+    assert lesson2.exit_box.layout.display is None and lesson2.exit_box.children[1] is ticket
+    teacher.pause()
+    lesson2.poll()
+    assert "Eyes on the teacher" in lesson2.screen.value
+    live.deactivate()
+    teacher.resume()
+    lesson1 = page(rooms_url)
+    explorer = CardExplorer()
+    assert lesson1.box in explorer.children and lesson1.exit_box in explorer.children
 
 
 def test_a_typed_name_waits_for_approval_and_is_gated_meanwhile(rooms_url: str) -> None:
@@ -224,11 +291,7 @@ def test_enter_in_an_answer_box_is_refused_while_paused(rooms_url: str) -> None:
 
 def test_a_reloaded_page_whose_token_comes_late_gets_its_name_back(rooms_url: str) -> None:
     teacher = open_live_class(rooms_url)
-    first = page(rooms_url)
-    bar = NameBar(1, student=first.student)
-    bar.first.value = "Ana"
-    bar.ok_button.click()
-    token = first.token
+    token = named(rooms_url, "Ana")
     # the reload: the remembered name arrives first and the page asks for it (waiting: the
     # name is held), then the device's token arrives
     again = page(rooms_url)
@@ -238,3 +301,54 @@ def test_a_reloaded_page_whose_token_comes_late_gets_its_name_back(rooms_url: st
     again.recall.value = token
     assert again.page_state == "in" and again.token == token
     assert [p.state for p in teacher.pages()] == ["in"]  # the request was dropped
+    # the device keeps the token in use again (not the dropped request's)
+    assert token in again.keep.value
+
+
+def test_a_named_page_waits_for_its_device_to_say_which_token_it_kept(
+        rooms_url: str) -> None:
+    """A reloaded page knows its student's name before its device's script has typed the kept
+    token: it takes no name meanwhile (however slow the device), and gets its own back; a
+    device that keeps none says so, and the name is taken at once."""
+    teacher = open_live_class(rooms_url)
+    token = named(rooms_url, "Ana")
+    again = page(rooms_url, token_grace=3600)
+    again.student.set_names(("Ana",))
+    again.poll()
+    assert again.page_state is None and again.token is None  # no request, no cover
+    assert "Waiting" not in again.screen.value
+    again.recall.value = token
+    assert again.page_state == "in" and again.token == token
+    assert [(p.name, p.state) for p in teacher.pages()] == [("Ana", "in")]
+    live.deactivate()
+    fresh = page(rooms_url, token_grace=3600)
+    fresh.student.set_names(("Ben",))
+    assert fresh.page_state is None
+    fresh.recall.value = live.NO_TOKEN
+    assert fresh.page_state == "in" and fresh.name == "Ben" and fresh.token
+    assert sorted(p.name for p in teacher.pages()) == ["Ana", "Ben"]
+
+
+def test_picking_name_after_name_is_capped_before_the_class_is_asked(rooms_url: str) -> None:
+    """A page that picks one class-list name after another (the name flood, by the picker):
+    each pick that changes the page's name counts against the page's cap before the class's
+    store is asked; past the cap the page is told, the store is not written, and the page's
+    name stays the one the class holds for it."""
+    from rooms import caps
+
+    teacher = open_live_class(rooms_url)
+    letters = "abcdefghjkmnpqrstuvwxyz"  # the class reads i, l, 1 and o, 0 alike
+    roster = [f"Kid{letters[i // 23]}{letters[i % 23]}"
+              for i in range(caps.PAGE_CAPS["name"] + 5)]
+    teacher.set_roster(roster)
+    p = page(rooms_url)
+    for name in roster[:caps.PAGE_CAPS["name"]]:
+        assert p.pick(name) is True and p.student.names == (name,)
+    version = teacher.version()
+    held = p.student.names
+    for name in roster[caps.PAGE_CAPS["name"]:]:
+        assert p.pick(name) is False
+        assert "Too many name changes" in p.refusal
+    assert teacher.version() == version  # nothing written past the cap
+    assert p.student.names == held and p.name == held[0]
+    assert [(i.name, i.state) for i in teacher.pages() if i.state == "in"] == [(held[0], "in")]

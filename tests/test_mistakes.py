@@ -1,4 +1,4 @@
-"""Which mistake a wrong answer shows (widgets/lessons/mistakes.py): a pure function. Each mistake
+"""Which mistake a wrong answer shows (engine/mistakes.py): a pure function. Each mistake
 on several items, with the answers that show it and answers close to it that must stay unnamed;
 each mistake's words for the teacher and the student, in English and Spanish."""
 
@@ -8,8 +8,7 @@ import re
 
 import pytest
 
-from widgets.lessons.exit_ticket import TICKETS
-from widgets.lessons.mistakes import (
+from engine.mistakes import (
     ABS_FOR_SUM,
     ABS_KEPT_SIGN,
     ADDED_ABS,
@@ -30,6 +29,7 @@ from widgets.lessons.mistakes import (
     Shape,
     classify,
 )
+from widgets.lessons.exit_ticket import TICKETS
 from widgets.words import mistake_feedback, mistake_label, speaking
 from widgets.words.mistakes import FEEDBACK, LABELS
 
@@ -80,6 +80,8 @@ NAMED = [
     # the lesser number taken as closer to zero
     ("closer", (-7, 2), -7, LESSER_IS_CLOSER), ("closer", (-2, -7), -7, LESSER_IS_CLOSER),
     ("closer", (6, -6), -6, LESSER_IS_CLOSER), ("closer", (3, -10), -10, LESSER_IS_CLOSER),
+    # of three sums, "the least wins" (Hit Me: Ana +3, Ben -1, Cam -4)
+    ("closer", (3, -1, -4), -4, LESSER_IS_CLOSER),
 ]
 
 UNNAMED = [
@@ -87,11 +89,13 @@ UNNAMED = [
     ("sum", (3, -8), -5), ("abs", (-11,), 11), ("abs-sum", (7, -10), 3),
     ("difference", (-5, -2), -3), ("distance", (-3, 5), 8), ("greater", (-9, -2), -2),
     ("less", (-1, 6), -1), ("closer", (-2, 5), -2), ("closer", (6, -6), SAME),
+    ("closer", (3, -1, -4), -1), ("closer", (4, -2, 2), SAME),
     # other wrong answers: no mistake on the list explains them
     ("sum", (3, -8), 4), ("sum", (-3, -4), 6), ("abs", (-11,), 12), ("abs-sum", (7, -10), 2),
     ("difference", (1, -4), 3), ("difference", (-4, 6), -3), ("distance", (-2, -7), 9),
     ("distance", (2, 7), -3), ("greater", (-6, -1, 4), -6), ("greater", (-2, 5), SAME),
     ("closer", (-2, 5), 5), ("closer", (-2, 5), SAME), ("closer", (4, -4), 4),
+    ("closer", (3, -1, -4), 3), ("closer", (3, -1, -4), SAME),
     # adding the sizes is right when the signs agree: |(+10) + (+5)| = 15, -2 + (-5) = -7
     ("abs-sum", (10, 5), 15), ("sum", (-2, -5), -7),
     # the sizes subtracted when they are equal gives 0: not named
@@ -135,7 +139,8 @@ def test_classify_takes_whole_numbers_only() -> None:
 
 @pytest.mark.parametrize(("kind", "terms"), [
     ("sum", (1,)), ("abs", (1, 2)), ("difference", (1,)), ("product", (1, 2)), ("sum", (1, "2")),
-    ("greater", (3, 3)), ("closer", (0, 4)), ("distance", (1, 2, 3))])
+    ("greater", (3, 3)), ("closer", (0, 4)), ("closer", (1, 2, 3, 4, 5)),
+    ("distance", (1, 2, 3))])
 def test_a_shape_that_is_not_one_is_refused(kind: str, terms: tuple) -> None:
     with pytest.raises(ValueError, match="kind|whole numbers"):
         Shape(kind, terms)

@@ -14,6 +14,7 @@ from engine.questions import (
     TWO_SIGNS,
     NumberRefused,
     Question,
+    SumCheck,
     parse_number,
     read_number,
     terms_of,
@@ -66,3 +67,14 @@ def test_a_question_is_data_and_refuses_what_it_is_not() -> None:
         fields = {"kind": "sum", "terms": (1, 2), "lesson": 1, "item": "1"} | bad
         with pytest.raises(ValueError):
             Question(**fields)
+
+
+def test_a_table_reports_a_sum_or_a_difference_of_two() -> None:
+    assert SumCheck("flapjack 1 1", (-3, -9), 6, None, True, "difference").kind == "difference"
+    assert SumCheck("hit-me 1 1", (1, 2, 3), 6, 6, True).kind == "sum"
+    for bad in [{"kind": "product"}, {"kind": "difference", "terms": (1, 2, 3)},
+                {"kind": "difference", "given_abs": 3}]:
+        fields = {"item": "x", "terms": (1, 2), "given_sum": 3, "given_abs": None,
+                  "first_try": True, **bad}
+        with pytest.raises(ValueError, match="a check of a sum"):
+            SumCheck(**fields)

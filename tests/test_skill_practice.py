@@ -12,17 +12,18 @@ import pytest
 from widget_helpers import errors_raise  # noqa: F401 - autouse: click handlers raise
 
 import widgets.lessons.student as student_module
+from engine.mistakes import MISTAKES, Shape, classify
 from engine.questions import (
     DAILY_LIMIT,
     MISTAKE_SKILL,
     SKILL_KINDS,
+    SKILL_TARGETS,
     SKILLS,
     make_item,
     progress,
     wants_recheck,
 )
 from rooms.answers import Outbox, day_of, open_answers
-from widgets.lessons.mistakes import Shape, classify
 from widgets.lessons.practice import SkillPractice
 from widgets.lessons.student import Student
 from widgets.words import speaking
@@ -42,18 +43,28 @@ def test_every_skill_makes_its_own_questions(skill: str) -> None:
         assert seen == {True, False}
 
 
-@pytest.mark.parametrize("mistake", sorted(MISTAKE_SKILL))
-def test_a_targeted_item_can_show_its_mistake(mistake: str) -> None:
-    """The items drawn to practise a mistake are items where that mistake can be made."""
+@pytest.mark.parametrize(("skill", "mistake"), sorted(
+    (skill, m) for skill, targets in SKILL_TARGETS.items() for m in targets))
+def test_a_targeted_item_can_show_its_mistake(skill: str, mistake: str) -> None:
+    """The items drawn to practise a mistake are items of the skill where that mistake can be
+    made."""
     rng = random.Random(7)
-    skill = MISTAKE_SKILL[mistake]
-    for _ in range(20):
+    for _ in range(40):
         kind, terms = make_item(rng, skill, mistake)
+        assert kind in SKILL_KINDS[skill]
         shape = Shape(kind, terms, both=mistake in ("sum-for-abs", "abs-for-sum")
                       and kind in ("sum", "abs-sum"))
-        candidates = range(-30, 31) if kind not in ("greater", "less", "closer") \
+        candidates = range(-40, 41) if kind not in ("greater", "less", "closer") \
             else shape.options()
         assert any(classify(shape, g) == mistake for g in candidates), (kind, terms)
+
+
+def test_every_mistake_has_a_skill_that_practises_it() -> None:
+    """The dashboard's "practise this" sends each mistake to a skill whose questions can be
+    aimed at it."""
+    assert set(MISTAKE_SKILL) == set(MISTAKES)
+    for mistake, skill in MISTAKE_SKILL.items():
+        assert mistake in SKILL_TARGETS[skill], mistake
 
 
 def test_mastery_three_in_a_row_at_the_first_try() -> None:
@@ -264,3 +275,68 @@ def test_the_standing_is_kept_on_the_device_without_a_store() -> None:
         (DAY, "abs", True)] * 3 + [(later, "abs", True)]
     q.recall.value = kept_value([(DAY, "closer", True)])  # typed back once only
     assert q.state("closer").status() == "not-started"
+
+
+
+def _mastered_before(student: Student, skill: str) -> str:
+    """Ana mastered `skill` three days ago (in the store); returns today's day."""
+    import time
+
+    from rooms.answers import Answer, new_answer_id
+
+    store = open_answers(student.url)
+    now = time.time()
+    for i in range(3):
+        store.record(Answer(answer_id=new_answer_id(), student="Ana", lesson=0,
+                            activity="practice", item=f"{skill} 99-{i}", kind="abs",
+                            terms="-4", given="4", right=True, first_try=True,
+                            at=now - 3 * 86400 + i))
+    return day_of(now)
+
+
+def test_a_later_lesson_starts_with_the_re_check_of_a_skill_mastered_before(
+        student: Student) -> None:
+    """Lesson 3's re-check: nothing while nobody is named; once Ana's name comes back, one
+    question of the skill she mastered on an earlier day, answered once, filed as practice
+    under lesson 3; then nothing more, here or on the next page of the same day."""
+    from widgets.lessons.practice import Recheck
+
+    today = _mastered_before(student, "abs")
+    r = Recheck(lesson=3, today=today)
+    assert r.due() is None and r.shape is None and r.title not in r.children
+    student.set_names(("Ana",))  # the name typed once comes back at load
+    assert r.due() == "abs" and r.skill == "abs" and r.prompt in r.children
+    assert "Re-check: Absolute value" in r.title.value and r.skill_row not in r.children
+    answer_right(r)
+    assert "Still mastered" in r.standing.value and r.shape.kind in SKILL_KINDS["abs"]
+    r.next_question()  # its one question only
+    assert r.number == 1 and r.next_button not in r.children
+    assert student.outbox.flush() == 0
+    mine = [a for a in open_answers(student.url).answers(today) if a.lesson == 3]
+    assert [(a.activity, a.item.split()[0], a.first_try, a.right) for a in mine] == [
+        ("practice", "abs", True, True)]
+    again = Recheck(lesson=4, today=today)
+    assert again.due() is None and again.title not in again.children
+
+
+def test_a_missed_re_check_sends_the_skill_back_to_practice(student: Student) -> None:
+    from widgets.lessons.practice import Recheck
+
+    today = _mastered_before(student, "closer")
+    student.set_names(("Ana",))
+    r = Recheck(lesson=5, today=today, lang="es")
+    wrong = next(o for o in r.shape.options() if o != r.shape.answer)
+    r.choose(r.shape.options().index(wrong))
+    assert r.state("closer").status() == "practising"
+    assert "página de práctica" in r.standing.value
+
+
+def test_the_re_check_on_the_static_site_reads_the_device() -> None:
+    from widgets.lessons.practice import Recheck, kept_value
+
+    r = Recheck(lesson=2, today=DAY, on_device=True)
+    assert r.recall in r.children and r.title not in r.children  # nothing kept yet
+    r.recall.value = kept_value([("2026-11-20", "distance", True)] * 3)
+    assert r.skill == "distance" and r.title in r.children
+    answer_right(r)
+    assert "Still mastered" in r.standing.value and "distance" in r.keep.value

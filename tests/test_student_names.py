@@ -57,6 +57,8 @@ def test_first_names_taken(name: str) -> None:
 @pytest.mark.parametrize(("text", "why"), [
     ("", "Type your first name"), ("   ", "Type your first name"), (None, "Type your first"),
     ("x" * 25, "1 to 24"), ("<script>", "1 to 24"), ("Ana\u202e", "1 to 24"),
+    ("\u3164", "1 to 24"), ("Ana\u3164", "1 to 24"), ("A\uffa0na", "1 to 24"),
+    ("\u115f\u1160", "1 to 24"),
     ("Computer 3", "your own"), ("Ѕeat 4", "your own"), (["Ana"], "Type your first name"),
 ])
 def test_names_refused_with_the_reason(text: object, why: str) -> None:
@@ -160,14 +162,14 @@ def test_exit_ticket_answers_reach_the_store_with_their_mistake(student: Student
     rows = stored(student)
     assert [(a.student, a.item, a.given, a.right, a.first_try, a.mistake) for a in rows] == [
         ("Ana", "1", "-6", True, True, None), ("Ana", "2", "4", True, True, None),
-        ("Ana", "3", "1", False, True, None), ("Ana", "4", "+5", False, True,
-                                               "sign-of-closer"),
+        ("Ana", "3", "5", False, True, "sign-of-closer"),
+        ("Ana", "4", "+5", False, True, "sign-of-closer"),
         ("Ana", "5", "-4", True, True, None)]
     assert {a.lesson for a in rows} == {1} and {a.activity for a in rows} == {"exit-ticket"}
-    # data, no sentence: the question's kind and numbers (the choice: the number picked, or
-    # the choice's place when it stands for no number)
+    # data, no sentence: the question's kind and numbers (the choice: the number picked;
+    # "Positive" stands for a positive sum)
     assert [(a.kind, a.terms) for a in rows] == [
-        ("ticket", ""), ("greater", "-6,-1,4"), ("ticket", ""), ("sum", "3,-8"),
+        ("ticket", ""), ("greater", "-6,-1,4"), ("sum", "-9,4"), ("sum", "3,-8"),
         ("sum", "-3,-4,3")]
     # the next student at this device names themselves
     t.next_question()
@@ -207,6 +209,12 @@ def test_practice_answers_first_try_or_later(student: Student) -> None:
     assert rows[0].item == rows[1].item == "3-1" and rows[0].kind == "abs-sum"
     assert rows[0].terms == ",".join(map(str, q.numbers)) and rows[0].variant == 3
     assert rows[0].mistake == ("abs-kept-sign" if q.total < 0 else None)
+    p.next_question()
+    p.code_box.value = "3"  # the set again: its first answers are no first tries
+    p.code_button.click()
+    p.answer.value = str(abs(p.question.total))
+    p.check_typed()
+    assert [(a.item, a.right, a.first_try) for a in stored(student)][-1] == ("3-1", True, False)
 
 
 def test_the_name_bar_speaks_spanish(student: Student) -> None:
@@ -263,6 +271,29 @@ def test_flapjack_new_total_goes_to_the_store(student: Student) -> None:
             for a in rows] == [
         ("Ben", "sum", "-3,-9", "+12", False, True, "two-negatives-positive"),
         ("Ben", "sum", "-3,-9", "-12", True, False, None)]
+
+
+def test_a_subtracted_card_goes_to_the_store_as_a_difference(student: Student) -> None:
+    """Signed add or subtract: -3 - (-9) is filed as a difference, its mistake named as one
+    (moving left for a negative card), not as a sum's."""
+    from helpers import Scripted
+
+    from widgets.flapjack.table import FlapjackTable
+
+    student.set_names(("Ben",))
+    t = FlapjackTable(deck="KH,5S,3D,8S,2C,KS,4H,9D,6C,QD,7S,AH,10C,JD", seed=1, bot_delay=0,
+                      say_total=True, variant="signed-add-or-subtract",
+                      opponents=[Scripted("3D")], on_answer=reporter("flapjack"))
+    next(b for b in t.hand_box.children if b.description.startswith("9♦ ")).click()
+    t.subtract_button.click()
+    t.practice.boxes["total"].value = "-12"  # moved left by 9
+    t.practice.check_button.click()
+    t.practice.boxes["total"].value = "+6"
+    t.practice.check_button.click()
+    rows = stored(student)
+    assert [(a.kind, a.terms, a.given, a.right, a.first_try, a.mistake) for a in rows] == [
+        ("difference", "-3,-9", "-12", False, True, "subtract-negative-left"),
+        ("difference", "-3,-9", "+6", True, False, None)]
 
 
 def test_a_table_without_on_answer_reports_nothing(student: Student) -> None:
@@ -367,3 +398,100 @@ def test_a_retake_gets_new_numbers_and_adds_no_first_try(student: Student) -> No
     reload = ExitTicket(lesson=1)
     reload.start()
     assert reload.variant != 0 and reload.repeated == {"1", "2", "3", "4", "5"}
+
+
+def test_an_unnamed_try_is_not_the_next_students(student: Student) -> None:
+    """A ticket answered without a name, then "Next student at this device": the student who
+    names themselves next gets none of those answers, and their own are their first tries."""
+    t = ExitTicket(lesson=1)
+    t.start()
+    while not t.finished:  # every answer wrong, nobody named
+        item = t.items[t.index]
+        if item.choices:
+            t.choose((item.choices.index(item.answer) + 1) % len(item.choices))
+        else:
+            t.entry.value = str(item.answer + 1)
+            t.check_typed()
+        t.next_question()
+    assert len(student.waiting) == 5
+    t.next_student()
+    assert student.waiting == []
+    t.name_bar.first.value = "Ben"
+    t.name_bar.name_me()
+    _finish(t)
+    rows = stored(student)
+    assert {a.student for a in rows} == {"Ben"}
+    assert len(rows) == 5 and all(a.first_try and a.right for a in rows)
+    assert {a.variant for a in rows} == {t.variant}
+
+
+def test_answers_before_naming_are_kept_for_the_student_who_names_themselves(
+        student: Student) -> None:
+    """The same student who answered first and names themselves later keeps those answers."""
+    t = ExitTicket(lesson=1)
+    t.start()
+    _finish(t)
+    assert stored(student) == [] and len(student.waiting) == 5
+    t.name_bar.first.value = "Ana"
+    t.name_bar.name_me()
+    rows = stored(student)
+    assert len(rows) == 5 and {a.student for a in rows} == {"Ana"}
+    assert all(a.first_try and a.right for a in rows)
+
+
+def _answer_all(p: AbsoluteValuePractice) -> None:
+    while p.question is not None:
+        q = p.question
+        if q.kind == "closer":
+            p.choose(2 if q.answer == "same" else int(q.answer))
+        else:
+            p.answer.value = str(q.answer)
+            p.check_typed()
+        p.next_question()
+
+
+def test_a_check_taken_again_by_name_is_other_numbers_and_practice(student: Student) -> None:
+    """Lesson 2's first-try check, taken by Cam, then opened again (a reload, where the name
+    comes back): other questions, scored as practice, and no second first try in the store;
+    Dan, who has not taken it, gets the class's set as a first try."""
+    student.set_names(("Cam",))
+    p = AbsoluteValuePractice(kinds=["closer"], questions=5, seed=9, first_try=True)
+    assert p.seed == 9 and p.scored_first
+    _answer_all(p)
+    assert "5 of 5 right at the first try" in p.prompt.value
+    assert len([a for a in stored(student) if a.first_try]) == 5
+    again = AbsoluteValuePractice(kinds=["closer"], questions=5, seed=9, first_try=True)
+    assert again.seed != 9 and not again.scored_first
+    assert "already answered" in again.code_message.value
+    _answer_all(again)
+    assert "right at the first try" not in again.prompt.value
+    rows = stored(student)
+    assert len(rows) == 10 and len([a for a in rows if a.first_try]) == 5
+    assert {a.variant for a in rows if not a.first_try} == {again.seed}
+    # typing the class's code again is practice too
+    again.code_box.value = "9"
+    again.start_code()
+    assert again.seed == 9 and not again.scored_first
+    # the next student at the device has not taken it: the class's set, a first try
+    student.set_names(("Dan",))
+    fresh = AbsoluteValuePractice(kinds=["closer"], questions=5, seed=9, first_try=True)
+    assert fresh.seed == 9 and fresh.scored_first
+
+
+def test_a_check_whose_name_comes_back_after_load_is_swapped_before_any_answer(
+        student: Student) -> None:
+    """The name is recalled after the page loaded: a set this student took today is swapped
+    for other numbers before they answer; once they answered, it is only scored as practice."""
+    student.set_names(("Eve",))
+    _answer_all(AbsoluteValuePractice(kinds=["closer"], questions=3, seed=9, first_try=True))
+    student.set_names(())
+    page = AbsoluteValuePractice(kinds=["closer"], questions=3, seed=9, first_try=True)
+    assert page.seed == 9 and page.scored_first  # nobody named yet
+    student.set_names(("Eve",))  # the device's name comes back
+    assert page.seed != 9 and not page.scored_first
+    student.set_names(())
+    late = AbsoluteValuePractice(kinds=["closer"], questions=3, seed=9, first_try=True)
+    late.choose(0)  # answered before the name came back
+    student.set_names(("Eve",))
+    assert late.seed == 9 and not late.scored_first
+    assert len([a for a in stored(student) if a.first_try]) == 3

@@ -8,7 +8,9 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from rooms.live_class import open_live_class
+import pytest
+
+from rooms.live_class import LiveRefused, open_live_class
 from serving import todays_lesson as tl
 
 
@@ -85,6 +87,35 @@ def test_the_teachers_lesson_gets_the_class_and_the_old_one_is_drained(
         today.check()
         assert m.kernel_pools_config["04_two.ipynb"] == {"pool_size": 2}  # voila.json's
         return m
+
+    asyncio.run(run())
+
+
+def test_a_spanish_class_gets_the_spanish_lessons_pages(tmp_path: Path, monkeypatch: Any) -> None:
+    root = tmp_path / "lessons"
+    (root / "es").mkdir(parents=True)
+    for name in ("03_one.ipynb", "es/03_uno.ipynb"):
+        (root / name).write_text("{}")
+    monkeypatch.setattr(tl, "mem_available_mib", lambda: 100_000)
+    url = f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
+    teacher = open_live_class(url)
+
+    async def run() -> None:
+        m = Manager(root)
+        today = tl.TodaysLesson(m, url=url)
+        teacher.set_lesson(3, class_size=8, lang="es")
+        assert today.check() is True
+        assert m.kernel_pools_config["es/03_uno.ipynb"] == {"pool_size": 8}
+        assert "03_one.ipynb" not in m.kernel_pools_config
+        teacher.set_lesson(3, class_size=8, lang="en")  # the same lesson, now in English
+        assert today.check() is True
+        await asyncio.sleep(0.05)
+        assert m.kernel_pools_config["03_one.ipynb"] == {"pool_size": 8}
+        assert "es/03_uno.ipynb" not in m.kernel_pools_config  # back to voila.json's size
+        for bad in ("english", "ES", "../x", 3):
+            with pytest.raises(LiveRefused):
+                teacher.set_lesson(3, lang=bad)
+        assert teacher.state().lang == ""
 
     asyncio.run(run())
 

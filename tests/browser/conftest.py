@@ -156,9 +156,10 @@ class ClassServer(VoilaServer):
 
 
 @pytest.fixture(scope="session")
-def class_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ClassServer]:
+def class_server_process(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ClassServer]:
     """`make class`'s server (serving/class_server.py, bound to 127.0.0.1 so that nothing goes
-    to a network address), with the teacher's key KEY and a room store of its own."""
+    to a network address), with the teacher's key KEY and a room store of its own; the tests
+    take it through `class_server`."""
     rooms_url = f"sqlite:///{tmp_path_factory.mktemp('class') / 'rooms.sqlite3'}"
     env = {"ICG_TEACHER_KEY": KEY, "ICG_TEACHER_KEY_FILE": "/nonexistent/teacher_key",
            "ICG_ROOMS_URL": rooms_url}
@@ -184,6 +185,25 @@ def class_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ClassServ
         yield server
     finally:
         _stop(proc)
+
+
+@pytest.fixture
+def class_server(class_server_process: ClassServer) -> Iterator[ClassServer]:
+    """The class server shared by the session, as the next class finds it after each test: no
+    student page in the live class, no class list, no pause, lock or exit ticket, no answer or
+    name of today. A test takes it before `open_page`, so its pages are closed first (a page
+    still open could take its name again, and the next test's student of that name would wait
+    for the teacher)."""
+    yield class_server_process
+    from rooms.answers import open_answers
+    from rooms.live_class import open_live_class
+
+    live = open_live_class(class_server_process.rooms_url)
+    live.end_day()
+    live.set_roster([])
+    live.set_lesson(None)
+    live.set_options(locked=False, late_join=True, approve=False, confirm=False)
+    open_answers(class_server_process.rooms_url).delete_day()
 
 
 @pytest.fixture(scope="session")
@@ -312,6 +332,32 @@ def _decode_frame(payload: bytes | str) -> str:
     return text
 
 
+OPENED_PAGES: list[VoilaPage] = []  # this test's pages, described in its report if it fails
+
+
+def describe_page(vp: VoilaPage) -> str:
+    """What a failed test's page showed: its address, text, problems and the last messages its
+    kernel sent (a handler's traceback reaches the page as one)."""
+    if vp.page.is_closed():
+        return f"[{vp.name}] closed"
+    try:
+        from webkit import WIDGETS_SUMMARY_JS
+
+        summary = vp.page.evaluate("() => {" + WIDGETS_SUMMARY_JS + "}")
+        problems = vp.problems()
+    except Exception as e:  # noqa: BLE001 - a page gone mid-navigation says so
+        return f"[{vp.name}] {vp.page.url}: unreadable ({e})"
+    kinds, said = [], []
+    for frame in vp.frames[-40:]:
+        kind = re.search(r'"msg_type":\s*"(\w+)"', frame)
+        kinds.append(kind.group(1) if kind else "?")
+        if kind and kind.group(1) in ("error", "stream"):
+            said.append(re.sub(r"[\x00-\x1f]+", " ", frame)[-1500:])
+    return "\n".join([f"[{vp.name}] {vp.page.url}", summary,
+                      f"problems: {problems}", f"last kernel messages: {' '.join(kinds)}",
+                      *said])
+
+
 class VoilaPage:
     """One student's tab: a Playwright page plus what it logged, received and requested."""
 
@@ -319,6 +365,7 @@ class VoilaPage:
         self.context = context
         self.page = context.new_page()
         self.name = name
+        OPENED_PAGES.append(self)
         self.console_errors: list[str] = []
         self.page_errors: list[str] = []
         self.external_requests: list[str] = []
@@ -791,6 +838,22 @@ def notebook_has_widgets(path: Path) -> bool:
         "".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"
     )
     return bool(re.search(r"\bimport ipywidgets\b|\bfrom widgets\b.*\bimport [A-Z]", src))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """A failed browser test's report carries what each of its open pages showed."""
+    outcome = yield
+    report = outcome.get_result()
+    webkit = sys.modules.get("webkit")
+    if call.when == "call" and report.failed and webkit and webkit.OPENED_WINDOWS:
+        report.sections.append(("WebKit windows when the test failed", "\n\n".join(
+            wk.describe() for wk in webkit.OPENED_WINDOWS[-2:])))
+    if call.when == "call" and report.failed and OPENED_PAGES:
+        report.sections.append(("pages when the test failed",
+                                "\n\n".join(describe_page(vp) for vp in OPENED_PAGES)))
+    elif call.when == "teardown":
+        OPENED_PAGES.clear()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

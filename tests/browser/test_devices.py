@@ -159,6 +159,38 @@ def _audit_every_device(vp: Any, stem: str) -> dict[str, list[dict]]:
     return found
 
 
+# A worked example's texts under 24 px, and how far it reaches past the window's right edge.
+EXAMPLE_LARGE_JS = """() => { const out = []; let past = 0;
+  for (const root of document.querySelectorAll('.icg-example')) {
+    past = Math.max(past, root.getBoundingClientRect().right
+                          - document.documentElement.clientWidth);
+    const w = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let t = w.nextNode(); t; t = w.nextNode()) { const el = t.parentElement;
+      if (!t.textContent.trim() || el.closest('svg, style') || !el.checkVisibility()) continue;
+      const px = parseFloat(getComputedStyle(el).fontSize);
+      if (px < 24 - 0.05) out.push([el.className || el.tagName,
+                                    t.textContent.trim().slice(0, 30), px]); } }
+  return {small: out, past}; }"""
+
+
+def _example_in_large_print(vp: Any, stem: str) -> dict | None:
+    """A page's worked example at the projector's size with its "Large print" ticked (by
+    keyboard: Space on the focused checkbox): its small texts and overflow; None without one."""
+    switches = vp.page.locator(".icg-example .icg-lp-switch input")
+    if switches.count() == 0:
+        return None
+    w, h, _scale = DEVICES["projector"]
+    vp.page.set_viewport_size({"width": w, "height": h})
+    for i in range(switches.count()):
+        switches.nth(i).focus()
+        vp.page.keyboard.press("Space")
+    checked = switches.evaluate_all("els => els.every(e => e.checked)")
+    vp.page.locator(".icg-example").first.scroll_into_view_if_needed()
+    vp.page.wait_for_timeout(SETTLE_MS)
+    vp.screenshot(f"devices-{stem}-example-large-print")
+    return {"checked": checked, **vp.page.evaluate(EXAMPLE_LARGE_JS)}
+
+
 def _report(found: dict[str, list[dict]], keep: Any) -> list[str]:
     return [f"{device}: {p['where']} {p['kind']} {p['what']} ({p['n']})"
             for device, problems in found.items() for p in problems if keep(p)]
@@ -192,7 +224,8 @@ def visited(lessons_server: Any, browser: Any) -> Any:
                                              [ROOT_JS[table], NEEDED_JS[table]])
                     vp.page.screenshot(path=str(_artifact(f"devices-first-screen-{table}")))
                 found = _audit_every_device(vp, stem)
-                done[stem] = {"found": found, "first": first, "problems": vp.problems()}
+                done[stem] = {"found": found, "first": first, "problems": vp.problems(),
+                              "example": _example_in_large_print(vp, stem)}
             finally:
                 close_context(ctx)
         return done[stem]
@@ -207,6 +240,17 @@ def test_lesson_page_fits_every_device(notebook: Path, visited: Any) -> None:
     problems = _report(seen["found"], lambda p: p["where"] == "page")
     assert not problems, "\n".join(problems)
     assert seen["problems"] == []
+
+
+@pytest.mark.parametrize("stem", ["03_hit_me", "05_flapjack"])
+def test_worked_example_in_large_print_on_a_projector(stem: str, visited: Any) -> None:
+    """The worked example's "Large print", ticked from the keyboard on a projector: every text
+    of its picture at least 24 px, and the picture within the window."""
+    example = visited(stem)["example"]
+    assert example is not None, "the page shows no worked example with a Large print switch"
+    assert example["checked"] is True
+    assert example["small"] == []
+    assert example["past"] <= 0.5, example["past"]
 
 
 def test_zoom_200_is_the_same_at_device_scale_2(lessons_server: Any, browser: Any) -> None:

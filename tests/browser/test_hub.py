@@ -104,7 +104,9 @@ def _overlay(root: Path, ports: dict[str, int], proxy: list[str]) -> str:
         # The control user's server does not get the students' server configuration.
         "_config_path = c.Spawner.environment['JUPYTER_CONFIG_PATH']",
         "c.Spawner.environment = {'JUPYTER_CONFIG_PATH': lambda spawner:"
-        f" {str(root / 'no-config')!r} if spawner.user.name == {CONTROL!r} else _config_path}}",
+        f" {str(root / 'no-config')!r} if spawner.user.name == {CONTROL!r} else _config_path,"
+        # the test's own room store, not the one beside the project
+        f" 'ICG_ROOMS_URL': 'sqlite:///{root / 'rooms.sqlite3'}'}}",
     ]
     return "\n".join(lines) + "\n"
 

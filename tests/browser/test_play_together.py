@@ -162,7 +162,13 @@ def wait_for_move(store: Any, code: str, before: int, page: Any) -> None:
     the browser sends it: reading the store at once would still show the turn before it)."""
     deadline = time.monotonic() + TIMEOUT / 1000
     while store.current_version(code) == before:
-        assert time.monotonic() < deadline, "the click's move did not reach the store"
+        if time.monotonic() > deadline:
+            info = store.room(code)
+            now = time.time()
+            seats = [f"{s.name}: {s.controller}, seen {now - (s.last_seen or 0):.0f} s ago"
+                     for s in info.seats]
+            raise AssertionError(f"the click's move did not reach the store (version {before},"
+                                 f" {info.status}, turn {info.turn}; {'; '.join(seats)})")
         page.wait_for_timeout(50)
 
 

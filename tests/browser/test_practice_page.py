@@ -180,3 +180,47 @@ def test_practice_in_spanish(class_server: ClassServer, open_page: Any) -> None:
     name_and_master_adding(vp, "Bea", "es")
     assert wrong_first_tries(store, "Bea") == [("added-abs", True)] * 2
     assert vp.problems() == []
+
+
+def test_a_later_lesson_opens_with_the_re_check_of_a_skill_mastered_before(
+        class_server: ClassServer, open_page: Any) -> None:
+    """Rhea mastered absolute value three days ago. Lesson 3's page shows nothing of it until
+    she names herself; then, at the top of the lesson, one question on absolute value: right,
+    the skill stays mastered, and the answer reaches the store as practice of lesson 3."""
+    from rooms.answers import Answer, new_answer_id
+
+    store = open_answers(class_server.rooms_url)
+    before = time.time() - 3 * 86400
+    for i in range(3):
+        store.record(Answer(answer_id=new_answer_id(), student="Rhea", lesson=0,
+                            activity="practice", item=f"abs 99-{i}", kind="abs", terms="-4",
+                            given="4", right=True, first_try=True, at=before + i))
+    vp = open_page("student-Rhea")
+    vp.open(class_server.address + "voila/render/03_hit_me.ipynb")
+    page = vp.page
+    recheck = page.locator(".icg-recheck")
+    assert recheck.count() == 1 and "Re-check" not in recheck.inner_text()  # nobody named
+    vp.open(class_server.address + PAGE)  # she names herself once, on the practice page
+    page.get_by_label("Your first name:", exact=True).fill("Rhea")
+    page.get_by_label("Your first name:", exact=True).press("Tab")
+    vp.wait_synced()
+    page.get_by_role("button", name="That's me").click()
+    page.get_by_text("Answering as Rhea.", exact=False).wait_for(timeout=30_000)
+    # the device keeps the name once the kernel's keep widget reached the page (it may come
+    # just after the line that says it): then the next page can find it
+    page.wait_for_function("() => (localStorage.getItem('icg-student-names') || '')"
+                           ".includes('Rhea')", timeout=30_000)
+    vp.open(class_server.address + "voila/render/03_hit_me.ipynb")  # her name comes back
+    recheck.get_by_text("Re-check: Absolute value").wait_for(timeout=30_000)
+    box = recheck.bounding_box()
+    assert box is not None and box["y"] < page.locator(".icg-anchor-play").bounding_box()["y"]
+    assert "\u2714" in answer(vp, abs(sum(terms(page))))  # |-7| or |+3 + (-8)|
+    recheck.get_by_text("Still mastered: well done.").wait_for(timeout=30_000)
+    end = time.monotonic() + 30
+    while time.monotonic() < end and not [a for a in store.answers() if a.student == "Rhea"]:
+        time.sleep(0.2)
+    assert [(a.lesson, a.activity, a.item.split()[0], a.first_try, a.right)
+            for a in store.answers() if a.student == "Rhea"] == [(3, "practice", "abs", True,
+                                                                   True)]
+    vp.screenshot("recheck-lesson-3")
+    assert vp.problems() == []

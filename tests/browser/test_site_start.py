@@ -59,6 +59,11 @@ def test_python_starts_from_the_snapshot_and_each_visit_deals_its_own_cards(
 # The lesson's text has been moved into Voici's panel (every cell ran).
 MOVED_JS = """() => { const main = document.getElementById('main');
     return !!main && main.contains(document.getElementById('rendered_cells')); }"""
+# Wait for n frames of the page.
+FRAMES_JS = """n => new Promise(done => { const step = () => --n > 0
+    ? requestAnimationFrame(step) : done(); requestAnimationFrame(step); })"""
+# How far the lesson's text is scrolled in Voici's panel.
+PANEL_SCROLL_JS = "() => document.getElementById('rendered_cells').scrollTop"
 # Where an element is in the window: [top, bottom].
 PLACE_JS = "el => { const r = el.getBoundingClientRect(); return [r.top, r.bottom]; }"
 
@@ -90,6 +95,25 @@ def test_the_lesson_text_shows_while_python_starts_and_keeps_its_place(
     assert page.evaluate("el => document.activeElement === el", toggle.element_handle())
     assert page.locator("#icg-starting").count() == 0
     wait_interactive(page, "en")
+    assert site_page.problems() == []
+    # Another visit: the student scrolls on with the mouse's wheel as soon as the text moved,
+    # while the page still sets its place again: the panel stays where the student scrolled.
+    site_page.next_visit()
+    site_page.open(render_path("en", "03_hit_me"))
+    page = site_page.page
+    page.wait_for_function(SEEN_JS, arg=page.locator("h1").first.element_handle(),
+                           timeout=TIMEOUT)
+    ideas = page.locator("h2", has_text="Key ideas")
+    ideas.evaluate("el => window.scrollTo(0, window.scrollY + el.getBoundingClientRect().top)")
+    page.wait_for_function(MOVED_JS, timeout=LOAD_TIMEOUT)
+    moved_to = page.evaluate(PANEL_SCROLL_JS)
+    page.mouse.move(640, 450)
+    page.mouse.wheel(0, -400)
+    page.wait_for_function(f"() => ({PANEL_SCROLL_JS})() < {moved_to} - 100", timeout=TIMEOUT)
+    page.evaluate(FRAMES_JS, 10)
+    scrolled_to = page.evaluate(PANEL_SCROLL_JS)
+    page.evaluate(FRAMES_JS, 40)
+    assert page.evaluate(PANEL_SCROLL_JS) == pytest.approx(scrolled_to, abs=2)
     assert site_page.problems() == []
 
 

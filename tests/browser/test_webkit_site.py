@@ -93,11 +93,10 @@ def test_flapjack_game_in_webkit(wk: WebKitPage) -> None:
             wk.click(step["sign"])
         elif "card" in step:
             label = step["card"]
-            card = wk.wait("return [...document.querySelectorAll('.icg-card-btn')].find(b =>"
-                           " b.offsetParent !== null && !b.disabled"
-                           " && b.innerText === arguments[0]) || null", label)
-            wk.js("arguments[0].scrollIntoView({block: 'center'})", card)
-            card.click()
+            wk.click_element(lambda label=label: wk.wait(
+                "return [...document.querySelectorAll('.icg-card-btn')].find(b =>"
+                " b.offsetParent !== null && !b.disabled"
+                " && b.innerText === arguments[0]) || null", label), f"the card {label}")
             plays += 1
             assert plays <= 80, "the Flapjack game did not end"
             wk.wait("""const label = arguments[0];

@@ -25,8 +25,8 @@ CARD_JS = ("return [...document.querySelectorAll('.icg-card')].some(c =>"
 ANSWERS = ["-6", "+4", "Negative", "-5", "-4"]
 TYPED = (0, 3, 4)
 # the same answers as the store keeps them (rooms.answers.Answer.given): a typed number signed,
-# a number picked as that number, a choice without a number as its place
-STORED = ["-6", "4", "2", "-5", "-4"]
+# a choice as the number it stands for ("Negative": the sum -9 + (+4) = -5)
+STORED = ["-6", "4", "-5", "-5", "-4"]
 
 
 @pytest.fixture(scope="module")

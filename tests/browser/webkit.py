@@ -22,11 +22,16 @@ from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlparse
 
+from selenium.common.exceptions import StaleElementReferenceException
+
 DRIVER = os.environ.get("WEBKIT_DRIVER", "/usr/bin/WebKitWebDriver")
-# A cold start of the static site in WebKit took 4-15 s on this machine; a shared machine more.
-LOAD_TIMEOUT = 180.0
+# Waits that only guard against a hang (a test asserts what appears, never how fast): Python in
+# WebKit (Pyodide) on a busy two-core CI machine answered a click after more than 120 s and
+# drew the strategy lab's charts after more than 180 s, while the other workers ran Chromium.
+# A cold start of the static site in WebKit took 4-15 s on a quiet machine.
+LOAD_TIMEOUT = 360.0
 # A page's answer to a click; a loaded machine takes a minute or more.
-TIMEOUT = 120.0
+TIMEOUT = 300.0
 
 # Records errors and console errors of the page from now on (WebDriver classic has no events).
 RECORD_JS = """
@@ -36,6 +41,14 @@ if (!window.__icgProblems) {
   window.addEventListener('unhandledrejection',
     e => window.__icgProblems.push('unhandled rejection: '
                                    + (e.reason && e.reason.message || e.reason)));
+  window.__icgClicks = [];
+  document.addEventListener('click', e => {
+    window.__icgLastClick = e.target;
+    const b = e.target.closest && e.target.closest('button');
+    const what = b ? 'button ' + b.textContent.trim().slice(0, 30)
+                   : e.target.tagName + ' ' + String(e.target.className).slice(0, 30);
+    window.__icgClicks.push(Math.round(performance.now() / 100) / 10 + 's ' + what);
+  }, true);
   const error = console.error.bind(console);
   console.error = (...args) => { window.__icgProblems.push('console error: ' + args.join(' '));
                                  error(...args); };
@@ -48,6 +61,28 @@ SEEN_JS = """el => {
   const covered = main && main.checkVisibility() && !main.contains(el);
   return el.checkVisibility() && el.getBoundingClientRect().height > 0 && !covered;
 }"""
+# What a failed test's page shows of its widgets, in few characters: each visible button's text
+# (marked "(off)" when disabled), each message shown, and the end of the page's text.
+WIDGETS_SUMMARY_JS = """return (() => {
+  const seen = el => el.checkVisibility() && el.getBoundingClientRect().height > 0;
+  const one = s => s.replace(/\\s+/g, ' ').trim();
+  const buttons = [...document.querySelectorAll('.widget-button, .widget-toggle-button')]
+    .filter(seen).map(b => one(b.textContent) + (b.disabled ? ' (off)' : ''));
+  const messages = [...document.querySelectorAll('[class*="icg-msg"]')].filter(seen)
+    .map(m => m.className.match(/icg-msg-\\w+/g) + ': ' + one(m.innerText).slice(0, 200));
+  const text = one(document.body.innerText);
+  const clicks = (window.__icgClicks || []).slice(-10).join(' | ');
+  return 'clicks: ' + clicks + ' (now ' + Math.round(performance.now() / 100) / 10 + 's)\\n'
+    + 'buttons: ' + buttons.join(' | ').slice(0, 1500) + '\\nmessages: '
+    + messages.join(' / ').slice(0, 800) + '\\ntext (end): ' + text.slice(-1200);
+})()"""
+RECT_JS = ("const r = arguments[0].getBoundingClientRect();"
+           " return [r.left, r.top, r.width, r.height]")
+# After a click: "" when it reached the element (or nothing is recorded), else what it reached.
+LANDED_JS = """const t = window.__icgLastClick, el = arguments[0];
+if (!window.__icgClicks || !t || t === el || el.contains(t)) return '';
+return t.tagName + ' ' + String(t.className).slice(0, 60) + ' "'
+  + (t.textContent || '').trim().slice(0, 60) + '"';"""
 RESOURCES_JS = ("return performance.getEntriesByType('resource').map(e => e.name)"
                 ".concat([location.href])")
 
@@ -108,6 +143,9 @@ def driver_factory(display: str) -> Callable[..., Any]:
     return start
 
 
+OPENED_WINDOWS: list[WebKitPage] = []  # described in a failed test's report (conftest.py)
+
+
 class WebKitPage:
     """A WebKit window on one server: wait for conditions, click and type like a student."""
 
@@ -115,6 +153,17 @@ class WebKitPage:
         self.driver = driver
         self.base = base_url
         self.host = urlparse(base_url).netloc
+        OPENED_WINDOWS.append(self)
+
+    def describe(self) -> str:
+        """What a failed test's window showed: its address, text and problems."""
+        try:
+            url = self.driver.current_url
+            summary = self.driver.execute_script(WIDGETS_SUMMARY_JS)
+            problems = self.problems()
+        except Exception as e:  # noqa: BLE001 - a window gone or between two documents
+            return f"[webkit] unreadable ({e})"
+        return f"[webkit] {url}\n{summary}\nproblems: {problems}"
 
     def open(self, url: str) -> None:
         self.driver.get(url if "://" in url else self.base + url)
@@ -152,9 +201,44 @@ class WebKitPage:
             what=f"an enabled button {label!r}")
 
     def click(self, label: str, timeout: float = TIMEOUT) -> None:
-        el = self.button(label, timeout)
-        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
+        self.click_element(lambda: self.button(label, timeout), f"the button {label!r}")
+
+    def click_element(self, find: Any, what: str) -> None:
+        """Scroll the element `find()` returns to the window's middle and click it once it
+        stands still (two looks 0.2 s apart agree: the page's text moving into Voici's panel
+        moves it for a few frames). A page that draws the element anew meanwhile (a hand of
+        cards after a move) is asked for it again, as a locator would be. WebDriver clicks where
+        the element was a moment before; the click is checked to have reached it (once
+        `record()` ran), so that a page that moved meanwhile fails here, by name, instead of a
+        later wait for what the click should have done. `find` may be the element itself."""
+        deadline = time.monotonic() + TIMEOUT
+        last = None
+        el = find() if callable(find) else find
+        while True:
+            try:
+                if last is None:
+                    self.driver.execute_script(
+                        "arguments[0].scrollIntoView({block: 'center'})", el)
+                rect = self.js(RECT_JS, el)
+            except StaleElementReferenceException:
+                if not callable(find):
+                    raise
+                el, last = find(), None
+                continue
+            if rect == last:
+                break
+            if time.monotonic() > deadline:
+                raise AssertionError(f"WebKit: {what} kept moving for {TIMEOUT:.0f} s")
+            last = rect
+            time.sleep(0.2)
+        self.js("window.__icgLastClick = null")
         el.click()
+        try:
+            landed = self.js(LANDED_JS, el)
+        except StaleElementReferenceException:  # it left the page: what the click did
+            landed = ""
+        if landed:
+            raise AssertionError(f"WebKit: the click on {what} landed on {landed}")
 
     def text_box(self, label: str, timeout: float = TIMEOUT) -> Any:
         """The visible ipywidgets Text box whose label is exactly `label`, once it takes
@@ -168,8 +252,7 @@ class WebKitPage:
 
     def type_into(self, label: str, text: str) -> None:
         box = self.text_box(label)
-        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
-        box.click()
+        self.click_element(box, f"the text box {label!r}")
         box.send_keys(text)
 
     def text(self) -> str:

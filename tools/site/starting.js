@@ -7,7 +7,7 @@
 // - takes the status line ("Starting the lesson...") away once the first output shows;
 // - when the text moves into the panel, keeps the part of the lesson the student had scrolled
 //   to at the same height in the window, and the control they had focused (moving the text
-//   would reset both).
+//   would reset both), without undoing a scroll of theirs that comes meanwhile.
 (function () {
   "use strict";
   const note = document.getElementById("icg-starting");
@@ -45,8 +45,17 @@
       focused.focus({ preventScroll: true });
     }
     if (!anchor || !anchor.cell.isConnected) return;
+    // The panel lays itself out (and puts the text in place again) over the next frames: the
+    // place is set again on each of them, until the student scrolls, taps, clicks or types,
+    // which then wins.
     let frames = 0;
+    let theirs = false;
+    const yours = () => { theirs = true; };
+    for (const type of ["pointerdown", "wheel", "touchstart", "keydown"]) {
+      window.addEventListener(type, yours, { capture: true, once: true, passive: true });
+    }
     const settle = () => {
+      if (theirs) return;
       const off = anchor.cell.getBoundingClientRect().top - anchor.top;
       if (Math.abs(off) > 1) cells.scrollTop += off;
       frames += 1;

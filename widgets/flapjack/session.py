@@ -22,6 +22,7 @@ from engine.cards import Card
 from engine.errors import ConfigError, Reason, Why
 from engine.flapjack import FlapjackState, Play
 from engine.games import make_game, settings_of
+from engine.mistakes import Shape, classify
 from widgets import words
 from widgets.table.controller import TableController, call_later, make_bots
 from widgets.table.deal_codes import DealCodeError, new_secret_seed, parse_deal_code
@@ -32,7 +33,7 @@ from widgets.table.shell import (
     seat_names,
 )
 from widgets.table.shell import check_names as check_names_policy
-from widgets.words import _, config_error_text
+from widgets.words import _, config_error_text, mistake_feedback
 
 YOU = 0  # the student's seat (seat 0 deals, so the computer player on the left leads)
 SETTINGS = settings_of("flapjack")  # the registry's settings of this game (engine/games.py)
@@ -453,6 +454,9 @@ class FlapjackSession(HandChoices):
         self.misses += 1
         question = play_question(before, delta, aos, value).rsplit("=", 1)[0].strip()
         hint = direction_hint(before, delta, aos)
+        mistake = self.mistake(typed)
+        if mistake is not None:  # what the answer shows, then where the total lies
+            hint = f"{mistake_feedback(mistake)} {hint}"
         said = words.total_text(typed, aos)
         if self.misses == 1:
             return Feedback(_("Not quite: {question} is not {said}. {hint} Try again.").format(
@@ -460,6 +464,22 @@ class FlapjackSession(HandChoices):
         return Feedback(_("Not yet: {question} is not {said}. {hint} Try once more, or press "
                           "Show me.").format(question=question, said=said, hint=hint),
                         "error", offer_show_me=True)
+
+    def check_shape(self) -> Shape | None:
+        """The check being asked as the mistakes module reads it: the total before plus the
+        card's change, or, for a card subtracted, the total before minus the card."""
+        nums = self.expected()
+        if nums is None:
+            return None
+        before, delta, _after = nums
+        if self.pending is not None and self.pending[1] < 0:
+            return Shape("difference", (before, -delta))
+        return Shape("sum", (before, delta))
+
+    def mistake(self, typed: int) -> str | None:
+        """The common mistake the total `typed` shows (engine/mistakes.py), or None."""
+        shape = self.check_shape()
+        return None if shape is None else classify(shape, typed)
 
     def show_me(self) -> Feedback:
         nums = self.expected()

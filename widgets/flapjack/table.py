@@ -259,12 +259,12 @@ class FlapjackTable(TableShell, widgets.VBox):
         """"Say the new total"; reported to `on_answer` (not in a teacher's walkthrough, not
         the static site)."""
         s = self.session
-        first, nums, mine = s.misses == 0, s.expected(), s.my_turn()
+        first, shape, mine = s.misses == 0, s.check_shape(), s.my_turn()
         fb = s.check_total(typed)
-        if nums is not None and typed is not None and mine and not s.walkthrough \
+        if shape is not None and typed is not None and mine and not s.walkthrough \
                 and not IN_BROWSER and self.on_answer is not None:
-            self.on_answer(SumCheck(f"flapjack {s.deal_code} {s.practice_serial}", nums[:2],
-                                    typed, None, first))
+            self.on_answer(SumCheck(f"flapjack {s.deal_code} {s.practice_serial}", shape.terms,
+                                    typed, None, first, shape.kind))
         return fb
 
     def _answer(self, fb: Feedback) -> None:

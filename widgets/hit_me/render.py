@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.cards import signed
+from engine.mistakes import Shape, classify
 from widgets.table.render import (  # noqa: F401 - Arrow, Point, Span, score_table_html re-exported
     Arrow,
     Point,
@@ -19,7 +20,17 @@ from widgets.table.render import (  # noqa: F401 - Arrow, Point, Span, score_tab
     esc,
     score_table_html,
 )
-from widgets.words import _, abs_math, action_text, addressed, join_names, ngettext, sum_math
+from widgets.words import (
+    _,
+    abs_math,
+    action_text,
+    addressed,
+    join_names,
+    mistake_feedback,
+    ngettext,
+    sum_math,
+    sum_terms,
+)
 
 
 def text_esc(text: str) -> str:
@@ -160,19 +171,23 @@ def announce_feedback(values: list[int], typed_sum: int | None, typed_abs: int |
                       ) -> tuple[bool, str]:
     """Check a typed sum and |sum| against the cards; (right?, feedback text with arithmetic)."""
     total = sum(values)
-    terms = [signed(values[0])] + [f"({signed(v)})" for v in values[1:]]
-    question = " + ".join(terms)
+    question = sum_terms(values)
     if typed_sum is None or typed_abs is None:
         return False, _("Type a whole number in each box, like -7 or 12 "
                         "(the \u2212 key makes it negative).")
     if typed_sum == total and typed_abs == abs(total):
         return True, _("Right! {sum}, and {abs}.").format(sum=sum_math(values),
                                                           abs=abs_math(total))
+    both = len(values) >= 2  # the sum and |sum| asked together (engine/mistakes.py)
     if typed_sum != total:
-        return False, _("Your sum is not {typed}. Add the card values again: {question} = ?"
-                        ).format(typed=signed(typed_sum), question=question)
-    return False, _("Your sum {sum} is right. The absolute value is the distance from zero: "
-                    "|{sum}| = ? (you typed {typed})").format(sum=signed(total), typed=typed_abs)
+        text = _("Your sum is not {typed}. Add the card values again: {question} = ?"
+                 ).format(typed=signed(typed_sum), question=question)
+        mistake = classify(Shape("sum", tuple(values), both=both), typed_sum)
+    else:
+        text = _("Your sum {sum} is right. The absolute value is the distance from zero: "
+                 "|{sum}| = ? (you typed {typed})").format(sum=signed(total), typed=typed_abs)
+        mistake = classify(Shape("abs-sum", tuple(values), both=both), typed_abs)
+    return False, text if mistake is None else f"{mistake_feedback(mistake)} {text}"
 
 
 def status_html(text: str, info: Sequence[str]) -> str:

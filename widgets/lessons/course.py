@@ -185,10 +185,11 @@ FACILITATION: dict[str, dict[str, dict[str, str]]] = {
         "01_integers_with_cards.ipynb": {
             "materials": "a device per pair (started before the bell), the projector, a deck "
                          "per pair if you have one, the kit's number line strips (-13 to +13)",
-            "anticipated": '"added the sizes when signs differ" (+3 + (-8) = 11): ask how many '
-                           'zero pairs there are and what is left; "took the sign of the number '
-                           'closer to zero" (+5): ask which card pulls farther; "closer to zero '
-                           'is greater" (-1 > +4): point to where each number is on the line',
+            "anticipated": '"added the sizes when the signs differ" (+3 + (-8) = 11): ask how many'
+                           ' zero pairs there are and what is left; "right size, sign of the '
+                           'number closer to zero" (+5): ask which card pulls farther; "took the '
+                           'number closer to zero as greater" (-1 > +4): point to where each '
+                           'number is on the line',
             "language_support": "word wall: positive, negative, opposite, zero pair, number "
                                 "line, sum; sentence frame: \"The sum is ___ because ___ is "
                                 "farther from zero.\"; let pairs answer in their first "
@@ -196,11 +197,11 @@ FACILITATION: dict[str, dict[str, dict[str, str]]] = {
         },
         "02_absolute_value.ipynb": {
             "materials": "a device per student, the projector, the kit's number line strips",
-            "anticipated": '"absolute value kept the sign" (|-11| = -11): ask how many steps '
-                           'to zero, and whether steps can be negative; "added the sizes when '
-                           'signs differ" (|+7 + (-10)| = 17): add with the signs first; '
-                           '"lesser is closer" (-6 closer than +2): compare the steps, not the '
-                           'positions',
+            "anticipated": '"absolute value or distance given with a sign" (|-11| = -11): ask how '
+                           'many steps to zero, and whether steps can be negative; "added the '
+                           'sizes when the signs differ" (|+7 + (-10)| = 17): add with the signs '
+                           'first; "took the lesser number as closer to zero" (-6 closer than +2):'
+                           ' compare the steps, not the positions',
             "language_support": "word wall: absolute value, distance, closer to, farther "
                                 "from; sentence frame: \"___ is closer to zero because it is "
                                 "___ steps away.\"",
@@ -208,9 +209,9 @@ FACILITATION: dict[str, dict[str, dict[str, str]]] = {
         "03_hit_me.ipynb": {
             "materials": "a device per pair or three, the projector for the worked example, "
                          "real decks and the kit's Hit Me recording sheet if you have them",
-            "anticipated": '"sum/|sum| swapped" (a sum of -3 written as score -3): ask which '
-                           'one can be negative; "sign flipped" (-2 + (+5) = -3): start at -2 '
-                           'and move 5 to the right on the line',
+            "anticipated": '"gave the sum for |sum|" (a sum of -3 written as score -3): ask which '
+                           'one can be negative; "right size, wrong sign" (-2 + (+5) = -3): start '
+                           'at -2 and move 5 to the right on the line',
             "language_support": "word wall: hit, hold, score, tie; let students say \"hit me\" "
                                 "and \"I hold\" aloud; sentence frame: \"My sum is ___, my "
                                 "score is ___.\"",
@@ -218,12 +219,12 @@ FACILITATION: dict[str, dict[str, dict[str, str]]] = {
         "04_taking_a_card_away.ipynb": {
             "materials": "a device per pair, the projector for the explorer, a deck per pair, "
                          "the kit's upright number line for the thermometer and the lift",
-            "anticipated": '"two negatives make a positive" (-5 - (-2) = +3): take the card '
-                           'away in the explorer and watch the sum move 2 to the right; '
-                           '"subtracting a negative moved left" (+1 - (-4) = -3): ask which way '
-                           'taking away a debt moves you; "subtracting a positive moved right" '
-                           '(-4 - (+6) = +2); "distance across zero sizes subtracted" (from -3 '
-                           'to +5 is 2): count the steps to zero, then from zero',
+            "anticipated": '"two negatives make a positive" (-5 - (-2) = +3): take the card away '
+                           'in the explorer and watch the sum move 2 to the right; "subtracting a '
+                           'negative moved left" (+1 - (-4) = -3): ask which way taking away a '
+                           'debt moves you; "subtracting a positive moved right or was dropped" '
+                           '(-4 - (+6) = +2); "distance across zero: sizes subtracted" (from -3 to'
+                           ' +5 is 2): count the steps to zero, then from zero',
             "language_support": "word wall: take away, opposite, difference, distance, less "
                                 "than, greater than; say \"subtracting -3 is adding +3\" as a "
                                 "class before pairs work",
@@ -231,10 +232,10 @@ FACILITATION: dict[str, dict[str, dict[str, str]]] = {
         "05_flapjack.ipynb": {
             "materials": "a device per pair, the projector, real decks and the kit's Flapjack "
                          "running-total sheet and number line strips",
-            "anticipated": '"subtracted the sizes when signs agree" (-6 + (-8) = -2): both '
-                           'cards pull left; "subtracting a negative moved left" (in signed add '
-                           'or subtract, +5 - (-7) = -2): the move log writes +5 - (-7) = +12, '
-                           'ask why it moved right; "sign flipped" (+6 + (-8) = +2)',
+            "anticipated": '"subtracted the sizes when the signs agree" (-6 + (-8) = -2): both '
+                           'cards pull left; "subtracting a negative moved left" (in signed add or'
+                           ' subtract, +5 - (-7) = -2): the move log writes +5 - (-7) = +12, ask '
+                           'why it moved right; "right size, wrong sign" (+6 + (-8) = +2)',
             "language_support": "word wall: lead, running total, limit, draw pile, trick; "
                                 "sentence frame for every play: \"The total was ___, I add (or "
                                 "subtract) ___, the total is ___.\"",
@@ -242,10 +243,10 @@ FACILITATION: dict[str, dict[str, dict[str, str]]] = {
         "06_strategy_lab.ipynb": {
             "materials": "a device per pair (the charts take a few seconds the first time: "
                          "open the page before class), the projector for Experiment 4",
-            "anticipated": '"sum/|sum| swapped" (looking at -3 on the |sum| axis): take the '
-                           'distance first; "farther from zero is greater" and "closer to zero '
-                           'is greater" when comparing sums in a chart: say what each bar is a '
-                           'chance of',
+            "anticipated": '"gave the sum for |sum|" (looking at -3 on the |sum| axis): take the '
+                           'distance first; "of two negatives, took the one farther from zero as '
+                           'greater" and "took the number closer to zero as greater" when '
+                           'comparing sums in a chart: say what each bar is a chance of',
             "language_support": "word wall: chance, percent, fair share, claim, evidence; "
                                 "sentence frame: \"With ___ players, holding at ___ wins about "
                                 "___% of rounds, so ___.\"",
@@ -257,10 +258,10 @@ FACILITATION: dict[str, dict[str, dict[str, str]]] = {
                          "el proyector, un mazo por pareja si lo tienes, las tiras de recta "
                          "numérica del material (de -13 a +13)",
             "anticipated": "«sumó los valores absolutos con signos distintos» (+3 + (-8) = 11): "
-                           "pregunta cuántos pares cero hay y qué queda; «tomó el signo del más "
-                           "cercano a cero» (+5): pregunta qué carta tira más lejos; «más "
-                           "cerca de cero es mayor» (-1 > +4): señala dónde está cada número "
-                           "en la recta",
+                           "pregunta cuántos pares cero hay y qué queda; «valor absoluto correcto,"
+                           " signo del número más cercano al cero» (+5): pregunta qué carta tira "
+                           "más lejos; «tomó el número más cercano al cero como mayor» (-1 > +4): "
+                           "señala dónde está cada número en la recta",
             "language_support": "muro de palabras: positivo, negativo, opuesto, par cero, recta "
                                 "numérica, suma; frase modelo: «La suma es ___ porque ___ está "
                                 "más lejos de cero.»; deja que las parejas respondan primero en "
@@ -269,11 +270,12 @@ FACILITATION: dict[str, dict[str, dict[str, str]]] = {
         "02_absolute_value.ipynb": {
             "materials": "un dispositivo por estudiante, el proyector, las tiras de recta "
                          "numérica del material",
-            "anticipated": "«el valor absoluto conservó el signo» (|-11| = -11): pregunta "
-                           "cuántos pasos hay hasta cero y si un paso puede ser negativo; "
-                           "«sumó los valores absolutos con signos distintos» (|+7 + (-10)| = "
-                           "17): primero se suma con los signos; «el menor está más cerca» (-6 "
-                           "más cerca que +2): compara los pasos, no las posiciones",
+            "anticipated": "«valor absoluto o distancia dados con signo» (|-11| = -11): pregunta "
+                           "cuántos pasos hay hasta cero y si un paso puede ser negativo; «sumó "
+                           "los valores absolutos con signos distintos» (|+7 + (-10)| = 17): "
+                           "primero se suma con los signos; «tomó el número menor como el más "
+                           "cercano al cero» (-6 más cerca que +2): compara los pasos, no las "
+                           "posiciones",
             "language_support": "muro de palabras: valor absoluto, distancia, más cerca de, más "
                                 "lejos de; frase modelo: «___ está más cerca de cero porque "
                                 "está a ___ pasos.»",
@@ -282,9 +284,10 @@ FACILITATION: dict[str, dict[str, dict[str, str]]] = {
             "materials": "un dispositivo por pareja o trío, el proyector para el ejemplo "
                          "resuelto, mazos de verdad y la hoja de registro de Hit Me del "
                          "material si los tienes",
-            "anticipated": "«suma y |suma| intercambiadas» (una suma de -3 anotada como "
-                           "puntuación -3): pregunta cuál de las dos puede ser negativa; «cambió "
-                           "el signo» (-2 + (+5) = -3): empieza en -2 y muévete 5 a la derecha",
+            "anticipated": "«dio la suma en lugar de |suma|» (una suma de -3 anotada como "
+                           "puntuación -3): pregunta cuál de las dos puede ser negativa; «valor "
+                           "absoluto correcto, signo equivocado» (-2 + (+5) = -3): empieza en -2 y"
+                           " muévete 5 a la derecha",
             "language_support": "muro de palabras: pedir carta, plantarse, puntuación, empate; "
                                 "que digan en voz alta «¡Dame carta!» y «Me planto»; frase "
                                 "modelo: «Mi suma es ___, mi puntuación es ___.»",
@@ -293,13 +296,13 @@ FACILITATION: dict[str, dict[str, dict[str, str]]] = {
             "materials": "un dispositivo por pareja, el proyector para el explorador, un mazo "
                          "por pareja, la recta numérica vertical del material para el "
                          "termómetro y el ascensor",
-            "anticipated": "«dos negativos dan un positivo» (-5 - (-2) = +3): quita la carta en "
-                           "el explorador y mira cómo la suma se mueve 2 a la derecha; «restar "
-                           "un negativo movió a la izquierda» (+1 - (-4) = -3): pregunta hacia "
-                           "dónde te mueve quitar una deuda; «restar un positivo movió a la "
-                           "derecha» (-4 - (+6) = +2); «restó los valores absolutos al cruzar "
-                           "el cero» (de -3 a +5 hay 2): cuenta los pasos hasta cero y luego "
-                           "desde cero",
+            "anticipated": "«dos negativos dan un positivo» (-5 - (-2) = +3): quita la carta en el"
+                           " explorador y mira cómo la suma se mueve 2 a la derecha; «al restar un"
+                           " negativo se movió a la izquierda» (+1 - (-4) = -3): pregunta hacia "
+                           "dónde te mueve quitar una deuda; «al restar un positivo se movió a la "
+                           "derecha o se perdió un signo» (-4 - (+6) = +2); «distancia a través "
+                           "del cero: restó los valores absolutos» (de -3 a +5 hay 2): cuenta los "
+                           "pasos hasta cero y luego desde cero",
             "language_support": "muro de palabras: quitar, opuesto, diferencia, distancia, "
                                 "menor que, mayor que; digan juntos «restar -3 es sumar +3» "
                                 "antes del trabajo en parejas",
@@ -308,11 +311,11 @@ FACILITATION: dict[str, dict[str, dict[str, str]]] = {
             "materials": "un dispositivo por pareja, el proyector, mazos de verdad y la hoja de "
                          "total acumulado de Flapjack y las tiras de recta numérica del "
                          "material",
-            "anticipated": "«restó los valores absolutos con signos iguales» (-6 + (-8) = -2): "
-                           "las dos cartas tiran a la izquierda; «restar un negativo movió a la "
-                           "izquierda» (en sumar o restar con signo, +5 - (-7) = -2): el "
-                           "registro escribe +5 - (-7) = +12, pregunta por qué se movió a la "
-                           "derecha; «cambió el signo» (+6 + (-8) = +2)",
+            "anticipated": "«restó los valores absolutos con signos iguales» (-6 + (-8) = -2): las"
+                           " dos cartas tiran a la izquierda; «al restar un negativo se movió a la"
+                           " izquierda» (en sumar o restar con signo, +5 - (-7) = -2): el registro"
+                           " escribe +5 - (-7) = +12, pregunta por qué se movió a la derecha; "
+                           "«valor absoluto correcto, signo equivocado» (+6 + (-8) = +2)",
             "language_support": "muro de palabras: salida, total acumulado, límite, mazo para "
                                 "robar, baza; frase modelo en cada jugada: «El total era ___, "
                                 "sumo (o resto) ___, el total es ___.»",
@@ -321,10 +324,10 @@ FACILITATION: dict[str, dict[str, dict[str, str]]] = {
             "materials": "un dispositivo por pareja (los gráficos tardan unos segundos la "
                          "primera vez: abre la página antes de la clase), el proyector para "
                          "el Experimento 4",
-            "anticipated": "«suma y |suma| intercambiadas» (buscar -3 en el eje de |suma|): "
-                           "primero la distancia; «más lejos de cero es mayor» y «más cerca de "
-                           "cero es mayor» al comparar sumas en un gráfico: di de qué es "
-                           "probabilidad cada barra",
+            "anticipated": "«dio la suma en lugar de |suma|» (buscar -3 en el eje de |suma|): "
+                           "primero la distancia; «de dos negativos, tomó como mayor el más lejano"
+                           " del cero» y «tomó el número más cercano al cero como mayor» al "
+                           "comparar sumas en un gráfico: di de qué es probabilidad cada barra",
             "language_support": "muro de palabras: probabilidad, porcentaje, reparto "
                                 "equitativo, afirmación, prueba; frase modelo: «Con ___ "
                                 "jugadores, plantarse con ___ gana cerca del ___ % de las "

@@ -10,7 +10,7 @@ right. The teacher guide explains how to read it.
 On a served page the ticket asks the student's first name once (widgets/lessons/student.py,
 remembered
 on the device for the day), and every answer goes to the class's store with the mistake it
-shows (widgets/lessons/mistakes.py, from each question's `shape`): the teacher's class view shows
+shows (engine/mistakes.py, from each question's `shape`): the teacher's class view shows
 them.
 
 Light at load: a line of text and one Start button; the questions are built when the student
@@ -30,8 +30,8 @@ from typing import Any
 import ipywidgets as w
 
 from engine.cards import signed
+from engine.mistakes import Shape, classify
 from engine.questions import NumberRefused, Question, parse_number
-from widgets.lessons.mistakes import Shape, classify
 from widgets.page.in_browser import IN_BROWSER
 from widgets.page.language import N_, check_lang, speaks
 from widgets.table.components import (
@@ -208,8 +208,11 @@ TICKETS: dict[int, tuple[Item, ...]] = {
              why=N_("+4 is the farthest to the right on the number line, so it is the "
                     "greatest, even though -1 is closer to zero."),
              hint=N_("Greater means farther to the right on the number line.")),
+        # each choice stands for a sum of its sign: "Positive" (+5) is the sign of the card
+        # closer to zero, "Zero" (0) no named mistake
         Item(N_("Before you work it out: is -9 + (+4) positive, negative or zero?"),
              N_("Negative"), (N_("Positive"), N_("Negative"), N_("Zero")),
+             shape=Shape("sum", (-9, 4)), picks=(5, -5, 0),
              why=N_("The -9 pulls 9 to the left and the +4 only 4 to the right, so the sum is "
                     "left of zero: -9 + (+4) = -5."),
              hint=N_("Which card is farther from zero? Its sign wins.")),
@@ -252,14 +255,16 @@ TICKETS: dict[int, tuple[Item, ...]] = {
         Item(N_("What is your score with a sum of -3?"), 3, size=True,
              why=N_("|-3| = 3."), hint=N_("A score is a distance, never negative."),
              shape=Shape("abs", (-3,))),
+        # the sum closest to zero wins: "the least wins" picks Cam, "the greatest wins" Ana
         Item(N_("Final sums: Ana +3, Ben -1, Cam -4. Who wins?"), "Ben", ("Ana", "Ben", "Cam"),
+             shape=Shape("closer", (3, -1, -4)), picks=(3, -1, -4),
              why=N_("The scores are 3, 1 and 4: Ben's -1 is the closest to zero."),
              hint=N_("Compare the distances from zero.")),
         Item(N_("Your sum is -2. You hit and get 5\u2660 (+5). What is your new sum?"), 3,
              why=N_("-2 + (+5) = +3."), hint=N_("Start at -2 and move 5 to the right."),
              shape=Shape("sum", (-2, 5))),
         Item(N_("Final sums: Dee -2, Eli +2. Who wins?"), N_("They tie"),
-             ("Dee", "Eli", N_("They tie")),
+             ("Dee", "Eli", N_("They tie")), shape=Shape("closer", (-2, 2)), picks=(-2, 2, 0),
              why=N_("|-2| = |+2| = 2: they tie and share the round."),
              hint=N_("How far is each sum from zero?")),
     ),
@@ -271,12 +276,17 @@ TICKETS: dict[int, tuple[Item, ...]] = {
         Item(N_("Work out -4 - (+6)."), -10,
              why=N_("Subtracting +6 is adding -6: -4 + (-6) = -10, 6 more to the left."),
              hint=N_("Subtract by adding the opposite."), shape=Shape("difference", (-4, 6))),
-        Item(N_("A hand is worth +1. You take away its red 4 (-4). What is the hand worth "
-                "now?"), 5,
-             why=N_("+1 - (-4) = +1 + (+4) = +5: taking away a negative card moves the sum "
-                    "right."),
-             hint=N_("Taking a card away moves the sum the opposite way to adding it."),
-             shape=Shape("difference", (1, -4))),
+        # the zero-pair move: a card not in the hand is taken away after its zero pair is put in
+        Item(N_("A hand is worth +3 and has no 5\u2665 (-5) in it. To take 5\u2665 (-5) away, "
+                "what do you put in first, so that the hand is still worth +3?"),
+             N_("5\u2660 (+5) and 5\u2665 (-5)"),
+             (N_("5\u2660 (+5) alone"), N_("5\u2660 (+5) and 5\u2665 (-5)"),
+              N_("3\u2660 (+3) and 3\u2665 (-3)")),
+             why=N_("5\u2660 (+5) and 5\u2665 (-5) are a zero pair: together they add 0, so the "
+                    "hand is still +3. Then 5\u2665 (-5) is taken away and 5\u2660 (+5) stays: "
+                    "+3 - (-5) = +3 + (+5) = +8."),
+             hint=N_("A zero pair is a card and its opposite: together they add 0, and one of "
+                     "them must be the card to take away.")),
         Item(N_("What is the distance between -3 and +5 on the number line?"), 8, size=True,
              why=N_("|+5 - (-3)| = |+8| = 8: 3 steps to zero, then 5 more."),
              hint=N_("The distance between p and q is |p - q|."),
@@ -519,7 +529,9 @@ class ExitTicket(w.VBox):
             return
         self.codes.append(self.code or "")
         if self.name_bar is not None:
-            self.name_bar.change()  # the next student names themselves
+            # the next student names themselves; an unnamed student's answers are not theirs
+            self.name_bar.student.forget_waiting()
+            self.name_bar.change()
         self.index = 0
         self.marks = []
         self._retake()

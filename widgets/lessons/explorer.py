@@ -16,6 +16,7 @@ from engine.events import card_view
 from engine.games import GAMES as REGISTRY
 from widgets.lessons import worked_examples as lesson_tools
 from widgets.page.language import check_lang, speaks
+from widgets.page.live_gate import page_parts
 from widgets.table.components import (
     GuardedButton,
     guarded,
@@ -141,6 +142,7 @@ class CardExplorer(w.VBox):
                     self.clear_button, self.large_print_toggle],
                    layout=shared_layout(flex_flow="row wrap")),
             self.hand, self.equation, self.pairs, self.line,
+            *page_parts(),  # on a page of the live class: its cover and the exit ticket opened
         ], _dom_classes=("icg-root", "icg-explorer"))
         self._refresh()
 

@@ -8,7 +8,7 @@ Questions come from a seeded generator, so a practice set can be repeated by its
 
 On a served page every checked answer goes to the class's store under the student's first name
 (widgets/lessons/student.py: the name bar appears with the first answer), with the mistake it shows
-(widgets/lessons/mistakes.py).
+(engine/mistakes.py).
 """
 
 from __future__ import annotations
@@ -20,14 +20,16 @@ import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import ipywidgets as w
 
 from engine.cards import signed
+from engine.mistakes import Shape, classify
 from engine.questions import (
     CHOICE_KINDS,
     MASTERY_STREAK,
-    MISTAKE_SKILL,
+    SKILL_TARGETS,
     SKILLS,
     TARGETED_ITEMS,
     NumberRefused,
@@ -41,9 +43,9 @@ from engine.questions import (
 )
 from engine.questions import Question as QuestionData
 from widgets.lessons import worked_examples as nl
-from widgets.lessons.mistakes import Shape, classify
 from widgets.page.in_browser import IN_BROWSER
 from widgets.page.language import check_lang, grouped, speaks
+from widgets.page.live_gate import page_parts
 from widgets.table.components import (
     check_on_enter,
     hbox,
@@ -185,7 +187,7 @@ def explain(q: Question) -> str:
 
 
 def shape_of(q: Question) -> Shape:
-    """What the question asks of which numbers (widgets/lessons/mistakes.py)."""
+    """What the question asks of which numbers (engine/mistakes.py)."""
     if q.kind == "closer":
         return Shape("closer", q.numbers)
     return Shape("abs" if q.kind == "abs" else "abs-sum", q.numbers)
@@ -210,9 +212,10 @@ def check(q: Question, answer: object) -> Feedback:
             return Feedback(False, _("Look again: how far is {a} from zero, and how far is "
                                      "{b}?").format(a=signed(a), b=signed(b)))
         return Feedback(False, _("Compare the distances to zero (the absolute values)."))
-    n = parse_answer(answer)
-    if n is None:
-        return Feedback(False, _("Type a whole number, for example 8."), valid=False)
+    try:
+        n = parse_number(answer)
+    except NumberRefused as e:
+        return Feedback(False, number_refused_text(e.code), valid=False)
     if n == q.answer:
         return Feedback(True, _("Yes! {why}").format(why=explain(q)))
     mistake = classify(shape_of(q), n)
@@ -248,6 +251,7 @@ class AbsoluteValuePractice(w.VBox):
         self.lang = check_lang(lang)
         self.lesson = lesson
         self.name_bar: w.Widget | None = None  # who answers: made with the first answer
+        self.student: Any = None  # a check's student (widgets.lessons.student.Student)
         self.first_try = bool(first_try)
         kinds = tuple(kinds)
         if not kinds or any(k not in KINDS for k in kinds):
@@ -256,6 +260,8 @@ class AbsoluteValuePractice(w.VBox):
             raise ValueError(f"seed must be a whole number or None; got {seed!r}")
         self.seed = seed if seed is not None else random.Random().randrange(1000, 10000)
         self.rng = random.Random(self.seed)
+        self.codes_done = {self.seed}  # the sets started on this page
+        self.repeated = False  # this set was started before: its questions were seen
         self.kinds = kinds
         self.total_questions = questions
         self.number = 0
@@ -287,7 +293,43 @@ class AbsoluteValuePractice(w.VBox):
         self.action_row = hbox([self.try_button, self.show_button, self.next_button])
         self.code_row = hbox([self.code_box, self.code_button, self.new_button])
         super().__init__(self._parts(), _dom_classes=("icg-root", "icg-practice"))
+        self.answered_in_set = False  # an answer was checked in this set on this page
         self.next_question()
+        # a check follows who answers: a named student's second time gets other numbers
+        if self.first_try and not IN_BROWSER:
+            from widgets.lessons import student as student_module
+
+            self.student = student_module.STUDENT
+            self.student.listeners.append(self._named)
+            self._named()
+
+    def _tried_before(self, seed: int) -> bool:
+        """Whether this check's named student had a first try at the set `seed` today (in the
+        class's store: on another page, before a reload)."""
+        s = self.student
+        if s is None or not s.names:
+            return False
+        own = f"{seed}-"
+        return any(item.startswith(own) for item in s.first_tried(self.lesson, "check"))
+
+    @speaks
+    def _named(self) -> None:
+        """A student named themselves (typed, or recalled on a reload or another page): if
+        they had first tries at this set today, it is not new to them. Before any answer on
+        this page, a set of other numbers replaces it; either way it is scored as practice, so
+        replaying a check never makes a second first try or a perfect score."""
+        if self.repeated or not self._tried_before(self.seed):
+            return
+        if not self.answered_in_set:
+            seed = self.seed
+            while seed in self.codes_done:
+                seed = random.SystemRandom().randrange(1000, 10000)
+            self._restart(seed)
+        self.repeated = True
+        self.code_message.value = "<p role='status'>" + _(
+            "You already answered this check today: these questions are practice, and your "
+            "first answers stay the ones your teacher sees.") + "</p>"
+        self._update_buttons()
 
     # ----- parts made when a question first needs them ---------------------------------------
     def _build_typed(self) -> None:
@@ -318,7 +360,16 @@ class AbsoluteValuePractice(w.VBox):
     def _layout_children(self) -> None:
         self.children = self._parts()
 
+    @property
+    def scored_first(self) -> bool:
+        """A check scored by first tries: not practice, and not a set seen before on this page
+        (its questions are not new: a repeated set is scored as practice)."""
+        return self.first_try and not self.repeated
+
     def _restart(self, seed: int) -> None:
+        self.repeated = seed in self.codes_done or self._tried_before(seed)
+        self.answered_in_set = False
+        self.codes_done.add(seed)
         self.seed = seed
         self.rng = random.Random(seed)
         self.number = 0
@@ -356,7 +407,7 @@ class AbsoluteValuePractice(w.VBox):
             self.done = True
             self.question = None
             done = (_("Set finished: {correct} of {total} right at the first try.")
-                    if self.first_try else _("Set finished: {correct} of {total} correct."))
+                    if self.scored_first else _("Set finished: {correct} of {total} correct."))
             self.prompt.value = (
                 "<b>" + done.format(correct=self.correct, total=self.total_questions) + "</b> "
                 + _("Press <b>New set</b> for other questions, or type a practice code to "
@@ -435,9 +486,10 @@ class AbsoluteValuePractice(w.VBox):
     def _record(self, fb: Feedback, given: str = "") -> Feedback:
         if fb.valid:
             self.attempts += 1
+            self.answered_in_set = True
             self._to_class(fb, given)
         if fb.correct:
-            if not self.first_try or self.attempts == 1:
+            if not self.scored_first or self.attempts == 1:
                 self.correct += 1
             self.done = True
             self.picture.value = self._picture(self.question)
@@ -465,7 +517,7 @@ class AbsoluteValuePractice(w.VBox):
             question=QuestionData(shape.kind, shape.terms, self.lesson,
                                   f"{self.seed}-{self.number}", self.seed),
             activity="check" if self.first_try else "practice", given=given, right=fb.correct,
-            first_try=self.attempts == 1, mistake=mistake)
+            first_try=self.attempts == 1 and not self.repeated, mistake=mistake)
 
     def _flip_sign(self) -> None:
         t = self.answer.value.strip()
@@ -497,7 +549,7 @@ class AbsoluteValuePractice(w.VBox):
             "<b>" + _("Question {number} of {total}").format(number=self.number,
                                                              total=self.total_questions)
             + "</b> &middot; "
-            + (_("right at the first try: {correct}") if self.first_try
+            + (_("right at the first try: {correct}") if self.scored_first
                else _("correct so far: {correct}")).format(correct=self.correct)
             + " &middot; " + _("practice code: {code}").format(code=self.seed))
 
@@ -739,18 +791,21 @@ class SkillPractice(w.VBox):
         return self.student if self.student is not None else STUDENT
 
     def _teacher_asks(self) -> None:
-        """The teacher's "practise this" (the dashboard): the page offers that skill next."""
+        """The teacher's "practise this" (the dashboard): the page offers that skill next, its
+        next questions aimed at the mistake the student showed."""
         if IN_BROWSER or self.on_device:
             return
         who = self._who()
-        asked = [s for s in who.asked_practice() if s in self.skills]
+        asked = [(s, m) for s, m in who.asked_practice() if s in self.skills]
         if not asked:
             return
-        self.offered = asked[0]
+        self.offered, mistake = asked[0]
         who.took_practice(self.offered)
         if self.offered != self.skill:
             self.skill = self.offered
             self.targets = []
+        if mistake in SKILL_TARGETS[self.skill]:
+            self.targets = [mistake] * TARGETED_ITEMS
 
     def _answered(self, given: int, data: str) -> Feedback:
         shape = self.shape
@@ -765,7 +820,7 @@ class SkillPractice(w.VBox):
                 self._keep()
             if mistake is not None:
                 self.last_mistake = mistake
-                if MISTAKE_SKILL.get(mistake) == self.skill or self.skill == "add-3":
+                if mistake in SKILL_TARGETS[self.skill]:
                     self.targets = [mistake] * TARGETED_ITEMS
         self._to_class(data, right, first, mistake)
         if right:
@@ -832,6 +887,91 @@ class SkillPractice(w.VBox):
                      "look at one with you.").format(n=st.today)
         else:
             text = ""
+        self.standing.value = f"<p role='status'><b>{esc(text)}</b></p>" if text else ""
+
+
+class Recheck(SkillPractice):
+    """The start of a later lesson: a skill the student mastered on an earlier day comes back
+    once, as one question (its re-check). Nothing shows while none is due: nobody named yet,
+    no skill mastered before today, or every one re-checked today (here, on the practice page
+    or on another lesson's page). Served, the student's first tries are read from the class's
+    store when they are named (a name typed once comes back at load); on the static site, from
+    the device. The answer is a first try at practice like any other: right, the skill stays
+    mastered; wrong, it is practised again."""
+
+    @speaks
+    def __init__(self, lesson: int, *, lang: str | None = None, student: object = None,
+                 today: str | None = None, on_device: bool | None = None) -> None:
+        self._ready = False
+        self.title = html_widget()
+        super().__init__(SKILLS, lesson=lesson, lang=lang, student=student, today=today,
+                         on_device=on_device)
+        # what stays while no re-check is due: the stylesheet, on the static site the device's
+        # keep and recall widgets, and on a page of the live class its cover and the exit
+        # ticket the teacher opens (this piece is the first of the lesson's page: on top)
+        first = (self.stylesheet, *((self.keep, self.recall) if self.on_device else ()),
+                 *page_parts(lesson))
+        self._idle = first
+        self._shown = (*first, self.title, self.prompt, self.typed_row, self.choice_row,
+                       self.feedback, self.standing)
+        # an empty box keeps one pixel: a page counts it as shown
+        self.layout = w.Layout(min_height="1px")
+        self.add_class("icg-recheck")
+        self._ready = True
+        if not self.on_device:
+            who = self._who()
+            who.listeners.append(self._named)
+            if who.names:
+                self.named_as = tuple(who.names)
+                self.earlier = self._stored_firsts()
+        self.next_question()
+
+    def due(self) -> str | None:
+        """The skill whose re-check is due now, or None."""
+        if not self.on_device and not self._who().names:
+            return None
+        standing = progress(self.all_firsts(), self.today)
+        return next((s for s in SKILLS if wants_recheck(standing.get(s, SkillState()),
+                                                         self.today)), None)
+
+    @speaks
+    def next_question(self) -> None:
+        if not self._ready or self.firsts:  # its one question is answered: nothing more
+            return
+        skill = self.due()
+        if skill is None:
+            self.shape, self.number = None, 0
+            self.children = self._idle
+            return
+        if self.shape is not None and self.skill == skill:  # asked already
+            return
+        self.skill, self.targets = skill, []
+        self.shape, self.number, self.done = None, 0, False
+        super().next_question()
+        self.children = self._shown
+
+    def _named(self) -> None:
+        super()._named()
+        if not self.firsts:
+            self.next_question()
+
+    def _teacher_asks(self) -> None:
+        """The teacher's "practise this" waits for the practice page."""
+
+    def _draw(self) -> None:
+        super()._draw()
+        if not self._ready:
+            return
+        self.title.value = "<h3>" + esc(_("Re-check: {skill}").format(
+            skill=skill_name(self.skill))) + "</h3><p>" + esc(_(
+                "You mastered this skill on an earlier day: one question to see that it is "
+                "still there.")) + "</p>"
+        if not self.firsts:
+            text = ""
+        elif self.firsts[0][2]:
+            text = _("Still mastered: well done.")
+        else:
+            text = _("Not this time: practise this skill again on the practice page.")
         self.standing.value = f"<p role='status'><b>{esc(text)}</b></p>" if text else ""
 
 

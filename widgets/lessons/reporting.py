@@ -30,6 +30,6 @@ def reporter(lesson: int | str, *, student: Any = None) -> Callable[[SumCheck], 
 
         record_sum_check(lesson=number, item=check.item, terms=check.terms,
                          given_sum=check.given_sum, given_abs=check.given_abs,
-                         first_try=check.first_try, student=student)
+                         first_try=check.first_try, student=student, kind=check.kind)
 
     return on_answer

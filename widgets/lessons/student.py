@@ -108,6 +108,9 @@ class Student:
         self.clock = clock
         self.lesson: int | None = None  # the page's lesson (its name bars say it)
         self.waiting: list[dict[str, Any]] = []
+        # (name, lesson, activity, item) of the first tries this page sent (some may still be
+        # on their way to the store)
+        self.sent_firsts: set[tuple[str, int, str, str]] = set()
         self.listeners: list[Callable[[], None]] = []
         self.outbox: Any = None  # rooms.answers.Outbox, made at the first answer
         self.answers = 0  # answers this page recorded (at most MAX_ANSWERS)
@@ -116,13 +119,14 @@ class Student:
         self._reader: Any = None  # the store, read for the teacher's "practise this"
 
     # ----- the name --------------------------------------------------------------------------
-    def set_names(self, names: tuple[str, ...]) -> None:
+    def set_names(self, names: tuple[str, ...], *, counted: bool = False) -> None:
         """The page's student(s) from now on (() : nobody); NameRefused past the page's or the
-        computer's name changes (rooms/caps.py)."""
+        computer's name changes (rooms/caps.py). `counted`: the change was counted already
+        (`count_name_change`, before the live class was asked)."""
         if names == self.names:
             return
-        if names and not self.caps().allow("name"):
-            raise NameRefused(_("Too many name changes on this device: ask your teacher."))
+        if names and not counted:
+            self.count_name_change()
         self.names = names
         if names:
             self._on_page()
@@ -131,6 +135,17 @@ class Student:
                 self._send(**kw)
         for fn in list(self.listeners):
             fn()
+
+    def forget_waiting(self) -> None:
+        """The next student at this device: what an unnamed student answered is not theirs, so
+        it is dropped (it never reaches the store under the next name)."""
+        self.waiting = []
+
+    def count_name_change(self) -> None:
+        """Count one name change against the page's and the computer's caps; NameRefused past
+        them (the change must not happen)."""
+        if not self.caps().allow("name"):
+            raise NameRefused(_("Too many name changes on this device: ask your teacher."))
 
     def on_page(self, lesson: int) -> None:
         """The page of `lesson` is open (its name bar is shown)."""
@@ -179,11 +194,14 @@ class Student:
             # each carries the other's name, so the pair's work is seen as the pair's
             partner = names[1 - i] if len(names) == 2 else ""
             box.put(Answer(answer_id=f"{answer_id}-{i}", student=name, partner=partner, **kw))
+            if kw["first_try"]:
+                self.sent_firsts.add((name, kw["lesson"], kw["activity"], kw["item"]))
 
-    def asked_practice(self) -> list[str]:
+    def asked_practice(self) -> list[tuple[str, str | None]]:
         """The skills the teacher asked this page's student to practise today ("practise
-        this" on the dashboard), latest first; [] unnamed, on the static site, or when the
-        store cannot be reached. Reads only this student's own requests."""
+        this" on the dashboard), each with the mistake to aim at (or None), latest first; []
+        unnamed, on the static site, or when the store cannot be reached. Reads only this
+        student's own requests."""
         if IN_BROWSER or not self.names:
             return []
         from rooms.answers import AnswerRefused
@@ -198,19 +216,22 @@ class Student:
 
     def first_tried(self, lesson: int, activity: str) -> set[str]:
         """The items this page's student (the first of a pair) had a first try at today, in
-        the store and on this page; empty when the store cannot be reached."""
+        the store and on this page (sent, maybe not stored yet); only this page's when the
+        store cannot be reached."""
         if IN_BROWSER or not self.names:
             return set()
         from rooms.answers import AnswerRefused
         from rooms.errors import StoreUnavailable
 
+        name = self.names[0]
+        here = {item for (who, les, act, item) in self.sent_firsts
+                if (who, les, act) == (name, lesson, activity)}
         try:
             if self._reader is None:
                 self._reader = self._box().opener()
-            return self._reader.first_tried(self.names[0], lesson, activity,
-                                            today(self.clock()))
+            return here | self._reader.first_tried(name, lesson, activity, today(self.clock()))
         except (StoreUnavailable, AnswerRefused):
-            return set()
+            return here
 
     def practice_firsts(self) -> list[tuple[str, str, bool]]:
         """This page's student's (the first of a pair) first tries at practice, every day the
@@ -416,13 +437,23 @@ class NameBar(w.VBox):
 
 def record_sum_check(*, lesson: int, item: str, terms: tuple[int, ...],
                      given_sum: int | None = None, given_abs: int | None = None,
-                     first_try: bool, student: Student | None = None) -> None:
+                     first_try: bool, student: Student | None = None,
+                     kind: str = "sum") -> None:
     """A table's check of a sum (and, asked together, of its absolute value) as the page's
     student's answers, with the mistake each wrong one shows: Hit Me's end-of-round check,
-    Flapjack's "say the new total"."""
-    from widgets.lessons.mistakes import Shape, classify
+    Flapjack's "say the new total" (`kind` 'difference': a card subtracted, terms[0] minus
+    terms[1])."""
+    from engine.mistakes import Shape, classify
 
     who = student if student is not None else STUDENT
+    if kind == "difference":
+        if given_sum is not None:
+            right = terms[0] - terms[1]
+            who.record(question=Question("difference", terms, lesson, f"{item} difference"),
+                       activity="check", given=signed(given_sum), right=given_sum == right,
+                       first_try=first_try,
+                       mistake=classify(Shape("difference", terms), given_sum))
+        return
     total = sum(terms)
     both = given_sum is not None and given_abs is not None and len(terms) >= 2
     if given_sum is not None:

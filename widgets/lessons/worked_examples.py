@@ -24,6 +24,7 @@ from widgets.words import (
     ngettext,
     private_for_onlooker,
     reason_text,
+    sum_math,
 )
 
 NAMES = ("Ana", "Ben", "Cam", "Dee", "Eli", "Fay", "Gus", "Hal")
@@ -89,9 +90,7 @@ def hit_me_example() -> str:
     res = rnd.result()
     for seat in (1, 2, 0):
         values = rnd.card_values(seat)
-        terms = " + ".join(f"({signed(v)})" for v in values)
-        lines.append(f"  {NAMES[seat]}: {terms} = {signed(res.sums[seat])}, "
-                     f"{abs_math(res.sums[seat])}")
+        lines.append(f"  {NAMES[seat]}: {sum_math(values)}, {abs_math(res.sums[seat])}")
     winner = NAMES[res.winners[0]]
     lines.append(_("{name} wins: a sum of {sum} is the closest to zero.").format(
         name=winner, sum=signed(res.sums[res.winners[0]])))
@@ -265,7 +264,7 @@ def flapjack_example_html() -> str:
 
 
 def example_view(which: str, lang: str | None = None) -> object:
-    """A worked example as a picture: 'hit-me' or 'flapjack'.
+    """A worked example as a picture: 'hit-me' or 'flapjack', with its "Large print" switch.
 
     Plain HTML output, not a widget: nothing in it is interactive, so it needs no kernel
     connection (widget models cost every page load a message each; the picture shows even
@@ -279,7 +278,11 @@ def example_view(which: str, lang: str | None = None) -> object:
         raise ValueError(f"which must be 'hit-me' or 'flapjack'; got {which!r}")
     with speaking(lang):
         body = html[which]()
-    return HTML(f'<style>{load_css()}</style><div class="icg-root">{body}</div>')
+        # for a projector, as the tables' switch: a checkbox the page's stylesheet reads
+        switch = (f'<label class="icg-lp-switch"><input type="checkbox"> {esc(_("Large print"))}'
+                  "</label>")
+    return HTML(f'<style>{load_css()}</style><div class="icg-root icg-example">{switch}{body}'
+                "</div>")
 
 
 def deal_later(make: Any, label: str, **settings: Any) -> object:

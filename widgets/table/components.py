@@ -19,7 +19,7 @@ import ipywidgets as widgets
 from ipywidgets.widgets.widget_bool import ToggleButtonStyle
 from ipywidgets.widgets.widget_string import HTMLStyle, TextStyle
 
-from engine.questions import read_number
+from engine.questions import NumberRefused, parse_number, read_number
 from widgets.table import deal_codes
 from widgets.table.render import (
     Arrow,
@@ -30,7 +30,7 @@ from widgets.table.render import (
     move_log_html,
     number_line_svg,
 )
-from widgets.words import HintList, _, bound, card_aria
+from widgets.words import HintList, _, bound, card_aria, number_refused_text
 
 log = logging.getLogger(__name__)
 
@@ -746,7 +746,27 @@ class AnswerEntry(widgets.VBox):
     def answers(self) -> dict[str, int | None]:
         return {n: parse_int_answer(b.value) for n, b in self.boxes.items()}
 
+    def refused(self) -> str | None:
+        """Why a box's typed text is not a whole number ("5-", "--5", "five"), naming the
+        box; None when every box holds a number or nothing."""
+        for name, box in self.boxes.items():
+            text = box.value
+            if not isinstance(text, str) or not text.strip():
+                continue
+            try:
+                parse_number(text)
+            except NumberRefused as e:
+                return _("{label}: {reason}").format(label=self.labels[name],
+                                                     reason=number_refused_text(e.code))
+        return None
+
     def check(self) -> None:
+        """Check: a text that is not a number is told why (not checked, not counted as a
+        miss); otherwise `on_check` gets the numbers (None for an empty box)."""
+        why = self.refused()
+        if why is not None:
+            self.feedback(why, "error")
+            return
         if self.on_check is not None:
             self.on_check(self.answers())
 

@@ -506,10 +506,13 @@ class TableShell:
 
 
 class CardRow:
-    """The student's hand as a row of card buttons, kept across moves (a button is made once
-    and re-labelled; buttons beyond the hand stay off the page). `buttons` (made on demand),
-    `keys` (the card key of each shown button) and `box` (the HBox on the page). A click calls
-    `on_click(key)`; a forged click on a disabled button calls `on_refused(key or None)`.
+    """The student's hand as a row of card buttons, one button per card: a button is made when
+    its card first comes into the hand and shows that card only, so a click always means the
+    card its label showed (a click sent while the hand was changing on the page plays no other
+    card); a card that leaves the hand takes its button off the page, blank and switched off.
+    `buttons` (the hand's, in its order, then the others), `keys` (the card key of each shown
+    button) and `box` (the HBox on the page). A click calls `on_click(key)`; a forged click on a
+    disabled button calls `on_refused(key)`.
 
     `show(hand)` takes choices with `key`, `card` (a card view), `reason` (why it cannot be
     played now, None: playable), `short` (the reason for the label; "": the label stays the
@@ -523,30 +526,33 @@ class CardRow:
 
         self.on_click = on_click
         self.on_refused = on_refused
-        self.buttons: list[Any] = []
+        self.by_key: dict[str, Any] = {}
         self.keys: list[str] = []
         self.box = widgets.HBox([], layout=ui.shared_layout(flex_flow="row wrap"))
 
-    def _key(self, i: int) -> str | None:
-        return self.keys[i] if 0 <= i < len(self.keys) else None
+    @property
+    def buttons(self) -> list[Any]:
+        shown = set(self.keys)
+        return [self.by_key[k] for k in self.keys] + [
+            b for k, b in self.by_key.items() if k not in shown]
 
-    def _click(self, i: int) -> None:
-        key = self._key(i)
-        if key is not None:
+    def _click(self, key: str) -> None:
+        if key in self.keys:
             self.on_click(key)
+        else:  # a card no longer in the hand (its button was leaving the page)
+            self.on_refused(key)
 
     def show(self, hand: Sequence[Any]) -> None:
         """Label one button per card (a lasting reason on a disabled one)."""
         from widgets.table import components as ui
 
-        self.keys = [c.key for c in hand]
-        for i in range(max(len(hand), len(self.buttons))):
-            if i >= len(hand):  # kept for later, off the page (not among the hand's children)
-                b = self.buttons[i]
-                with b.hold_sync():
-                    b.disabled, b.description, b.tooltip = True, "", ""
-                continue
-            c = hand[i]
+        keys = [c.key for c in hand]
+        for key in set(self.keys) - set(keys):  # off the page, blank, kept for a later deal
+            b = self.by_key[key]
+            with b.hold_sync():
+                b.disabled, b.description, b.tooltip = True, "", ""
+        self.keys = keys
+        for c in hand:
             detail = _("cannot be played now, {reason}").format(reason=c.reason) \
                 if c.reason else ""
             if c.reason and c.short:
@@ -556,11 +562,12 @@ class CardRow:
             else:
                 look = {"suffix": " " + _("(chosen)") if c.chosen else ""}
             classes = ["icg-fj-pending"] if c.chosen else []
-            if i < len(self.buttons):
-                ui.update_card_button(self.buttons[i], c.card, classes=classes, **look)
+            b = self.by_key.get(c.key)
+            if b is not None:
+                ui.update_card_button(b, c.card, classes=classes, **look)
             else:  # a new button is made as it should look (one message, not one per trait)
                 b = ui.card_button(c.card, classes=classes, **look)
-                b.on_click(bound(lambda _b, i=i: self._click(i)))
-                b.refused = lambda i=i: self.on_refused(self._key(i))
-                self.buttons.append(b)
-        self.box.children = tuple(self.buttons[:len(hand)])
+                b.on_click(bound(lambda _b, k=c.key: self._click(k)))
+                b.refused = lambda k=c.key: self.on_refused(k)
+                self.by_key[c.key] = b
+        self.box.children = tuple(self.by_key[k] for k in keys)

@@ -5,7 +5,7 @@ Read from the class's store (rooms/answers.py), today's only:
 - per student, the page they are on and when they were last active;
 - the exit tickets by question: first answers, how many right, the class's share right, and
   per student a mark for each question;
-- the wrong answers grouped by the mistake they show (widgets/lessons/mistakes.py), each with the
+- the wrong answers grouped by the mistake they show (engine/mistakes.py), each with the
   answers given;
 - a projector mode that hides every name (the shares and the mistakes stay, with no name);
 - a CSV of the day's answers (a download link made in the kernel: nothing leaves the server),
@@ -29,6 +29,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from engine.mistakes import MISTAKES, Shape
 from engine.questions import (
     CHOICE_KINDS,
     MISTAKE_SKILL,
@@ -49,8 +50,8 @@ from rooms.answers import (
     day_of,
     open_answers,
 )
+from rooms.names import name_key
 from widgets.lessons.exit_ticket import TICKETS, Item, shown
-from widgets.lessons.mistakes import MISTAKES, Shape
 from widgets.table.components import MessageArea, html_widget, make_button, shared_layout
 from widgets.words import (
     N_,
@@ -181,9 +182,12 @@ def _question_order(q: str) -> tuple[int, str]:
     return (int(q), "") if q.isdigit() else (10**6, q)
 
 
-def summarise(answers: Sequence[Answer]) -> Summary:
+def summarise(answers: Sequence[Answer], earlier: dict[str, list[tuple[str, str, bool]]]
+              | None = None, today: str | None = None) -> Summary:
     """The exit tickets' first answers by question and by student, and every wrong answer
-    (exit tickets, practice and checks) by the mistake it shows."""
+    (exit tickets, practice and checks) by the mistake it shows; each student's standing in
+    each skill from their practice's first tries, the days before `today` (`earlier`:
+    name -> [(day, item, right)], ClassAnswers.practice_firsts_before) and today's."""
     out = Summary()
     results: dict[tuple[int, str], QuestionResult] = {}
     for a in answers:
@@ -202,6 +206,10 @@ def summarise(answers: Sequence[Answer]) -> Summary:
                 out.other_wrong += 1
     out.table_checks = hit_me_checks(answers)
     firsts: dict[str, list[tuple[str, str, bool]]] = {}
+    named = {name_key(a.student): a.student for a in answers}  # today's name of each student
+    for name, rows in (earlier or {}).items():
+        mine = firsts.setdefault(named.get(name_key(name), name), [])
+        mine += [(d, skill_of(item), right) for d, item, right in rows if skill_of(item)]
     for a in answers:
         if a.first_try and a.activity == "practice" and skill_of(a.item):
             firsts.setdefault(a.student, []).append((a.day, skill_of(a.item), a.right))
@@ -209,7 +217,7 @@ def summarise(answers: Sequence[Answer]) -> Summary:
             out.missed.setdefault((a.lesson, a.item), []).append(a)
         elif a.first_try and not a.right and a.activity == "practice" and skill_of(a.item):
             out.missed.setdefault((a.lesson, skill_of(a.item)), []).append(a)
-    today = answers[-1].day if answers else ""
+    today = today or (answers[-1].day if answers else "")
     out.skills = {name: progress(f, today) for name, f in firsts.items()}
     out.questions = sorted(results.values(),
                            key=lambda r: (r.lesson, _question_order(r.question)))
@@ -401,7 +409,11 @@ def most_missed_html(summary: Summary, limit: int = 5) -> str:
         what = skill_name(skill) if skill else question_words(sample)
         given: dict[str, int] = {}
         for a in wrong:
-            given[given_words(a)] = given.get(given_words(a), 0) + 1
+            # a skill's practice items are each their own numbers: a wrong answer is shown
+            # with its question (+3 + (-8) = ? \u2192 +11), never mixed with another item's
+            said = (f"{question_words(a)} \u2192 {given_words(a)}" if skill
+                    else given_words(a))
+            given[said] = given.get(said, 0) + 1
         common = ", ".join(f"{g} \u00d7{n}" for g, n in sorted(
             given.items(), key=lambda kv: -kv[1])[:3])
         labels = sorted({mistake_label(a.mistake) for a in wrong if a.mistake in MISTAKES})
@@ -411,21 +423,45 @@ def most_missed_html(summary: Summary, limit: int = 5) -> str:
 
 
 def gradebook_header() -> list[str]:
-    return ([_("student")] + [_("exit ticket, lesson {lesson}").format(lesson=n)
-                              for n in TICKETS] + [skill_name(k) for k in SKILLS])
+    return ([_("student")] + [_("exit ticket, lesson {lesson} (out of {n})").format(
+        lesson=n, n=len(items)) for n, items in TICKETS.items()]
+        + [skill_name(k) for k in SKILLS])
 
 
-def gradebook_rows(summary: Summary) -> list[list[object]]:
-    """A row per student: each lesson's exit-ticket score (first answers right, of the
-    ticket's questions; empty when not taken) and each skill's standing."""
-    names = sorted({*summary.marks, *summary.skills}, key=str.casefold)
+def ticket_scores(summary: Summary, earlier: dict[str, list[tuple[str, int, str, bool]]]
+                  | None = None) -> dict[str, dict[int, int]]:
+    """Each student's exit-ticket score by lesson: the first answers right on the first day
+    they took that lesson's ticket (`earlier`: the days before today, name -> [(day, lesson,
+    item, right)], ClassAnswers.ticket_firsts_before; then today's)."""
+    out: dict[str, dict[int, int]] = {}
+    for name, firsts in (earlier or {}).items():
+        first_day: dict[int, str] = {}
+        marks: dict[tuple[int, str], bool] = {}
+        for day, lesson, item, right in firsts:  # oldest first
+            if first_day.setdefault(lesson, day) == day:
+                marks.setdefault((lesson, item), right)
+        for (lesson, _item), right in marks.items():
+            out.setdefault(name, {}).setdefault(lesson, 0)
+            out[name][lesson] += right
+    for name, marks in summary.marks.items():
+        mine = out.setdefault(name, {})
+        for lesson in {les for les, _q in marks}:
+            if lesson not in mine:
+                mine[lesson] = sum(v for (les, _q), v in marks.items() if les == lesson)
+    return out
+
+
+def gradebook_rows(summary: Summary, earlier: dict[str, list[tuple[str, int, str, bool]]]
+                   | None = None) -> list[list[object]]:
+    """A row per student: each lesson's exit-ticket score (a number: the first answers
+    right, out of the ticket's questions, as the header says; empty when not taken), every
+    kept day's, and each skill's standing."""
+    scores = ticket_scores(summary, earlier)
+    names = sorted({*scores, *summary.skills}, key=str.casefold)
     rows: list[list[object]] = []
     for name in names:
-        marks = summary.marks.get(name, {})
-        row: list[object] = [name]
-        for lesson, items in TICKETS.items():
-            mine = [v for (les, _q), v in marks.items() if les == lesson]
-            row.append(f"{sum(mine)}/{len(items)}" if mine else "")
+        mine = scores.get(name, {})
+        row: list[object] = [name] + [mine.get(lesson, "") for lesson in TICKETS]
         st = summary.skills.get(name, {})
         row += [status_name(st.get(k, SkillState()).status()) for k in SKILLS]
         rows.append(row)
@@ -536,13 +572,14 @@ class AnswersPanel(widgets.VBox):
                 self.keep_box.value = self.answers.keep_days()
             stamp = self.current_stamp()
             answers = self.answers.answers(day)
+            earlier = self.answers.practice_firsts_before(day)
             presence = self.answers.presence(day)
         except StoreUnavailable as e:
             self.message.show(room_error_text(e), "error")
             return False
         hide = bool(self.hide_names.value)
         self.stamp = stamp
-        self.summary = summarise(answers)
+        self.summary = summarise(answers, earlier, day)
         self.students.value = students_html(presence, now, hide)
         self.tickets.value = tickets_html(self.summary, hide) + variants_html(answers, hide)
         self.mistakes.value = mistakes_html(self.summary, hide)
@@ -571,7 +608,7 @@ class AnswersPanel(widgets.VBox):
 
     def practise_this(self) -> bool:
         """The students who showed the chosen mistake today get practice on it next (their
-        practice page offers its skill)."""
+        practice page offers its skill, its next questions aimed at that mistake)."""
         mistake = self.practise_choice.value
         wrong = self.summary.mistakes.get(mistake) if mistake else None
         if not wrong or mistake not in MISTAKE_SKILL:
@@ -579,7 +616,8 @@ class AnswersPanel(widgets.VBox):
             return False
         students = [name for name, _n in mistake_students(wrong)]
         try:
-            n = self.answers.ask_practice(students, MISTAKE_SKILL[mistake], self.clock())
+            n = self.answers.ask_practice(students, MISTAKE_SKILL[mistake], self.clock(),
+                                          mistake=mistake)
         except StoreUnavailable as e:
             self.message.show(room_error_text(e), "error")
             return False
@@ -594,7 +632,12 @@ class AnswersPanel(widgets.VBox):
         now = self.clock()
         if not self.refresh():
             return False
-        rows = gradebook_rows(self.summary)
+        try:
+            earlier = self.answers.ticket_firsts_before(day_of(now))
+        except StoreUnavailable as e:
+            self.message.show(room_error_text(e), "error")
+            return False
+        rows = gradebook_rows(self.summary, earlier)
         text = csv_of(rows, header=gradebook_header(), row=lambda r: r)
         self.gradebook.value = csv_link(text, day_of(now), len(rows), now, gradebook=True)
         return True

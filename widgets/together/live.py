@@ -40,7 +40,12 @@ from widgets.words import _, live_error_text, ngettext
 log = logging.getLogger(__name__)
 
 POLL_EVERY = 0.5
-TOKEN_GRACE = 1.5  # seconds a reopened page waits for its device's token before picking anew
+# The page's script (the classroom template's live-page.js) types into the recall box the token
+# this device kept, or NO_TOKEN when it kept none: a page with a name picks it only then, so a
+# reopened page never takes its name anew (waiting for the teacher, its own token lost) because
+# its device was slow to say. TOKEN_GRACE: how long a page without that script waits instead.
+NO_TOKEN = "none"
+TOKEN_GRACE = 5.0
 MAX_TOKEN = 64
 
 COVER = ("position:fixed;inset:0;z-index:10000;background:#fff;display:flex;"
@@ -73,6 +78,8 @@ class LivePage:
         self.stopped = False
         self.refused_clicks = 0
         self._exit_ticket: Any = None
+        self.exit_hosted = False  # a piece of the page shows `exit_box` (the first that asks)
+        self.device_said = False  # the recall box was typed: the device's token, or NO_TOKEN
         self.screen = html_widget(classes=("icg-live-screen",))
         self.exit_box = w.VBox([], layout=shared_layout(display="none"),
                                _dom_classes=("icg-live-exit",))
@@ -85,8 +92,8 @@ class LivePage:
         self.welcome = ""  # after a move: the day's answers kept under the name
         if student is not None:
             self.use_student(student)
-        # the cover (in every table and name bar of the page) and the exit ticket's place (in
-        # the tables only: the ticket holds a name bar, which holds the cover)
+        # the cover and the device's token, in every piece and name bar of the page (the exit
+        # ticket's place, `exit_box`, in the first piece only: see page_parts)
         self.box = w.VBox([self.keep, self.recall, self.screen], _dom_classes=("icg-live",))
         self.poll()
         if poll:
@@ -141,29 +148,47 @@ class LivePage:
             if page_state == "in":
                 self._seat_back()
         if (self.token is None and self.student is not None and self.student.names
-                and not self.refusal
-                and time.monotonic() - self.opened >= self.token_grace):
+                and not self.refusal and self._may_pick()):
             self._pick(self.student.names[0])
         self.draw()
 
     # ----- the name -----------------------------------------------------------------------
+    def _may_pick(self) -> bool:
+        """A page without a token may pick its student's name: its device said it keeps no
+        token for it (or one the class does not know), or the grace is over."""
+        return self.device_said or time.monotonic() - self.opened >= self.token_grace
+
     def _recalled(self, change: dict[str, Any]) -> None:
-        """The token this device kept for the page (checked: the store knows it or not)."""
+        """The token this device kept for the page (checked: the store knows it or not), or
+        NO_TOKEN: it keeps none, and a name given meanwhile is picked now."""
         value = change["new"]
         if not isinstance(value, str) or not 0 < len(value) <= MAX_TOKEN or value == self.token:
             return
+        if value == NO_TOKEN:
+            if not self.device_said:
+                self.device_said = True
+                self.poll()
+            return
         if self.token is not None and self.page_state in ("in", "removed"):
             return
+        self.device_said = True
         try:
             page_state, name = self.store.page(value)
-            if page_state is None:
-                return  # a token the class does not know (another day, forged): ignored
+            if page_state is None:  # a token the class does not know (another day, forged)
+                self.poll()  # ignored: a name given meanwhile is picked now
+                return
             if self.token is not None:  # a request made before the device's token came
                 self.store.forget(self.token)
         except StoreUnavailable:
             return
-        self.token, self.page_state, self.refusal = value, None, ""
+        self.page_state, self.refusal = None, ""
+        self._keep(value)
         self.poll()
+
+    def _keep(self, token: str) -> None:
+        """The page's token, and the device keeps it (static/live-page.js reads data-keep)."""
+        self.token = token
+        self.keep.value = f"<span data-keep='{html.escape(token, quote=True)}'></span>"
 
     def _named(self) -> None:
         """The page's student named themselves (typed or remembered): claim the name."""
@@ -171,8 +196,8 @@ class LivePage:
         if not names or (self.name is not None and names == (self.name,)
                          and self.page_state == "in"):
             return
-        if self.token is None and time.monotonic() - self.opened < self.token_grace:
-            return  # the device's token may still come: the poll picks after the grace
+        if self.token is None and not self._may_pick():
+            return  # the device's token may still come: picked when it says (or the grace ends)
         self._pick(names[0])
 
     def pick(self, name: str, code: str | None = None) -> bool:
@@ -180,6 +205,17 @@ class LivePage:
         return self._pick(name, code)
 
     def _pick(self, name: str, code: str | None = None) -> bool:
+        # a pick that changes the page's name is a name change: counted against the caps
+        # before the class's store is asked (a page picking name after name writes nothing)
+        counted = False
+        if self.student is not None and (name,) != tuple(self.student.names):
+            try:
+                self.student.count_name_change()
+            except ValueError as e:  # NameRefused, with the words the page shows
+                self.refusal = str(e)
+                self.draw()
+                return False
+            counted = True
         try:
             got = self.store.pick(name, token=self.token, code=code)
         except RoomError as e:
@@ -188,13 +224,14 @@ class LivePage:
             return False
         self.refusal = ""
         if got.token != self.token:
-            self.token = got.token
-            kept = html.escape(got.token, quote=True)
-            self.keep.value = f"<span data-keep='{kept}'></span>"
+            self._keep(got.token)
         was = self.page_state
         self.page_state, self.name = got.state, got.name
         if got.state == "in" and self.student is not None and self.student.names != (got.name,):
-            self.student.set_names((got.name,))
+            try:
+                self.student.set_names((got.name,), counted=counted)
+            except ValueError as e:  # NameRefused: past the caps (the store had said yes)
+                self.refusal = str(e)
         if got.state == "in" and was != "in":
             self._seat_back()
         self.draw()
@@ -446,8 +483,8 @@ def _served() -> bool:
 def page_parts(lesson: int | None = None, *, exit_ticket: bool = True) -> tuple[Any, ...]:
     """The live class's widgets for a table or a lesson piece to show (the cover and the
     device's token; with `exit_ticket`, the place the teacher's "Open the exit ticket" shows
-    it); () where there is no live class. One set per page: each piece shows the same
-    widgets."""
+    it, given to the first piece that asks: the top of the page); () where there is no live
+    class. One set per page: each piece shows the same cover."""
     if PAGE is None:
         if not _served():
             return ()
@@ -462,7 +499,10 @@ def page_parts(lesson: int | None = None, *, exit_ticket: bool = True) -> tuple[
     if lesson is not None and page.lesson is None:
         page.lesson = lesson
         page.draw()
-    return (page.box, page.exit_box) if exit_ticket else (page.box,)
+    if exit_ticket and not page.exit_hosted:
+        page.exit_hosted = True
+        return (page.box, page.exit_box)
+    return (page.box,)
 
 
 def name_picker(on_named: Callable[[str], None] | None = None) -> NamePicker | None:

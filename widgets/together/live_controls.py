@@ -28,7 +28,7 @@ from rooms.live_class import (
     read_class_list,
 )
 from widgets.table.components import MessageArea, html_widget, make_button, shared_layout
-from widgets.words import _, live_error_text, ngettext, time_ago
+from widgets.words import _, language, live_error_text, ngettext, time_ago
 
 MAX_UPLOAD = 200_000  # bytes of a class list file
 
@@ -152,6 +152,8 @@ class LiveControls(widgets.VBox):
     def set_hide_names(self, hide: bool) -> None:
         if hide != self.hide_names:
             self.hide_names = hide
+            if hide:  # the last message may name a student
+                self.message.clear()
             self.refresh()
 
     def refresh(self) -> None:
@@ -277,7 +279,8 @@ class LiveControls(widgets.VBox):
         done = (_("Today's lesson is lesson {lesson}: a page of it is kept ready for {n} "
                   "students.").format(lesson=lesson, n=size) if lesson else
                 _("No lesson is chosen for today."))
-        return self._act(lambda: self.store.set_lesson(lesson, size), done)
+        lang = language()  # the class's language: its lessons' pages are kept ready
+        return self._act(lambda: self.store.set_lesson(lesson, size, lang=lang), done)
 
     def pause(self) -> bool:
         return self._act(self.store.pause, _("The class is paused: every page shows Eyes on "
@@ -313,7 +316,12 @@ class LiveControls(widgets.VBox):
             return False
         done = ngettext("The class list has {n} name.", "The class list has {n} names.",
                         len(names)).format(n=len(names))
-        if left:
+        if left and self.hide_names:  # the projector shows how many, not whose
+            done += " " + ngettext(
+                "{n} line was not taken (repeated or not a first name).",
+                "{n} lines were not taken (repeated or not a first name).",
+                len(left)).format(n=len(left))
+        elif left:
             done += " " + _("Not taken (repeated or not a first name): {lines}.").format(
                 lines=", ".join(left[:10]))
         ok = self._act(lambda: self.store.set_roster(names), done)

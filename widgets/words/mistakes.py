@@ -1,4 +1,4 @@
-"""The words of each common mistake (widgets/lessons/mistakes.py): a label for the teacher's
+"""The words of each common mistake (engine/mistakes.py): a label for the teacher's
 dashboard and the feedback the student reads at once after making it."""
 
 from __future__ import annotations

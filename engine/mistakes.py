@@ -47,7 +47,7 @@ SAME = 0  # the option "the same" of a choice question
 MAX_TERMS = 8
 # how many numbers each kind takes: (at least, at most)
 TERMS = {"sum": (2, MAX_TERMS), "abs-sum": (2, MAX_TERMS), "abs": (1, 1), "difference": (2, 2),
-         "distance": (2, 2), "greater": (2, 4), "less": (2, 4), "closer": (2, 2)}
+         "distance": (2, 2), "greater": (2, 4), "less": (2, 4), "closer": (2, 4)}
 
 
 @dataclass(frozen=True)
@@ -86,8 +86,10 @@ class Shape:
             return max(t)
         if self.kind == "less":
             return min(t)
-        if self.kind == "closer":
-            return SAME if abs(t[0]) == abs(t[1]) else min(t, key=abs)
+        if self.kind == "closer":  # "the same" when two or more share the least distance
+            nearest = min(abs(x) for x in t)
+            ties = [x for x in t if abs(x) == nearest]
+            return ties[0] if len(ties) == 1 else SAME
         total = sum(t)
         return abs(total) if self.kind in ("abs", "abs-sum") else total
 
