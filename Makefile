@@ -66,11 +66,13 @@ help:
 	@echo "make bench     run benchmarks/*.py"
 	@echo "make clean     remove caches and test artifacts (distclean also removes .venv)"
 
-# Also byte-compiles the project (quick when nothing changed): the package is installed
+# Also installs again what serving/install.py copies when it changed (the labextension), and
+# byte-compiles the project (quick when nothing changed): the package is installed
 # editable, so pip leaves engine/ and widgets/ uncompiled, and a kernel that cannot write
 # __pycache__ (a read-only checkout, PYTHONDONTWRITEBYTECODE) would compile them again on every
 # page load (about 0.03 s CPU each, times 30 students).
 venv: $(STAMP)
+	@$(PY) serving/install.py --check 2>/dev/null || $(PY) serving/install.py
 	@$(PY) -m compileall -q engine rooms widgets
 	@$(BIN)/pybabel -q compile -d $(LOCALE) -D icg
 

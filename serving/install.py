@@ -9,6 +9,8 @@ files in <prefix>/etc/jupyter/ (and in the directory it starts in). This puts
 there:
 
     share/jupyter/voila/templates/classroom  (offline template, from share/ here)
+    share/jupyter/voila/labextensions/icg-widget-restore
+                                             (Voila pages only: widgets drawn once restored)
     etc/jupyter/voila.py                     (serving/voila_config.py: XSRF hook)
     etc/jupyter/voila.json                   (the root voila.json)
     etc/jupyter/jupyter_server_config.d/integer-card-games.json
@@ -34,6 +36,8 @@ def targets(prefix: Path) -> dict[Path, Path]:
     return {
         prefix / "share/jupyter/voila/templates/classroom":
             REPO_ROOT / "share/jupyter/voila/templates/classroom",
+        prefix / "share/jupyter/voila/labextensions/icg-widget-restore":
+            REPO_ROOT / "share/jupyter/voila/labextensions/icg-widget-restore",
         prefix / "etc/jupyter/voila.py": REPO_ROOT / "serving/voila_config.py",
         prefix / "etc/jupyter/voila.json": REPO_ROOT / "voila.json",
         prefix / "etc/jupyter/jupyter_server_config.d/integer-card-games.json":
@@ -41,10 +45,16 @@ def targets(prefix: Path) -> dict[Path, Path]:
     }
 
 
+def always_copied(dest: Path) -> bool:
+    """Files served as static files are copied, never linked: Tornado's static file handler
+    refuses (403) a file whose real path is outside the folder it serves."""
+    return "labextensions" in dest.parts
+
+
 def is_installed(dest: Path, source: Path) -> bool:
     """True when `dest` is a link to `source` or a copy with the same content."""
     if dest.is_symlink():
-        return dest.resolve() == source.resolve()
+        return dest.resolve() == source.resolve() and not always_copied(dest)
     if source.is_dir():
         return dest.is_dir() and all(
             (dest / f.relative_to(source)).is_file()
@@ -64,7 +74,7 @@ def install(prefix: Path, copy: bool = False) -> list[Path]:
             dest.unlink()
         elif dest.is_dir():
             shutil.rmtree(dest)
-        if copy:
+        if copy or always_copied(dest):
             if source.is_dir():
                 shutil.copytree(source, dest)
             else:

@@ -150,6 +150,12 @@ def test_server_reads_the_repository_config(served: Served) -> None:
     assert "/voila/templates/classroom/static/" in html
     assert session.cookies.get("_xsrf")
     assert served.get("voila/templates/classroom/static/voila-style.js").status_code == 200
+    # the classroom's labextension (widgets drawn however late the kernel sends them): listed
+    # in the page's config and served (a copy: a link out of the folder would be refused)
+    assert '"name": "icg-widget-restore"' in html
+    entry = served.get("voila/labextensions/icg-widget-restore/static/remoteEntry.js")
+    assert entry.status_code == 200 and "javascript" in entry.headers["Content-Type"]
+    assert "icgLooksAgain" in entry.text
 
 
 # --- no request leaves the server ----------------------------------------------------------
