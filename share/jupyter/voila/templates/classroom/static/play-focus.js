@@ -312,17 +312,24 @@
     var boxesBefore = inputs();
     var before = buttonsOf(area);
     var t0 = Date.now();
+    var goneAt = 0;  // when the button stopped being usable
     (function look() {
       var a = document.activeElement;
       if (Date.now() - t0 > 60000) return;
       if (a && a !== document.body && a !== button) return;  // the student went on
       if (!usable(button)) {
+        // the kernel's changes come one by one (the choices disabled, then "Next question"
+        // enabled): on a loaded server the next step comes a while after the button goes
+        if (!goneAt) goneAt = Date.now();
         var boxes = inputs();
         var newBox = boxes.filter(function (b) { return boxesBefore.indexOf(b) < 0; })[0];
         var newButton = buttonsOf(area).filter(function (b) { return before.indexOf(b) < 0; })[0];
-        var target = newBox || newButton || boxes[0] || buttonsOf(area)[0];
-        if (target) focusOn(target);
-        return;
+        var target = newBox || newButton;
+        if (!target && Date.now() - goneAt > 3000) target = boxes[0] || buttonsOf(area)[0];
+        if (target) {
+          focusOn(target);
+          return;
+        }
       }
       setTimeout(look, 100);
     })();
