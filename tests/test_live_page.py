@@ -289,6 +289,31 @@ def test_enter_in_an_answer_box_is_refused_while_paused(rooms_url: str) -> None:
     assert checked == [{"sum": -5}]
 
 
+def test_enter_in_an_exit_ticket_or_practice_box_is_refused_while_paused(
+        rooms_url: str) -> None:
+    """Their boxes check on Enter without a click (check_on_enter): the pause holds them too."""
+    from widgets.lessons.practice import SkillPractice
+
+    teacher = open_live_class(rooms_url)
+    p = page(rooms_url)
+    ticket = ExitTicket(lesson=1, student=p.student)
+    ticket.start()
+    assert not ticket.items[0].choices  # its first question is typed
+    practice = SkillPractice(("abs",), student=p.student)
+    for box, answer in ((ticket.entry, "-6"), (practice.answer, "3")):
+        box.value = answer
+    teacher.pause()
+    p.poll()
+    for box in (ticket.entry, practice.answer):
+        box._handle_custom_msg({"event": "submit"}, [])  # Enter, as the page sends
+    assert ticket.marks == [] and practice.firsts == []
+    assert p.refused_clicks == 2
+    teacher.resume()
+    p.poll()
+    ticket.entry._handle_custom_msg({"event": "submit"}, [])
+    assert ticket.marks == [True]
+
+
 def test_a_reloaded_page_whose_token_comes_late_gets_its_name_back(rooms_url: str) -> None:
     teacher = open_live_class(rooms_url)
     token = named(rooms_url, "Ana")

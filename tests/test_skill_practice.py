@@ -340,3 +340,14 @@ def test_the_re_check_on_the_static_site_reads_the_device() -> None:
     assert r.skill == "distance" and r.title in r.children
     answer_right(r)
     assert "Still mastered" in r.standing.value and "distance" in r.keep.value
+
+
+def test_enter_in_the_answer_box_checks_it() -> None:
+    """Enter in the box does what Check does (the page sends a "submit" message), while Check
+    may be pressed: a keyboard student needs no Tab to Check."""
+    p = SkillPractice(skills=["abs"], seed=4, today=DAY)
+    p.answer.value = str(p.shape.answer)
+    p.answer._handle_custom_msg({"event": "submit"}, [])
+    assert [right for _skill, _given, right in p.firsts] == [True]
+    p.answer._handle_custom_msg({"event": "submit"}, [])  # answered: Enter again does nothing
+    assert len(p.firsts) == 1

@@ -615,6 +615,7 @@ class SkillPractice(w.VBox):
         self.answer = w.Text(placeholder=_("your answer"), description=_("Answer:"),
                              layout=shared_layout(width="14em"), continuous_update=False)
         self.check_button = make_button(_("Check"), self.check_typed, button_style="primary")
+        check_on_enter(self.answer, self.check_button, self.check_typed)
         self.typed_row = w.HBox([self.answer, self.check_button])
         self.choice_buttons = [make_button("", lambda i=i: self.choose(i), own_layout=True)
                                for i in range(3)]

@@ -278,10 +278,13 @@ def check_on_enter(box: widgets.Text, button: widgets.Button, action: Callable[[
     """Enter in `box` does what `button` does, while it may be pressed: the page sends the
     box's value first, then ipywidgets' "submit" message (the classroom template's
     static/play-focus.js, which also moves the focus to the result or the next step). The
-    kernel checks the button itself: a page can send the message at any time."""
+    kernel checks the button itself: a page can send the message at any time, and the live
+    class's gate (`CLICK_GATE`: paused) refuses it as it refuses a click."""
     def submitted(_box: Any, content: Any, _buffers: Any = None) -> None:
         if isinstance(content, dict) and content.get("event") == "submit" \
                 and not button.disabled and not box.disabled:
+            if CLICK_GATE is not None and CLICK_GATE(button):
+                return
             guarded(action)
 
     box.on_msg(submitted)
