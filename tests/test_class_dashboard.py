@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import csv
+import html
 import io
 import re
 import time
@@ -158,7 +159,7 @@ def test_the_class_view_redraws_when_an_answer_comes(rooms_url: str) -> None:
 
 def test_hit_me_checks_of_a_lesson_page_show_in_the_class_view(rooms_url: str) -> None:
     """A lesson page's Hit Me table reports its end-of-round checks to the store; the class
-    view's announce checks list them per student (not "No announce check yet")."""
+    view's checks list them per student (not "No check yet")."""
     from rooms import open_store
 
     now = time.time()
@@ -173,14 +174,70 @@ def test_hit_me_checks_of_a_lesson_page_show_in_the_class_view(rooms_url: str) -
     view = ClassView(open_store(rooms_url), poll=False)
     try:
         checks = text(view.checks.value)
-        assert "No announce check yet" not in checks
+        assert "No check yet" not in checks
         for name in ("Ana", "Ben", "Cam"):
             assert name in checks
-        ben = re.search(r"Ben\s+lesson page\s+(\d+)\s+(\d+)\s+(\d+)\s+([^\n]+)", checks)
+        ben = re.search(r"Ben\s+Hit Me, lesson 3\s+(\d+)\s+(\d+)\s+(\d+)\s+([^\n]+)", checks)
         assert ben is not None and ben.groups()[:3] == ("1", "0", "1")
         assert "right size, sign of the number closer to zero \u00d71" in ben.group(4)
     finally:
         view.stop()
+
+
+def test_flapjack_and_lesson_checks_show_per_student_and_place_and_a_pair_as_a_pair(
+        rooms_url: str) -> None:
+    """A Flapjack table's new totals and lesson 2's first-try check show per student beside
+    the Hit Me checks, each under its place, in English and Spanish; a pair's exit-ticket marks
+    show under "Ana (with Ben)"."""
+    from rooms import open_store
+    from widgets.together.class_view import checks_html
+    from widgets.words import mistake_label, speaking
+
+    now = time.time()
+    rows = [
+        # Flapjack: move 4 right at once; move 5 wrong first (-5 - (-2) = +3), then right
+        Answer(new_answer_id(), "Dee", 5, "check", "flapjack 91 4 sum", "sum", "6,-8", "-2",
+               True, True, now),
+        Answer(new_answer_id(), "Dee", 5, "check", "flapjack 91 5 difference", "difference",
+               "-5,-2", "+3", False, True, now + 1, "two-negatives-positive"),
+        Answer(new_answer_id(), "Dee", 5, "check", "flapjack 91 5 difference", "difference",
+               "-5,-2", "-3", True, False, now + 2),
+        # lesson 2's own check, two questions
+        Answer(new_answer_id(), "Eli", 2, "check", "4411-1", "abs", "-11", "-11", False, True,
+               now + 3, "abs-kept-sign"),
+        Answer(new_answer_id(), "Eli", 2, "check", "4411-2", "abs", "7", "7", True, True,
+               now + 4),
+        # a pair at one device takes lesson 1's ticket
+        Answer(new_answer_id(), "Ana", 1, "exit-ticket", "1", "greater", "-6,-1,4", "-1",
+               True, True, now + 5, partner="Ben"),
+        Answer(new_answer_id(), "Ben", 1, "exit-ticket", "1", "greater", "-6,-1,4", "-1",
+               True, True, now + 5, partner="Ana"),
+    ]
+    summary = summarise(rows)
+    places = {(c.name, c.shown): (c.checks, c.first_try, c.misses, c.mistakes)
+              for c in summary.table_checks}
+    assert places == {
+        ("Dee", "Flapjack, lesson 5"): (2, 1, 1, (("two-negatives-positive", 1),)),
+        ("Eli", "Lesson 2's check"): (2, 1, 1, (("abs-kept-sign", 1),)),
+    }
+    store = open_answers(rooms_url)
+    for a in rows:
+        store.record(a)
+    view = ClassView(open_store(rooms_url), poll=False)
+    try:
+        checks = html.unescape(text(view.checks.value))
+        assert re.search(r"Dee\s+Flapjack, lesson 5\s+2\s+1\s+1\s+", checks), checks
+        assert re.search(r"Eli\s+Lesson 2's check\s+2\s+1\s+1\s+", checks), checks
+        marks = text(view.answers_panel.tickets.value)
+        assert "Ana (with Ben)" in marks and "Ben (with Ana)" in marks
+    finally:
+        view.stop()
+    with speaking("es"):
+        summary = summarise(rows)
+        shown = {c.shown for c in summary.table_checks}
+        assert "Flapjack, lección 5" in shown, shown
+        spanish = checks_html(summary.table_checks, mistake_label)
+        assert "No check yet" not in spanish and "Dónde" in spanish
 
 
 def test_every_record_is_written_in_the_readers_language() -> None:

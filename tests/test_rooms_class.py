@@ -338,7 +338,7 @@ def test_the_class_view_shows_rooms_and_updates_without_a_click(tmp_path: Any) -
     assert view.redraws == 2 and ">1<" in view.table.value  # one move
     assert timers, "the poll goes on"
     assert not view.poll()  # nothing changed: no redraw
-    assert "No announce check yet" in view.checks.value
+    assert "No check yet" in view.checks.value
     hm, hm_seats = table(store, hit_me_game(2), ["Cleo", "Dan"])
     record_checks(store.url, other, hm.code, hm_seats,
                   [(0, 0, True, 0, None), (1, 0, False, 2, "abs")])

@@ -132,7 +132,7 @@ class ClassView(widgets.VBox):
         super().__init__([self.title, self.live, self.answers_panel,
                           html_widget("<h4>{}</h4>".format(html.escape(_("Rooms")))),
                           self.summary, self.table, controls, actions, self.message,
-                          html_widget("<h4>{}</h4>".format(html.escape(_("Announce checks")))),
+                          html_widget("<h4>{}</h4>".format(html.escape(_("Checks")))),
                           self.checks], _dom_classes=("icg-root", "icg-class-view"))
         self.refresh()
         if poll:
@@ -216,7 +216,7 @@ class ClassView(widgets.VBox):
 
     # ----- drawing -------------------------------------------------------------------------
     def draw_checks(self) -> None:
-        """The announce checks: the rooms' and those of the lesson pages' Hit Me tables."""
+        """The checks: the rooms' and those of the lesson pages (tables and lessons' own)."""
         if hasattr(self, "checks"):
             self.checks.value = checks_html(
                 [*self.room_checks, *self.answers_panel.summary.table_checks], mistake_label,
@@ -343,8 +343,9 @@ def what_it_shows() -> str:
                  "student who is away"),
         "  " + _("Whose turn, the scores every player can see (Hit Me: rounds won; Flapjack: "
                  "cards won), the number of moves, the time since the last move"),
-        _("Per student, the announce checks of Hit Me: checks, right at the first try, misses, "
-          "and which mistake (the sum, the absolute value, a box left empty)."),
+        _("Per student and place, the checks: a room's or a lesson's Hit Me table at each "
+          "round's end, a Flapjack table's new totals, a lesson's first-try check; how many, "
+          "right at the first try, misses, and which mistake."),
         _("Actions on the room you choose: Start the game, Pause the room, The room goes on, "
           "Computer plays for this student, Turn the cards up, Close the room."),
     ])
@@ -406,9 +407,10 @@ def checks_html(checks: list[Any], mistake_label: Callable[[str], str] | None = 
     """Per student: checks done, right at the first try, misses and which mistakes;
     `hide_names` (projector): "student 1", "student 2" in place of names."""
     if not checks:
-        return "<p>" + html.escape(_("No announce check yet (they come at the end of each Hit Me "
-                                     "round).")) + "</p>"
-    head = [_("Student"), _("Room"), _("Checks"), _("Right at the first try"), _("Misses"),
+        return "<p>" + html.escape(_("No check yet: they come at the end of each Hit Me round, "
+                                     "with Flapjack's new totals and with a lesson's first-try "
+                                     "check.")) + "</p>"
+    head = [_("Student"), _("Where"), _("Checks"), _("Right at the first try"), _("Misses"),
             _("Mistakes")]
     out = ["<table class='icg-class-checks-table'><thead><tr>",
            *(f"<th scope='col'>{html.escape(h)}</th>" for h in head), "</tr></thead><tbody>"]

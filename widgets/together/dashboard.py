@@ -29,6 +29,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from engine.games import GAMES
 from engine.mistakes import MISTAKES, Shape
 from engine.questions import (
     CHOICE_KINDS,
@@ -53,6 +54,7 @@ from rooms.answers import (
 from rooms.names import name_key
 from widgets.lessons.exit_ticket import TICKETS, Item, shown
 from widgets.table.components import MessageArea, html_widget, make_button, shared_layout
+from widgets.table.games import game_title
 from widgets.words import (
     N_,
     _,
@@ -123,8 +125,9 @@ class QuestionResult:
 
 @dataclass
 class TableChecks:
-    """One student's checks at a lesson page's Hit Me table (its end-of-round sum and |sum|),
-    in the shape of a room's announce checks (rooms.checks.CheckSummary) for the class view."""
+    """One student's checks at one place of the lesson pages (a Hit Me table's end-of-round
+    sum and |sum|, a Flapjack table's new totals, a lesson's own first-try check), in the shape
+    of a room's announce checks (rooms.checks.CheckSummary) for the class view."""
 
     name: str
     shown: str = ""
@@ -144,28 +147,42 @@ class Summary:
     # mistake -> the wrong answers that show it, oldest first
     mistakes: dict[str, list[Answer]] = field(default_factory=dict)
     other_wrong: int = 0  # wrong answers that show none of the listed mistakes
-    # per student, the end-of-round checks of a lesson page's Hit Me table
+    # per student and place, the checks of the lesson pages (tables and lessons' own)
     table_checks: list[TableChecks] = field(default_factory=list)
+    # per student, the partners they answered with at one device (a pair)
+    partners: dict[str, set[str]] = field(default_factory=dict)
     # per student (named), each skill's standing from their practice's first tries
     skills: dict[str, dict[str, SkillState]] = field(default_factory=dict)
     # (lesson, item) -> the wrong answers given to it (first tries), for "most missed"
     missed: dict[tuple[int, str], list[Answer]] = field(default_factory=dict)
 
 
-def hit_me_checks(answers: Sequence[Answer]) -> list[TableChecks]:
-    """Per student, their checks at Hit Me tables of lesson pages: one check a round (its sum
-    and |sum| typed together), right at the first try or not, the tries that missed and the
-    mistakes their first tries showed."""
-    rounds: dict[str, dict[str, list[Answer]]] = {}
+def check_place(a: Answer) -> tuple[str, str] | None:
+    """(where, which check) of a lesson page's check: a table's check is one round or move
+    (the sum and |sum| asked together are one check; its item is '<game> <deal> <n> <part>'),
+    a lesson's own check one question. None: not a check."""
+    if a.activity != "check":
+        return None
+    game, _sep, rest = a.item.partition(" ")
+    if game in GAMES and rest:
+        where = _("{game}, lesson {lesson}").format(game=game_title(game), lesson=a.lesson)
+        return where, a.item.rsplit(" ", 1)[0]
+    return _("Lesson {lesson}'s check").format(lesson=a.lesson), a.item
+
+
+def lesson_checks(answers: Sequence[Answer]) -> list[TableChecks]:
+    """Per student and place, their checks on lesson pages: how many, right at the first try,
+    the tries that missed and the mistakes their first tries showed."""
+    places: dict[tuple[str, str], dict[str, list[Answer]]] = {}
     for a in answers:
-        if a.activity == "check" and a.item.startswith("hit-me "):
-            one = a.item.rsplit(" ", 1)[0]  # 'hit-me <deal> <round>' without 'sum' / '|sum|'
-            rounds.setdefault(a.student, {}).setdefault(one, []).append(a)
+        place = check_place(a)
+        if place is not None:
+            places.setdefault((a.student, place[0]), {}).setdefault(place[1], []).append(a)
     out = []
-    for name, by_round in rounds.items():
-        c = TableChecks(name, _("lesson page"))
+    for (name, where), by_check in places.items():
+        c = TableChecks(name, where)
         mistakes: dict[str, int] = {}
-        for tries in by_round.values():
+        for tries in by_check.values():
             first = [a for a in tries if a.first_try]
             c.checks += 1
             c.first_try += bool(first) and all(a.right for a in first)
@@ -204,7 +221,10 @@ def summarise(answers: Sequence[Answer], earlier: dict[str, list[tuple[str, str,
                 out.mistakes.setdefault(a.mistake, []).append(a)
             else:
                 out.other_wrong += 1
-    out.table_checks = hit_me_checks(answers)
+    out.table_checks = lesson_checks(answers)
+    for a in answers:
+        if a.partner:
+            out.partners.setdefault(a.student, set()).add(a.partner)
     firsts: dict[str, list[tuple[str, str, bool]]] = {}
     named = {name_key(a.student): a.student for a in answers}  # today's name of each student
     for name, rows in (earlier or {}).items():
@@ -265,6 +285,15 @@ def students_html(presence: Sequence[Presence], now: float, hide_names: bool) ->
                   rows)
 
 
+def with_partners(student: str, summary: Summary) -> str:
+    """'Ana (with Ben)': a student who answered with a partner at one device."""
+    partners = sorted(summary.partners.get(student, ()), key=str.casefold)
+    if not partners:
+        return student
+    return _("{student} (with {partners})").format(student=student,
+                                                   partners=", ".join(partners))
+
+
 def _share(r: QuestionResult) -> str:
     return "\u2014" if r.share is None else f"{round(100 * r.share)}%"
 
@@ -287,8 +316,8 @@ def tickets_html(summary: Summary, hide_names: bool) -> str:
     right, wrong = "\u2714 " + _("right answer"), "\u2717 " + _("wrong answer")
     for student in sorted(summary.marks, key=str.casefold):
         marks = summary.marks[student]
-        grid.append([student] + ["" if k not in marks else right if marks[k] else wrong
-                                 for k in keys])
+        grid.append([with_partners(student, summary)]
+                    + ["" if k not in marks else right if marks[k] else wrong for k in keys])
     return out + _table("icg-class-marks-table", head, grid)
 
 
