@@ -110,7 +110,7 @@ WIDGETS: dict[str, Callable[[], widgets.Widget]] = {
                                               bot_delay=0),
     "flapjack choosing": _flapjack_choosing,
     "explorer": lambda: CardExplorer(game="hit-me"),
-    "practice": lambda: AbsoluteValuePractice(kinds=["abs", "sum-abs"], seed=2024),
+    "practice": lambda: AbsoluteValuePractice(kinds=["abs", "abs-sum"], seed=2024),
     "practice closer": lambda: AbsoluteValuePractice(kinds=["closer"], questions=5, seed=7),
     "strategy lab": lambda: SimulationPanel("hold", players=3, rounds=1_000),
     "deal later": lambda: deal_later(FlapjackTable, "Deal the classic game", players=3,

@@ -227,7 +227,7 @@ def practice_run(lang: str) -> Iterator[widgets.Widget]:
             p.check_button.click()
             yield p
             p.try_button.click()
-            if q.kind == "sum-abs":
+            if q.kind == "abs-sum":
                 p.answer.value = str(q.total)
                 p.check_button.click()
                 yield p
@@ -239,7 +239,7 @@ def practice_run(lang: str) -> Iterator[widgets.Widget]:
         yield p
         p.next_button.click()
     yield p
-    assert kinds == {"abs", "sum-abs", "closer"}
+    assert kinds == {"abs", "abs-sum", "closer"}
     p.code_box.value = "not a code"
     p.code_button.click()
     yield p

@@ -193,8 +193,8 @@ def test_feedback_names_the_misconception() -> None:
                        ("8.5", "whole number")]:
         fb = check(q, typed)
         assert not fb.valid and why in fb.message, (typed, fb.message)
-    hand = Question("sum-abs", "", (5, -3), 2)
-    fb = check(Question("sum-abs", "", (-5, 3), 2), "-2")
+    hand = Question("abs-sum", "", (5, -3), 2)
+    fb = check(Question("abs-sum", "", (-5, 3), 2), "-2")
     assert fb.mistake == "abs-kept-sign" and "drop the sign" in fb.message
     fb = check(hand, "8")
     assert fb.mistake == "added-abs" and "zero pairs" in fb.message
@@ -217,7 +217,7 @@ def test_practice_widget_correct_answer() -> None:
 
 
 def test_practice_widget_wrong_try_again_show_me() -> None:
-    p = AbsoluteValuePractice(kinds=["sum-abs"], seed=4, questions=2)
+    p = AbsoluteValuePractice(kinds=["abs-sum"], seed=4, questions=2)
     q = p.question
     p.answer.value = str(q.answer + 3)
     p.check_button.click()

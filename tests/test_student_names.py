@@ -192,7 +192,7 @@ def test_a_pair_answers_for_both(student: Student) -> None:
 
 
 def test_practice_answers_first_try_or_later(student: Student) -> None:
-    p = AbsoluteValuePractice(kinds=["sum-abs"], seed=3, questions=2, first_try=True)
+    p = AbsoluteValuePractice(kinds=["abs-sum"], seed=3, questions=2, first_try=True)
     assert p.name_bar is None  # shown with the first answer
     q = p.question
     p.answer.value = str(q.total) if q.total != abs(q.total) else "99"

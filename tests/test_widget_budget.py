@@ -200,7 +200,7 @@ def test_hit_me_settings_built_on_first_open_with_current_values() -> None:
 def test_practice_model_count_within_budget() -> None:
     """Lesson 02's two practices, as the lesson makes them (the page loads both at once)."""
     AbsoluteValuePractice(kinds=["abs"], seed=1)  # the shared layouts and styles, made once
-    typed = _new_models(lambda: AbsoluteValuePractice(kinds=["abs", "sum-abs"], seed=2024))
+    typed = _new_models(lambda: AbsoluteValuePractice(kinds=["abs", "abs-sum"], seed=2024))
     closer = _new_models(lambda: AbsoluteValuePractice(kinds=["closer"], questions=5, seed=9))
     assert 12 < len(typed) <= PRACTICE_BUDGET, len(typed)
     assert 12 < len(closer) <= PRACTICE_BUDGET, len(closer)
@@ -217,7 +217,7 @@ def test_practice_answer_rows_are_made_when_a_question_needs_them() -> None:
         closer.show_me()
         closer.next_question()
     assert not LazyPart.built(closer, "typed_row")
-    typed = AbsoluteValuePractice(kinds=["abs", "sum-abs"], seed=2024)
+    typed = AbsoluteValuePractice(kinds=["abs", "abs-sum"], seed=2024)
     assert LazyPart.built(typed, "typed_row") and not LazyPart.built(typed, "choice_row")
     assert typed.typed_row in typed.children and not typed.check_button.disabled
 

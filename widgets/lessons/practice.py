@@ -2,7 +2,7 @@
 
 Question kinds:
 - 'abs': what is |n|?
-- 'sum-abs': a hand of two or three cards; what is the absolute value of its sum?
+- 'abs-sum': a hand of two or three cards; what is the absolute value of its sum?
 - 'closer': which of two sums is closer to zero (or are they the same distance)?
 Questions come from a seeded generator, so a practice set can be repeated by its code.
 
@@ -69,7 +69,7 @@ from widgets.words import (
     sum_math,
 )
 
-KINDS = ("abs", "sum-abs", "closer")
+KINDS = ("abs", "abs-sum", "closer")
 SAME = "same"
 MAX_ATTEMPTS_BEFORE_SHOW = 2
 # the share of each kind of 'closer' question (the rest: the same distance)
@@ -123,7 +123,7 @@ def make_question(rng: random.Random, kind: str) -> Question:
         if n > 0 and rng.random() < 0.6:
             n = -n  # most questions ask about a negative number
         return Question(kind, _("What is {abs}?").format(abs=f"|{signed(n)}|"), (n,), abs(n))
-    if kind == "sum-abs":
+    if kind == "abs-sum":
         count = 2 if rng.random() < 0.7 else 3
         values = tuple(_nonzero(rng, -10, 10) for _ in range(count))
         cards = ", ".join(signed(v) for v in values)
@@ -168,7 +168,7 @@ def explain(q: Question) -> str:
         return ngettext("{math}. {n} is {d} step from zero, and a distance is never negative.",
                         "{math}. {n} is {d} steps from zero, and a distance is never negative.",
                         abs(n)).format(math=abs_math(n), n=signed(n), d=abs(n))
-    if q.kind == "sum-abs":
+    if q.kind == "abs-sum":
         s = q.total
         return _("The sum: {sum}. Its distance from zero: {distance}.").format(
             sum=sum_math(list(q.numbers)), distance=abs_math(s))
@@ -188,13 +188,11 @@ def explain(q: Question) -> str:
 
 def shape_of(q: Question) -> Shape:
     """What the question asks of which numbers (engine/mistakes.py)."""
-    if q.kind == "closer":
-        return Shape("closer", q.numbers)
-    return Shape("abs" if q.kind == "abs" else "abs-sum", q.numbers)
+    return Shape(q.kind, q.numbers)
 
 
 def check(q: Question, answer: object) -> Feedback:
-    """Check a typed answer (for 'abs'/'sum-abs') or a choice index or SAME (for 'closer'). A
+    """Check a typed answer (for 'abs'/'abs-sum') or a choice index or SAME (for 'closer'). A
     wrong answer that shows a common mistake gets that mistake's feedback."""
     if q.kind == "closer":
         if answer not in (0, 1, SAME):
@@ -529,7 +527,7 @@ class AbsoluteValuePractice(w.VBox):
     def _picture(self, q: Question) -> str:
         if q.kind == "closer":
             return nl.points_line(list(q.numbers))
-        if q.kind == "sum-abs":
+        if q.kind == "abs-sum":
             return nl.steps_line(list(q.numbers))
         return nl.points_line([q.numbers[0]])
 
