@@ -192,7 +192,8 @@ def shape_of(q: Question) -> Shape:
 
 
 def check(q: Question, answer: object) -> Feedback:
-    """Check a typed answer (for 'abs'/'abs-sum') or a choice index or SAME (for 'closer'). A
+    """Check a typed answer (for 'abs'/'abs-sum': the text typed, or the number read from it)
+    or a choice index or SAME (for 'closer'). A
     wrong answer that shows a common mistake gets that mistake's feedback."""
     if q.kind == "closer":
         if answer not in (0, 1, SAME):
@@ -211,7 +212,7 @@ def check(q: Question, answer: object) -> Feedback:
                                      "{b}?").format(a=signed(a), b=signed(b)))
         return Feedback(False, _("Compare the distances to zero (the absolute values)."))
     try:
-        n = parse_number(answer)
+        n = answer if type(answer) is int else parse_number(answer)
     except NumberRefused as e:
         return Feedback(False, number_refused_text(e.code), valid=False)
     if n == q.answer:
@@ -446,9 +447,11 @@ class AbsoluteValuePractice(w.VBox):
         """Check the typed answer."""
         if self.question is None or self.done or self.question.kind == "closer":
             return None
-        n = parse_answer(self.answer.value)
-        return self._record(check(self.question, self.answer.value),
-                            "" if n is None else str(n))
+        try:
+            n = parse_number(self.answer.value)
+        except NumberRefused as e:
+            return self._record(Feedback(False, number_refused_text(e.code), valid=False), "")
+        return self._record(check(self.question, n), str(n))
 
     @speaks
     def choose(self, index: int) -> Feedback | None:
