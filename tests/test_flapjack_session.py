@@ -44,7 +44,7 @@ def play_one(s: FlapjackSession, rng: random.Random) -> None:
         before, delta, after = s.expected()
         assert s.check_total(after + 1).done is False
         fb = s.check_total(after)
-        assert fb.done and fb.kind == "ok"
+        assert fb.done and fb.tone == "ok"
 
 
 @pytest.mark.parametrize("variant", ["classic", "simple-ten", "add-or-subtract"])
@@ -100,8 +100,8 @@ def test_refused_clicks_change_nothing() -> None:
     assert s.click_card(opponent_card) == ("That card is not in your hand.", "error")
     assert s.click_card("no-such-card")[1] == "error"
     assert s.choose_sign(-1) == ("Choose a card first.", "error")
-    assert s.check_total(3).text == "Choose a card first."
-    assert s.show_me().text == "Choose a card first."
+    assert s.check_total(3).message == "Choose a card first."
+    assert s.show_me().message == "Choose a card first."
     assert s.restart() is not None and "teacher" in s.note[0]
     assert s.set_walkthrough(True) is not None and not s.walkthrough
     assert s.next_move() is not None
@@ -114,7 +114,7 @@ def test_show_me_only_after_two_misses() -> None:
     key = next(c.key for c in table_view(s, YOU).hand if c.reason is None)
     s.click_card(key)
     before = saved(s)
-    assert s.show_me().kind == "info" and saved(s) == before  # not yet
+    assert s.show_me().tone == "info" and saved(s) == before  # not yet
     _, _, after = s.expected()
     assert not s.check_total(after + 1).offer_show_me
     assert s.check_total(after + 2).offer_show_me
@@ -308,11 +308,11 @@ def test_say_total_add_or_subtract_feedback() -> None:
     prompt = render.practice_prompt_html(s.state.total, choice(s, "5♠").card, sign, True)
     assert "10 - 5 = ?" in prompt and "subtract 5" in prompt
     fb = s.check_total(15)
-    assert fb.text == ("Not quite: 10 - 5 is not 15. Subtracting a positive number means adding "
+    assert fb.message == ("Not quite: 10 - 5 is not 15. Subtracting a positive number means adding "
                        "its opposite: on the number line you move left, and the first number "
                        "keeps its sign. Start at 10 on the number line and move 5 steps to the "
                        "left (each step is 1 less). Try again.")  # the mistake named, then where
-    assert s.check_total(5).text == "Right! 10 - 5 = 5"
+    assert s.check_total(5).message == "Right! 10 - 5 = 5"
 
 
 def test_signed_add_or_subtract_subtracts_a_negative_card() -> None:
@@ -336,14 +336,14 @@ def test_signed_add_or_subtract_subtracts_a_negative_card() -> None:
                                               True, False))
     assert "-4 - (-12) = ?" in prompt and "subtract -12" in prompt
     fb = s.check_total(-16)
-    assert fb.text == ("Not quite: -4 - (-12) is not -16. Subtracting a negative number means "
+    assert fb.message == ("Not quite: -4 - (-12) is not -16. Subtracting a negative number means "
                        "adding its opposite: on the number line you move right, not left. Start "
                        "at -4 on the number line and move 12 steps to the right (each step is 1 "
                        "greater). Try again.")
-    assert s.check_total(-15).text == ("Not yet: -4 - (-12) is not -15. Start at -4 on the "
+    assert s.check_total(-15).message == ("Not yet: -4 - (-12) is not -15. Start at -4 on the "
                                        "number line and move 12 steps to the right (each step "
                                        "is 1 greater). Try once more, or press Show me.")
-    assert s.check_total(8).text == "Right! -4 - (-12) = +8"  # (then Ada plays at once)
+    assert s.check_total(8).message == "Right! -4 - (-12) = +8"  # (then Ada plays at once)
     assert "You: -4 - (-12) = +8  [Q♦]" in render.log_lines(s.observation(YOU), s.names,
                                                                  YOU)
     assert "subtracts (-12)" in text(render.table_html(s.observation(YOU)))
@@ -539,27 +539,27 @@ def test_say_total_right_answer():
     assert "Running total: -3" in text(render.table_html(v.obs))
     assert s.hint_text() == "Work out the new total first; the hint is back after that."
     fb = s.check_total(2)
-    assert fb.done and fb.kind == "ok" and "Right! -3 + (+5) = +2" in fb.text
+    assert fb.done and fb.tone == "ok" and "Right! -3 + (+5) = +2" in fb.message
     assert "You: -3 + (+5) = +2  [5♠]" in render.log_lines(s.observation(YOU), s.names, YOU)
     assert s.pending is None and not table_view(s, YOU).asking_total
-    assert s.check_total(2).text == "Choose a card first."  # the check is over
+    assert s.check_total(2).message == "Choose a card first."  # the check is over
 
 
 def test_say_total_wrong_twice_then_show_me():
     s = new(deck=DECK, seed=1, say_total=True, opponents=[Scripted("3D")])
     s.click_card(choice(s, "9♦").key)  # -3 + (-9) = -12
     fb = s.check_total(12)  # typed 12, forgot the minus
-    assert fb.text.startswith("Not quite: -3 + (-9) is not +12.")
-    assert "move 9 steps to the left (each step is 1 less)" in fb.text
+    assert fb.message.startswith("Not quite: -3 + (-9) is not +12.")
+    assert "move 9 steps to the left (each step is 1 less)" in fb.message
     assert not fb.offer_show_me and not fb.done
-    assert s.check_total(None).kind == "error" and s.misses == 1  # not a number: not a miss
+    assert s.check_total(None).tone == "error" and s.misses == 1  # not a number: not a miss
     assert s.state.plays == 1
     fb = s.check_total(12)
-    assert "Not yet" in fb.text and fb.offer_show_me
+    assert "Not yet" in fb.message and fb.offer_show_me
     assert s.state.plays == 1 and "-12" not in text(render.table_html(s.observation(YOU)))
     fb = s.show_me()
     assert fb.done
-    assert "Here is the arithmetic: -3 + (-9) = -12. The new total is -12." in fb.text
+    assert "Here is the arithmetic: -3 + (-9) = -12. The new total is -12." in fb.message
     assert "You: -3 + (-9) = -12  [9♦]" in render.log_lines(s.observation(YOU), s.names, YOU)
 
 
@@ -575,7 +575,7 @@ def test_say_total_whole_game(variant):
             assert s.choose_sign(rng.choice(signs)) is None
         assert table_view(s, YOU).asking_total
         fb = s.check_total(s.expected()[2])
-        assert fb.done and "Right!" in fb.text
+        assert fb.done and "Right!" in fb.message
     assert "Game over" in text(render.view_banner_html(table_view(s, YOU)))
 
 

@@ -843,11 +843,15 @@ def test_the_end_of_round_check_names_the_mistake_it_sees() -> None:
     then the question again; a wrong answer no mistake explains, the question alone."""
     from widgets.hit_me.session import check_answer
 
-    ok, said = check_answer([-3, 8], {"sum": 11, "abs": 11}, False)  # the sizes added
+    fb = check_answer([-3, 8], {"sum": 11, "abs": 11}, False)  # the sizes added
+
+    ok, said = fb.correct, fb.message
     assert not ok and said.startswith("The signs differ, so the cards pull opposite ways")
     assert said.endswith("Your sum is not +11. Add the card values again: -3 + (+8) = ?")
-    ok, said = check_answer([-3, -5], {"sum": -8, "abs": -8}, False)  # the sum for |sum|
+    fb = check_answer([-3, -5], {"sum": -8, "abs": -8}, False)  # the sum for |sum|
+    ok, said = fb.correct, fb.message
     assert not ok and said.startswith("That is the sum. The absolute value asks how far")
     assert "Your sum -8 is right." in said
-    ok, said = check_answer([-3, 8], {"sum": 4, "abs": 4}, False)  # no named mistake
+    fb = check_answer([-3, 8], {"sum": 4, "abs": 4}, False)  # no named mistake
+    ok, said = fb.correct, fb.message
     assert said == "Your sum is not +4. Add the card values again: -3 + (+8) = ?"

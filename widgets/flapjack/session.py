@@ -15,7 +15,6 @@ thing an observation lacks, why each card of the viewer's own hand cannot be pla
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from engine.cards import Card
@@ -26,6 +25,7 @@ from engine.mistakes import Shape, classify
 from widgets import words
 from widgets.table.controller import TableController, call_later, make_bots
 from widgets.table.deal_codes import DealCodeError, new_secret_seed, parse_deal_code
+from widgets.table.feedback import Feedback
 from widgets.table.shell import (
     MAX_NAME,  # noqa: F401 - one limit for every table
     check_opponent_specs,
@@ -61,16 +61,6 @@ def fresh_code() -> int:
     """A deal code for a deal nobody chose: 128 bits from the system's entropy (a short code
     could be found by trying them all; see widgets/table/deal_codes.py)."""
     return new_secret_seed()
-
-
-@dataclass(frozen=True)
-class Feedback:
-    """The answer to a typed new total: what to say, and whether the question is settled."""
-
-    text: str
-    kind: str
-    offer_show_me: bool = False
-    done: bool = False
 
 
 class HandChoices:
@@ -440,17 +430,17 @@ class FlapjackSession(HandChoices):
 
         nums = self.expected()
         if nums is None or not self.my_turn():
-            return Feedback(_("Choose a card first."), "error")
+            return Feedback(False, _("Choose a card first."), valid=False)
         before, delta, after = nums
         aos = words.plain_totals(self.config)
         value = self._pending_value()
         if typed is None:
-            return Feedback(_("Type a whole number, such as -5 or 7 (the {minus} key makes it "
-                              "negative).").format(minus=MINUS), "error")
+            return Feedback(False, _("Type a whole number, such as -5 or 7 (the {minus} key "
+                                     "makes it negative).").format(minus=MINUS), valid=False)
         if typed == after:
             self._finish()
-            return Feedback(_("Right! {math}").format(
-                math=words.play_math(before, delta, aos, value)), "ok", done=True)
+            return Feedback(True, _("Right! {math}").format(
+                math=words.play_math(before, delta, aos, value)), done=True)
         self.misses += 1
         question = play_question(before, delta, aos, value).rsplit("=", 1)[0].strip()
         hint = direction_hint(before, delta, aos)
@@ -459,11 +449,12 @@ class FlapjackSession(HandChoices):
             hint = f"{mistake_feedback(mistake)} {hint}"
         said = words.total_text(typed, aos)
         if self.misses == 1:
-            return Feedback(_("Not quite: {question} is not {said}. {hint} Try again.").format(
-                question=question, said=said, hint=hint), "error")
-        return Feedback(_("Not yet: {question} is not {said}. {hint} Try once more, or press "
-                          "Show me.").format(question=question, said=said, hint=hint),
-                        "error", offer_show_me=True)
+            return Feedback(False, _("Not quite: {question} is not {said}. {hint} Try "
+                                     "again.").format(question=question, said=said, hint=hint),
+                            mistake=mistake)
+        return Feedback(False, _("Not yet: {question} is not {said}. {hint} Try once more, or "
+                                 "press Show me.").format(question=question, said=said, hint=hint),
+                        mistake=mistake, offer_show_me=True)
 
     def check_shape(self) -> Shape | None:
         """The check being asked as the mistakes module reads it: the total before plus the
@@ -484,17 +475,18 @@ class FlapjackSession(HandChoices):
     def show_me(self) -> Feedback:
         nums = self.expected()
         if nums is None or not self.my_turn():
-            return Feedback(_("Choose a card first."), "error")
+            return Feedback(False, _("Choose a card first."), valid=False)
         if self.misses < 2:  # the button is offered only after a second miss
-            return Feedback(_("Try to work it out first: Show me comes after two tries."),
-                            "info")
+            return Feedback(False, _("Try to work it out first: Show me comes after two tries."),
+                            valid=False, info=True)
         before, delta, after = nums
         aos = words.plain_totals(self.config)
         value = self._pending_value()
         self._finish()
-        return Feedback(_("Here is the arithmetic: {math}. The new total is {total}.").format(
-            math=words.play_math(before, delta, aos, value), total=words.total_text(after, aos)),
-            "info", done=True)
+        return Feedback(False, _("Here is the arithmetic: {math}. The new total is "
+                                 "{total}.").format(math=words.play_math(before, delta, aos, value),
+                                                    total=words.total_text(after, aos)),
+                        valid=False, done=True, info=True)
 
     def _finish(self) -> None:
         assert self.pending is not None

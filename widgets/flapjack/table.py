@@ -23,12 +23,13 @@ from engine.errors import ConfigError
 from engine.flapjack import FlapjackState
 from engine.questions import SumCheck
 from widgets.flapjack import render
-from widgets.flapjack.session import Feedback, FlapjackSession, Note
+from widgets.flapjack.session import FlapjackSession, Note
 from widgets.flapjack.settings import FIELDS, settings_panel
 from widgets.flapjack.view import TableView, table_view
 from widgets.page.in_browser import IN_BROWSER
 from widgets.table import components as ui
 from widgets.table.controller import call_later
+from widgets.table.feedback import Feedback
 from widgets.table.render import esc
 from widgets.table.shell import CardRow, LazyPart, TableShell, game_classes, settings_field
 from widgets.words import _, check_language, speaking
@@ -268,7 +269,7 @@ class FlapjackTable(TableShell, widgets.VBox):
         return fb
 
     def _answer(self, fb: Feedback) -> None:
-        self.practice.feedback(fb.text, fb.kind)
+        self.practice.feedback(fb.message, fb.tone)
         if fb.offer_show_me:
             self.practice.offer_show_me(True)
         if fb.done:

@@ -21,6 +21,7 @@ from engine.hit_me import ChooseAce, Hit, HitMeGame, Hold, Phase
 from widgets.hit_me.render import announce_feedback, own_values
 from widgets.table.controller import TableController, make_bots
 from widgets.table.deal_codes import format_code, new_secret_seed, parse_deal_code
+from widgets.table.feedback import Feedback
 from widgets.table.shell import check_opponent_specs, check_teacher, seat_names
 from widgets.words import _, abs_math, hint_sentence, hit_me_hint_lines, sum_math
 
@@ -43,14 +44,14 @@ def widen_ends(line_ends: dict[int | None, tuple[int, int]], viewer: int | None,
 
 
 def check_answer(values: Sequence[int], answers: dict[str, int | None],
-                 sum_seen: bool) -> tuple[bool, str]:
-    """The end-of-round check of a student's typed sum and |sum|: (right, what to say). Right
-    after "Show my sum" counts as shown, and says so."""
+                 sum_seen: bool) -> Feedback:
+    """The end-of-round check of a student's typed sum and |sum|. Right after "Show my sum"
+    counts as shown, and says so."""
     ok, text = announce_feedback(list(values), answers.get("sum"), answers.get("abs"))
     if ok and sum_seen:
         text += " " + _("(You saw your sum during the round with \u201cShow my sum\u201d: next "
                         "time, try adding it up yourself.)")
-    return ok, text
+    return Feedback(ok, text, done=ok)
 
 
 def shown_sum_text(values: Sequence[int]) -> str:
@@ -327,17 +328,13 @@ class HitMeSession:
             if self.phase is not Phase.ANNOUNCE or v is None or v in self.announced:
                 return None
             values = self.announce_values() or []
-            ok, text = check_answer(values, answers, v in self.sum_shown)
-            if ok and v in self.sum_shown:  # right, but the sum was on the screen
-                self.announced[v] = "shown"
-                self.announce_feedback = (text, "ok")
-            elif ok:
-                self.announced[v] = "right"
-                self.announce_feedback = (text, "ok")
-            else:
-                if answers.get("sum") is not None and answers.get("abs") is not None:
-                    self.announce_misses += 1
-                self.announce_feedback = (text, "error")
+            fb = check_answer(values, answers, v in self.sum_shown)
+            ok = fb.correct
+            if ok:  # right; "shown" when the sum was on the screen
+                self.announced[v] = "shown" if v in self.sum_shown else "right"
+            elif answers.get("sum") is not None and answers.get("abs") is not None:
+                self.announce_misses += 1
+            self.announce_feedback = (fb.message, fb.tone)
         self.changed()
         return ok
 

@@ -55,6 +55,7 @@ from widgets.table.components import (
     shared_text_style,
     style_widget,
 )
+from widgets.table.feedback import Feedback
 from widgets.table.render import esc
 from widgets.table.shell import LazyPart
 from widgets.words import (
@@ -97,16 +98,6 @@ class Question:
     @property
     def total(self) -> int:
         return sum(self.numbers)
-
-
-@dataclass(frozen=True)
-class Feedback:
-    """The result of checking one answer."""
-
-    correct: bool
-    message: str
-    valid: bool = True
-    mistake: str | None = None  # the common mistake a wrong answer shows
 
 
 def _nonzero(rng: random.Random, low: int, high: int) -> int:
@@ -497,8 +488,7 @@ class AbsoluteValuePractice(w.VBox):
         elif fb.valid and self.attempts >= MAX_ATTEMPTS_BEFORE_SHOW:
             fb = Feedback(False, fb.message + " " + _("You can press <b>Show me</b>."),
                           mistake=fb.mistake)
-        icon = "\u2714" if fb.correct else "\u2717" if fb.valid else "!"
-        self.feedback.value = f"<p role='status'>{icon} {fb.message}</p>"
+        self.feedback.value = f"<p role='status'>{fb.icon} {fb.message}</p>"
         self._update_buttons()
         return fb
 
@@ -841,8 +831,7 @@ class SkillPractice(w.VBox):
         return self._show(fb)
 
     def _show(self, fb: Feedback) -> Feedback:
-        icon = "\u2714" if fb.correct else "\u2717" if fb.valid else "!"
-        self.feedback.value = f"<p role='status'>{icon} {esc(fb.message)}</p>"
+        self.feedback.value = f"<p role='status'>{fb.icon} {esc(fb.message)}</p>"
         self._draw()
         return fb
 

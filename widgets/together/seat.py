@@ -759,9 +759,9 @@ class HitMeSeat(SeatSession):
         if values is None or self.my_check is not None or self._refuse_away():
             return None
         seen = self.seat in self.sum_shown
-        ok, text = check_answer(values, answers, seen)
-        if ok:
-            self.announce_feedback = (text, "ok")
+        fb = check_answer(values, answers, seen)
+        self.announce_feedback = (fb.message, fb.tone)
+        if fb.correct:
             self._record("shown" if seen else "right")
         else:
             typed_sum, typed_abs = answers.get("sum"), answers.get("abs")
@@ -769,9 +769,8 @@ class HitMeSeat(SeatSession):
                 self.misses += 1
                 if self.first_mistake is None:
                     self.first_mistake = "sum" if typed_sum != sum(values) else "abs"
-            self.announce_feedback = (text, "error")
             self.on_change()
-        return ok
+        return fb.correct
 
     def show_me(self) -> None:
         values = self.announce_values()
