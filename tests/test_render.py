@@ -220,7 +220,7 @@ def test_span_labels_stay_inside_the_drawing():
                                  Span(6, "Computer 1: |+6| = 6")], lo=-10, hi=10)
     for drawing, width in zip(_re.findall(r"<svg .*?</svg>", svg), (640, 300), strict=True):
         labels = _re.findall(r'<text class="icg-nl-spanlabel" x="([\d.]+)" y="[\d.]+" '
-                             r'text-anchor="(\w+)">([^<]*)<', drawing)
+                             r'text-anchor="(\w+)"[^>]*>([^<]*)<', drawing)
         assert len(labels) == 2
         for x, anchor, text in labels:
             w = CHAR * len(text)
@@ -293,7 +293,7 @@ def test_long_point_labels_stay_inside_the_narrow_drawing(value: int) -> None:
                            lo=-10, hi=10)
     narrow = html.split('class="icg-nl icg-nl-narrow"', 1)[1]
     texts = re.findall(r'<text class="icg-nl-ptlabel" x="([\d.]+)" y="[\d.]+" '
-                       r'text-anchor="(\w+)">([^<]+)</text>', narrow)
+                       r'text-anchor="(\w+)"[^>]*>([^<]+)</text>', narrow)
     assert len(texts) == 2
     for x, anchor, text in texts:
         w = CHAR * len(text)

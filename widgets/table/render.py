@@ -7,6 +7,7 @@ browser. Every card face carries its signed value as text; a card back carries n
 
 from __future__ import annotations
 
+import hashlib
 import html
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -170,6 +171,38 @@ def number_line_svg(
             f'<figcaption><ul class="icg-nl-text">{items}</ul></figcaption></figure>')
 
 
+#: The colours the line is drawn in, by part (style.css draws them in system colours under
+#: forced colours). Each is painted through a one-colour gradient of the drawing's own, never as
+#: a plain colour: Chromium's forced dark mode (WebContentsForceDark) lightens an inline SVG's
+#: dark text and lines (Chromium 150: white labels on the line's white ground) or leaves them
+#: as they are (Chromium 156), but leaves a gradient's colours alone in both.
+INK = {"axis": "#222", "tick": "#444", "num": "#222", "pt": "#1d4e89", "me": "#8a4b00",
+       "winner": "#1b6e1b", "ptlabel": "#111", "span": "#8a4b00", "spanlabel": "#5a3100",
+       "arrow": "#b00020", "head": "#b00020", "arrowlabel": "#7a0016", "mark": "#1b6e1b"}
+
+
+class _Inks:
+    """The gradients one drawing paints with: `paint(part)` is the fill or stroke of a part.
+    Their ids are made from the drawing itself: a page shows one of two drawings of a line
+    (the other hidden), and a paint found by its id in a hidden drawing is not drawn."""
+
+    def __init__(self) -> None:
+        self.used: dict[str, str] = {}
+
+    def paint(self, part: str) -> str:
+        colour = INK[part]
+        self.used[colour] = colour[1:]
+        return f"url(#@INK@{colour[1:]})"
+
+    def finish(self, body: str, salt: str) -> str:
+        """`body` with its gradients, their ids made from `salt` and the body."""
+        prefix = "icg" + hashlib.sha1((salt + body).encode()).hexdigest()[:10]
+        defs = "".join(f'<linearGradient id="{prefix}{name}" gradientUnits="userSpaceOnUse">'
+                       f'<stop stop-color="{colour}"/></linearGradient>'
+                       for colour, name in self.used.items())
+        return f"<defs>{defs}</defs>" + body.replace("@INK@", prefix)
+
+
 def _drawing(points: Sequence[Point], arrow: Arrow | None, spans: Sequence[Span],
              marks: Sequence[int], limits: tuple[int, int] | None, lo: int, hi: int,
              width: int, kind: str, title: str, caption: str) -> str:
@@ -185,6 +218,7 @@ def _drawing(points: Sequence[Point], arrow: Arrow | None, spans: Sequence[Span]
     arrow_y = top + (8 if arrow is not None else 0)
     axis_y = arrow_y + 36 + 18 * (n_rows - 1)  # the top label row clears the arrowhead
     span_rows = _span_rows(spans, x, width)
+    ink = _Inks()
     height = axis_y + 36 + 18 * sum(rows for rows, _lx, _anchor, _ly in span_rows)
 
     # A white ground under the drawing: Chromium's forced dark mode darkens the page but
@@ -202,7 +236,7 @@ def _drawing(points: Sequence[Point], arrow: Arrow | None, spans: Sequence[Span]
             parts.append(f'<rect class="icg-nl-out" x="{x(b)}" y="{axis_y - 12}" '
                          f'width="{x(hi) - x(b)}" height="24"/>')
     parts.append(f'<line class="icg-nl-axis" x1="{x(lo)}" y1="{axis_y}" '
-                 f'x2="{x(hi)}" y2="{axis_y}"/>')
+                 f'x2="{x(hi)}" y2="{axis_y}" stroke="{ink.paint("axis")}"/>')
     span_len = hi - lo
     unit = (width - 2 * pad) / span_len  # SVG units per step of 1
     step = next(s for s in (1, 5, 10, 20, 50, 100, 1000) if s * unit >= 5 or s == 1000)
@@ -219,7 +253,8 @@ def _drawing(points: Sequence[Point], arrow: Arrow | None, spans: Sequence[Span]
         big = v % label_step == 0
         h = 8 if big else 4
         ticks.append(f"M{x(v)} {axis_y - h}V{axis_y + h}")
-    parts.append(f'<path class="icg-nl-tick" d="{"".join(ticks)}"/>')
+    parts.append(f'<path class="icg-nl-tick" d="{"".join(ticks)}" '
+                 f'stroke="{ink.paint("tick")}"/>')
     for v in range(lo - lo % step, hi + 1, step):
         if v < lo:
             continue
@@ -227,21 +262,26 @@ def _drawing(points: Sequence[Point], arrow: Arrow | None, spans: Sequence[Span]
         crowded = any(v != m and abs(x(v) - x(m)) < 4 * CHAR for m in special)
         if v in special or (big and not crowded):
             parts.append(f'<text class="icg-nl-num" x="{x(v)}" y="{axis_y + 24}" '
-                         f'text-anchor="middle">{esc(signed(v))}</text>')
+                         f'text-anchor="middle" fill="{ink.paint("num")}">{esc(signed(v))}</text>')
     for m in marks:
         if m % step:  # a target between ticks still gets its number
             parts.append(f'<text class="icg-nl-num" x="{x(m)}" y="{axis_y + 24}" '
-                         f'text-anchor="middle">{esc(signed(m))}</text>')
-        parts.append(f'<path class="icg-nl-mark" d="M{x(m)} {axis_y - 9} l6 9 l-6 9 l-6 -9 z"/>')
+                         f'text-anchor="middle" fill="{ink.paint("num")}">{esc(signed(m))}</text>')
+        parts.append(f'<path class="icg-nl-mark" d="M{x(m)} {axis_y - 9} l6 9 l-6 9 l-6 -9 z" '
+                     f'fill="{ink.paint("mark")}"/>')
     y = axis_y + 38
     for s, (n_rows, lx, anchor, dy) in zip(spans, span_rows, strict=True):
         text = s.label or abs_text(s.value)
         x0, x1 = x(0), x(s.value)
-        parts.append(f'<line class="icg-nl-span" x1="{x0}" y1="{y}" x2="{x1}" y2="{y}"/>'
-                     f'<line class="icg-nl-span" x1="{x0}" y1="{y - 4}" x2="{x0}" y2="{y + 4}"/>'
-                     f'<line class="icg-nl-span" x1="{x1}" y1="{y - 4}" x2="{x1}" y2="{y + 4}"/>'
+        line = ink.paint("span")
+        parts.append(f'<line class="icg-nl-span" x1="{x0}" y1="{y}" x2="{x1}" y2="{y}" '
+                     f'stroke="{line}"/>'
+                     f'<line class="icg-nl-span" x1="{x0}" y1="{y - 4}" x2="{x0}" y2="{y + 4}" '
+                     f'stroke="{line}"/>'
+                     f'<line class="icg-nl-span" x1="{x1}" y1="{y - 4}" x2="{x1}" y2="{y + 4}" '
+                     f'stroke="{line}"/>'
                      f'<text class="icg-nl-spanlabel" x="{lx}" y="{y + dy}" '
-                     f'text-anchor="{anchor}">{esc(text)}</text>')
+                     f'text-anchor="{anchor}" fill="{ink.paint("spanlabel")}">{esc(text)}</text>')
         y += 18 * n_rows
     if arrow is not None:
         y = arrow_y
@@ -250,25 +290,30 @@ def _drawing(points: Sequence[Point], arrow: Arrow | None, spans: Sequence[Span]
         # the head is a path of its own (not a <marker>: a marker is found by its id, and the
         # first drawing with that id may be the one the page hides)
         parts.append(f'<line class="icg-nl-arrow" x1="{x0}" y1="{y}" '
-                     f'x2="{round(x1 - d * 10, 1)}" y2="{y}"/>'
-                     f'<path class="icg-nl-head" d="M{x1} {y} l{-12 * d} -6 l0 12 z"/>')
+                     f'x2="{round(x1 - d * 10, 1)}" y2="{y}" stroke="{ink.paint("arrow")}"/>'
+                     f'<path class="icg-nl-head" d="M{x1} {y} l{-12 * d} -6 l0 12 z" '
+                     f'fill="{ink.paint("head")}"/>')
         if arrow.label:
             mid = (x0 + x1) / 2
             w = CHAR * len(arrow.label) / 2
             mid = min(max(mid, w + 2), width - w - 2)
             parts.append(f'<text class="icg-nl-arrowlabel" x="{round(mid, 1)}" '
-                         f'y="{y - 8}" text-anchor="middle">{esc(arrow.label)}</text>')
+                         f'y="{y - 8}" text-anchor="middle" '
+                         f'fill="{ink.paint("arrowlabel")}">{esc(arrow.label)}</text>')
     for p, (k, anchor, tx) in zip(points, rows, strict=True):
         px = x(p.value)
+        dot = ink.paint(p.kind if p.kind in ("me", "winner") else "pt")
         parts.append(f'<circle class="icg-nl-pt icg-nl-{esc(p.kind)}" cx="{px}" '
-                     f'cy="{axis_y}" r="6"/>')
+                     f'cy="{axis_y}" r="6" fill="{dot}"/>')
         parts.append(f'<text class="icg-nl-ptlabel" x="{tx}" y="{axis_y - 15 - 18 * k}" '
-                     f'text-anchor="{anchor}">{esc(_point_text(p))}</text>')
+                     f'text-anchor="{anchor}" fill="{ink.paint("ptlabel")}">'
+                     f'{esc(_point_text(p))}</text>')
     a11y = (f'role="img" aria-label="{esc(title)}: {esc(caption)}"' if title
             else 'aria-hidden="true"')
     name = f"<title>{esc(title)}</title>" if title else ""
+    body = ink.finish("".join(parts), f"{kind} {width}")
     return (f'<svg class="icg-nl {kind}" viewBox="0 0 {width} {height}" {a11y} '
-            f'preserveAspectRatio="xMidYMid meet">{name}{"".join(parts)}</svg>')
+            f'preserveAspectRatio="xMidYMid meet">{name}{body}</svg>')
 
 
 def _span_rows(spans: Sequence[Span], x: Any, width: int
