@@ -320,3 +320,22 @@ def test_who_wins_a_round_names_the_least_wins_mistake() -> None:
     assert ana_ben_cam.mistake("Cam") == "lesser-is-closer"
     assert ana_ben_cam.mistake("Ana") is None and ana_ben_cam.mistake("Ben") is None
     assert dee_eli.mistake("Dee") == "lesser-is-closer" and dee_eli.mistake("Eli") is None
+
+
+def test_a_varied_choice_keeps_its_answers_place_and_its_traps() -> None:
+    """A retake's choice among numbers: the right answer at the same place, and each wrong
+    choice showing the same mistake as on the ticket's own numbers."""
+    from engine.mistakes import classify
+
+    varied = 0
+    for variant in range(1, 300):
+        for items in et.TICKETS.values():
+            for i, item in enumerate(items):
+                new = et.vary(item, variant, i)
+                if new is item or not item.choices:
+                    continue
+                varied += 1
+                assert new.choices.index(new.answer) == item.choices.index(item.answer)
+                assert [classify(new.shape, p) for p in new.picks] == \
+                    [classify(item.shape, p) for p in item.picks]
+    assert varied >= 4 * 299  # lessons 1 and 2: four choices among numbers

@@ -372,8 +372,8 @@ def _finish(t: ExitTicket) -> None:
 
 def test_a_retake_gets_new_numbers_and_adds_no_first_try(student: Student) -> None:
     """After "Next student at this device", and on a new page (a reload), the typed items of
-    a ticket have other numbers of the same skill; the same student's answers there are not
-    first tries, and the store keeps one first try per item."""
+    a ticket, and its choices among numbers, have other numbers of the same skill; the same
+    student's answers there are not first tries, and the store keeps one first try per item."""
     t = ExitTicket(lesson=1)
     t.start()
     t.name_bar.first.value = "Ana"
@@ -387,6 +387,14 @@ def test_a_retake_gets_new_numbers_and_adds_no_first_try(student: Student) -> No
     assert len(retake) == len(first_numbers) and all(
         a != b for a, b in zip(retake, first_numbers, strict=True))
     assert all(i.shape.answer == i.answer for i in t.items if i.shape and not i.choices)
+    # a choice among numbers ("Which is the greatest: -6, -1 or +4?") gets new numbers of the
+    # same pattern, its choices with them; a choice in words ("Negative") keeps its numbers
+    first, again = t.base_items[1], t.items[1]
+    assert again.shape.terms != first.shape.terms
+    assert [n < 0 for n in again.shape.terms] == [n < 0 for n in first.shape.terms]
+    assert again.choices == tuple(f"{n:+d}" for n in again.shape.terms)
+    assert again.answer == f"{max(again.shape.terms):+d}" and again.picks == again.shape.terms
+    assert t.items[2] is t.base_items[2]
     t.name_bar.first.value = "Ana"  # the same student again
     t.name_bar.name_me()
     _finish(t)

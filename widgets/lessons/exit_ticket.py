@@ -30,7 +30,7 @@ from typing import Any
 import ipywidgets as w
 
 from engine.cards import signed
-from engine.mistakes import Shape, classify
+from engine.mistakes import CHOICE_KINDS, Shape, classify
 from engine.questions import NumberRefused, Question, parse_number
 from widgets.page.in_browser import IN_BROWSER
 from widgets.page.language import N_, check_lang, speaks
@@ -145,25 +145,55 @@ def _same_pattern(old: tuple[int, ...], new: tuple[int, ...]) -> bool:
             and new != old)
 
 
+def _choice_label(kind: str, option: int) -> str:
+    """A generated choice's label as the ticket keeps it (translated when shown)."""
+    return N_("Same distance") if kind == "closer" and option == 0 else signed(option)
+
+
+def _varied_choices(item: Item) -> bool:
+    """A choice item whose choices are its numbers (and "Same distance"): varied with them.
+    Choices in words ("Negative", a player's name, "-9 > -2") keep their numbers."""
+    shape = item.shape
+    return (shape is not None and shape.kind in CHOICE_KINDS
+            and all(p in shape.terms or (p == 0 and shape.kind == "closer") for p in item.picks)
+            and item.choices == tuple(_choice_label(shape.kind, p) for p in item.picks))
+
+
 def vary(item: Item, variant: int, index: int) -> Item:
-    """The item with other numbers of the same skill (variant 0: the item itself). Only a
-    typed item with a shape is varied; its words then come from its numbers."""
-    if not variant or item.shape is None or item.choices or item.shape.kind not in VARIED_KINDS:
+    """The item with other numbers of the same skill (variant 0: the item itself): a typed
+    item with a shape, or a choice among its numbers; its words then come from its numbers.
+    The numbers keep their signs, order and equal sizes (and, for a choice, which is closer to
+    zero), so the item sets the same traps."""
+    if not variant or item.shape is None:
+        return item
+    choice = bool(item.choices)
+    if choice and not _varied_choices(item) or not choice and item.shape.kind not in VARIED_KINDS:
         return item
     rng = random.Random(variant * 10 + index)
     old = item.shape.terms
     for _try in range(500):
         new = tuple(0 if t == 0 else (1 if t > 0 else -1) * rng.randint(1, 12) for t in old)
-        if _same_pattern(old, new):
+        if _same_pattern(old, new) and (not choice or _same_sizes_order(old, new)):
             break
     else:
         return item
     shape = Shape(item.shape.kind, new)
     question = question_text(shape.kind, new)
     hint = item.hint if item.hint and not any(c.isdigit() for c in shown(item.hint)) else ""
+    if choice:
+        picks = tuple(new[old.index(p)] if p in old else p for p in item.picks)
+        choices = tuple(_choice_label(shape.kind, p) for p in picks)
+        return Item(question, choices[picks.index(shape.answer)], choices, shape=shape,
+                    picks=picks, hint=hint)
     return Item(question if shape.kind == "distance" else
                 _("Work out: {question}").format(question=question),
                 shape.answer, size=item.size, shape=shape, hint=hint)
+
+
+def _same_sizes_order(old: tuple[int, ...], new: tuple[int, ...]) -> bool:
+    """Which of two numbers is closer to zero stays the same."""
+    return all((abs(old[i]) < abs(old[j])) == (abs(new[i]) < abs(new[j]))
+               for i in range(len(old)) for j in range(len(old)) if i != j)
 
 
 def variant_for(name: str, day: str, lesson: int, retake: int) -> int:
