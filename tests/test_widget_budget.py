@@ -51,6 +51,10 @@ PRACTICE_BUDGET = 22
 # the practice page (lessons/practice.ipynb, 2026-12-02): 50 models, the name bar and a
 # button per skill of the unit (7) included
 PRACTICE_PAGE_BUDGET = 50
+# the re-check at the top of lessons 2 to 6 while nothing is due (2026-12-04): 38 models made
+# at load (its question's parts and a button per skill, never shown); 6 with the parts made
+# when a re-check is due (its box, the name's hidden recall and the live class's cover)
+RECHECK_IDLE_BUDGET = 6
 
 
 def _new_models(make) -> list[widgets.Widget]:
@@ -287,3 +291,13 @@ def test_practice_page_within_budget() -> None:
     practice_page()  # the shared stylesheet, layouts and styles, made once a kernel
     models = _new_models(practice_page)
     assert 20 < len(models) <= PRACTICE_PAGE_BUDGET, len(models)
+
+
+def test_a_lessons_re_check_with_nothing_due_loads_light() -> None:
+    """A lesson page's re-check while nobody is named (or nothing is due) makes none of its
+    question's parts; they come when a re-check is due."""
+    from widgets.lessons.practice import Recheck
+
+    Recheck(lesson=3)  # the shared stylesheet, layouts and styles, made once a kernel
+    models = _new_models(lambda: Recheck(lesson=3))
+    assert len(models) <= RECHECK_IDLE_BUDGET, [type(m).__name__ for m in models]

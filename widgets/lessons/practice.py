@@ -557,6 +557,11 @@ class SkillPractice(w.VBox):
     '<skill> <seed>-<n>'); the standing is kept in the kernel (`firsts`), and read back from
     the store for a named student. On the static site it stays on the device's kernel."""
 
+    # the parts of the practice, made when first shown (see _build_parts)
+    (skill_label, skill_buttons, skill_row, header, prompt, answer, check_button, typed_row,
+     choice_buttons, choice_row, feedback, next_button, standing) = LazyPart.group(
+        "_build_parts", 13)
+
     @speaks
     def __init__(self, skills: Sequence[str] = SKILLS, seed: int | None = None, *,
                  lesson: int = 4, lang: str | None = None, student: object = None,
@@ -592,28 +597,6 @@ class SkillPractice(w.VBox):
         self.offered: str | None = None  # a skill the teacher asked this student to practise
 
         self.stylesheet = style_widget()
-        # the skill picker: a real button per skill; the one practised is marked pressed
-        self.skill_label = html_widget()
-        self.skill_label.value = "<b>" + esc(_("Skill:")) + "</b>"
-        self.skill_buttons = {s: make_button(skill_name(s), lambda s=s: self.pick(s),
-                                             tooltip=_("practise {skill}").format(
-                                                 skill=skill_name(s)))
-                              for s in skills}
-        self.skill_row = w.HBox([self.skill_label, *self.skill_buttons.values()],
-                                layout=w.Layout(flex_flow="row wrap"))
-        self.header = html_widget()
-        self.prompt = html_widget()
-        self.answer = w.Text(placeholder=_("your answer"), description=_("Answer:"),
-                             layout=shared_layout(width="14em"), continuous_update=False)
-        self.check_button = make_button(_("Check"), self.check_typed, button_style="primary")
-        check_on_enter(self.answer, self.check_button, self.check_typed)
-        self.typed_row = w.HBox([self.answer, self.check_button])
-        self.choice_buttons = [make_button("", lambda i=i: self.choose(i), own_layout=True)
-                               for i in range(3)]
-        self.choice_row = w.HBox(self.choice_buttons)
-        self.feedback = html_widget()
-        self.next_button = make_button(_("Next question"), self.next_question)
-        self.standing = html_widget()
         # the standing read back from the store (a named student's first tries of other
         # pages, today and earlier days), or from the device on the static site
         self.earlier: list[tuple[str, str, bool]] = []
@@ -636,12 +619,51 @@ class SkillPractice(w.VBox):
             self.name_bar = NameBar(self.lesson, lang=self.lang, student=who)
             who.listeners.append(self._named)
             bar = [self.name_bar]
-        super().__init__([self.stylesheet, *bar, self.skill_row, self.header, self.prompt,
-                          self.typed_row, self.choice_row, self.feedback, self.next_button,
-                          self.standing], _dom_classes=("icg-root", "icg-practice"))
+        self._bar = bar
+        super().__init__([], _dom_classes=("icg-root", "icg-practice"))
+        self._layout_children()
         if self.name_bar is not None:
             self.earlier = self._stored_firsts()
         self.next_question()
+
+    def _build_parts(self) -> None:
+        """The skill picker, the question and its answers, the feedback and the standing:
+        made when first shown (LazyPart; a lesson page's re-check shows none of them while
+        nothing is due)."""
+        # the skill picker: a real button per skill; the one practised is marked pressed
+        self.skill_label = html_widget()
+        self.skill_label.value = "<b>" + esc(_("Skill:")) + "</b>"
+        self.skill_buttons = {s: make_button(skill_name(s), lambda s=s: self.pick(s),
+                                             tooltip=_("practise {skill}").format(
+                                                 skill=skill_name(s)))
+                              for s in self.skills}
+        self.skill_row = w.HBox([self.skill_label, *self.skill_buttons.values()],
+                                layout=w.Layout(flex_flow="row wrap"))
+        self.header = html_widget()
+        self.prompt = html_widget()
+        self.answer = w.Text(placeholder=_("your answer"), description=_("Answer:"),
+                             layout=shared_layout(width="14em"), continuous_update=False)
+        self.check_button = make_button(_("Check"), self.check_typed, button_style="primary")
+        check_on_enter(self.answer, self.check_button, self.check_typed)
+        self.typed_row = w.HBox([self.answer, self.check_button])
+        self.choice_buttons = [make_button("", lambda i=i: self.choose(i), own_layout=True)
+                               for i in range(3)]
+        self.choice_row = w.HBox(self.choice_buttons)
+        self.feedback = html_widget()
+        self.next_button = make_button(_("Next question"), self.next_question)
+        self.standing = html_widget()
+
+    def _top(self) -> list[w.Widget]:
+        """The stylesheet and what stands above the practice: the device's keep, the name
+        bar."""
+        bar = self.__dict__.get("_bar", [])
+        return [self.stylesheet, *([self.name_bar] if self.name_bar is not None
+                                   and self.name_bar not in bar else []), *bar]
+
+    def _layout_children(self) -> None:
+        self.children = [*self._top(), self.skill_row, self.header, self.prompt,
+                         self.typed_row, self.choice_row, self.feedback, self.next_button,
+                         self.standing]
 
     # ----- reading ------------------------------------------------------------------------------
     def all_firsts(self) -> list[tuple[str, str, bool]]:
@@ -843,7 +865,7 @@ class SkillPractice(w.VBox):
         who = self._who()
         if self.name_bar is None:
             self.name_bar = NameBar(self.lesson, lang=self.lang, student=who)
-            self.children = [self.children[0], self.name_bar, *self.children[1:]]
+            self._layout_children()
         who.record(question=QuestionData(self.shape.kind, self.shape.terms, self.lesson,
                                          f"{self.skill} {self.seed}-{self.number}",
                                          self.seed % 10**6),
@@ -894,17 +916,16 @@ class Recheck(SkillPractice):
     def __init__(self, lesson: int, *, lang: str | None = None, student: object = None,
                  today: str | None = None, on_device: bool | None = None) -> None:
         self._ready = False
-        self.title = html_widget()
+        self._idle: tuple[w.Widget, ...] = ()
         super().__init__(SKILLS, lesson=lesson, lang=lang, student=student, today=today,
                          on_device=on_device)
         # what stays while no re-check is due: the stylesheet, on the static site the device's
         # keep and recall widgets, and on a page of the live class its cover and the exit
-        # ticket the teacher opens (this piece is the first of the lesson's page: on top)
-        first = (self.stylesheet, *((self.keep, self.recall) if self.on_device else ()),
-                 *page_parts(lesson))
-        self._idle = first
-        self._shown = (*first, self.title, self.prompt, self.typed_row, self.choice_row,
-                       self.feedback, self.standing)
+        # ticket the teacher opens (this piece is the first of the lesson's page: on top).
+        # The question's parts are made only when a re-check is due (LazyPart).
+        self._idle = (self.stylesheet, *((self.keep, self.recall) if self.on_device else ()),
+                      *page_parts(lesson))
+        self.children = self._idle
         # an empty box keeps one pixel: a page counts it as shown
         self.layout = w.Layout(min_height="1px")
         self.add_class("icg-recheck")
@@ -939,7 +960,19 @@ class Recheck(SkillPractice):
         self.skill, self.targets = skill, []
         self.shape, self.number, self.done = None, 0, False
         super().next_question()
-        self.children = self._shown
+        self._layout_children()
+
+    def _build_parts(self) -> None:
+        super()._build_parts()
+        self.title = html_widget()
+
+    def _layout_children(self) -> None:
+        if self.shape is None:  # nothing due (and while the page is made)
+            self.children = self._idle
+            return
+        self.children = [*self._idle, *([self.name_bar] if self.name_bar is not None else []),
+                         self.title, self.prompt, self.typed_row, self.choice_row,
+                         self.feedback, self.standing]
 
     def _named(self) -> None:
         super()._named()
@@ -950,9 +983,9 @@ class Recheck(SkillPractice):
         """The teacher's "practise this" waits for the practice page."""
 
     def _draw(self) -> None:
+        if not self._ready or (self.shape is None and not LazyPart.built(self, "prompt")):
+            return  # no re-check asked on this page: nothing drawn, nothing made
         super()._draw()
-        if not self._ready:
-            return
         self.title.value = "<h3>" + esc(_("Re-check: {skill}").format(
             skill=skill_name(self.skill))) + "</h3><p>" + esc(_(
                 "You mastered this skill on an earlier day: one question to see that it is "
