@@ -109,14 +109,15 @@ LESSONS: tuple[Lesson, ...] = (
            grouping="pairs or threes",
            notes="Project the worked example first; then play; then real cards if you have "
                  "them.",
-           support="Play with every card face up first (the walkthrough table) and say each new "
-                   "sum aloud together.",
+           support="Play the first round together on the table you project, every card face "
+                   "up (its walkthrough), saying each new sum aloud; then pairs play with a "
+                   "number line strip from the kit.",
            extension='Play the variation where aces count 1 or 11, or against "hard" computer '
                      "players, and explain one choice the computer made.",
            standards='7.NS.1b, 7.NS.1d, 6.NS.7c',
-           plan=((DEVICES, 3), ("Warm-up (3 minutes): Golf scores", 3), ("The rules in short", 6),
-                 ("A worked example", 10), ("Play", 12), ("After playing", 2), ("Check", 3),
-                 ("Key ideas", 1), ("Talk about it", 2), ("Exit ticket", 3))),
+           plan=((DEVICES, 3), ("Warm-up (3 minutes): Golf scores", 3), ("The rules in short", 7),
+                 ("A worked example", 9), ("Play", 13), ("After playing", 2), ("Check", 2),
+                 ("Key ideas", 1), ("Talk about it", 1), ("Exit ticket", 4))),
     Lesson("04_taking_a_card_away.ipynb", "Taking a card away", 60,
            "subtraction as adding the opposite, distance as |p - q|, < and >",
            grouping="pairs",
@@ -382,8 +383,9 @@ TRANSLATED: dict[str, dict[str, dict[str, str]]] = {
             "grouping": "parejas o grupos de tres",
             "notes": "Proyecta primero el ejemplo resuelto; después, a jugar; y luego con cartas "
                   "de verdad si las tienes.",
-            "support": "Juega primero con todas las cartas boca arriba (la mesa de demostración) "
-                    "y digan juntos en voz alta cada nueva suma.",
+            "support": "Jueguen juntos la primera ronda en la mesa que proyectas, con todas las "
+                    "cartas boca arriba (su demostración), diciendo en voz alta cada nueva suma; "
+                    "después, las parejas juegan con una tira de recta numérica del kit.",
             "extension": "Juega la variante en la que el as vale 1 u 11, o contra jugadores de la "
                       'computadora "difíciles", y explica una decisión que tomó la '
                       "computadora."},
