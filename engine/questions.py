@@ -19,6 +19,7 @@ digits).
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -114,6 +115,21 @@ def terms_text(terms: tuple[int, ...]) -> str:
 def terms_of(text: str) -> tuple[int, ...]:
     """The numbers stored as '3,-8'."""
     return tuple(int(t) for t in text.split(",")) if text else ()
+
+
+# A table's check is filed under '<game> <deal> <n>': a deal code this long or shorter stays as
+# it is (a deal the teacher chose, to be found again); a longer one, a deal nobody chose whose
+# code is its secret seed, by a digest of it: an item is at most 40 characters, and the seed
+# would give the deal's hidden cards to whoever reads the answers.
+SHOWN_DEAL = 12
+
+
+def table_check_item(game: str, deal_code: object, n: int) -> str:
+    """The item a table's check of round (or move) `n` of a deal is filed under."""
+    code = str(deal_code)
+    deal = code if len(code) <= SHOWN_DEAL else \
+        "#" + hashlib.sha256(code.encode()).hexdigest()[:SHOWN_DEAL - 1]
+    return f"{game} {deal} {n}"
 
 
 @dataclass(frozen=True)

@@ -252,6 +252,41 @@ def test_hit_me_check_goes_to_the_store_with_its_mistakes(student: Student) -> N
     assert {a.terms for a in rows} == {",".join(map(str, values))}
 
 
+@pytest.mark.parametrize("game", ["hit-me", "flapjack"])
+def test_a_check_at_a_deal_nobody_chose_goes_to_the_store(student: Student, game: str) -> None:
+    """A lesson page's table deals with a secret seed (a long deal code): its checks are filed
+    under a short digest of the code (an item is at most 40 characters; the code would give
+    the deal's hidden cards to whoever reads the answers), and they reach the store."""
+    from helpers import Scripted
+    from widget_helpers import AlwaysHold
+
+    from widgets import HitMeTable
+    from widgets.flapjack.table import FlapjackTable
+
+    student.set_names(("Cam",))
+    if game == "hit-me":
+        t = HitMeTable(players=2, opponents=[AlwaysHold()], bot_delay=0,
+                       on_answer=reporter("hit_me"))
+        t.hold_button.click()
+        values = t.session.announce_values()
+        t.announce.boxes["sum"].value = str(sum(values))
+        t.announce.boxes["abs"].value = str(abs(sum(values)))
+        t.announce.check_button.click()
+    else:
+        t = FlapjackTable(bot_delay=0, say_total=True, opponents=[Scripted()],
+                          on_answer=reporter("flapjack"))
+        card = next(b for b in t.hand_box.children if not b.disabled)
+        card.click()
+        t.practice.boxes["total"].value = "0"
+        t.practice.check_button.click()
+    code = str(t.session.deal_code)
+    assert len(code) > 12
+    rows = stored(student)
+    assert rows and {a.student for a in rows} == {"Cam"}
+    assert all(len(a.item) <= 40 and code not in a.item and a.item.startswith(game + " #")
+               for a in rows), [a.item for a in rows]
+
+
 def test_flapjack_new_total_goes_to_the_store(student: Student) -> None:
     from helpers import Scripted
 

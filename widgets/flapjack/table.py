@@ -21,7 +21,7 @@ import ipywidgets as widgets
 
 from engine.errors import ConfigError
 from engine.flapjack import FlapjackState
-from engine.questions import SumCheck
+from engine.questions import SumCheck, table_check_item
 from widgets.flapjack import render
 from widgets.flapjack.session import FlapjackSession, Note
 from widgets.flapjack.settings import FIELDS, settings_panel
@@ -264,7 +264,8 @@ class FlapjackTable(TableShell, widgets.VBox):
         fb = s.check_total(typed)
         if shape is not None and typed is not None and mine and not s.walkthrough \
                 and not IN_BROWSER and self.on_answer is not None:
-            self.on_answer(SumCheck(f"flapjack {s.deal_code} {s.practice_serial}", shape.terms,
+            self.on_answer(SumCheck(table_check_item("flapjack", s.deal_code, s.practice_serial),
+                                    shape.terms,
                                     typed, None, first, shape.kind))
         return fb
 

@@ -12,7 +12,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from engine.hit_me import Phase
-from engine.questions import SumCheck
+from engine.questions import SumCheck, table_check_item
 from widgets.hit_me.render import score_table_html
 from widgets.hit_me.session import HitMeSession
 from widgets.hit_me.settings import settings_panel
@@ -189,7 +189,8 @@ class HitMeTable(TableShell, widgets.VBox):
         if (ok is not None and values and len(values) >= 2 and None not in typed
                 and len(s.students) == 1 and not s.walkthrough and not IN_BROWSER
                 and self.on_answer is not None):
-            self.on_answer(SumCheck(f"hit-me {s.deal_code} {s.announce_round}", tuple(values),
+            self.on_answer(SumCheck(table_check_item("hit-me", s.deal_code, s.announce_round),
+                                    tuple(values),
                                     typed[0], typed[1], first))
         return ok
 
