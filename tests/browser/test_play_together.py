@@ -172,6 +172,33 @@ def wait_for_move(store: Any, code: str, before: int, page: Any) -> None:
         page.wait_for_timeout(50)
 
 
+# The hand a seat's page shows: each card button's label ("J♣ +11") and whether it is on.
+HAND_JS = """() => [...document.querySelectorAll('.icg-room-hand button')]
+  .filter(b => b.offsetParent !== null && b.textContent.trim())
+  .map(b => [b.textContent.trim().split(/\\s+/).slice(0, 2).join(' '), !b.disabled])"""
+
+
+def wait_for_hand(page: Any, state: Any, seat: int) -> None:
+    """Wait until the seat's page shows the hand the store holds, its playable cards switched
+    on: its kernel has drawn the store's state. A page a moment behind still shows the turn
+    before (the same seat leads again after its own Flapjack): its kernel refuses a click on
+    a card it has since switched off."""
+    from engine.events import card_view
+    from widgets.table.components import card_label
+
+    playable = {play.card.key for play in state.legal_actions(seat)}
+    want = sorted((card_label(card_view(c, state.config.value(c))), c.key in playable)
+                  for c in state.hands[seat])
+    deadline = time.monotonic() + TIMEOUT / 1000
+    while True:
+        shown = sorted(tuple(x) for x in page.evaluate(HAND_JS))
+        if shown == want:
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the page did not show the store's hand: {shown} != {want}")
+        page.wait_for_timeout(50)
+
+
 def text_box(page: Any, label: str) -> Any:
     return page.locator(".widget-text:visible", has=page.locator(
         "label", has_text=re.compile(f"^{re.escape(label)}$"))).locator("input")
@@ -369,6 +396,7 @@ def test_three_students_play_a_flapjack_game(rooms_server: tuple[str, str], open
                     f"Flapjack move {moves}")
         seat = state.current
         vp = pages[seat]
+        wait_for_hand(vp.page, state, seat)
         card = vp.page.locator(".icg-room-hand button:not([disabled])").first
         card.wait_for(state="visible", timeout=TIMEOUT)
         before = store.current_version(code)
