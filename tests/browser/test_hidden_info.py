@@ -66,6 +66,10 @@ def test_hit_me_face_down_card_stays_in_the_kernel(
     if any(isinstance(a, Hit) for a in replica.round.legal_actions(0)):
         click_when_enabled(vp.page, "Hit me!")
         replica.act(Hit())
+        # the hit drawn (its card, the line, the status) before the next click: a click aimed
+        # while the table grows lands where "Hold" was a moment before
+        vp.page.get_by_role("group", name="You", exact=True).get_by_text(
+            re.compile(r"\b1 hit\b")).wait_for(timeout=TIMEOUT)
     if not replica.round.players_done:
         click_when_enabled(vp.page, "Hold")
         replica.act(Hold())
