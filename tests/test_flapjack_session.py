@@ -108,6 +108,20 @@ def test_refused_clicks_change_nothing() -> None:
     assert saved(s) == before
 
 
+def test_a_card_switched_off_only_while_the_table_changed_is_asked_again() -> None:
+    """A click on a card that was off when it came (the page a moment behind), while that card
+    may be played now: nothing is played, and the student is asked to press it again, not told
+    that it cannot be played."""
+    s = FlapjackSession(players=2, deck=DECK, seed=1, bot_delay=0)
+    s.new_game(1)
+    playable = next(c for c in table_view(s, YOU).hand if c.reason is None)
+    before = saved(s)
+    text, kind = s.refused_card(playable.key)
+    assert kind == "info" and "again" in text and "cannot" not in text
+    assert saved(s) == before
+    assert s.refused_card("no-such-card") == ("That card cannot be played now.", "error")
+
+
 def test_show_me_only_after_two_misses() -> None:
     s = FlapjackSession(players=2, deck=DECK, seed=1, bot_delay=0, say_total=True)
     s.new_game(1)

@@ -165,9 +165,14 @@ class HandChoices:
         return self._commit(key, 1)
 
     def refused_card(self, key: str | None) -> Note:
-        """A click on a switched-off card (only a forged one): a message, nothing else."""
+        """A click on a card that was switched off when the click came (a forged one, or a
+        page a moment behind its table): a message, nothing else. A card that may be played
+        now was switched off only while the table changed: press it again."""
         card = self._own_card(key) if key is not None else None
         reason = self.card_reason(card) if card is not None else None
+        if card is not None and reason is None and self.my_turn():
+            return self._say(_("The table had just changed: press {card} again to play it.")
+                             .format(card=card.short), "info")
         return self._say(_("You cannot play {card} now: {reason}.").format(
             card=card.short, reason=reason) if card and reason
             else _("That card cannot be played now."))
