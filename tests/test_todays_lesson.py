@@ -55,15 +55,23 @@ class Manager:
         self.discarded.append(kernel_id)
 
 
-def test_the_teachers_lesson_gets_the_class_and_the_old_one_is_drained(
-        tmp_path: Path, monkeypatch: Any) -> None:
+def lessons_and_class(tmp_path: Path, monkeypatch: Any, names: tuple[str, ...],
+                      free_mib: int = 100_000) -> tuple[Path, str, Any]:
+    """A lessons folder holding `names` (empty notebooks), `free_mib` of memory free, and a live
+    class in a store of its own: (the folder, the store's URL, the teacher's live class)."""
     root = tmp_path / "lessons"
     (root / "es").mkdir(parents=True)
-    for name in ("03_one.ipynb", "04_two.ipynb", "es/03_uno.ipynb"):
+    for name in names:
         (root / name).write_text("{}")
-    monkeypatch.setattr(tl, "mem_available_mib", lambda: 100_000)
+    monkeypatch.setattr(tl, "mem_available_mib", lambda: free_mib)
     url = f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
-    teacher = open_live_class(url)
+    return root, url, open_live_class(url)
+
+
+def test_the_teachers_lesson_gets_the_class_and_the_old_one_is_drained(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    root, url, teacher = lessons_and_class(
+        tmp_path, monkeypatch, ("03_one.ipynb", "04_two.ipynb", "es/03_uno.ipynb"))
 
     async def run() -> Manager:
         m = Manager(root)
@@ -92,13 +100,8 @@ def test_the_teachers_lesson_gets_the_class_and_the_old_one_is_drained(
 
 
 def test_a_spanish_class_gets_the_spanish_lessons_pages(tmp_path: Path, monkeypatch: Any) -> None:
-    root = tmp_path / "lessons"
-    (root / "es").mkdir(parents=True)
-    for name in ("03_one.ipynb", "es/03_uno.ipynb"):
-        (root / name).write_text("{}")
-    monkeypatch.setattr(tl, "mem_available_mib", lambda: 100_000)
-    url = f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
-    teacher = open_live_class(url)
+    root, url, teacher = lessons_and_class(tmp_path, monkeypatch,
+                                           ("03_one.ipynb", "es/03_uno.ipynb"))
 
     async def run() -> None:
         m = Manager(root)
@@ -122,12 +125,8 @@ def test_a_spanish_class_gets_the_spanish_lessons_pages(tmp_path: Path, monkeypa
 
 def test_fewer_kernels_than_the_class_when_memory_is_short(tmp_path: Path,
                                                            monkeypatch: Any) -> None:
-    root = tmp_path / "lessons"
-    root.mkdir()
-    (root / "03_one.ipynb").write_text("{}")
-    monkeypatch.setattr(tl, "mem_available_mib", lambda: 512 + 55 * 7)
-    url = f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
-    teacher = open_live_class(url)
+    root, url, teacher = lessons_and_class(tmp_path, monkeypatch, ("03_one.ipynb",),
+                                           free_mib=512 + 55 * 7)
     teacher.set_lesson(3, class_size=30)
 
     async def run() -> None:

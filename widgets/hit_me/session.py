@@ -51,7 +51,7 @@ def check_answer(values: Sequence[int], answers: dict[str, int | None],
     if ok and sum_seen:
         text += " " + _("(You saw your sum during the round with \u201cShow my sum\u201d: next "
                         "time, try adding it up yourself.)")
-    return Feedback(ok, text, done=ok)
+    return Feedback(ok, text)
 
 
 def shown_sum_text(values: Sequence[int]) -> str:

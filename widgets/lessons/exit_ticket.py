@@ -464,7 +464,7 @@ class ExitTicket(w.VBox):
         self.entry = w.Text(placeholder=_("a whole number"), description=_("Answer:"),
                             layout=shared_layout(width="14em"), continuous_update=False)
         self.check_button = make_button(_("Check"), self.check_typed, button_style="primary")
-        check_on_enter(self.entry, self.check_button, self.check_typed)
+        check_on_enter(self.entry, self.check_button)
         self.choice_buttons = [make_button("", lambda i=i: self.choose(i), own_layout=True)
                                for i in range(MAX_CHOICES)]
         # own layouts: these rows are shown and hidden question by question

@@ -276,7 +276,7 @@ class AbsoluteValuePractice(w.VBox):
                                style={"description_width": "initial"})
         self.code_button = make_button(_("Start this code"), self.start_code,
                                        tooltip=_("start the set of the practice code typed"))
-        check_on_enter(self.code_box, self.code_button, self.start_code)
+        check_on_enter(self.code_box, self.code_button)
         self.new_button = make_button(_("New set"), self.new_set,
                                       tooltip=_("start a new set of questions"))
         self.code_message = html_widget()
@@ -331,7 +331,7 @@ class AbsoluteValuePractice(w.VBox):
                                        width="4em", disabled=True)
         self.check_button = make_button(_("Check"), self.check_typed, button_style="primary",
                                         disabled=True)
-        check_on_enter(self.answer, self.check_button, self.check_typed)
+        check_on_enter(self.answer, self.check_button)
         # its own layout: shown and hidden question by question
         self.typed_row = w.HBox([self.answer, self.sign_button, self.check_button],
                                 layout=w.Layout(display="none"))
@@ -644,7 +644,7 @@ class SkillPractice(w.VBox):
         self.answer = w.Text(placeholder=_("your answer"), description=_("Answer:"),
                              layout=shared_layout(width="14em"), continuous_update=False)
         self.check_button = make_button(_("Check"), self.check_typed, button_style="primary")
-        check_on_enter(self.answer, self.check_button, self.check_typed)
+        check_on_enter(self.answer, self.check_button)
         self.typed_row = w.HBox([self.answer, self.check_button])
         self.choice_buttons = [make_button("", lambda i=i: self.choose(i), own_layout=True)
                                for i in range(3)]
@@ -653,15 +653,8 @@ class SkillPractice(w.VBox):
         self.next_button = make_button(_("Next question"), self.next_question)
         self.standing = html_widget()
 
-    def _top(self) -> list[w.Widget]:
-        """The stylesheet and what stands above the practice: the device's keep, the name
-        bar."""
-        bar = self.__dict__.get("_bar", [])
-        return [self.stylesheet, *([self.name_bar] if self.name_bar is not None
-                                   and self.name_bar not in bar else []), *bar]
-
     def _layout_children(self) -> None:
-        self.children = [*self._top(), self.skill_row, self.header, self.prompt,
+        self.children = [self.stylesheet, *self._bar, self.skill_row, self.header, self.prompt,
                          self.typed_row, self.choice_row, self.feedback, self.next_button,
                          self.standing]
 
@@ -865,6 +858,7 @@ class SkillPractice(w.VBox):
         who = self._who()
         if self.name_bar is None:
             self.name_bar = NameBar(self.lesson, lang=self.lang, student=who)
+            self._bar = [self.name_bar, *self._bar]
             self._layout_children()
         who.record(question=QuestionData(self.shape.kind, self.shape.terms, self.lesson,
                                          f"{self.skill} {self.seed}-{self.number}",

@@ -274,18 +274,16 @@ def guarded(fn: Callable[..., Any], *args: Any) -> Any:
         return None
 
 
-def check_on_enter(box: widgets.Text, button: widgets.Button, action: Callable[[], Any]) -> None:
-    """Enter in `box` does what `button` does, while it may be pressed: the page sends the
-    box's value first, then ipywidgets' "submit" message (the classroom template's
-    static/play-focus.js, which also moves the focus to the result or the next step). The
-    kernel checks the button itself: a page can send the message at any time, and the live
-    class's gate (`CLICK_GATE`: paused) refuses it as it refuses a click."""
+def check_on_enter(box: widgets.Text, button: widgets.Button) -> None:
+    """Enter in `box` presses `button`, while it may be pressed: the page sends the box's value
+    first, then ipywidgets' "submit" message (the classroom template's static/play-focus.js,
+    which also moves the focus to the result or the next step). The press is a click on the
+    button (GuardedButton): a page can send the message at any time, and the kernel refuses it
+    as it refuses a click (switched off, or the live class's gate: paused)."""
     def submitted(_box: Any, content: Any, _buffers: Any = None) -> None:
         if isinstance(content, dict) and content.get("event") == "submit" \
                 and not button.disabled and not box.disabled:
-            if CLICK_GATE is not None and CLICK_GATE(button):
-                return
-            guarded(action)
+            button.click()
 
     box.on_msg(submitted)
 

@@ -208,6 +208,8 @@ def summarise(answers: Sequence[Answer], earlier: dict[str, list[tuple[str, str,
     out = Summary()
     results: dict[tuple[int, str], QuestionResult] = {}
     for a in answers:
+        if a.partner:
+            out.partners.setdefault(a.student, set()).add(a.partner)
         if a.activity == "exit-ticket" and a.first_try:
             key = (a.lesson, a.item)
             r = results.setdefault(key, QuestionResult(a.lesson, a.item, a))
@@ -222,9 +224,6 @@ def summarise(answers: Sequence[Answer], earlier: dict[str, list[tuple[str, str,
             else:
                 out.other_wrong += 1
     out.table_checks = lesson_checks(answers)
-    for a in answers:
-        if a.partner:
-            out.partners.setdefault(a.student, set()).add(a.partner)
     firsts: dict[str, list[tuple[str, str, bool]]] = {}
     named = {name_key(a.student): a.student for a in answers}  # today's name of each student
     for name, rows in (earlier or {}).items():
