@@ -69,10 +69,11 @@ def test_the_class_view_updates_without_a_click(class_server: Any, rooms_url: st
 
     # The teacher pauses the room by a click: the store refuses moves.
     page.get_by_role("button", name="Pause the room").click()
-    page.get_by_text("is paused").first.wait_for(timeout=15_000)
+    page.locator(".icg-msg-ok", has_text="is paused").wait_for(timeout=15_000)
     assert store.room(host.code).status == "paused"
     page.get_by_role("button", name="The room goes on").click()
-    page.get_by_text("goes on").first.wait_for(timeout=15_000)
+    # The message, not the button's own label "The room goes on".
+    page.locator(".icg-msg-ok", has_text="goes on").wait_for(timeout=15_000)
     assert store.room(host.code).status == "playing"
 
     received = vp.everything_received()
