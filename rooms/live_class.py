@@ -9,18 +9,24 @@ confirmation codes, and each student page's claim on a name.
     live.page(pick.token)                     # what that page is now: in, waiting, moved...
     live.pause(); live.resume()               # every student page behind "Eyes on the teacher"
     live.remove("Ana"); live.let_back("Ana")  # that page is out (after a reload too) until back
+    token = live.open_page(2)                 # a page opened, no name yet: in the teacher's list
+    live.remove_page(page_id); live.let_back_page(page_id)  # such a page, by its id
 
 One row (`icg_live_class`) holds the class's settings and a version every change bumps, so a
 student page polls one small read (`page_stamp`). Each student page has a token (128 bits,
 made here, returned once, kept by the page's device; the store keeps its SHA-256) and a row in
-`icg_live_pages`: `in` (it holds its name: at most one page a name, a UNIQUE partial index),
-`waiting` (for the teacher's approval), `moved` (the name went to another device), `freed` (the
-teacher freed the name), `removed` (out until the teacher lets it back). A removed name stays
-removed whatever page picks it, so a reload or another tab does not get back in.
+`icg_live_pages`: `open` (opened, no name yet: its lesson and when it opened), `in` (it holds
+its name: at most one page a name, a UNIQUE partial index), `waiting` (for the teacher's
+approval), `moved` (the name went to another device), `freed` (the teacher freed the name, or
+refused it), `removed` (out until the teacher lets it back). A removed name stays removed
+whatever page picks it, so a reload or another tab does not get back in; a page removed before
+it had a name stays out by its token (its device keeps it). The teacher names a page without a
+name by its id (`PageInfo.page`: the SHA-256 of its token, never sent to a page).
 
 Every change here is the teacher's, made only on the class page behind the teacher's key
-(widgets/together/live.py, widgets/together/class_view.py); a student page calls only `pick`,
-`page`, `page_stamp`, `note_seat` and `seat_of`, each with its own token. No ipywidgets and no
+(widgets/together/live.py, widgets/together/class_view.py); a student page calls only
+`open_page`, `pick`, `forget`, `page`, `page_stamp`, `note_seat` and `seat_of`, each with its
+own token. No ipywidgets and no
 sentence here: a refusal is a `LiveRefused` with a code (words: widgets.words.room_error_text).
 """
 
@@ -48,7 +54,8 @@ MAX_LESSON = 99
 CODE_MISSES_FREE = 3  # wrong confirmation codes for a name before each try must wait
 MAX_CODE_WAIT = 600.0
 
-PAGE_STATES = ("in", "waiting", "moved", "freed", "removed")
+PAGE_STATES = ("open", "in", "waiting", "moved", "freed", "removed")
+PAGE_ID_LEN = 64  # a page's id: the hex SHA-256 of its token
 
 SCHEMA = [
     """CREATE TABLE IF NOT EXISTS icg_live_class (
@@ -79,7 +86,9 @@ SCHEMA = [
         state TEXT NOT NULL,
         room TEXT,
         seat INTEGER,
-        at {real} NOT NULL)""",
+        at {real} NOT NULL,
+        lesson INTEGER,
+        opened {real})""",
     "CREATE UNIQUE INDEX IF NOT EXISTS icg_live_one_page ON icg_live_pages (name_key) "
     "WHERE state = 'in'",
     "CREATE INDEX IF NOT EXISTS icg_live_pages_name ON icg_live_pages (name_key)",
@@ -89,7 +98,8 @@ SCHEMA = [
 class LiveRefused(RoomError):
     """A pick or a change the live class refuses: `locked`, `removed`, `not-on-roster`,
     `wrong-code` (`seconds` to wait when the tries are used up: `code-wait`), `bad-name`,
-    `bad-lesson`, `bad-size`, `roster-too-long`, `no-page`."""
+    `bad-lesson`, `bad-size`, `roster-too-long`, `no-page` (a page id the class does not
+    know)."""
 
     code = "live-refused"
 
@@ -123,7 +133,8 @@ class Pick:
 
 @dataclass(frozen=True)
 class PageInfo:
-    """One student page as the teacher sees it (no token)."""
+    """One student page as the teacher sees it (no token). `name` is "" for a page that has
+    no name yet (`open`, or removed before it had one): the teacher names it by `page`."""
 
     name: str
     state: str
@@ -131,6 +142,9 @@ class PageInfo:
     room: str | None
     seat: int | None
     moving: bool  # a waiting page asking for a name another page holds
+    page: str = ""  # the page's id (the SHA-256 of its token)
+    lesson: int | None = None  # the lesson it opened on (None: a page of no lesson)
+    opened: float = 0.0  # when it was opened (0: not known)
 
 
 @dataclass(frozen=True)
@@ -229,6 +243,8 @@ class LiveClass(Transactions):
             for stmt in SCHEMA:
                 c.execute(stmt.format(real=self._db.real))
             self._add_column(c, "icg_live_class", "lang", "TEXT NOT NULL DEFAULT ''")
+            self._add_column(c, "icg_live_pages", "lesson", "INTEGER")
+            self._add_column(c, "icg_live_pages", "opened", self._db.real)
             c.run("INSERT INTO icg_live_class (id, lesson, class_size, paused, exit_ticket, "
                   "locked, late_join, approve, confirm, version, updated) "
                   "VALUES (1, NULL, ?, 0, NULL, 0, 1, 0, 0, 0, ?) ON CONFLICT (id) DO NOTHING",
@@ -263,21 +279,28 @@ class LiveClass(Transactions):
             row = None if not token else c.one(
                 "SELECT state, name FROM icg_live_pages WHERE token_hash = ?",
                 (token_hash(token),))
-        return state, (row[0] if row else None), (row[1] if row else None)
+        return state, (row[0] if row else None), ((row[1] or None) if row else None)
 
     def page(self, token: str) -> tuple[str | None, str | None]:
-        """This page's state (`in`, `waiting`, `moved`, `freed`, `removed`; None: unknown)
-        and its name."""
+        """This page's state (`open`, `in`, `waiting`, `moved`, `freed`, `removed`; None:
+        unknown) and its name (None: it has none)."""
         return self.page_stamp(token)[1:]
 
     def pages(self) -> list[PageInfo]:
-        """Every page that is in, waiting or removed, by name (the teacher's list)."""
+        """Every page that is in, waiting or removed, by name, then the pages without a name
+        (open, or removed before they had one) in the order they opened (the teacher's
+        list)."""
         with self._read() as c:
-            rows = c.all("SELECT name, state, at, room, seat, name_key FROM icg_live_pages "
-                         "WHERE state IN ('in', 'waiting', 'removed') ORDER BY name_key, at", ())
+            rows = c.all("SELECT name, state, at, room, seat, name_key, token_hash, lesson, "
+                         "opened FROM icg_live_pages WHERE state IN ('open', 'in', 'waiting', "
+                         "'removed') ORDER BY name_key, at", ())
             holders = {r[5] for r in rows if r[1] == "in"}
-        return [PageInfo(r[0], r[1], float(r[2]), r[3], None if r[4] is None else int(r[4]),
-                         r[1] == "waiting" and r[5] in holders) for r in rows]
+        pages = [PageInfo(r[0], r[1], float(r[2]), r[3], None if r[4] is None else int(r[4]),
+                          r[1] == "waiting" and r[5] in holders, r[6],
+                          None if r[7] is None else int(r[7]),
+                          float(r[8]) if r[8] is not None else float(r[2])) for r in rows]
+        return ([p for p in pages if p.name] +
+                sorted((p for p in pages if not p.name), key=lambda p: p.opened))
 
     def roster(self) -> list[RosterName]:
         with self._read() as c:
@@ -372,6 +395,28 @@ class LiveClass(Transactions):
         """Every page of the name is out, and the name cannot be picked, until `let_back`."""
         return self._set_pages(name, ("in", "waiting"), "removed")
 
+    def remove_page(self, page: str) -> bool:
+        """The page without a name `page` (its id) is out: it is told, and stays out after a
+        reload (its device keeps its token) until `let_back_page`. False: no such page, or it
+        has a name now (remove it by its name)."""
+        h = _page_id(page)
+        with self._write() as c:
+            n = c.run("UPDATE icg_live_pages SET state = 'removed', at = ? WHERE token_hash = ? "
+                      "AND name_key = '' AND state = 'open'", (time.time(), h))
+            if n:
+                self._bump(c)
+        return n == 1
+
+    def let_back_page(self, page: str) -> bool:
+        """A page removed before it had a name is back (open: it may name itself)."""
+        h = _page_id(page)
+        with self._write() as c:
+            n = c.run("UPDATE icg_live_pages SET state = 'open', at = ? WHERE token_hash = ? "
+                      "AND name_key = '' AND state = 'removed'", (time.time(), h))
+            if n:
+                self._bump(c)
+        return n == 1
+
     def let_back(self, name: str) -> int:
         """A removed name (and its page) back in the class: the page that was removed last
         holds the name again; the others may pick it as any page."""
@@ -442,6 +487,21 @@ class LiveClass(Transactions):
               (time.time(), new_hash))
 
     # ----- a student's page -----------------------------------------------------------------
+    def open_page(self, lesson: int | None = None, *, now: float | None = None) -> str:
+        """A student page opened (no name yet): its row in the teacher's list, with its lesson
+        and when it opened. Returns its token (the page's device keeps it; `pick` with it
+        names the page)."""
+        if lesson is not None and (type(lesson) is not int or not 1 <= lesson <= MAX_LESSON):
+            raise LiveRefused("bad-lesson")
+        now = time.time() if now is None else now
+        token = new_secret()
+        with self._write() as c:
+            c.run("INSERT INTO icg_live_pages (token_hash, name_key, name, state, at, lesson, "
+                  "opened) VALUES (?, '', '', 'open', ?, ?, ?)",
+                  (token_hash(token), now, lesson, now))
+            self._bump(c)
+        return token
+
     def pick(self, name: object, *, token: str | None = None, code: object = None,
              now: float | None = None) -> Pick:
         """A page takes a name: from the roster when there is one (look-alikes are the same
@@ -508,20 +568,24 @@ class LiveClass(Transactions):
             wanted = "in"
         token = token or new_secret()
         h = token_hash(token)
+        was = c.one("SELECT lesson, opened FROM icg_live_pages WHERE token_hash = ?", (h,))
         c.run("DELETE FROM icg_live_pages WHERE token_hash = ?", (h,))
-        c.run("INSERT INTO icg_live_pages (token_hash, name_key, name, state, at) "
-              "VALUES (?, ?, ?, 'waiting', ?)", (h, key, shown, now))
+        c.run("INSERT INTO icg_live_pages (token_hash, name_key, name, state, at, lesson, "
+              "opened) VALUES (?, ?, ?, 'waiting', ?, ?, ?)",
+              (h, key, shown, now, was[0] if was else None,
+               was[1] if was and was[1] is not None else now))
         if wanted == "in":
             self._move_to(c, key, h)
         self._bump(c)
         return Pick(wanted, shown, token)
 
     def forget(self, token: str) -> bool:
-        """A page drops its own waiting (or freed) request: its device had another token, the
-        page's own from before a reload. A removed page stays removed."""
+        """A page drops its own row while it has no name (open), waits, or was freed: its
+        device had another token, the page's own from before a reload (or the page is the
+        teacher's). A removed page stays removed."""
         with self._write() as c:
             n = c.run("DELETE FROM icg_live_pages WHERE token_hash = ? AND "
-                      "state IN ('waiting', 'freed')", (token_hash(token),))
+                      "state IN ('open', 'waiting', 'freed')", (token_hash(token),))
             if n:
                 self._bump(c)
         return n == 1
@@ -542,6 +606,14 @@ class LiveClass(Transactions):
         if row is None or row[0] is None or row[1] is None:
             return None
         return row[0], int(row[1])
+
+
+def _page_id(page: object) -> str:
+    """A page id as the teacher's list gives it (the hex SHA-256 of a token); `no-page`
+    otherwise."""
+    if not isinstance(page, str) or not re.fullmatch(f"[0-9a-f]{{{PAGE_ID_LEN}}}", page):
+        raise LiveRefused("no-page")
+    return page
 
 
 def take_seat_back(rooms: Any, live: LiveClass, token: str,

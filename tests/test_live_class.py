@@ -165,3 +165,34 @@ def test_no_token_is_kept_in_the_database(rooms_url: str) -> None:
                 for r in c.all(f"SELECT * FROM {t}", ())]
     text = repr(rows)
     assert rows and not any(t in text for t in tokens)
+
+
+def test_a_page_without_a_name_is_listed_removed_by_its_id_and_let_back(
+        rooms_url: str) -> None:
+    live = open_live_class(rooms_url)
+    token = live.open_page(2, now=1_000.0)
+    assert live.page(token) == ("open", None)
+    [info] = live.pages()
+    assert (info.name, info.state, info.lesson, info.opened) == ("", "open", 2, 1_000.0)
+    assert info.page and token not in repr(info)  # the teacher gets its id, not its token
+    assert live.remove_page(info.page)
+    assert live.page(token) == ("removed", None)
+    for name in ("Ana", "Ben"):  # the removed page names itself: still out
+        with pytest.raises(LiveRefused) as e:
+            live.pick(name, token=token)
+        assert e.value.code == "removed"
+    assert not live.remove_page(info.page)  # removed already: nothing changes
+    assert live.let_back_page(info.page)
+    assert live.page(token) == ("open", None)
+    ana = live.pick("Ana", token=token)
+    assert ana.token == token and live.page(token) == ("in", "Ana")
+    [named] = live.pages()
+    assert (named.name, named.lesson, named.opened) == ("Ana", 2, 1_000.0)
+    assert not live.remove_page(named.page)  # a page with a name is removed by its name
+    assert live.page(token) == ("in", "Ana")
+    for bad in ("", "x" * 64, token, None, 3):
+        with pytest.raises(LiveRefused) as e:
+            live.remove_page(bad)  # type: ignore[arg-type]
+        assert e.value.code == "no-page"
+    with pytest.raises(LiveRefused):
+        live.open_page(0)

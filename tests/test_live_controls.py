@@ -159,3 +159,37 @@ def test_a_student_page_reads_no_code_and_no_other_page(rooms_url: str) -> None:
             assert not hasattr(page, name)
     finally:
         live_page.deactivate()
+
+
+def test_a_page_without_a_name_is_listed_and_removed(rooms_url: str) -> None:
+    """The teacher's list shows a page that has not named itself (its lesson, when it opened),
+    Remove and Let back work on it, and projector mode still hides every name."""
+    live = open_live_class(rooms_url)
+    opened = time.time()
+    token = live.open_page(2, now=opened)
+    live.pick("Amelia")
+    panel = LiveControls(url=rooms_url, lessons=[("2. Two", 2)])
+    label = "page without a name, lesson 2, opened " + time.strftime(
+        "%H:%M", time.localtime(opened))
+    assert label in panel.pages_table.value and "Amelia" in panel.pages_table.value
+    assert "1 page without a name" in panel.status.value
+    choices = dict(panel.name_choice.options)
+    panel.name_choice.value = choices[label]
+    assert not panel.page_buttons["remove"].disabled
+    assert all(panel.page_buttons[k].disabled for k in ("approve", "refuse", "free",
+                                                         "let_back"))
+    panel.page_buttons["remove"].click()
+    assert live.page(token) == ("removed", None)
+    assert "That page is out of the class until you let it back." in panel.message.value
+    assert panel.page_buttons["remove"].disabled and not panel.page_buttons["let_back"].disabled
+    panel.page_buttons["let_back"].click()
+    assert live.page(token) == ("open", None)
+    panel.set_hide_names(True)  # projector mode: the page's words name nobody
+    shown = synced_text(panel)
+    assert label in shown and "Amelia" not in shown
+    panel.set_hide_names(False)
+    live.pick("Bartholomew", token=token)  # it named itself meanwhile: nothing is changed
+    panel.name_choice.value = choices[label]
+    assert panel.remove() is False
+    assert "has a name now" in panel.message.value
+    assert live.page(token) == ("in", "Bartholomew")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from widget_helpers import errors_raise  # noqa: F401
@@ -377,3 +378,193 @@ def test_picking_name_after_name_is_capped_before_the_class_is_asked(rooms_url: 
     assert teacher.version() == version  # nothing written past the cap
     assert p.student.names == held and p.name == held[0]
     assert [(i.name, i.state) for i in teacher.pages() if i.state == "in"] == [(held[0], "in")]
+
+
+def page_sends(widget: Any, **state: Any) -> None:
+    """An `update` message from the page for `widget`, as its comm delivers it to the kernel
+    (a box's value typed, a choice made, a slider slid, a toggle pressed)."""
+    widget.comm.handle_msg({"content": {"data": {"method": "update", "state": state,
+                                                 "buffer_paths": []}}, "buffers": []})
+
+
+def answers_stored(url: str, student: Student) -> list[tuple[str, str]]:
+    from rooms.answers import day_of, open_answers
+
+    assert student.outbox.flush() == 0
+    return [(a.student, a.item) for a in open_answers(url).answers(day_of(time.time()))]
+
+
+def answering_page(url: str) -> live.LivePage:
+    """A page whose student's answers go to the class's store at `url`, with one answer given
+    before the student names themselves."""
+    from engine.questions import Question
+    from rooms.answers import Outbox, open_answers
+
+    p = page(url)
+    p.student.outbox = Outbox(lambda: open_answers(url), thread=False)
+    p.student.record(question=Question("sum", (6, -9), 3, "hit-me 1 1 sum"), activity="check",
+                     given="+3", right=False, first_try=True, mistake="sign-of-closer")
+    return p
+
+
+def test_a_typed_name_is_not_the_pages_until_the_teacher_lets_it_in(rooms_url: str) -> None:
+    """Approval on: the typed name waits for the teacher; nothing is recorded under it and the
+    page does not answer as it; once let in, the answers given before go with it."""
+    teacher = open_live_class(rooms_url)
+    teacher.set_options(approve=True)
+    p = answering_page(rooms_url)
+    bar = NameBar(1, student=p.student)
+    bar.first.value = "Ben"
+    bar.ok_button.click()
+    assert p.page_state == "waiting"
+    assert p.student.names == () and p.student.pending == ("Ben",)
+    assert "Answering as" not in bar.line.value
+    assert "Waiting for your teacher to let you in as Ben" in bar.line.value
+    assert "Ben" not in bar.keep.value  # the device keeps no name the class has not let in
+    assert answers_stored(rooms_url, p.student) == []
+    assert len(p.student.waiting) == 1  # kept on the page
+    # while waiting, only the name's own controls take what the page sends
+    page_sends(bar.first, value="Bo")
+    assert bar.first.value == "Bo"
+    teacher.approve("Ben")
+    p.poll()
+    assert p.student.names == ("Ben",) and p.student.pending == ()
+    assert "Answering as Ben" in bar.line.value and "Ben" in bar.keep.value
+    assert answers_stored(rooms_url, p.student) == [("Ben", "hit-me 1 1 sum")]
+
+
+def test_a_refused_name_is_never_used(rooms_url: str) -> None:
+    """The teacher refuses the typed name: the page is told, nothing was ever recorded under
+    it, and the answers given before go with the name the teacher lets in."""
+    teacher = open_live_class(rooms_url)
+    teacher.set_options(approve=True)
+    p = answering_page(rooms_url)
+    bar = NameBar(1, student=p.student)
+    bar.first.value = "Cy"
+    bar.ok_button.click()
+    teacher.refuse("Cy")
+    p.poll()
+    assert p.student.names == () and p.student.pending == ()
+    assert "did not let in the name Cy" in p.screen.value
+    assert "Answering as" not in bar.line.value and bar.entry.layout.display is None
+    assert p.refuses(HitMeTable(players=2, seed=7, bot_delay=0).hit_button)  # name first
+    bar.first.value = "Dee"
+    bar.ok_button.click()
+    assert p.student.pending == ("Dee",)
+    teacher.approve("Dee")
+    p.poll()
+    assert p.student.names == ("Dee",)
+    assert answers_stored(rooms_url, p.student) == [("Dee", "hit-me 1 1 sum")]
+
+
+def test_a_locked_class_or_a_roster_decides_before_the_name_is_set(rooms_url: str) -> None:
+    from widgets.lessons.student import keep_value, today
+
+    teacher = open_live_class(rooms_url)
+    teacher.set_options(locked=True, late_join=True)
+    late = page(rooms_url)
+    late_bar = NameBar(1, student=late.student)
+    late_bar.first.value = "Eve"
+    late_bar.ok_button.click()
+    assert late.page_state == "waiting" and late.student.names == ()
+    live.deactivate()
+    teacher.set_options(late_join=False)
+    shut = page(rooms_url)
+    shut_bar = NameBar(1, student=shut.student)
+    shut_bar.first.value = "Fay"
+    assert shut_bar.name_me() is False
+    assert "The class is locked" in shut_bar.message.value
+    assert shut.student.names == () and shut.student.pending == ()
+    assert shut_bar.first.value == "Fay"  # kept: the student may try again
+    live.deactivate()
+    teacher.set_options(locked=False)
+    teacher.set_roster(["Ana"])
+    listed = page(rooms_url)
+    listed_bar = NameBar(1, student=listed.student)
+    listed_bar.recall.value = keep_value(("Zed",), today())  # a name the device remembered
+    assert listed.student.names == () and "not on the class list" in listed.screen.value
+
+
+def test_while_paused_no_value_the_page_sends_reaches_the_lesson(rooms_url: str) -> None:
+    """A text box, a choice, a toggle, a slider: each `update` the page sends while the class
+    is paused sets nothing and runs no handler, and the page gets the kernel's value back; the
+    boxes the page's device types its kept token and name into still work. After Resume the
+    same messages act."""
+    import ipywidgets as widgets
+
+    from widgets.lessons.explorer import CardExplorer
+    from widgets.lessons.practice import SkillPractice
+    from widgets.lessons.student import keep_value, today
+
+    teacher = open_live_class(rooms_url)
+    p = page(rooms_url, token_grace=3600)
+    bar = NameBar(1, student=p.student)
+    explorer = CardExplorer(take_away=True)
+    practice = SkillPractice(skills=["add-2"], seed=4, student=p.student)
+    table = HitMeTable(players=2, seed=7, bot_delay=0)
+    table.settings_toggle.value = True  # the settings panel: its choices
+    colors = table.settings.fields["colors"][0]
+    slider = widgets.IntSlider(min=0, max=10)  # a lesson's own widget, with its own handler
+    slid: list[int] = []
+    slider.observe(lambda ch: slid.append(ch["new"]), names="value")
+    sent: list[dict] = []
+    slider._send = lambda msg, buffers=None: sent.append(msg)  # what goes back to the page
+    teacher.pause()
+    p.poll()
+    sends = [(explorer.color_toggle, {"index": 1}), (explorer.mode_toggle, {"index": 1}),
+             (practice.answer, {"value": "7"}), (table.large_print_toggle, {"value": True}),
+             (colors, {"index": 1}), (slider, {"value": 7})]
+    for widget, state in sends:
+        page_sends(widget, **state)
+    assert explorer.colors.value == "black-positive" and explorer.mode == "add"
+    assert practice.answer.value == "" and table.large_print_toggle.value is False
+    assert colors.index == 0 and slider.value == 0 and slid == []
+    assert p.refused_changes == len(sends)
+    assert {"method": "update", "state": {"value": 0}, "buffer_paths": []} in sent
+    # what the page needs under the cover: the device's token and remembered name
+    page_sends(p.recall, value=live.NO_TOKEN)
+    page_sends(bar.recall, value=keep_value(("Ana",), today()))
+    assert p.student.names == ("Ana",) and p.page_state == "in"
+    assert "Eyes on the teacher" in p.screen.value
+    teacher.resume()
+    p.poll()
+    for widget, state in sends:
+        page_sends(widget, **state)
+    assert explorer.colors.value == "red-positive" and explorer.mode == "take"
+    assert practice.answer.value == "7" and table.large_print_toggle.value is True
+    assert colors.index == 1 and slider.value == 7 and slid == [7]
+    assert p.refused_changes == len(sends)
+
+
+def test_a_page_without_a_name_is_listed_and_stays_out_after_a_reload(rooms_url: str) -> None:
+    from widgets.lessons.practice import Recheck
+
+    teacher = open_live_class(rooms_url)
+    p = page(rooms_url, token_grace=3600)
+    Recheck(2, student=p.student)  # the top of lesson 2's page
+    assert teacher.pages() == []  # the device has not said which token it kept
+    p.recall.value = live.NO_TOKEN  # it keeps none: the page is listed
+    [info] = teacher.pages()
+    assert (info.name, info.state, info.lesson) == ("", "open", 2)
+    token = p.token
+    assert token and token in p.keep.value  # the device keeps it
+    assert teacher.remove_page(info.page)
+    p.poll()
+    assert "You are out of the class" in p.screen.value
+    # the reload: a new kernel, the device types its token back
+    again = page(rooms_url, token_grace=3600)
+    table = HitMeTable(players=2, seed=7, bot_delay=0)
+    bar = NameBar(2, student=again.student)
+    again.recall.value = token
+    assert again.page_state == "removed" and "You are out of the class" in again.screen.value
+    before = table.session.game.to_json()
+    table.hit_button.click()
+    assert table.session.game.to_json() == before
+    bar.first.value = "Ana"
+    assert bar.name_me() is False and again.student.names == ()
+    assert [(i.name, i.state) for i in teacher.pages()] == [("", "removed")]
+    assert teacher.let_back_page(info.page)
+    again.poll()
+    assert again.page_state == "open" and again.screen.value == ""
+    assert bar.name_me() is True and again.student.names == ("Ana",)
+    assert [(i.name, i.state) for i in teacher.pages()] == [("Ana", "in")]

@@ -21,6 +21,8 @@ def test_memory_and_max_kernels_bound_the_pool() -> None:
     assert tl.fits(30, 10, 2048, 10, 0) == 30  # the ten waiting already have their memory
     assert tl.fits(30, 0, 100_000, 50, 60) == 10
     assert tl.fits(30, 0, 300, 0, 0) == 0
+    # 237 MiB free, 275 short of the 512 kept: 5 of the 12 kernels waiting must go
+    assert tl.fits(30, 12, 237, 12, 0) == 7
 
 
 class Manager:
@@ -134,5 +136,49 @@ def test_fewer_kernels_than_the_class_when_memory_is_short(tmp_path: Path,
         tl.TodaysLesson(m, url=url).check()
         assert m.kernel_pools_config["03_one.ipynb"] == {"pool_size": 7}
         assert teacher.state().pool_ready == 7
+
+    asyncio.run(run())
+
+
+def test_the_pool_is_kept_within_the_memory_between_the_teachers_changes(
+        tmp_path: Path, monkeypatch: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """The memory free is looked at again every `memory_every` seconds, not only when the
+    teacher changes the lesson: when it runs short the pool gets smaller (its extra waiting
+    kernels shut down), the log and the teacher's status line say so; freed, it grows back."""
+    from widgets.together.live_controls import LiveControls
+
+    root, url, teacher = lessons_and_class(tmp_path, monkeypatch, ("03_one.ipynb",))
+    others = {"mib": 100_000}  # what the machine has free before today's kernels
+    now = {"t": 0.0}
+
+    async def run() -> None:
+        m = Manager(root)
+        # the memory free: the others' share, less what the kernels of the pool use
+        today = tl.TodaysLesson(m, url=url, memory_every=30,
+                                measure=lambda: others["mib"] - 55 * m.kernel_count(),
+                                clock=lambda: now["t"])
+        teacher.set_lesson(3, class_size=12)
+        assert today.check() is True
+        assert len(m._pools["03_one.ipynb"]) == 12
+        others["mib"] = 512 + 55 * 7  # another program took memory: 7 kernels fit
+        now["t"] = 20
+        assert today.check() is False  # not time to look yet
+        now["t"] = 31
+        with caplog.at_level("WARNING", logger=tl.__name__):
+            assert today.check() is True
+        assert m.kernel_pools_config["03_one.ipynb"] == {"pool_size": 7}
+        assert len(m._pools["03_one.ipynb"]) == 7
+        await asyncio.sleep(0.05)
+        assert len(m.discarded) == 5  # the waiting kernels beyond 7 shut down
+        assert "the pool keeps 7 of 12 kernels ready (was 12)" in caplog.text
+        assert teacher.state().pool_ready == 7
+        panel = LiveControls(url=url, lessons=[("3. One", 3)])
+        assert "ready for 7 of 12 students" in panel.status.value
+        now["t"] = 62
+        assert today.check() is False  # 7 fit: nothing changes
+        others["mib"] = 100_000
+        now["t"] = 93
+        assert today.check() is True
+        assert len(m._pools["03_one.ipynb"]) == 12 and teacher.state().pool_ready == 12
 
     asyncio.run(run())

@@ -18,6 +18,12 @@ page shows it, and each answer of the page's exit tickets and practice goes to t
 store under it (`record`). Answers given before the student names themselves wait on the page
 and go with the name. Nothing of another student reaches a page: the kernel reads no answer
 back. The static site (no server) has no name bar and records nothing.
+
+On a page of the live class the teacher runs (widgets/together/live.py), the class decides
+first (`Student.gate`): a name the teacher must let in (approval of typed names, a locked class
+with late joiners, a name held on another device) is only `pending` until then: nothing is
+recorded under it and the page does not say "Answering as"; the answers given meanwhile wait on
+the page and go with the name the class lets in. A name the class refuses is never the page's.
 """
 
 from __future__ import annotations
@@ -112,6 +118,11 @@ class Student:
         # on their way to the store)
         self.sent_firsts: set[tuple[str, int, str, str]] = set()
         self.listeners: list[Callable[[], None]] = []
+        # the live class's decision on a name, asked before it becomes the page's: returns the
+        # names as the class spells them (the page holds the name now), None (the teacher
+        # decides: the names are pending), or raises a ValueError with the refusal's words
+        self.gate: Callable[[tuple[str, ...]], tuple[str, ...] | None] | None = None
+        self.pending: tuple[str, ...] = ()  # names waiting for the live class to let them in
         self.outbox: Any = None  # rooms.answers.Outbox, made at the first answer
         self.answers = 0  # answers this page recorded (at most MAX_ANSWERS)
         self._caps: Any = None  # rooms.caps.WriteCaps, made at the first write
@@ -119,14 +130,32 @@ class Student:
         self._reader: Any = None  # the store, read for the teacher's "practise this"
 
     # ----- the name --------------------------------------------------------------------------
-    def set_names(self, names: tuple[str, ...], *, counted: bool = False) -> None:
+    def set_names(self, names: tuple[str, ...], *, counted: bool = False,
+                  decided: bool = False) -> None:
         """The page's student(s) from now on (() : nobody); NameRefused past the page's or the
-        computer's name changes (rooms/caps.py). `counted`: the change was counted already
-        (`count_name_change`, before the live class was asked)."""
-        if names == self.names:
+        computer's name changes (rooms/caps.py), or when the live class refuses the name. With
+        a live class (`gate`) the class decides first: names it does not let in yet are only
+        `pending` (nothing is recorded under them). `counted`: the change was counted already
+        (`count_name_change`, before the live class was asked); `decided`: the live class
+        holds the name for this page (the page's poll, an approval): neither counted nor
+        asked again."""
+        if names == self.names and not (self.pending and names):
             return
-        if names and not counted:
-            self.count_name_change()
+        if names and not decided:
+            if not counted:
+                self.count_name_change()
+            if self.gate is not None:
+                try:
+                    granted = self.gate(names)
+                except NameRefused:
+                    raise
+                except ValueError as e:  # the class's refusal, in words: nothing changes
+                    raise NameRefused(str(e)) from e
+                if granted is None:
+                    self.wait_for(names)
+                    return
+                names = granted
+        self.pending = ()
         self.names = names
         if names:
             self._on_page()
@@ -135,6 +164,20 @@ class Student:
                 self._send(**kw)
         for fn in list(self.listeners):
             fn()
+
+    def wait_for(self, names: tuple[str, ...]) -> None:
+        """The live class has not let `names` in yet: they are pending (not the page's)."""
+        self.pending = names
+        for fn in list(self.listeners):
+            fn()
+
+    def drop_pending(self) -> None:
+        """The live class refused the pending names: they are never used. The answers given
+        meanwhile still wait, for the name the class lets in."""
+        if self.pending:
+            self.pending = ()
+            for fn in list(self.listeners):
+                fn()
 
     def forget_waiting(self) -> None:
         """The next student at this device: what an unnamed student answered is not theirs, so
@@ -299,6 +342,7 @@ class NameRecall(w.Text):
         super().__init__(layout=shared_layout(display="none"), style=shared_text_style(),
                          continuous_update=False, description=_("Remembered name"),
                          _dom_classes=("icg-name-recall",))
+        self.icg_always = True  # what the device kept: read even while the class is paused
         self.observe(self._recalled, names="value")
 
     def _recalled(self, change: dict[str, Any]) -> None:
@@ -325,6 +369,7 @@ class NameBar(w.VBox):
         self.lesson = lesson
         self.recall = w.Text(layout=w.Layout(display="none"), _dom_classes=("icg-name-recall",),
                              continuous_update=False, description=_("Remembered name"))
+        self.recall.icg_always = True  # what the device kept: read even while the class pauses
         self.keep = html_widget(classes=("icg-name-keep",))
         self.line = html_widget()
         self.first = w.Text(description=_("Your first name:"), placeholder=_("first name"),
@@ -342,6 +387,7 @@ class NameBar(w.VBox):
         self.entry = w.HBox([self.first, self.second, self.ok_button, self.pair_button],
                             layout=w.Layout(flex_flow="row wrap"))
         self.pairing = False
+        self.asked: tuple[str, ...] = ()  # names typed or recalled, kept on the device once in
         self.recall.observe(self._recalled, names="value")
         self.student.listeners.append(self._draw)
         from widgets.page.live_gate import name_bar_parts
@@ -361,13 +407,14 @@ class NameBar(w.VBox):
         except NameRefused as e:
             self.message.value = f"<p role='alert'>! {html.escape(str(e))}</p>"
             return False
+        self.asked = names
         try:
             self.student.set_names(names)
         except NameRefused as e:
+            self.asked = ()
             self.message.value = f"<p role='alert'>! {html.escape(str(e))}</p>"
             return False
         self.message.value = ""
-        self.keep.value = self._keep_html(names)
         self._draw()
         return True
 
@@ -387,6 +434,7 @@ class NameBar(w.VBox):
         self.keep.value = "<span data-keep=''></span>"
         self.first.value = self.second.value = ""
         self.pairing = False
+        self.asked = ()
         self.student.set_names(())
         self._draw()
 
@@ -394,11 +442,12 @@ class NameBar(w.VBox):
         names = read_recall(change["new"], today(self.student.clock()))
         if names is None or self.student.names:
             return
+        self.asked = names
         try:
             self.student.set_names(names)
         except NameRefused:
+            self.asked = ()
             return
-        self.keep.value = self._keep_html(names)
         self._draw()
 
     # ----- drawing -----------------------------------------------------------------------------
@@ -409,12 +458,27 @@ class NameBar(w.VBox):
     @speaks
     def _draw(self) -> None:
         names = self.student.names
+        pending = self.student.pending if not names else ()
         named = bool(names)
+        if named and self.asked and names[1:] == self.asked[1:]:
+            # the names this bar asked for are the page's now: the device keeps them (a name
+            # the class has not let in is not kept)
+            self.keep.value = self._keep_html(names)
+            self.asked = ()
+        elif not named and not pending:
+            self.asked = ()  # refused by the live class: never kept
         if named:
             who = (names[0] if len(names) == 1 else
                    _("{first} and {second}").format(first=names[0], second=names[1]))
             self.line.value = ("<p class='icg-name-line' role='status'>" + html.escape(
                 _("Answering as {who}. Your teacher sees your answers.").format(who=who))
+                + "</p>")
+        elif pending:
+            who = (pending[0] if len(pending) == 1 else
+                   _("{first} and {second}").format(first=pending[0], second=pending[1]))
+            self.line.value = ("<p class='icg-name-line' role='status'>" + html.escape(
+                _("Waiting for your teacher to let you in as {who}. Your answers so far wait "
+                  "on this page and go with your name once you are in.").format(who=who))
                 + "</p>")
         else:
             self.line.value = "<p class='icg-name-line'>" + html.escape(
@@ -423,7 +487,7 @@ class NameBar(w.VBox):
                 self.first.description = _("First name of one:")
             else:
                 self.first.description = _("Your first name:")
-        self.entry.layout.display = "none" if named else None
+        self.entry.layout.display = "none" if named or pending else None
         self.second.layout.display = None if self.pairing and not named else "none"
         self.pair_button.description = (_("Just me on this device") if self.pairing
                                         else _("Two of us on this device"))

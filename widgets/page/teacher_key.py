@@ -320,6 +320,7 @@ class TeacherGate(widgets.VBox):
         # Enter in the box unlocks (the page sends the key first: the classroom template's
         # static/play-focus.js)
         self.password.on_msg(self._submitted)
+        self.password.icg_always = True  # the teacher types the key even while the class pauses
         self.unlock_button = make_button(_("Unlock the teacher's controls"), self.unlock,
                                          button_style="primary",
                                          tooltip=_("check the teacher's key and show the table"))

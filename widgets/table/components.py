@@ -159,6 +159,40 @@ class GuardedButton(widgets.Button):
             self.send_state(refused)
 
 
+# ----- changes a page sends ------------------------------------------------------------------
+# A page sends an `update` message to change a widget's traits (a box's value, a choice, a
+# slider, a toggle); ipywidgets applies it with the widget's `set_state`, which sets the traits
+# and so runs every `observe` handler. On a student's page of the live class
+# (widgets.together.live) `UPDATE_GATE(widget, keys)` is asked first: True refuses the change
+# (paused), and then nothing is set, no handler runs, and the page is sent the widget's true
+# state back.
+UPDATE_GATE: Callable[[Any, list[str]], bool] | None = None
+_set_state: Callable[[Any, dict[str, Any]], None] | None = None
+
+
+def gate_page_updates() -> None:
+    """Make every widget's `set_state` (what an `update` message from the page runs) consult
+    `UPDATE_GATE` first. Done once per kernel; nothing changes while `UPDATE_GATE` is None."""
+    global _set_state
+    if _set_state is not None:
+        return
+    original = widgets.Widget.set_state
+
+    def set_state(self: widgets.Widget, sync_data: dict[str, Any]) -> None:
+        gate = UPDATE_GATE
+        if gate is not None and isinstance(sync_data, dict):
+            keys = [k for k in sync_data if k in self.keys]
+            if keys and gate(self, keys):
+                if self.comm is not None:
+                    self.send_state(keys)  # the page shows the kernel's values again
+                return
+        original(self, sync_data)
+
+    set_state.__doc__ = original.__doc__
+    _set_state = original
+    widgets.Widget.set_state = set_state
+
+
 def make_toggle(description: str, tooltip: str, value: bool = False, *,
                 own_layout: bool = False) -> widgets.ToggleButton:
     """An on/off switch (a <button> with aria-pressed); shared Layout (width auto, unless

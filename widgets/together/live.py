@@ -6,13 +6,23 @@ in a test) polls the class's one row every `poll_every` seconds (0.5: a pause re
 within a second) and:
 
 - while the teacher has paused the class, covers the page with "Eyes on the teacher" and
-  refuses every click in the kernel (`refuses`, consulted by every `GuardedButton` through
-  `widgets.table.components.CLICK_GATE`), so a forged click changes nothing;
+  refuses in the kernel every click (`refuses`, consulted by every `GuardedButton` through
+  `widgets.table.components.CLICK_GATE`) and every change the page sends for a widget (an
+  `update` message: a box's value, a choice, a slider, a toggle; `UPDATE_GATE`, consulted by
+  every widget's `set_state`), so a forged click or value changes nothing and no handler of
+  the lesson runs; the widgets the page itself needs (`icg_always`: the boxes the device types
+  its kept token and name into, the teacher's key) are never refused;
 - when the teacher opens the exit ticket of the page's lesson, shows it over the page;
-- claims the page's student name (`widgets.lessons.student.STUDENT`) in the class: the name
-  picked from the roster (`NamePicker`, with its confirmation code when the teacher asks for
-  one) or typed (waiting for the teacher when approval is on), one page a name; a page that
-  waits, was removed, or whose name moved to another device is told so and refuses clicks;
+- is in the teacher's list from its opening (`open_page`, once its device said which token it
+  kept: "page without a name, lesson 2"), so the teacher can remove a page that has not named
+  itself;
+- decides the page's student name (`widgets.lessons.student.STUDENT`) in the class before it
+  becomes the page's (`Student.gate`): the name picked from the roster (`NamePicker`, with its
+  confirmation code when the teacher asks for one) or typed (waiting for the teacher when
+  approval is on, the class is locked with late joiners, or another device holds it), one page
+  a name; a waiting name is only pending (nothing recorded under it) until the teacher lets it
+  in, and a refused one is dropped; a page that waits, was removed, or whose name moved to
+  another device is told so and refuses clicks and changes;
 - keeps its token on the device (`static/live-page.js`, like the remembered name), so a
   removed page is still out after a reload, and a reload of a page that is in stays in.
 
@@ -31,8 +41,9 @@ from typing import Any
 
 import ipywidgets as w
 
+from rooms.codes import CodeError, clean_name
 from rooms.errors import RoomError, StoreUnavailable
-from rooms.live_class import LiveClass, LiveState, open_live_class
+from rooms.live_class import LiveClass, LiveState, Pick, open_live_class
 from widgets.table import components
 from widgets.table.components import html_widget, make_button, shared_layout
 from widgets.words import _, live_error_text, ngettext
@@ -56,6 +67,11 @@ COVER = ("position:fixed;inset:0;z-index:10000;background:#fff;display:flex;"
 OUT = ("removed", "moved")
 
 
+class NameNotTaken(ValueError):
+    """A name the live class does not take for this page, with the sentence that says why
+    (`Student.set_names` raises it as its NameRefused)."""
+
+
 class LivePage:
     """This kernel's page in the live class (see the module's text)."""
 
@@ -70,13 +86,14 @@ class LivePage:
         self.schedule = schedule
         self.token: str | None = None
         self.state: LiveState | None = None
-        self.page_state: str | None = None  # in, waiting, moved, freed, removed; None
+        self.page_state: str | None = None  # open, in, waiting, moved, freed, removed; None
         self.refusal: str = ""  # the last pick's refusal, in words
         self.name: str | None = None
         self.lesson: int | None = None
         self.opened = time.monotonic()
         self.stopped = False
         self.refused_clicks = 0
+        self.refused_changes = 0
         self._exit_ticket: Any = None
         self.exit_hosted = False  # a piece of the page shows `exit_box` (the first that asks)
         self.device_said = False  # the recall box was typed: the device's token, or NO_TOKEN
@@ -86,6 +103,7 @@ class LivePage:
         self.keep = html_widget(classes=("icg-live-keep",))
         self.recall = w.Text(layout=w.Layout(display="none"), continuous_update=False,
                              description=_("Remembered page"), _dom_classes=("icg-live-recall",))
+        self.recall.icg_always = True  # the device's token: read even while the class pauses
         self.recall.observe(self._recalled, names="value")
         self.picker: NamePicker | None = None
         self.seat_listeners: list[Callable[[Any], None]] = []  # play-together pages
@@ -100,19 +118,18 @@ class LivePage:
             self._arm()
 
     def use_student(self, student: Any) -> None:
-        """The page's student (widgets.lessons.student.Student): its name is claimed here."""
+        """The page's student (widgets.lessons.student.Student): the class decides its names
+        before they are the page's (`Student.gate`)."""
         if self.student is student:
             return
         if self.student is not None:
             self.stop_listening()
         self.student = student
-        student.listeners.append(self._named)
+        student.gate = self._decide
 
     def stop_listening(self) -> None:
-        try:
-            self.student.listeners.remove(self._named)
-        except (AttributeError, ValueError):
-            pass
+        if self.student is not None and getattr(self.student, "gate", None) == self._decide:
+            self.student.gate = None
 
     # ----- polling ------------------------------------------------------------------------
     def _arm(self) -> None:
@@ -140,16 +157,25 @@ class LivePage:
             return  # the page goes on as it was; the next poll tries again
         self.state = state
         self.name = name if name is not None else self.name
-        if page_state != self.page_state:
+        was = self.page_state
+        if page_state != was:
             self.page_state = page_state
-            if (page_state == "in" and name and self.student is not None
-                    and self.student.names != (name,)):
-                self.student.set_names((name,))
+            student = self.student
+            if was == "removed":  # let back: what it was refused then no longer holds
+                self.refusal = ""
+            if (page_state == "in" and name and student is not None
+                    and student.names[:1] != (name,)):
+                student.set_names(self._with_partner(name), decided=True)
+            elif page_state == "freed" and was in ("waiting", "in") and student is not None:
+                self._freed(was)
             if page_state == "in":
                 self._seat_back()
-        if (self.token is None and self.student is not None and self.student.names
-                and not self.refusal and self._may_pick()):
-            self._pick(self.student.names[0])
+        if self.token is None and not self.refusal and self._may_pick():
+            wanted = () if self.student is None else (self.student.pending or self.student.names)
+            if wanted:
+                self._ask(wanted)
+            else:
+                self._open()
         self.draw()
 
     # ----- the name -----------------------------------------------------------------------
@@ -190,51 +216,125 @@ class LivePage:
         self.token = token
         self.keep.value = f"<span data-keep='{html.escape(token, quote=True)}'></span>"
 
-    def _named(self) -> None:
-        """The page's student named themselves (typed or remembered): claim the name."""
-        names = self.student.names
-        if not names or (self.name is not None and names == (self.name,)
-                         and self.page_state == "in"):
+    def _open(self) -> None:
+        """The page is in the teacher's list before it has a name (its lesson, when it
+        opened): the teacher can remove it; its device keeps its token."""
+        try:
+            token = self.store.open_page(self.lesson_of_page())
+        except RoomError as e:  # the store cannot be reached: the next poll tries again
+            log.info("live class: page not listed yet: %s", e)
             return
+        self._keep(token)
+        self.page_state = "open"
+
+    def _decide(self, names: tuple[str, ...]) -> tuple[str, ...] | None:
+        """`Student.gate`: the class's decision on the names the page's student gave (typed
+        or remembered), before they are the page's: the names as the class spells them (the
+        page holds the first), None (not yet: the teacher lets it in, or the device has not
+        said which token it kept), or NameNotTaken with the class's words."""
+        if self.stopped:
+            return names
+        if self.page_state == "in" and self.name == names[0]:
+            return names
         if self.token is None and not self._may_pick():
-            return  # the device's token may still come: picked when it says (or the grace ends)
-        self._pick(names[0])
+            return None  # the device's token may still come: asked when it says
+        try:
+            got = self._claim(names[0])
+        except StoreUnavailable as e:  # nothing changed: the student gives the name again
+            raise NameNotTaken(live_error_text(e)) from e
+        return (got.name, *names[1:]) if got.state == "in" else None
 
-    def pick(self, name: str, code: str | None = None) -> bool:
-        """Pick `name` (from the roster, with its code); True once the page is in or waits."""
-        return self._pick(name, code)
+    def _ask(self, names: tuple[str, ...]) -> None:
+        """The poll asks the class for the names the page's student gave before the page
+        could ask (its device had not said which token it kept)."""
+        student = self.student
+        try:
+            got = self._claim(names[0])
+        except StoreUnavailable:
+            return  # the next poll asks again
+        except NameNotTaken:  # never the page's
+            student.drop_pending()
+            if student.names == names:
+                student.set_names((), decided=True)
+            return
+        if got.state == "in":
+            student.set_names((got.name, *names[1:]), decided=True)
+        else:
+            if student.names:  # named before the class was asked: not the page's until in
+                student.set_names((), decided=True)
+            student.wait_for(names)
 
-    def _pick(self, name: str, code: str | None = None) -> bool:
-        # a pick that changes the page's name is a name change: counted against the caps
-        # before the class's store is asked (a page picking name after name writes nothing)
-        counted = False
-        if self.student is not None and (name,) != tuple(self.student.names):
-            try:
-                self.student.count_name_change()
-            except ValueError as e:  # NameRefused, with the words the page shows
-                self.refusal = str(e)
-                self.draw()
-                return False
-            counted = True
+    def _claim(self, name: str, code: str | None = None) -> Pick:
+        """Ask the class for `name` (with the roster's code): the class's Pick, the page's
+        token kept; NameNotTaken with the refusal's words (shown on the page); StoreUnavailable
+        (nothing changed)."""
         try:
             got = self.store.pick(name, token=self.token, code=code)
+        except StoreUnavailable:
+            raise
         except RoomError as e:
             self.refusal = live_error_text(e)
             self.draw()
-            return False
+            raise NameNotTaken(self.refusal) from e
         self.refusal = ""
         if got.token != self.token:
             self._keep(got.token)
         was = self.page_state
         self.page_state, self.name = got.state, got.name
-        if got.state == "in" and self.student is not None and self.student.names != (got.name,):
-            try:
-                self.student.set_names((got.name,), counted=counted)
-            except ValueError as e:  # NameRefused: past the caps (the store had said yes)
-                self.refusal = str(e)
         if got.state == "in" and was != "in":
             self._seat_back()
         self.draw()
+        return got
+
+    def _with_partner(self, name: str) -> tuple[str, ...]:
+        """`name`, with the second name of a pair when the pending names are that pair's."""
+        pending = self.student.pending
+        try:
+            same = bool(pending) and clean_name(pending[0])[1] == clean_name(name)[1]
+        except CodeError:
+            same = False
+        return (name, *pending[1:]) if same else (name,)
+
+    def _freed(self, was: str) -> None:
+        """The teacher refused the page's waiting name, or freed the name it held: the name
+        is not the page's (never used); the student names themselves again."""
+        student = self.student
+        name = (student.pending or student.names or (self.name or "",))[0]
+        if was == "waiting":
+            student.drop_pending()
+            self.refusal = _("Your teacher did not let in the name {name}: type your own first "
+                             "name.").format(name=name)
+        else:
+            if student.names:
+                student.set_names((), decided=True)
+            self.refusal = _("Your teacher freed the name {name} on this page: type your first "
+                             "name to go on.").format(name=name)
+
+    def pick(self, name: str, code: str | None = None) -> bool:
+        """Pick `name` (from the roster, with its code); True once the page is in or waits."""
+        # a pick that changes the page's name is a name change: counted against the caps
+        # before the class's store is asked (a page picking name after name writes nothing)
+        student = self.student
+        if student is not None and (name,) != tuple(student.names[:1]):
+            try:
+                student.count_name_change()
+            except ValueError as e:  # NameRefused, with the words the page shows
+                self.refusal = str(e)
+                self.draw()
+                return False
+        try:
+            got = self._claim(name, code)
+        except NameNotTaken:
+            return False
+        except StoreUnavailable as e:
+            self.refusal = live_error_text(e)
+            self.draw()
+            return False
+        if student is not None:
+            if got.state != "in":
+                student.wait_for((got.name,))
+            elif student.names[:1] != (got.name,):
+                student.set_names((got.name,), decided=True)
         return True
 
     # ----- coming back on another device --------------------------------------------------
@@ -295,22 +395,28 @@ class LivePage:
     def paused(self) -> bool:
         return bool(self.state and self.state.paused)
 
-    def refuses(self, button: Any = None) -> bool:
-        """Whether a click on this page is refused now: the class paused, the page removed or
-        moved; while it waits for the teacher (or its name was refused), every click but the
-        name's own controls."""
-        if self.stopped or getattr(button, "icg_always", False):
+    def refuses(self, widget: Any = None) -> bool:
+        """Whether a click on this page, or a change it sends for `widget`, is refused now:
+        the class paused, the page removed or moved; while it waits for the teacher (or its
+        name was refused), everything but the name's own controls. Never the widgets the page
+        itself needs (`icg_always`)."""
+        if self.stopped or getattr(widget, "icg_always", False):
             return False
         if self.paused or self.page_state in OUT:
             return True
-        if self.page_state == "waiting" or (self.refusal and self.token is None):
-            return not getattr(button, "icg_name_control", False)
+        if self.page_state == "waiting" or (self.refusal and self.page_state != "in"):
+            return not getattr(widget, "icg_name_control", False)
         return False
 
     def refused_click(self, button: Any) -> None:
         self.refused_clicks += 1
         log.info("refused a click on %r: the live class is paused or this page is out",
                  getattr(button, "description", button))
+
+    def refused_change(self, widget: Any, keys: list[str]) -> None:
+        self.refused_changes += 1
+        log.info("refused a page change of %s on %s %r: the live class is paused or this page "
+                 "is out", keys, type(widget).__name__, getattr(widget, "description", ""))
 
     # ----- drawing ------------------------------------------------------------------------
     def lesson_of_page(self) -> int | None:
@@ -377,6 +483,8 @@ class NamePicker(w.VBox):
                            placeholder=_("4 characters"),
                            continuous_update=False, layout=w.Layout(width="14em"),
                            style={"description_width": "initial"})
+        # a waiting or refused page may still name itself
+        self.choice.icg_name_control = self.code.icg_name_control = True
         self.button = make_button(_("That's me"), self.pick, button_style="primary",
                                   own_layout=True)
         self.button.icg_name_control = True
@@ -434,13 +542,23 @@ def _gate(button: Any) -> bool:
     return True
 
 
+def _update_gate(widget: Any, keys: list[str]) -> bool:
+    page = PAGE
+    if page is None or not page.refuses(widget):
+        return False
+    page.refused_change(widget, keys)
+    return True
+
+
 def activate(store: LiveClass | None = None, **kw: Any) -> LivePage:
     """This kernel's page joins the live class (a served student page; tests)."""
     global PAGE
     if PAGE is not None:
         PAGE.stop()
+    components.gate_page_updates()
     PAGE = LivePage(store, **kw)
     components.CLICK_GATE = _gate
+    components.UPDATE_GATE = _update_gate
     return PAGE
 
 
@@ -452,15 +570,23 @@ def deactivate() -> None:
         PAGE.stop_listening()
     PAGE = None
     components.CLICK_GATE = None
+    components.UPDATE_GATE = None
 
 
 TEACHER_PAGE = False
 
 
 def teacher_page() -> None:
-    """This kernel's page is the teacher's (the key was typed): never gated."""
+    """This kernel's page is the teacher's (the key was typed): never gated, and not in the
+    teacher's list of pages without a name."""
     global TEACHER_PAGE
     TEACHER_PAGE = True
+    page = PAGE
+    if page is not None and page.token and page.page_state == "open":
+        try:
+            page.store.forget(page.token)
+        except StoreUnavailable:
+            pass
     deactivate()
 
 
@@ -520,8 +646,8 @@ def name_bar_parts(bar: Any) -> tuple[Any, ...]:
     if not parts or PAGE is None:
         return ()
     PAGE.use_student(bar.student)
-    for button in (bar.ok_button, bar.pair_button, bar.change_button):
-        button.icg_name_control = True  # a waiting or refused page may still name itself
+    for control in (bar.ok_button, bar.pair_button, bar.change_button, bar.first, bar.second):
+        control.icg_name_control = True  # a waiting or refused page may still name itself
     picker = name_picker()
     if picker is None:
         return parts

@@ -2,7 +2,8 @@
 today's lesson and the class size, Pause / Resume, Open the exit ticket, lock and late
 joiners, approval of typed names, confirmation codes, the class list (pasted, or a CSV file
 from Google Classroom or a spreadsheet), and each student page: let in, refuse, free the name,
-remove, let back.
+remove, let back. A page that has not named itself is in the list too ("page without a name,
+lesson 2, opened 10:41"), and can be removed and let back (by its id, never shown).
 
 Every action is one change of the live class's store (rooms/live_class.py); the students'
 pages see it at their next poll (widgets/together/live.py: half a second). In projector mode
@@ -23,6 +24,7 @@ from rooms.live_class import (
     DEFAULT_CLASS_SIZE,
     MAX_CLASS_SIZE,
     LiveClass,
+    LiveRefused,
     LiveState,
     open_live_class,
     read_class_list,
@@ -31,12 +33,34 @@ from widgets.table.components import MessageArea, html_widget, make_button, shar
 from widgets.words import _, language, live_error_text, ngettext, time_ago
 
 MAX_UPLOAD = 200_000  # bytes of a class list file
+# The student chooser's value for a page without a name: this prefix and the page's id (a name
+# has no ':').
+PAGE_CHOICE = "page:"
+
 
 def _page_state_words(state: str, moving: bool) -> str:
     if state == "waiting" and moving:
         return _("wants to move to another device")
     return {"in": _("in the class"), "waiting": _("waiting for you"),
-            "removed": _("removed")}.get(state, state)
+            "removed": _("removed"), "open": _("no name yet")}.get(state, state)
+
+
+def _unnamed_labels(pages: list[Any]) -> dict[str, str]:
+    """Each page without a name, in words (its lesson, when it opened; no name to hide), by
+    its id; two alike get (2), (3)."""
+    labels: dict[str, str] = {}
+    seen: dict[str, int] = {}
+    for p in pages:
+        if p.name:
+            continue
+        opened = time.strftime("%H:%M", time.localtime(p.opened))
+        label = (_("page without a name, opened {time}").format(time=opened)
+                 if p.lesson is None else
+                 _("page without a name, lesson {lesson}, opened {time}").format(
+                     lesson=p.lesson, time=opened))
+        seen[label] = seen.get(label, 0) + 1
+        labels[p.page] = label if seen[label] == 1 else f"{label} ({seen[label]})"
+    return labels
 
 
 class LiveControls(widgets.VBox):
@@ -178,14 +202,17 @@ class LiveControls(widgets.VBox):
         self.status.value = "<p role='status'>" + html.escape(self._status_words(state, pages)) \
             + "</p>"
         self.roster_table.value = self._roster_html(roster)
-        self.pages_table.value = self._pages_html(pages)
-        names = sorted({p.name for p in pages} | {r.name for r in roster}, key=str.casefold)
+        unnamed = _unnamed_labels(pages)
+        self.pages_table.value = self._pages_html(pages, unnamed)
+        names = sorted({p.name for p in pages if p.name} | {r.name for r in roster},
+                       key=str.casefold)
         options = ([(_("student {n}").format(n=i + 1), n) for i, n in enumerate(names)]
                    if self.hide_names else [(n, n) for n in names])
+        options += [(label, PAGE_CHOICE + page) for page, label in unnamed.items()]
         if list(self.name_choice.options) != options:
             chosen = self.name_choice.value
             self.name_choice.options = options
-            if chosen in names:
+            if chosen in [v for _label, v in options]:
                 self.name_choice.value = chosen
         self._pages = pages
         self._update_buttons()
@@ -193,11 +220,15 @@ class LiveControls(widgets.VBox):
     def _status_words(self, state: LiveState, pages: list[Any]) -> str:
         inside = sum(p.state == "in" for p in pages)
         waiting = sum(p.state == "waiting" for p in pages)
+        unnamed = sum(p.state == "open" for p in pages)
         parts = [ngettext("{n} student in the class", "{n} students in the class",
                           inside).format(n=inside)]
         if waiting:
             parts.append(ngettext("{n} waiting for you", "{n} waiting for you",
                                   waiting).format(n=waiting))
+        if unnamed:
+            parts.append(ngettext("{n} page without a name", "{n} pages without a name",
+                                  unnamed).format(n=unnamed))
         if state.lesson is not None:
             if state.pool_ready is not None and state.pool_ready < state.class_size:
                 parts.append(_("today's lesson: {lesson}, ready for {ready} of {n} students "
@@ -231,15 +262,18 @@ class LiveControls(widgets.VBox):
         out.append("</tbody></table>")
         return "".join(out)
 
-    def _pages_html(self, pages: list[Any]) -> str:
+    def _pages_html(self, pages: list[Any], unnamed: dict[str, str]) -> str:
         if not pages:
-            return "<p>" + html.escape(_("No student page has a name yet.")) + "</p>"
+            return "<p>" + html.escape(_("No student page is open yet.")) + "</p>"
         now = self.clock()
         head = [_("Student"), _("Page"), _("Since")]
         out = ["<table class='icg-live-pages-table'><thead><tr>",
                *(f"<th scope='col'>{html.escape(h)}</th>" for h in head), "</tr></thead><tbody>"]
         for i, p in enumerate(pages):
-            name = _("student {n}").format(n=i + 1) if self.hide_names else p.name
+            if not p.name:
+                name = unnamed[p.page]
+            else:
+                name = _("student {n}").format(n=i + 1) if self.hide_names else p.name
             cells = [name, _page_state_words(p.state, p.moving), time_ago(now - p.at)]
             out.append(f"<tr data-state='{p.state}'>" + "".join(
                 f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>")
@@ -253,7 +287,15 @@ class LiveControls(widgets.VBox):
         self.exit_button.disabled = not (state and state.lesson is not None)
         self.exit_close_button.disabled = not (state and state.exit_ticket is not None)
         name = self.name_choice.value
-        mine = [p for p in getattr(self, "_pages", []) if p.name == name]
+        pages = getattr(self, "_pages", [])
+        if isinstance(name, str) and name.startswith(PAGE_CHOICE):
+            page = name[len(PAGE_CHOICE):]
+            has = {p.state for p in pages if p.page == page and not p.name}
+            allowed = {"remove": "open" in has, "let_back": "removed" in has}
+            for key, button in self.page_buttons.items():
+                button.disabled = not allowed.get(key, False)
+            return
+        mine = [p for p in pages if p.name == name]
         has = {p.state for p in mine}
         allowed = {"approve": "waiting" in has, "refuse": "waiting" in has,
                    "free": "in" in has, "remove": bool(name) and "removed" not in has,
@@ -364,9 +406,28 @@ class LiveControls(widgets.VBox):
         return self._on_name(self.store.free, _("The name {name} is free: it can be picked "
                                                 "again."))
 
+    def _on_page(self, what: Callable[[str], bool], done: str) -> bool:
+        """A change of the chosen page without a name (by its id)."""
+        page = self.name_choice.value[len(PAGE_CHOICE):]
+
+        def change() -> None:
+            if not what(page):
+                raise LiveRefused("no-page")
+
+        return self._act(change, done)
+
+    def _page_chosen(self) -> bool:
+        value = self.name_choice.value
+        return isinstance(value, str) and value.startswith(PAGE_CHOICE)
+
     def remove(self) -> bool:
+        if self._page_chosen():
+            return self._on_page(self.store.remove_page,
+                                 _("That page is out of the class until you let it back."))
         return self._on_name(self.store.remove, _("{name} is out of the class until you let "
                                                   "them back."))
 
     def let_back(self) -> bool:
+        if self._page_chosen():
+            return self._on_page(self.store.let_back_page, _("That page is back in the class."))
         return self._on_name(self.store.let_back, _("{name} is back in the class."))

@@ -16,6 +16,8 @@ LIVE_ERRORS: dict[str, str] = {
     "bad-lesson": N_("Choose a lesson from the list."),
     "bad-size": N_("A class has 1 to {most} students."),
     "roster-too-long": N_("A class list has at most {most} names."),
+    "no-page": N_("That page has a name now, or is no longer in the list: choose it again. "
+                  "Nothing was changed."),
 }
 
 
