@@ -1,4 +1,5 @@
-"""Shared helpers for the engine tests: seeded random play, invariants, hidden-card search."""
+"""Shared helpers for the tests: seeded random play, invariants, hidden-card search; the right
+answer to an exit-ticket question as a student reads it (`ticket_answer`)."""
 
 from __future__ import annotations
 
@@ -299,3 +300,58 @@ class Scripted:
                 if a.card.code == code and a.sign in (self.sign, 1):
                     return Decision(a, f"I play {a.card.short} because it is next in my script.")
         return Decision(legal[0], "I play my first legal card.")
+
+
+# ----- an exit ticket's questions, answered from what the page shows --------------------------
+_SIGNED = re.compile(r"[+-]\d+")
+_EXPRESSION = re.compile(r"[-+()|\d ]+")
+
+
+def _worked_out(expression: str) -> int:
+    """'-9 + (+4)', '|+7 + (-10)|', '-5 - (-2)': signs, digits, brackets and bars only."""
+    if not _EXPRESSION.fullmatch(expression):
+        raise ValueError(f"not an expression of integers: {expression!r}")
+    python = re.sub(r"\|([^|]*)\|", r"abs(\1)", expression)
+    return int(eval(python, {"__builtins__": {}, "abs": abs}))  # signs and digits only
+
+
+def ticket_answer(prompt: str, choices: Iterable[str] = ()) -> str:
+    """The right answer to an English exit-ticket question as the page shows it (`prompt`,
+    "Question 2 of 5." left out or not; `choices`: the buttons' labels, none for a typed
+    answer), worked out from the numbers in its words: a number to type ('-5', '8') or the
+    label of the button to press. A question whose numbers are always the ticket's own (a red
+    6's value) is answered from the ticket."""
+    from widgets.lessons.exit_ticket import TICKETS
+
+    text = re.sub(r"^Question \d+ of \d+\.\s*", "", " ".join(prompt.split()))
+    labels = [" ".join(c.split()) for c in choices]
+    numbers = [int(n) for n in _SIGNED.findall(text)]
+    if m := re.fullmatch(r"Work out:? (.*?)(?: = \?|\.)", text):
+        return str(_worked_out(m.group(1)))
+    if m := re.fullmatch(r"What is the distance between ([+-]?\d+) and ([+-]?\d+)\?", text):
+        return str(abs(int(m.group(1)) - int(m.group(2))))
+    if m := re.fullmatch(r"Before you work it out: is (.*) positive, negative or zero\?", text):
+        total = _worked_out(m.group(1))
+        return "Positive" if total > 0 else "Negative" if total < 0 else "Zero"
+    if text.startswith(("Which is greater:", "Which is the greatest:")):
+        return f"{max(numbers):+d}"
+    if text.startswith(("Which is less:", "Which is the least:")):
+        return f"{min(numbers):+d}"
+    if text.startswith("Which is closer to zero:"):
+        nearest = [n for n in numbers if abs(n) == min(abs(x) for x in numbers)]
+        return f"{nearest[0]:+d}" if len(nearest) == 1 else "Same distance"
+    if m := re.fullmatch(r"Final sums: (.*)\. Who wins\?", text):
+        sums = {name: int(n) for name, n in re.findall(r"(\w+) ([+-]\d+)", m.group(1))}
+        best = min(abs(n) for n in sums.values())
+        winners = [name for name, n in sums.items() if abs(n) == best]
+        return winners[0] if len(winners) == 1 else next(c for c in labels if c not in sums)
+    if text == "Which is true?" and labels and all(
+            re.fullmatch(r"[+-]?\d+ [<>=] [+-]?\d+", c) for c in labels):
+        ops = {"<": lambda a, b: a < b, ">": lambda a, b: a > b, "=": lambda a, b: a == b}
+        return next(c for c in labels
+                    if ops[c.split()[1]](int(c.split()[0]), int(c.split()[2])))
+    for items in TICKETS.values():
+        for item in items:
+            if item.prompt == text:
+                return str(item.answer) if item.choices else item.answer_text
+    raise ValueError(f"not an exit-ticket question: {text!r}")

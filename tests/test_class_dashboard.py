@@ -379,16 +379,100 @@ def answer_right_once(p) -> None:
     p.next_question()
 
 
-def test_the_teachers_key_shows_each_retakes_variant_and_answer() -> None:
+def own(student: str, question: str, kind: str, terms: str, given: str, right: bool,
+        variant: int, *, at: float = NOON, mistake: str | None = None,
+        lesson: int = 1) -> Answer:
+    """An exit-ticket answer to the student's own numbers (`variant`)."""
+    return Answer(new_answer_id(), student, lesson, "exit-ticket", question, kind, terms, given,
+                  right, True, at, mistake, variant)
+
+
+def test_an_answer_reads_back_with_the_students_own_numbers() -> None:
+    """A choice in words answered with a student's own numbers: the question as they read it
+    and the choice they pressed, in the teacher's language; the table of the questions keeps
+    the printed words and says the numbers are each student's."""
+    from widgets.together.dashboard import given_words, question_words, tickets_html
+    from widgets.words import speaking
+
+    sign = own("Ana", "3", "sum", "-7,2", "5", False, 77, mistake="sign-of-closer")
+    sums = own("Ben", "4", "sum", "5,-9", "-4", True, 88)
+    with speaking("en"):
+        assert question_words(sign) == ("Before you work it out: is -7 + (+2) positive, "
+                                        "negative or zero?")
+        assert given_words(sign) == "Positive"
+        assert question_words(sums) == "Work out: +5 + (-9) = ?"
+        table = text(tickets_html(summarise([sums]), hide_names=False))
+        assert re.search(r"Work out \+3 \+ \(-8\)\. \(each student has their own numbers\)"
+                         r"\s+1\s+1\s+100%", table)
+    with speaking("es"):
+        assert question_words(sign) == ("Antes de calcularlo: ¿-7 + (+2) es positivo, "
+                                        "negativo o cero?")
+        assert given_words(sign) == "Positivo"
+
+
+def test_the_teachers_key_shows_one_chosen_students_numbers() -> None:
+    """Every student of a class of 30 has numbers of their own: the key is a line until the
+    teacher chooses a student, then that student's questions as they read them, each with
+    its variant, the right answer for their numbers and theirs; nothing with names hidden."""
     from widgets.together.dashboard import variants_html
 
-    retake = Answer(new_answer_id(), "Ana", 1, "exit-ticket", "4", "sum", "5,-9", "-4", True,
-                    False, NOON, None, 4242)
-    own = ans("Ben", "4", "-5", True)
-    key = text(variants_html([own, retake], hide_names=False))
-    assert re.search(r"Ana\s+L1\.4\s+4242\s+\+5 \+ \(-9\) = \?\s+-4", key)
-    assert "Ben" not in key
-    assert variants_html([own, retake], hide_names=True) == ""
+    answers = []
+    for n in range(30):
+        name = f"Student {n:02d}"
+        a, b = -(n % 9) - 3, n % 2 + 1  # -3 + (+1) ... -11 + (+2): negative sums
+        answers += [own(name, "3", "sum", f"{a},{b}", str(-(a + b)), False, 100 + n,
+                        mistake="sign-of-closer"),
+                    own(name, "4", "sum", f"{b},{a}", str(a + b), True, 100 + n)]
+    answers.append(ans("Ben", "1", "-6", True, kind="ticket", terms=""))
+    line = text(variants_html(answers, hide_names=False))
+    assert "30 students answered an exit ticket with their own numbers" in line
+    assert "<table" not in variants_html(answers, hide_names=False)
+    key = variants_html(answers, hide_names=False, student="Student 07")
+    assert key.count("<tr>") == 3  # a heading and two answers
+    assert "Student 06" not in key and "Student 08" not in key
+    assert re.search(r"L1\.3\s+107\s+Before you work it out: is -10 \+ \(\+2\) positive, "
+                     r"negative or zero\?\s+Negative\s+Positive\s+\u2717 wrong answer", text(key))
+    assert re.search(r"L1\.4\s+107\s+Work out: \+2 \+ \(-10\) = \?\s+-8\s+-8\s+"
+                     r"\u2714 right answer", text(key))
+    # Ben answered with the ticket's own numbers only: not one to choose
+    assert variants_html(answers, hide_names=False, student="Ben") == variants_html(
+        answers, hide_names=False)
+    assert variants_html(answers, hide_names=True, student="Student 07") == ""
+
+
+def test_most_missed_shows_a_wrong_number_with_the_students_own_question() -> None:
+    """Two students miss the same question, each on their own numbers, with the same wrong
+    number: each is shown with its question; a choice in words counts together."""
+    from widgets.together.dashboard import most_missed_html
+
+    wrong = [own("Ana", "4", "sum", "4,-9", "+5", False, 11, mistake="sign-of-closer"),
+             own("Ben", "4", "sum", "2,-7", "+5", False, 12, mistake="sign-of-closer"),
+             own("Ana", "3", "sum", "-7,2", "5", False, 11, mistake="sign-of-closer"),
+             own("Ben", "3", "sum", "-9,5", "4", False, 12, mistake="sign-of-closer")]
+    missed = text(most_missed_html(summarise(wrong)))
+    assert "Work out: +4 + (-9) = ? → +5 ×1" in missed
+    assert "Work out: +2 + (-7) = ? → +5 ×1" in missed and "+5 ×2" not in missed
+    assert "Positive ×2" in missed
+    assert "Work out +3 + (-8). (each student has their own numbers)" in missed
+
+
+def test_the_panel_lists_the_students_to_choose_and_hides_them_on_the_projector(
+        rooms_url: str) -> None:
+    store = open_answers(rooms_url)
+    for a in (own("Ana", "4", "sum", "5,-9", "-4", True, 4242),
+              own("Ben", "4", "sum", "2,-7", "+5", False, 77, mistake="sign-of-closer")):
+        store.record(a)
+    panel = AnswersPanel(url=rooms_url, clock=lambda: NOON + 60)
+    assert [v for _label, v in panel.numbers_of.options] == ["", "Ana", "Ben"]
+    assert "2 students answered" in panel.numbers.value and "Ana" not in panel.numbers.value
+    panel.numbers_of.value = "Ben"
+    assert re.search(r"Work out: \+2 \+ \(-7\) = \?\s+-5\s+\+5", text(panel.numbers.value))
+    panel.refresh()  # the class view's polling keeps the teacher's choice
+    assert panel.numbers_of.value == "Ben" and "+2 + (-7)" in panel.numbers.value
+    panel.hide_names.value = True
+    assert panel.numbers_of.layout.display == "none" and panel.numbers.value == ""
+    panel.hide_names.value = False
+    assert panel.numbers_of.layout.display != "none" and "+2 + (-7)" in panel.numbers.value
 
 
 def test_a_skill_mastered_on_an_earlier_day_stays_mastered(rooms_url: str) -> None:

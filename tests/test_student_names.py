@@ -148,29 +148,33 @@ def test_exit_ticket_answers_reach_the_store_with_their_mistake(student: Student
     t.name_bar.first.value = "Ana"
     t.name_bar.name_me()
     t.next_question()
-    t.choose(2)  # +4: right
+    greatest = t.items[1]  # "Which is the greatest: -6, -1 or +4?" with Ana's numbers
+    t.choose(greatest.choices.index(greatest.answer))  # right
     t.next_question()
+    sign = t.items[2]  # "is -9 + (+4) positive, negative or zero?" with Ana's numbers
     t.choose(0)  # Positive: wrong
     t.next_question()
-    t.entry.value = "5"  # +3 + (-8): the sign of the number closer to zero
+    total = t.items[3].answer  # +3 + (-8): the sign of the number closer to zero
+    t.entry.value = str(-total)
     t.check_typed()
     t.next_question()
     t.entry.value = "oops"
     t.check_typed()  # a typing slip does not count and is not recorded
-    t.entry.value = "-4"
+    t.entry.value = str(t.items[4].answer)
     t.check_typed()
     rows = stored(student)
     assert [(a.student, a.item, a.given, a.right, a.first_try, a.mistake) for a in rows] == [
-        ("Ana", "1", "-6", True, True, None), ("Ana", "2", "4", True, True, None),
-        ("Ana", "3", "5", False, True, "sign-of-closer"),
-        ("Ana", "4", "+5", False, True, "sign-of-closer"),
-        ("Ana", "5", "-4", True, True, None)]
+        ("Ana", "1", "-6", True, True, None),
+        ("Ana", "2", str(max(greatest.shape.terms)), True, True, None),
+        ("Ana", "3", str(-sum(sign.shape.terms)), False, True, "sign-of-closer"),
+        ("Ana", "4", f"{-total:+d}", False, True, "sign-of-closer"),
+        ("Ana", "5", str(t.items[4].answer), True, True, None)]
     assert {a.lesson for a in rows} == {1} and {a.activity for a in rows} == {"exit-ticket"}
     # data, no sentence: the question's kind and numbers (the choice: the number picked;
-    # "Positive" stands for a positive sum)
-    assert [(a.kind, a.terms) for a in rows] == [
-        ("ticket", ""), ("greater", "-6,-1,4"), ("sum", "-9,4"), ("sum", "3,-8"),
-        ("sum", "-3,-4,3")]
+    # "Positive" stands for a positive sum) and the numbers' variant
+    assert [(a.kind, a.terms) for a in rows] == [("ticket", "")] + [
+        (item.shape.kind, ",".join(map(str, item.shape.terms))) for item in t.items[1:]]
+    assert [a.variant for a in rows] == t.variants
     # the next student at this device names themselves
     t.next_question()
     t.next_student()
@@ -183,11 +187,12 @@ def test_a_pair_answers_for_both(student: Student) -> None:
     t.name_bar.pair()
     t.name_bar.first.value, t.name_bar.second.value = "Ana", "Ben"
     t.name_bar.name_me()
-    t.entry.value = "-11"
+    kept = f"-{t.items[0].answer}"  # |-11|, with the pair's numbers: the sign kept
+    t.entry.value = kept
     t.check_typed()
     rows = stored(student)
     assert [(a.student, a.partner, a.given, a.mistake) for a in rows] == [
-        ("Ana", "Ben", "-11", "abs-kept-sign"), ("Ben", "Ana", "-11", "abs-kept-sign")]
+        ("Ana", "Ben", kept, "abs-kept-sign"), ("Ben", "Ana", kept, "abs-kept-sign")]
     assert len({a.answer_id for a in rows}) == 2
 
 
@@ -405,42 +410,99 @@ def _finish(t: ExitTicket) -> None:
         t.next_question()
 
 
+def _terms(t: ExitTicket) -> list[tuple[int, ...]]:
+    return [i.shape.terms for i in t.items if i.shape]
+
+
+def test_a_named_students_first_take_has_their_own_numbers(student: Student) -> None:
+    """A named student's first take: numbers of their own, seeded by their name, the day and
+    the lesson (not the printed ticket's); the same student on a new page before answering
+    gets the same numbers, a neighbour other ones."""
+    from widgets.lessons import exit_ticket as et
+
+    student.set_names(("Ana",))
+    t = ExitTicket(lesson=1)
+    t.start()
+    ana = et.variant_for("Ana", today(student.clock()), 1, 0)
+    assert t.variants == [0, ana, ana, ana, ana]  # a red 6 is a red 6
+    assert all(a != b for a, b in zip(_terms(t), [i.shape.terms for i in t.base_items
+                                                 if i.shape], strict=True))
+    again = ExitTicket(lesson=1)  # a reload before answering
+    again.start()
+    assert again.items == t.items and again.variants == t.variants and not again.repeated
+    ana_terms = _terms(t)
+    student.set_names(("Ben",))  # (the pages above take Ben's numbers: one page, one student)
+    ben = ExitTicket(lesson=1)
+    ben.start()
+    assert _terms(ben) != ana_terms and set(ben.variants) - {0} != {ana}
+
+
+def test_naming_after_start_keeps_the_question_on_the_screen(student: Student) -> None:
+    """A student who names themselves after Start: the question on the screen does not change
+    under their finger and the answers given stay as given (stored with their numbers, under
+    the name); the questions after it get the student's own numbers."""
+    from widgets.lessons import exit_ticket as et
+
+    t = ExitTicket(lesson=2)
+    t.start()
+    first = t.items[0]  # |-11| with unnamed numbers
+    t.entry.value = str(first.answer)
+    assert t.check_typed() is True
+    t.next_question()
+    on_screen, shown = t.items[1], t.prompt.value
+    unnamed = t.variants[1]
+    t.name_bar.first.value = "Ana"
+    t.name_bar.name_me()
+    assert t.items[0] is first and t.items[1] is on_screen and t.prompt.value == shown
+    ana = et.variant_for("Ana", today(student.clock()), 2, 0)
+    assert t.variants == [unnamed, unnamed, ana, ana, ana]
+    assert t.items[2:] == tuple(et.vary(it, ana, i) for i, it in enumerate(t.base_items)
+                                if i >= 2)
+    assert not t.repeated - {"1"}  # the first answer was this take's: no retake
+    [row] = stored(student)
+    assert (row.student, row.item, row.variant, row.given, row.first_try) == (
+        "Ana", "1", unnamed, str(first.answer), True)
+    assert row.terms == ",".join(map(str, first.shape.terms))
+
+
 def test_a_retake_gets_new_numbers_and_adds_no_first_try(student: Student) -> None:
-    """After "Next student at this device", and on a new page (a reload), the typed items of
-    a ticket, and its choices among numbers, have other numbers of the same skill; the same
-    student's answers there are not first tries, and the store keeps one first try per item."""
+    """After "Next student at this device", and on a new page (a reload), a named student who
+    answered today gets a retake: other numbers than their first take's (the typed items and
+    the choices whose numbers follow); the same student's answers there are not first tries,
+    and the store keeps one first try per item."""
     t = ExitTicket(lesson=1)
     t.start()
     t.name_bar.first.value = "Ana"
     t.name_bar.name_me()
-    first_numbers = [i.shape.terms for i in t.items if i.shape and not i.choices]
+    first_take, first_variants = _terms(t), list(t.variants)
     _finish(t)
-    assert t.variant == 0 and stored(student)
+    assert stored(student)
     t.next_student()
-    assert t.variant != 0
-    retake = [i.shape.terms for i in t.items if i.shape and not i.choices]
-    assert len(retake) == len(first_numbers) and all(
-        a != b for a, b in zip(retake, first_numbers, strict=True))
+    assert student.names == () and t.variants[1:] != first_variants[1:]
+    t.name_bar.first.value = "Ana"  # the same student again, on question 1
+    t.name_bar.name_me()
+    retake = _terms(t)
+    assert len(retake) == len(first_take) and all(
+        a != b for a, b in zip(retake, first_take, strict=True))
     assert all(i.shape.answer == i.answer for i in t.items if i.shape and not i.choices)
     # a choice among numbers ("Which is the greatest: -6, -1 or +4?") gets new numbers of the
-    # same pattern, its choices with them; a choice in words ("Negative") keeps its numbers
+    # same pattern, its choices with them; a choice in words ("Negative") too, its words kept
     first, again = t.base_items[1], t.items[1]
-    assert again.shape.terms != first.shape.terms
     assert [n < 0 for n in again.shape.terms] == [n < 0 for n in first.shape.terms]
     assert again.choices == tuple(f"{n:+d}" for n in again.shape.terms)
     assert again.answer == f"{max(again.shape.terms):+d}" and again.picks == again.shape.terms
-    assert t.items[2] is t.base_items[2]
-    t.name_bar.first.value = "Ana"  # the same student again
-    t.name_bar.name_me()
+    assert t.items[2].choices == t.base_items[2].choices
+    assert t.items[2].shape.terms != t.base_items[2].shape.terms
     _finish(t)
     rows = stored(student)
     firsts = [(a.item, a.variant) for a in rows if a.first_try]
-    assert len(firsts) == 5 and {v for _i, v in firsts} == {0}
-    assert {a.variant for a in rows if not a.first_try} == {t.variant}
+    assert firsts == [(str(i + 1), v) for i, v in enumerate(first_variants)]
+    assert [a.variant for a in rows if not a.first_try] == t.variants
     # a new page (a reload): the named student's ticket is a retake at once
     reload = ExitTicket(lesson=1)
     reload.start()
-    assert reload.variant != 0 and reload.repeated == {"1", "2", "3", "4", "5"}
+    assert reload.repeated == {"1", "2", "3", "4", "5"}
+    assert _terms(reload) != first_take
 
 
 def test_an_unnamed_try_is_not_the_next_students(student: Student) -> None:
@@ -465,7 +527,7 @@ def test_an_unnamed_try_is_not_the_next_students(student: Student) -> None:
     rows = stored(student)
     assert {a.student for a in rows} == {"Ben"}
     assert len(rows) == 5 and all(a.first_try and a.right for a in rows)
-    assert {a.variant for a in rows} == {t.variant}
+    assert [a.variant for a in rows] == t.variants
 
 
 def test_answers_before_naming_are_kept_for_the_student_who_names_themselves(

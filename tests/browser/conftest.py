@@ -566,6 +566,30 @@ def unlock_teacher(vp: VoilaPage, key: str,
     vp.page.get_by_role("button", name=button).click()
 
 
+# The exit ticket's question on the page: its paragraph "Question 2 of 5. ..." and the labels of
+# its shown choice buttons (tooltip "answer ..."; none for a typed answer). The same script
+# runs in WebKit (tests/browser/webkit.py), where `root` is null and the ticket is looked up.
+TICKET_QUESTION_JS = """(root, heading) => {
+  root = root || document.querySelector('.icg-exit-ticket');
+  const p = [...root.querySelectorAll('p')].find(e => e.innerText.trim().startsWith(heading));
+  if (!p) return null;
+  const choices = [...root.querySelectorAll('button[title^="answer "]')]
+    .filter(b => b.offsetParent !== null).map(b => b.innerText.trim());
+  return {prompt: p.innerText.trim(), choices: choices};
+}"""
+
+
+def ticket_question(ticket: Any, number: int, total: int = 5) -> tuple[str, list[str]]:
+    """Question `number` of the exit ticket `ticket` (a locator of `.icg-exit-ticket`) as the
+    student reads it, once it is shown: its words and its buttons' labels (none for a typed
+    answer). tests/helpers.py's `ticket_answer` works out its answer."""
+    heading = f"Question {number} of {total}."
+    ticket.get_by_text(heading).wait_for(timeout=30_000)
+    got = ticket.evaluate(TICKET_QUESTION_JS, heading)
+    assert got, f"no {heading!r} on the page"
+    return got["prompt"], got["choices"]
+
+
 @pytest.fixture
 def open_page(browser: Any) -> Iterator[Callable[..., VoilaPage]]:
     """Factory: a fresh browser context and page per call, closed after the test."""

@@ -2,11 +2,13 @@
 127.0.0.1 so that nothing is sent to a network address).
 
 Three students open lesson 1 at the address the server prints, each in a browser of their own
-(their own localStorage), type a first name on the exit ticket and answer it (Ben answers
-+3 + (-8) with +5: the sign of the smaller). A reload keeps Ana's name (the device remembers it
-for the day). No student's page receives another student's name. The teacher opens the class
-view with the key: the three students, the wrong answer under its mistake; the CSV holds the
-rows; "Delete today's class data" empties the store and the dashboard.
+(their own localStorage), type a first name on the exit ticket and answer it, each reading their
+own numbers on the page (Ben answers question 4, +3 + (-8) on the printed ticket, with the
+opposite of his sum: the sign of the number closer to zero). A reload keeps Ana's name (the
+device remembers it for the day). No student's page receives another student's name. The
+teacher opens the class view with the key: the three students, the wrong answer under its
+mistake, one student's own numbers when the teacher chooses them; the CSV holds the rows;
+"Delete today's class data" empties the store and the dashboard.
 """
 
 from __future__ import annotations
@@ -16,43 +18,53 @@ import time
 from pathlib import Path
 from typing import Any
 
-from conftest import KEY, ClassServer, format_violations, unlock_teacher
+from conftest import KEY, ClassServer, format_violations, ticket_question, unlock_teacher
+from helpers import ticket_answer
 
 from rooms.answers import open_answers
 
 LESSON_PAGE = "voila/render/01_integers_with_cards.ipynb"
-# lesson 1's exit ticket: what each student answers, question by question
-ANSWERS = {
-    "Ana": ["-6", "+4", "Negative", "-5", "-4"],
-    "Ben": ["-6", "+4", "Negative", "5", "-4"],
-    "Cam": ["-6", "+4", "Negative", "-5", "-4"],
+RIGHT, OPPOSITE = "right", "the opposite of the right sum"
+# lesson 1's exit ticket: how each student answers, question by question (question 4, a sum of
+# two numbers of different signs and sizes: its opposite is the sign of the one closer to zero)
+PLANS = {
+    "Ana": [RIGHT] * 5,
+    "Ben": [RIGHT, RIGHT, RIGHT, OPPOSITE, RIGHT],
+    "Cam": [RIGHT] * 5,
 }
-TYPED = (0, 3, 4)  # the questions answered in the box; the others with a button
 
 
-def answer_the_ticket(page: Any, answers: list[str]) -> None:
+def answer_the_ticket(page: Any, plan: list[str]) -> list[str]:
+    """Answer the exit ticket on the page, reading each question's numbers there (each student
+    has their own); returns what was typed or pressed."""
     page = page.locator(".icg-exit-ticket")
-    for i, given in enumerate(answers):
-        page.get_by_text(f"Question {i + 1} of 5.").wait_for(timeout=30_000)
-        if i in TYPED:
+    given = []
+    for i, how in enumerate(plan):
+        prompt, choices = ticket_question(page, i + 1, len(plan))
+        answer = ticket_answer(prompt, choices)
+        if how == OPPOSITE:
+            answer = f"{-int(answer):+d}"
+        if choices:
+            page.get_by_role("button", name=answer, exact=True).click()
+        else:
             box = page.get_by_label("Answer:")
-            box.fill(given)
+            box.fill(answer)
             box.press("Tab")
             page.get_by_role("button", name="Check").click()
-        else:
-            page.get_by_role("button", name=given, exact=True).click()
+        given.append(answer)
         page.locator("p[role=status]").filter(has_text=re.compile("Right|Not this time")) \
             .first.wait_for(timeout=30_000)
-        last = i == len(answers) - 1
+        last = i == len(plan) - 1
         page.get_by_role("button", name="See my score" if last else "Next question").click()
     page.get_by_text("Your code:").wait_for(timeout=30_000)
+    return given
 
 
 def test_a_class_morning(class_server: ClassServer, open_page: Any, tmp_path: Path) -> None:
     server, address, rooms_url = class_server, class_server.address, class_server.rooms_url
     store = open_answers(rooms_url)
-    students = {}
-    for name, answers in ANSWERS.items():
+    students, given = {}, {}
+    for name, plan in PLANS.items():
         vp = open_page(f"student-{name}")
         vp.open(address + LESSON_PAGE)
         page = vp.page.locator(".icg-exit-ticket")
@@ -65,7 +77,7 @@ def test_a_class_morning(class_server: ClassServer, open_page: Any, tmp_path: Pa
         if name == "Ana":  # the name bar: labelled boxes and buttons
             violations = vp.axe_violations()
             assert violations == [], format_violations(violations)
-        answer_the_ticket(vp.page, answers)
+        given[name] = answer_the_ticket(vp.page, plan)
         students[name] = vp
 
     # The device remembers the name for the day: a reload does not ask again.
@@ -81,11 +93,16 @@ def test_a_class_morning(class_server: ClassServer, open_page: Any, tmp_path: Pa
         time.sleep(0.2)
     rows = store.answers()
     assert len(rows) == 15
+    ben_wrong = given["Ben"][3]
     assert [(a.student, a.given, a.mistake) for a in rows if not a.right] == [
-        ("Ben", "+5", "sign-of-closer")]
+        ("Ben", ben_wrong, "sign-of-closer")]
+    # each student's numbers: the questions that vary, other than a neighbour's
+    numbers = {name: [a.terms for a in rows if a.student == name and a.variant]
+               for name in PLANS}
+    assert all(len(n) == 4 for n in numbers.values()) and numbers["Ana"] != numbers["Ben"]
     for name, vp in students.items():
         received = vp.everything_received()
-        for other in ANSWERS:
+        for other in PLANS:
             if other != name:
                 assert other not in received, f"{other}'s name reached {name}'s page"
         assert vp.problems() == []
@@ -98,13 +115,18 @@ def test_a_class_morning(class_server: ClassServer, open_page: Any, tmp_path: Pa
     unlock_teacher(teacher, KEY)
     listed = page.locator(".icg-class-students-table")
     listed.wait_for(timeout=30_000)
-    for name in ANSWERS:
+    for name in PLANS:
         assert re.search(rf"{name}\s+1\. Integers with cards", listed.inner_text())
     mistake = page.locator("tr[data-mistake='sign-of-closer']")
     assert "right size, sign of the number closer to zero" in mistake.inner_text()
-    assert "Ben" in mistake.inner_text() and "+5" in mistake.inner_text()
-    assert re.search(r"Work out \+3 \+ \(-8\)\.\s+3\s+2\s+67%",
-                     page.locator(".icg-class-questions-table").inner_text())
+    assert "Ben" in mistake.inner_text() and ben_wrong in mistake.inner_text()
+    assert re.search(r"Work out \+3 \+ \(-8\)\. \(each student has their own numbers\)"
+                     r"\s+3\s+2\s+67%", page.locator(".icg-class-questions-table").inner_text())
+    # the teacher's key: one student's own numbers, when the teacher chooses them
+    page.get_by_label("Show the numbers of:").select_option("Ben")
+    key = page.locator(".icg-class-variants-table")
+    key.wait_for(timeout=15_000)
+    assert ben_wrong in key.inner_text() and "Ana" not in key.inner_text()
     violations = teacher.axe_violations()  # the dashboard: table headers, labelled controls
     assert violations == [], format_violations(violations)
 

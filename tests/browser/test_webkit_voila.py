@@ -1,7 +1,8 @@
 """Voila's pages in WebKit (Safari's engine, tests/browser/webkit.py), as an iPad opens them on
 the school's server: a whole Hit Me round by clicks and typed answers (the engine replays the
 seeded table, so the test knows the sum and the winner), and lesson 1's exit ticket answered
-under a first name, every answer reaching the answers store under that name. The same
+under a first name (each question's numbers read on the page: the student's own), every answer
+reaching the answers store under that name. The same
 journeys in Chromium: test_play_hit_me.py and test_class_morning.py.
 """
 
@@ -12,7 +13,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import _SYNCED_JS, VoilaServer
+from conftest import _SYNCED_JS, TICKET_QUESTION_JS, VoilaServer
+from helpers import ticket_answer
 from webkit import WebKitPage
 
 from engine import Hit, Hold
@@ -21,12 +23,7 @@ from widgets.words import card_name
 
 CARD_JS = ("return [...document.querySelectorAll('.icg-card')].some(c =>"
            " (c.getAttribute('aria-label') || '').startsWith(arguments[0] + ','))")
-# lesson 1's exit ticket, question by question (a box or a button), all right
-ANSWERS = ["-6", "+4", "Negative", "-5", "-4"]
-TYPED = (0, 3, 4)
-# the same answers as the store keeps them (rooms.answers.Answer.given): a typed number signed,
-# a choice as the number it stands for ("Negative": the sum -9 + (+4) = -5)
-STORED = ["-6", "4", "-5", "-5", "-4"]
+QUESTIONS = 5  # lesson 1's exit ticket
 
 
 @pytest.fixture(scope="module")
@@ -90,18 +87,21 @@ def test_a_named_exit_ticket_in_webkit(lessons_server: VoilaServer, wk_driver: A
     wk.click("That's me")
     wk.wait("return document.querySelector('.icg-exit-ticket').innerText"
             ".includes(arguments[0])", f"Answering as {name}.", what="the name taken")
-    for i, given in enumerate(ANSWERS):
-        wk.wait("return document.querySelector('.icg-exit-ticket').innerText"
-                ".includes(arguments[0])", f"Question {i + 1} of 5.", what=f"question {i + 1}")
-        if i in TYPED:
+    typed = {}  # question -> the typed answer as the store keeps it (Answer.given): signed
+    for i in range(QUESTIONS):
+        shown = wk.wait(f"return ({TICKET_QUESTION_JS})(null, arguments[0])",
+                        f"Question {i + 1} of {QUESTIONS}.", what=f"question {i + 1}")
+        given = ticket_answer(shown["prompt"], shown["choices"])
+        if shown["choices"]:
+            wk.click(given)
+        else:
             wk.type_into("Answer:", given)
             synced(wk)
             wk.click("Check")
-        else:
-            wk.click(given)
+            typed[i] = f"{int(given):+d}" if int(given) else "0"
         wk.wait("return [...document.querySelectorAll('.icg-exit-ticket p[role=status]')]"
                 ".some(p => /Right/.test(p.innerText))", what=f"question {i + 1} marked right")
-        wk.click("See my score" if i == len(ANSWERS) - 1 else "Next question")
+        wk.click("See my score" if i == QUESTIONS - 1 else "Next question")
     wk.wait("return document.querySelector('.icg-exit-ticket').innerText.includes('Your code:')",
             what="the score and code")
     store = open_answers(lessons_server.rooms_url)
@@ -112,5 +112,5 @@ def test_a_named_exit_ticket_in_webkit(lessons_server: VoilaServer, wk_driver: A
             break
         time.sleep(0.2)
     assert len(rows) == 5 and all(a.right for a in rows), [(a.given, a.right) for a in rows]
-    assert [a.given for a in rows] == STORED
+    assert {i: rows[i].given for i in typed} == typed and len(typed) == 3
     assert wk.problems() == []

@@ -7,6 +7,12 @@ the ticket says whether it was right and why. At the end it shows the score and 
 `L2-RXRRR`: the lesson number, then one letter per question in order, R for right and X for not
 right. The teacher guide explains how to read it.
 
+Each student answers with numbers of their own, so that neighbours' answers are not each
+other's: the typed questions and the choices whose numbers follow (`vary`) get other numbers
+of the same skill that set the same traps. A named student's numbers are seeded by their name,
+the day and the lesson; an unnamed student's cannot be worked out beforehand. The printed
+ticket (the teacher guide, the kit) has the ticket's own numbers.
+
 On a served page the ticket asks the student's first name once (widgets/lessons/student.py,
 remembered
 on the device for the day), and every answer goes to the class's store with the mistake it
@@ -22,7 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-import time
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -43,7 +49,14 @@ from widgets.table.components import (
 )
 from widgets.table.render import esc
 from widgets.table.shell import LazyPart
-from widgets.words import _, mistake_feedback, number_refused_text, question_text
+from widgets.words import (
+    _,
+    mistake_feedback,
+    number_refused_text,
+    paren_signed,
+    question_text,
+    sum_terms,
+)
 
 MIN_ITEMS, MAX_ITEMS = 3, 5
 MAX_CHOICES = 4
@@ -56,7 +69,9 @@ class Item:
     to the feedback after a wrong answer. `size`: the typed answer is a distance, an absolute
     value, a count or a percentage, shown without a sign (11, not +11). `shape`: what the
     question asks of which numbers, so that a wrong answer's mistake can be named; for a
-    choice, `picks` gives the number each choice stands for (0: "the same")."""
+    choice, `picks` gives the number each choice stands for (0: "the same"). `template`: the
+    prompt of a choice in words with fields for other numbers of `shape` ({0}, {1}, ...: the
+    numbers, signed; {sum}: them added, '-9 + (+4)'), see `vary`."""
 
     prompt: str
     answer: int | str
@@ -66,6 +81,7 @@ class Item:
     size: bool = False
     shape: Shape | None = None
     picks: tuple[int, ...] = ()
+    template: str = ""
 
     def __post_init__(self) -> None:
         if self.choices:
@@ -86,6 +102,11 @@ class Item:
                              f"answer {self.answer!r}")
         elif self.picks and self.shape is None:
             raise ValueError(f"{self.prompt!r}: picks stand for numbers of a shape")
+        if self.template and (self.shape is None or self.template.format(
+                *(signed(n) for n in self.shape.terms), sum=sum_terms(self.shape.terms))
+                != self.prompt):
+            raise ValueError(f"{self.prompt!r}: its template with its own numbers is its "
+                             f"prompt")
 
     def question(self, lesson: int, number: int) -> Question:
         """This item as data: its shape's kind and numbers ('ticket' without one)."""
@@ -132,11 +153,12 @@ class Item:
 
 VARIED_KINDS = ("sum", "difference", "abs", "abs-sum", "distance")
 MAX_VARIANT = 999_999
+MAX_SIZE = 12  # the largest size of a varied number (a card's rank, the queen)
+SIGNED_NUMBER = re.compile(r"[+-]\d+")
 
 
 def _same_pattern(old: tuple[int, ...], new: tuple[int, ...]) -> bool:
-    """The same signs, the same order, the same equal sizes and zero pairs, the same sign of
-    the answer: the same traps."""
+    """The same signs, the same order, the same equal sizes and zero pairs: the same traps."""
     pairs = [(i, j) for i in range(len(old)) for j in range(len(old)) if i < j]
     return (all((a > 0) == (b > 0) and (a < 0) == (b < 0) for a, b in zip(old, new, strict=True))
             and all((old[i] < old[j]) == (new[i] < new[j])
@@ -145,62 +167,178 @@ def _same_pattern(old: tuple[int, ...], new: tuple[int, ...]) -> bool:
             and new != old)
 
 
-def _choice_label(kind: str, option: int) -> str:
-    """A generated choice's label as the ticket keeps it (translated when shown)."""
-    return N_("Same distance") if kind == "closer" and option == 0 else signed(option)
-
-
-def _varied_choices(item: Item) -> bool:
-    """A choice item whose choices are its numbers (and "Same distance"): varied with them.
-    Choices in words ("Negative", a player's name, "-9 > -2") keep their numbers."""
-    shape = item.shape
-    return (shape is not None and shape.kind in CHOICE_KINDS
-            and all(p in shape.terms or (p == 0 and shape.kind == "closer") for p in item.picks)
-            and item.choices == tuple(_choice_label(shape.kind, p) for p in item.picks))
-
-
-def vary(item: Item, variant: int, index: int) -> Item:
-    """The item with other numbers of the same skill (variant 0: the item itself): a typed
-    item with a shape, or a choice among its numbers; its words then come from its numbers.
-    The numbers keep their signs, order and equal sizes (and, for a choice, which is closer to
-    zero), so the item sets the same traps."""
-    if not variant or item.shape is None:
-        return item
-    choice = bool(item.choices)
-    if choice and not _varied_choices(item) or not choice and item.shape.kind not in VARIED_KINDS:
-        return item
-    rng = random.Random(variant * 10 + index)
-    old = item.shape.terms
-    for _try in range(500):
-        new = tuple(0 if t == 0 else (1 if t > 0 else -1) * rng.randint(1, 12) for t in old)
-        if _same_pattern(old, new) and (not choice or _same_sizes_order(old, new)):
-            break
-    else:
-        return item
-    shape = Shape(item.shape.kind, new)
-    question = question_text(shape.kind, new)
-    hint = item.hint if item.hint and not any(c.isdigit() for c in shown(item.hint)) else ""
-    if choice:
-        picks = tuple(new[old.index(p)] if p in old else p for p in item.picks)
-        choices = tuple(_choice_label(shape.kind, p) for p in picks)
-        return Item(question, choices[picks.index(shape.answer)], choices, shape=shape,
-                    picks=picks, hint=hint)
-    return Item(question if shape.kind == "distance" else
-                _("Work out: {question}").format(question=question),
-                shape.answer, size=item.size, shape=shape, hint=hint)
-
-
 def _same_sizes_order(old: tuple[int, ...], new: tuple[int, ...]) -> bool:
     """Which of two numbers is closer to zero stays the same."""
     return all((abs(old[i]) < abs(old[j])) == (abs(new[i]) < abs(new[j]))
                for i in range(len(old)) for j in range(len(old)) if i != j)
 
 
-def variant_for(name: str, day: str, lesson: int, retake: int) -> int:
-    """The variant of a student's retake: seeded by the student, the day, the lesson and the
-    retake's number (1 to MAX_VARIANT)."""
-    digest = hashlib.sha256(f"{name.casefold()}|{day}|{lesson}|{retake}".encode()).digest()
+def _sign(n: int) -> int:
+    return (n > 0) - (n < 0)
+
+
+def _choice_label(kind: str, option: int) -> str:
+    """A generated choice's label as the ticket keeps it (translated when shown)."""
+    return N_("Same distance") if kind == "closer" and option == 0 else signed(option)
+
+
+def _numbers_are_choices(item: Item) -> bool:
+    """A choice among the item's numbers (and "Same distance"): its words come from them."""
+    shape = item.shape
+    return (shape is not None and shape.kind in CHOICE_KINDS
+            and all(p in shape.terms or (p == 0 and shape.kind == "closer") for p in item.picks)
+            and item.choices == tuple(_choice_label(shape.kind, p) for p in item.picks))
+
+
+def _pick_follows(pick: int, shape: Shape) -> bool:
+    """A choice's pick is one of the numbers, 0 ("the same", "zero"), or the answer or its
+    opposite ("Negative" and "Positive" of a sum): it follows the numbers when they change."""
+    return pick in shape.terms or pick == 0 or abs(pick) == abs(shape.answer)
+
+
+def _new_pick(pick: int, old: Shape, new: Shape) -> int:
+    if pick in old.terms:
+        return new.terms[old.terms.index(pick)]
+    if pick == 0:
+        return 0
+    return new.answer if pick == old.answer else -new.answer
+
+
+def _label_follows(label: str, shape: Shape) -> bool:
+    """A choice's words stay ("Negative", a player's name); a label of signs and numbers only
+    ("-9 > -2", "+4") has the item's numbers, which change with them."""
+    if not any(c.isdigit() for c in label):
+        return True
+    if any(c.isalpha() for c in label):
+        return False
+    numbers = SIGNED_NUMBER.findall(label)
+    return (all(int(n) in shape.terms for n in numbers)
+            and len("".join(numbers)) == sum(c.isdigit() or c in "+-" for c in label))
+
+
+def _new_label(label: str, old: tuple[int, ...], new: tuple[int, ...]) -> str:
+    if not any(c.isdigit() for c in label):
+        return label
+    return SIGNED_NUMBER.sub(lambda m: signed(new[old.index(int(m.group()))]), label)
+
+
+def varies(item: Item) -> bool:
+    """Whether the item takes other numbers of the same skill (see `vary`): a typed item of a
+    kind in VARIED_KINDS; a choice whose prompt and choices hold only its shape's numbers
+    (its prompt written from them, or a `template`, or no number in it), each choice standing
+    for a number that follows them."""
+    shape = item.shape
+    if shape is None:
+        return False
+    if not item.choices:
+        return shape.kind in VARIED_KINDS
+    if _numbers_are_choices(item):
+        return True
+    return (all(_pick_follows(p, shape) for p in item.picks)
+            and all(_label_follows(c, shape) for c in item.choices)
+            and bool(item.template or not any(c.isdigit() for c in item.prompt)))
+
+
+def worked(shape: Shape) -> str:
+    """A question's numbers worked out, in signs and numbers only ('-9 + (+4) = -5.'): the
+    explanation of an item with other numbers."""
+    t, answer = shape.terms, shape.answer
+    if shape.kind == "sum":
+        line = f"{sum_terms(t)} = {signed(answer)}"
+    elif shape.kind == "abs":
+        line = f"|{signed(t[0])}| = {answer}"
+    elif shape.kind == "abs-sum":
+        line = f"|{sum_terms(t)}| = |{signed(sum(t))}| = {answer}"
+    elif shape.kind == "difference":
+        line = (f"{signed(t[0])} - {paren_signed(t[1])} = {signed(t[0])} + "
+                f"{paren_signed(-t[1])} = {signed(answer)}")
+    elif shape.kind == "distance":
+        line = f"|{signed(t[1])} - {paren_signed(t[0])}| = |{signed(t[1] - t[0])}| = {answer}"
+    elif shape.kind == "closer":
+        line = ", ".join(f"|{signed(n)}| = {abs(n)}" for n in t)
+    else:  # greater, less: the numbers in order on the number line
+        line = " < ".join(signed(n) for n in sorted(t))
+    return line + "."
+
+
+def with_numbers(item: Item, terms: tuple[int, ...]) -> Item | None:
+    """The item with the numbers `terms` in place of its shape's, in the language spoken now:
+    its prompt written from them (its `template`; a typed item's or a choice among numbers'
+    own words), its choices' numbers and picks following them, the answer worked out from
+    them. None when the item does not vary or these numbers would not set its traps: other
+    signs, order or equal sizes, another sign of the answer, another choice right, or a wrong
+    choice showing another mistake."""
+    if not varies(item) or item.shape is None:
+        return None
+    old = item.shape
+    if terms == old.terms:
+        return item
+    if (len(terms) != len(old.terms) or not _same_pattern(old.terms, terms)
+            or item.choices and not _same_sizes_order(old.terms, terms)):
+        return None
+    try:
+        shape = Shape(old.kind, terms, old.both)
+    except ValueError:
+        return None
+    if _sign(shape.answer) != _sign(old.answer):
+        return None
+    hint = item.hint if item.hint and not any(c.isdigit() for c in shown(item.hint)) else ""
+    why = worked(shape)
+    if not item.choices:
+        question = question_text(shape.kind, terms)
+        return Item(question if shape.kind == "distance" else
+                    _("Work out: {question}").format(question=question),
+                    shape.answer, size=item.size, shape=shape, hint=hint, why=why)
+    if _numbers_are_choices(item):
+        prompt = question_text(shape.kind, terms)
+    elif item.template:
+        prompt = _(item.template).format(*(signed(n) for n in terms), sum=sum_terms(terms))
+    else:
+        prompt = item.prompt
+    picks = tuple(_new_pick(p, old, shape) for p in item.picks)
+    choices = tuple(_new_label(c, old.terms, terms) for c in item.choices)
+    if len(set(choices)) != len(choices) or len(set(picks)) != len(picks):
+        return None
+    try:
+        new = Item(prompt, choices[item.choices.index(item.answer)], choices, why=why,
+                   hint=hint, shape=shape, picks=picks)
+    except ValueError:  # the same place is no longer the right answer
+        return None
+    if [classify(shape, p) for p in picks] != [classify(old, p) for p in item.picks]:
+        return None
+    return new
+
+
+def vary(item: Item, variant: int, index: int) -> Item:
+    """The item with other numbers of the same skill (variant 0: the item itself), drawn by a
+    generator seeded by the variant and the item's place (`index`): see `with_numbers`. The
+    numbers keep their signs, order and equal sizes, the answer its sign (and, for a choice,
+    which is closer to zero, and each choice the mistake it shows), so the item sets the same
+    traps."""
+    if not variant or not varies(item) or item.shape is None:
+        return item
+    rng = random.Random(variant * 10 + index)
+    old = item.shape.terms
+    for _try in range(500):
+        new = tuple(0 if t == 0 else _sign(t) * rng.randint(1, MAX_SIZE) for t in old)
+        if _same_pattern(old, new):
+            varied = with_numbers(item, new)
+            if varied is not None:
+                return varied
+    return item
+
+
+def variant_for(name: str, day: str, lesson: int, take: int) -> int:
+    """The variant of a named student's take of a ticket: seeded by the student, the day, the
+    lesson and the take (0 the first, then each retake's number); 1 to MAX_VARIANT."""
+    digest = hashlib.sha256(f"{name.casefold()}|{day}|{lesson}|{take}".encode()).digest()
     return int.from_bytes(digest[:8], "big") % MAX_VARIANT + 1
+
+
+def unforeseen_variant() -> int:
+    """A variant nobody can work out beforehand (an unnamed student's numbers): from the
+    system's source of randomness, not a seeded generator."""
+    return random.SystemRandom().randint(1, MAX_VARIANT)
 
 
 def shown(text: str) -> str:
@@ -243,6 +381,7 @@ TICKETS: dict[int, tuple[Item, ...]] = {
         Item(N_("Before you work it out: is -9 + (+4) positive, negative or zero?"),
              N_("Negative"), (N_("Positive"), N_("Negative"), N_("Zero")),
              shape=Shape("sum", (-9, 4)), picks=(5, -5, 0),
+             template=N_("Before you work it out: is {sum} positive, negative or zero?"),
              why=N_("The -9 pulls 9 to the left and the +4 only 4 to the right, so the sum is "
                     "left of zero: -9 + (+4) = -5."),
              hint=N_("Which card is farther from zero? Its sign wins.")),
@@ -288,6 +427,7 @@ TICKETS: dict[int, tuple[Item, ...]] = {
         # the sum closest to zero wins: "the least wins" picks Cam, "the greatest wins" Ana
         Item(N_("Final sums: Ana +3, Ben -1, Cam -4. Who wins?"), "Ben", ("Ana", "Ben", "Cam"),
              shape=Shape("closer", (3, -1, -4)), picks=(3, -1, -4),
+             template=N_("Final sums: Ana {0}, Ben {1}, Cam {2}. Who wins?"),
              why=N_("The scores are 3, 1 and 4: Ben's -1 is the closest to zero."),
              hint=N_("Compare the distances from zero.")),
         Item(N_("Your sum is -2. You hit and get 5\u2660 (+5). What is your new sum?"), 3,
@@ -295,6 +435,7 @@ TICKETS: dict[int, tuple[Item, ...]] = {
              shape=Shape("sum", (-2, 5))),
         Item(N_("Final sums: Dee -2, Eli +2. Who wins?"), N_("They tie"),
              ("Dee", "Eli", N_("They tie")), shape=Shape("closer", (-2, 2)), picks=(-2, 2, 0),
+             template=N_("Final sums: Dee {0}, Eli {1}. Who wins?"),
              why=N_("|-2| = |+2| = 2: they tie and share the round."),
              hint=N_("How far is each sum from zero?")),
     ),
@@ -413,7 +554,8 @@ class ExitTicket(w.VBox):
         self.lesson = lesson
         self.base_items = chosen
         self.items = chosen
-        self.variant = 0  # 0: the ticket's own numbers; else a retake's (see `vary`)
+        # each question's numbers: 0 the ticket's own (as printed), else a variant (`vary`)
+        self.variants = [0] * len(chosen)
         self.retakes = 0
         self.repeated: set[str] = set()  # items this named student has had a first try at
         self.index = -1  # -1: not started; len(items): finished
@@ -500,7 +642,7 @@ class ExitTicket(w.VBox):
 
             self.name_bar = NameBar(self.lesson, student=self.student, lang=self.lang)
             self.name_bar.student.listeners.append(self._named)
-            self._retake_if_taken()
+        self._choose_numbers(0)
         self._show_item()
 
     @speaks
@@ -552,8 +694,8 @@ class ExitTicket(w.VBox):
 
     @speaks
     def next_student(self) -> None:
-        """After a finished ticket: the same questions for the next student at this device.
-        The codes of the students before stay listed on the page."""
+        """After a finished ticket: the same questions, with numbers of their own, for the next
+        student at this device. The codes of the students before stay listed on the page."""
         if not self.finished:
             self._say(_("Finish the exit ticket first: then the next student can start."))
             return
@@ -564,34 +706,48 @@ class ExitTicket(w.VBox):
             self.name_bar.change()
         self.index = 0
         self.marks = []
-        self._retake()
-        self._retake_if_taken()
+        self._choose_numbers(0)
         self._show_item()
 
-    # ----- retakes ----------------------------------------------------------------------
-    def _retake(self) -> None:
-        """Other numbers for a retake: a neighbour's answers, or an unnamed try's, are not
-        this one's."""
-        self.retakes += 1
-        names = self.name_bar.student.names if self.name_bar is not None else ()
-        who = names[0] if names else random.SystemRandom().randbytes(8).hex()
-        self.variant = variant_for(who, time.strftime("%Y-%m-%d"), self.lesson, self.retakes)
-        self.items = tuple(vary(it, self.variant, i) for i, it in enumerate(self.base_items))
+    # ----- each student's numbers --------------------------------------------------------
+    def _choose_numbers(self, first: int) -> None:
+        """Numbers for the questions from `first` on, so that neighbours' answers are not each
+        other's. A named student's are seeded by their name, the day and the lesson (a reload
+        before answering shows the same numbers); when they answered this ticket today before
+        this take (another page, a reload, the same student again at this device) they get a
+        retake's numbers, and those answers are not first tries again. An unnamed student's
+        numbers cannot be worked out beforehand."""
+        student = self.name_bar.student if self.name_bar is not None else None
+        if student is not None and student.names:
+            from widgets.lessons.student import today
 
-    def _named(self) -> None:
-        """A student named themselves: what they answered before today is not first again."""
-        if self.name_bar is not None and self.name_bar.student.names:
-            self.repeated = self.name_bar.student.first_tried(self.lesson, "exit-ticket")
-
-    def _retake_if_taken(self) -> None:
-        """A named student who has answered this ticket today (another page, a reload) gets a
-        retake: other numbers, and their answers are not first tries."""
-        if self.name_bar is None or not self.name_bar.student.names:
+            self.repeated = student.first_tried(self.lesson, "exit-ticket")
+            # this take's questions before `first`, answered before the student named
+            # themselves, are no retake
+            if self.repeated - {str(i + 1) for i in range(first)}:
+                self.retakes += 1
+                take = self.retakes
+            else:
+                take = 0
+            variant = variant_for(student.names[0], today(student.clock()), self.lesson, take)
+        else:
             self.repeated = set()
+            variant = unforeseen_variant()
+        items, variants = list(self.items), list(self.variants)
+        for i in range(first, len(self.base_items)):
+            items[i] = vary(self.base_items[i], variant, i)
+            variants[i] = 0 if items[i] is self.base_items[i] else variant
+        self.items, self.variants = tuple(items), variants
+
+    @speaks
+    def _named(self) -> None:
+        """A student named themselves on a started ticket: the questions after the one on the
+        screen get their numbers (the one on the screen does not change under their finger,
+        and the answers given stay as given), and what they answered today is not a first try
+        again."""
+        if self.name_bar is None or not self.name_bar.student.names or self.finished:
             return
-        self.repeated = self.name_bar.student.first_tried(self.lesson, "exit-ticket")
-        if self.repeated and not self.variant:
-            self._retake()
+        self._choose_numbers(self.index + 1)
 
     # ----- reading ----------------------------------------------------------------------
     @property
@@ -629,7 +785,7 @@ class ExitTicket(w.VBox):
             # data only: the dashboard writes the question in the teacher's language
             q = item.question(self.lesson, self.index + 1)
             self.name_bar.student.record(
-                question=Question(q.kind, q.terms, q.lesson, q.item, self.variant),
+                question=Question(q.kind, q.terms, q.lesson, q.item, self.variants[self.index]),
                 activity="exit-ticket", given=given, right=right,
                 first_try=str(self.index + 1) not in self.repeated, mistake=mistake)
         self.answered = True

@@ -52,7 +52,7 @@ from rooms.answers import (
     open_answers,
 )
 from rooms.names import name_key
-from widgets.lessons.exit_ticket import TICKETS, Item, shown
+from widgets.lessons.exit_ticket import TICKETS, Item, shown, with_numbers
 from widgets.table.components import MessageArea, html_widget, make_button, shared_layout
 from widgets.table.games import game_title
 from widgets.words import (
@@ -74,10 +74,11 @@ EXPIRE_EVERY = 600.0  # seconds between deletions of the days no longer kept
 
 
 def question_words(a: Answer) -> str:
-    """The question of an answer in the language spoken now: an exit ticket's own words, or
-    the words made from a generated question's numbers."""
-    item = ticket_item(a)
-    if item is not None and not (a.variant and a.kind != "ticket"):
+    """The question of an answer in the language spoken now, as the student read it: an exit
+    ticket's words with the student's numbers, or the words made from a generated question's
+    numbers."""
+    item = asked_item(a)
+    if item is not None:
         return shown(item.prompt)
     try:
         return question_text(a.kind, terms_of(a.terms))
@@ -88,7 +89,7 @@ def question_words(a: Answer) -> str:
 def given_words(a: Answer) -> str:
     """The answer given, as the reader reads it (a choice's words in the language spoken
     now)."""
-    item = ticket_item(a)
+    item = asked_item(a)
     if item is not None:
         return item.given_text(a.given)
     if a.kind in CHOICE_KINDS and a.given == "0":
@@ -97,11 +98,42 @@ def given_words(a: Answer) -> str:
 
 
 def ticket_item(a: Answer) -> Item | None:
+    """The exit-ticket item an answer is to, with the ticket's own numbers."""
     if a.activity != "exit-ticket" or not a.item.isdigit():
         return None
     items = TICKETS.get(a.lesson, ())
     n = int(a.item)
     return items[n - 1] if 1 <= n <= len(items) else None
+
+
+def own_numbers(a: Answer) -> bool:
+    """An exit-ticket answer to the student's own numbers, not the ticket's."""
+    return a.activity == "exit-ticket" and bool(a.variant) and a.kind != "ticket"
+
+
+def asked_item(a: Answer) -> Item | None:
+    """The exit-ticket item as the student saw it: with their numbers (`with_numbers`, the
+    numbers the answer keeps), in the language spoken now; None for another answer, or
+    numbers the item does not take."""
+    item = ticket_item(a)
+    if item is None or not own_numbers(a):
+        return item
+    try:
+        return with_numbers(item, terms_of(a.terms))
+    except ValueError:
+        return None
+
+
+def ticket_words(a: Answer) -> str:
+    """An exit-ticket question's words as printed (the ticket's own numbers), said to be each
+    student's own numbers when the answer's are."""
+    item = ticket_item(a)
+    if item is None:
+        return question_words(a)
+    if own_numbers(a):
+        return _("{question} (each student has their own numbers)").format(
+            question=shown(item.prompt))
+    return shown(item.prompt)
 
 
 @dataclass
@@ -116,7 +148,8 @@ class QuestionResult:
 
     @property
     def prompt(self) -> str:
-        return question_words(self.sample)
+        """The question's words as printed (each student's own numbers: see `ticket_words`)."""
+        return ticket_words(self.sample)
 
     @property
     def share(self) -> float | None:
@@ -213,6 +246,8 @@ def summarise(answers: Sequence[Answer], earlier: dict[str, list[tuple[str, str,
         if a.activity == "exit-ticket" and a.first_try:
             key = (a.lesson, a.item)
             r = results.setdefault(key, QuestionResult(a.lesson, a.item, a))
+            if own_numbers(a):
+                r.sample = a
             mine = out.marks.setdefault(a.student, {})
             if key not in mine:  # a student answers each question once (a retake: first one)
                 mine[key] = a.right
@@ -370,28 +405,45 @@ def csv_row(a: Answer) -> list[object]:
             a.variant]
 
 
-def variants_html(answers: Sequence[Answer], hide_names: bool) -> str:
-    """The teacher's key of the retakes: each student's exit-ticket items with other
-    numbers, and their answers (left out when names are hidden)."""
-    rows = []
-    seen = set()
-    for a in answers:
-        if a.activity != "exit-ticket" or not a.variant or a.kind == "ticket":
-            continue
-        key = (a.student, a.lesson, a.item, a.variant)
-        if key in seen:
-            continue
-        seen.add(key)
-        try:
-            right = Shape(a.kind, terms_of(a.terms)).answer
-        except ValueError:
-            continue
-        rows.append([a.student, f"L{a.lesson}.{a.item}", str(a.variant), question_words(a),
-                     str(right) if a.kind in ("abs", "abs-sum", "distance") else signed(right)])
-    if not rows or hide_names:
+def own_numbers_students(answers: Sequence[Answer]) -> list[str]:
+    """The students who answered an exit ticket with numbers of their own, by name."""
+    return sorted({a.student for a in answers if own_numbers(a)}, key=str.casefold)
+
+
+def variants_html(answers: Sequence[Answer], hide_names: bool, student: str = "") -> str:
+    """The teacher's key of the students' own numbers, one student at a time (a class of 30
+    has 150 of them): for the chosen `student`, each of their exit-ticket answers with the
+    question as they read it, its variant, the right answer for their numbers and theirs;
+    without one, how many students there are to choose from. Nothing when names are
+    hidden."""
+    students = own_numbers_students(answers)
+    if hide_names or not students:
         return ""
+    if student not in students:
+        return "<p>" + html.escape(ngettext(
+            "{n} student answered an exit ticket with their own numbers: choose a student to "
+            "see their questions and the right answers.",
+            "{n} students answered an exit ticket with their own numbers: choose a student to "
+            "see their questions and the right answers.", len(students)).format(
+                n=len(students))) + "</p>"
+    rows = []
+    right, wrong = "\u2714 " + _("right answer"), "\u2717 " + _("wrong answer")
+    for a in answers:
+        if a.student != student or a.activity != "exit-ticket":
+            continue
+        item = asked_item(a)
+        if item is not None:
+            answer = item.answer_text
+        else:
+            try:
+                answer = signed(Shape(a.kind, terms_of(a.terms)).answer)
+            except ValueError:
+                answer = ""
+        rows.append([f"L{a.lesson}.{a.item}", str(a.variant) if own_numbers(a) else "",
+                     question_words(a), answer, given_words(a), right if a.right else wrong])
     return _table("icg-class-variants-table",
-                  [_("Student"), _("Question"), _("Variant"), _("Words"), _("Answer")], rows)
+                  [_("Question"), _("Variant"), _("Words"), _("Answer"), _("Their answer"),
+                   _("Right or not")], rows)
 
 
 def skills_html(summary: Summary, hide_names: bool) -> str:
@@ -432,15 +484,17 @@ def most_missed_html(summary: Summary, limit: int = 5) -> str:
     rows = []
     for (_lesson, _item), wrong in sorted(summary.missed.items(),
                                           key=lambda kv: (-len(kv[1]), kv[0]))[:limit]:
-        sample = wrong[0]
+        sample = next((a for a in wrong if own_numbers(a)), wrong[0])
         skill = skill_of(sample.item)
-        what = skill_name(skill) if skill else question_words(sample)
+        what = skill_name(skill) if skill else ticket_words(sample)
         given: dict[str, int] = {}
         for a in wrong:
-            # a skill's practice items are each their own numbers: a wrong answer is shown
-            # with its question (+3 + (-8) = ? \u2192 +11), never mixed with another item's
-            said = (f"{question_words(a)} \u2192 {given_words(a)}" if skill
-                    else given_words(a))
+            # a skill's practice items and the students' exit tickets are each their own
+            # numbers: a wrong number is shown with its question (+3 + (-8) = ? \u2192 +11),
+            # never mixed with another question's; a choice's words ("Positive") are the same
+            said = given_words(a)
+            if skill or own_numbers(a) and any(c.isdigit() for c in said):
+                said = f"{question_words(a)} \u2192 {said}"
             given[said] = given.get(said, 0) + 1
         common = ", ".join(f"{g} \u00d7{n}" for g, n in sorted(
             given.items(), key=lambda kv: -kv[1])[:3])
@@ -526,6 +580,13 @@ class AnswersPanel(widgets.VBox):
         self.hide_names.observe(lambda _c: self.refresh(), names="value")
         self.students = html_widget(classes=("icg-class-students",))
         self.tickets = html_widget(classes=("icg-class-tickets",))
+        # each student's own numbers, for the student the teacher chooses
+        self.numbers_of = widgets.Dropdown(options=[(_("no student"), "")], value="",
+                                           description=_("Show the numbers of:"),
+                                           style={"description_width": "initial"})
+        self.numbers_of.observe(lambda _c: self._draw_numbers(), names="value")
+        self.numbers = html_widget(classes=("icg-class-variants",))
+        self._answers_today: Sequence[Answer] = ()
         self.mistakes = html_widget(classes=("icg-class-mistakes",))
         self.download = html_widget(classes=("icg-class-csv",))
         self.skills = html_widget(classes=("icg-class-skills",))
@@ -559,6 +620,7 @@ class AnswersPanel(widgets.VBox):
             self.hide_names,
             html_widget(heading(html.escape(_("Students today")))), self.students,
             html_widget(heading(html.escape(_("Exit tickets (first answers)")))), self.tickets,
+            self.numbers_of, self.numbers,
             html_widget(heading(html.escape(_("Wrong answers by mistake")))), self.mistakes,
             widgets.HBox([self.practise_choice, self.practise_button],
                          layout=shared_layout(flex_flow="row wrap", align_items="center")),
@@ -609,7 +671,17 @@ class AnswersPanel(widgets.VBox):
         self.stamp = stamp
         self.summary = summarise(answers, earlier, day)
         self.students.value = students_html(presence, now, hide)
-        self.tickets.value = tickets_html(self.summary, hide) + variants_html(answers, hide)
+        self.tickets.value = tickets_html(self.summary, hide)
+        self._answers_today = answers
+        students = own_numbers_students(answers)
+        options = [(_("no student"), ""), *((name, name) for name in students)]
+        if list(self.numbers_of.options) != options:
+            chosen = self.numbers_of.value if self.numbers_of.value in students else ""
+            self.numbers_of.options = options  # the choice goes back to the first option
+            self.numbers_of.value = chosen
+        # the projector: no name in the list, and the list not shown
+        self.numbers_of.layout.display = "none" if hide or not students else None
+        self._draw_numbers()
         self.mistakes.value = mistakes_html(self.summary, hide)
         self.skills.value = skills_html(self.summary, hide)
         self.missed.value = most_missed_html(self.summary)
@@ -620,6 +692,10 @@ class AnswersPanel(widgets.VBox):
         if self.on_refresh is not None:
             self.on_refresh()
         return True
+
+    def _draw_numbers(self) -> None:
+        self.numbers.value = variants_html(self._answers_today, bool(self.hide_names.value),
+                                           self.numbers_of.value or "")
 
     def make_csv(self) -> bool:
         """The day's answers as a CSV file to download (made now: the link says when)."""
