@@ -24,12 +24,15 @@ NBVAL_ARGS  ?= --nbval-lax --nbval-current-env --nbval-cell-timeout=600
 # mostly wait (servers, kernels, a browser), so both cores are kept busy. Each file runs whole in
 # one worker (its module fixtures start once). WORKERS=0: one process, in file order.
 WORKERS ?= 2
-XDIST = $(if $(filter 0,$(WORKERS)),,-n $(WORKERS) --dist loadfile)
+# --no-loadscope-reorder: files are handed out in the order collected, the longest first
+# (LONGEST_FIRST in tests/conftest.py), not pytest-xdist's default of the most tests first.
+XDIST = $(if $(filter 0,$(WORKERS)),,-n $(WORKERS) --dist loadfile --no-loadscope-reorder)
 # The unit and browser stages wait on their servers, kernels and browser more than they compute
 # (both cores half idle with two workers): one more worker there (browser stage on this
 # machine: 475 s with two workers, 429 s with three).
 WAITING_WORKERS ?= $(if $(filter 0,$(WORKERS)),0,$(shell echo $$(( $(WORKERS) + 1 ))))
-WAITING_XDIST = $(if $(filter 0,$(WAITING_WORKERS)),,-n $(WAITING_WORKERS) --dist loadfile)
+WAITING_XDIST = $(if $(filter 0,$(WAITING_WORKERS)),,-n $(WAITING_WORKERS) --dist loadfile \
+  --no-loadscope-reorder)
 # The slowest tests of a stage, listed at its end (where the time goes).
 DURATIONS := --durations=15
 # The nbval plugin is loaded only in the nbval stage (its import costs about 2 s a process).

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import os
 import tempfile
+from collections import defaultdict
 from pathlib import Path
 
 import pytest
@@ -81,21 +82,24 @@ def rooms_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 _ROOMS_DB_NUMBERS = itertools.count()
 
 
-# The files that take longest (pytest --durations on the project's machine), longest first.
-# They run first: make test's workers (pytest-xdist, a file each) take files in the order
-# collected, and a long file taken last leaves the other worker idle at the end.
+# The files that take longest (the "slowest files" list at the end of each stage, on the
+# project's machine), longest first. They run first: make test's workers (pytest-xdist, a file
+# each, in the order collected) take the next file when they are nearly done, and a long file
+# taken last leaves the other workers idle at the end.
 LONGEST_FIRST = (
     # unit stage: servers started, kernels culled, the strategy lab's 100,000-round figures,
-    # whole games
-    "test_security_http.py", "test_lesson_figures.py", "test_security_attacks.py",
-    "test_serving.py", "test_pool.py",
+    # every lesson served, whole games
+    "test_security_http.py", "test_lesson_figures.py", "test_lessons_served.py",
+    "test_security_attacks.py", "test_serving.py", "test_pool.py",
     "test_security_ws.py", "test_random_play.py", "test_observations.py",
-    "test_table_games.py", "test_widget_safety.py", "test_lessons_served.py",
-    # browser stage: three students' games, a Spanish journey, the static site, every device,
-    # the WebKit journeys
-    "test_play_together.py", "test_spanish.py", "test_site.py", "test_site_start.py",
-    "test_devices.py", "test_webkit_site.py", "test_webkit_voila.py",
-    "test_hub.py", "test_lesson_pages.py", "test_answers_for_the_teacher.py",
+    "test_table_games.py", "test_widget_safety.py",
+    # browser stage: a Spanish journey, the WebKit journeys, the hub, the static site, every
+    # device, three students' games, a class morning
+    "test_spanish.py", "test_webkit_site.py", "test_hub.py", "test_site.py",
+    "test_devices.py", "test_play_together_hit_me.py", "test_class_morning.py",
+    "test_play_together_flapjack.py", "test_site_start.py", "test_keyboard.py",
+    "test_live_class.py", "test_webkit_voila.py", "test_hidden_info.py",
+    "test_lesson_pages.py", "test_answers_for_the_teacher.py",
 )
 
 
@@ -110,3 +114,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.browser)
     rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable within a file
+
+
+# ----- where a stage's time goes: its slowest files ---------------------------------------------
+_FILE_SECONDS: defaultdict[str, float] = defaultdict(float)
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Each test's setup, call and teardown, summed by file (under pytest-xdist the main process
+    gets every worker's reports)."""
+    _FILE_SECONDS[report.nodeid.split("::")[0]] += report.duration
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """The 15 slowest files of the run, with their share of the tests' summed time (what
+    LONGEST_FIRST orders)."""
+    if hasattr(terminalreporter.config, "workerinput") or len(_FILE_SECONDS) < 2:
+        return
+    total = sum(_FILE_SECONDS.values())
+    terminalreporter.write_sep("=", f"slowest 15 files ({total:.0f} s of tests in all)")
+    for path, seconds in sorted(_FILE_SECONDS.items(), key=lambda kv: -kv[1])[:15]:
+        terminalreporter.write_line(f"{seconds:8.1f}s {path}")

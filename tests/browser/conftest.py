@@ -218,6 +218,64 @@ def fixtures_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaS
     _stop(proc)
 
 
+# ----- play together (test_play_together_*.py) ------------------------------------------------
+@pytest.fixture(scope="module")
+def rooms_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """Voila serving one page with the play-together widget, on a store of its own: the page's
+    URL and the store's."""
+    import nbformat
+
+    root = tmp_path_factory.mktemp("voila-rooms")
+    served = root / "pages"
+    served.mkdir()
+    nb = nbformat.v4.new_notebook()
+    nb.metadata = {"kernelspec": {"display_name": "Python 3", "language": "python",
+                                  "name": "python3"}, "title": "Play together fixture"}
+    nb.cells = [nbformat.v4.new_code_cell(
+        "from widgets.together.lobby import play_together\n\nplay_together(bot_delay=0.2)")]
+    nbformat.write(nb, served / "play_together.ipynb")
+    store_url = f"sqlite:///{root / 'rooms.sqlite3'}"  # outside the served folder
+    url, proc = _start(served, env={"ICG_ROOMS_URL": store_url})
+    yield f"{url.rstrip('/')}/voila/render/play_together.ipynb", store_url
+    _stop(proc)
+
+
+# Three students' pages are three windows: Chromium would slow the two in the background
+# (timers, frames), which a student's own device never does. These flags keep every page live.
+LIVE_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
+             "--disable-component-update", "--disable-sync", "--no-first-run",
+             "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+             "--disable-backgrounding-occluded-windows"]
+
+
+@pytest.fixture(scope="module")
+def live_browser(browser: Any) -> Iterator[Any]:
+    """A second Chromium (same Playwright) with the background slow-downs off."""
+    b = browser.browser_type.launch(
+        executable_path=os.environ.get("CHROMIUM", "/usr/bin/chromium"), headless=True,
+        args=LIVE_ARGS)
+    yield b
+    b.close()
+
+
+@pytest.fixture
+def live_open_page(live_browser: Any) -> Iterator[Callable[..., VoilaPage]]:
+    """Like `open_page`, on the live browser."""
+    contexts = []
+
+    def make(name: str = "page") -> VoilaPage:
+        ctx = live_browser.new_context(viewport={"width": 1280, "height": 900})
+        contexts.append(ctx)
+        return VoilaPage(ctx, name)
+
+    yield make
+    for ctx in contexts:
+        try:
+            ctx.close()
+        except Exception:  # noqa: BLE001
+            pass
+
+
 # --------------------------------------------------------------------------- browser
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:

@@ -1,111 +1,24 @@
-"""Play together in the browser: three Chromium pages (three students) on one Voila server play
-a whole Hit Me round and a whole Flapjack game by clicks, through the room store.
-
-Every page updates without a click of its own (each click waits for the button to come on by
-itself); no page's served HTML, DOM, widget state or websocket frames ever hold another
-student's hidden card before the reveal (the test reads the truth from the store; a positive
-control finds the page's own cards, and the others' after the reveal); a student who reloads
-with a plain reload of the tab (F5) or with the seat link on another device is back in the same
-seat, and no page ever holds another seat's key.
+"""Play together in the browser, the helpers of its two journeys
+(test_play_together_hit_me.py, test_play_together_flapjack.py): three students' pages on one
+Voila server open a table, join it with its code, click when a button comes on by itself, and
+check that no page holds another seat's hidden card or key. The server and browser they share
+are fixtures in conftest.py (`rooms_server`, `live_open_page`).
 
 Each click waits for its move to reach the store before the test reads the store again: the
 kernel handles a click a moment after the browser sends it, and reading the store at once
-showed the turn before the move, so the test waited on the wrong student's page (whose button
-was rightly off). That race, not the pages, made this test fail as wip_play_together.py.
+shows the turn before the move.
 """
 
 from __future__ import annotations
 
 import re
-import sys
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import nbformat
-import pytest
-
-from engine.hit_me import HitMeGame
-
-ROOT = Path(__file__).resolve().parent.parent.parent
 TIMEOUT = 30_000
 NAMES = ["Ana", "Ben", "Cy"]
 
 
-def _voila() -> Any:
-    tests_dir = str(ROOT / "tests")
-    if tests_dir not in sys.path:
-        sys.path.insert(0, tests_dir)
-    import voila_server
-
-    return voila_server
-
-
-@pytest.fixture(scope="module")
-def rooms_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
-    """Voila serving one page with the play-together widget, on a store of its own."""
-    import os
-
-    root = tmp_path_factory.mktemp("voila-rooms")
-    served = root / "pages"
-    served.mkdir()
-    nb = nbformat.v4.new_notebook()
-    nb.metadata = {"kernelspec": {"display_name": "Python 3", "language": "python",
-                                  "name": "python3"}, "title": "Play together fixture"}
-    nb.cells = [nbformat.v4.new_code_cell(
-        "from widgets.together.lobby import play_together\n\nplay_together(bot_delay=0.2)")]
-    nbformat.write(nb, served / "play_together.ipynb")
-    store_url = f"sqlite:///{root / 'rooms.sqlite3'}"  # outside the served folder
-    try:
-        url, proc = _voila().start_voila(served, env={"ICG_ROOMS_URL": store_url})
-    except RuntimeError as e:
-        if os.environ.get("CI") == "true":
-            raise
-        pytest.skip(f"Voila could not start: {e}")
-    yield f"{url.rstrip('/')}/voila/render/play_together.ipynb", store_url
-    _voila().stop_voila(proc)
-
-
-# Three students' pages are three windows: Chromium would slow the two in the background
-# (timers, frames), which a student's own device never does. These flags keep every page live.
-LIVE_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
-             "--disable-component-update", "--disable-sync", "--no-first-run",
-             "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
-             "--disable-backgrounding-occluded-windows"]
-
-
-@pytest.fixture(scope="module")
-def live_browser(browser: Any) -> Iterator[Any]:
-    """A second Chromium (same Playwright) with the background slow-downs off."""
-    import os
-
-    b = browser.browser_type.launch(
-        executable_path=os.environ.get("CHROMIUM", "/usr/bin/chromium"), headless=True,
-        args=LIVE_ARGS)
-    yield b
-    b.close()
-
-
-@pytest.fixture
-def open_page(live_browser: Any, bt: Any) -> Iterator[Any]:
-    """Like the suite's open_page, on the live browser."""
-    contexts = []
-
-    def make(name: str = "page") -> Any:
-        ctx = live_browser.new_context(viewport={"width": 1280, "height": 900})
-        contexts.append(ctx)
-        return bt.VoilaPage(ctx, name)
-
-    yield make
-    for ctx in contexts:
-        try:
-            ctx.close()
-        except Exception:  # noqa: BLE001
-            pass
-
-
-# ----- page helpers --------------------------------------------------------------------------
 def button(page: Any, name: str) -> Any:
     return page.locator(".widget-button:visible", has_text=re.compile(f"^{re.escape(name)}$"))
 
@@ -317,101 +230,3 @@ def no_key_elsewhere(pages: list[Any]) -> None:
         for other, key in enumerate(keys):
             if other != seat:
                 assert key not in text, f"{NAMES[seat]}'s page holds {NAMES[other]}'s seat key"
-
-
-# ----- the games -------------------------------------------------------------------------------
-def test_three_students_play_a_hit_me_round(rooms_server: tuple[str, str], open_page: Any,
-                                            bt: Any) -> None:
-    from rooms import open_store
-
-    url, store_url = rooms_server
-    store = open_store(store_url)
-    pages, code = open_table(rooms_server, open_page, "Hit Me")
-    assert store.room(code).status == "playing"  # full: it started by itself
-    reloaded = False
-    for _ in range(40):
-        _, game = store.load(code)
-        assert isinstance(game, HitMeGame)
-        r = game.round
-        if r.phase != "play":
-            break
-        hidden = {p: [r.face_down[p]] for p in range(3)}
-        face_up = {p: list(r.face_up[p]) for p in range(3)}
-        no_leak(bt, pages, hidden, face_up, f"move {len(r.events)}")
-        seat = r.current
-        vp = pages[seat]
-        obs = r.observation(seat)["seats"][seat]
-        before = store.current_version(code)
-        click_when_enabled(vp.page, "Hit me!" if obs["hits"] < 1 else "Hold")
-        wait_for_move(store, code, before, vp.page)
-        if len(r.events) == 4:  # mid-game: Ben reloads his tab (F5)
-            no_key_elsewhere(pages)
-            reload_same_tab(pages[1], "Ben", 1)
-            reloaded = True
-    assert reloaded
-    _, game = store.load(code)
-    r = game.round
-    assert r.phase == "announce"
-    hidden = {p: [r.face_down[p]] for p in range(3)}
-    for seat, vp in enumerate(pages):
-        no_leak(bt, pages, hidden, {}, f"before {NAMES[seat]} announces")
-        values = r.observation(seat)["seats"][seat]["values"]
-        type_into(vp, "My sum", str(sum(values)))
-        type_into(vp, "Its absolute value |sum|", str(abs(sum(values))))
-        click_when_enabled(vp.page, "Check my sum")
-        # attached, not visible: the last answer turns the cards up at once, which hides the
-        # announce box (and its "Right!") a moment later
-        vp.page.get_by_text("Right!").first.wait_for(state="attached", timeout=TIMEOUT)
-    for vp in pages:  # the last answer turned the cards up on every page (the table's status,
-        # which the page's live region also says: the first of the two)
-        vp.page.get_by_text("The round is over: every card is face up.").first.wait_for(
-            timeout=TIMEOUT)
-    all_down = [r.face_down[p] for p in range(3)]
-    for vp in pages:
-        found = bt.find_cards(vp.everything_received(), all_down)
-        assert set(found) == {c.key for c in all_down}, "after the reveal every card shows"
-    assert sorted(c["seat"] for c in store.checks(code)) == [0, 1, 2]
-    assert all(c["first_try"] for c in store.checks(code))
-    for vp in pages:
-        assert vp.problems() == []
-
-
-def test_three_students_play_a_flapjack_game(rooms_server: tuple[str, str], open_page: Any,
-                                             bt: Any) -> None:
-    from rooms import open_store
-
-    url, store_url = rooms_server
-    store = open_store(store_url)
-    pages, code = open_table(rooms_server, open_page, "Flapjack")
-    assert store.room(code).status == "playing"
-    moves = 0
-    for _ in range(120):
-        if store.room(code).status == "finished":
-            break
-        _, state = store.load(code)
-        if moves % 6 == 0:
-            hidden = {p: list(state.hands[p]) for p in range(3)}
-            hidden[99] = list(state.draw_pile)  # nobody's: hidden from every page
-            no_leak(bt, pages, hidden, {p: list(state.hands[p]) for p in range(3)},
-                    f"Flapjack move {moves}")
-        seat = state.current
-        vp = pages[seat]
-        wait_for_hand(vp.page, state, seat)
-        card = vp.page.locator(".icg-room-hand button:not([disabled])").first
-        card.wait_for(state="visible", timeout=TIMEOUT)
-        before = store.current_version(code)
-        card.click()
-        wait_for_move(store, code, before, vp.page)
-        moves += 1
-        if moves == 3:  # mid-game: Cy opens the seat link on another device
-            new = open_page("room-Flapjack-Cy-2")
-            reload_with_link_from(pages[2], new, url, "Cy", 2)
-            pages[2].context.close()
-            pages[2] = new
-    assert store.room(code).status == "finished"
-    assert store.move_count(code) >= moves
-    assert moves > 3
-    no_key_elsewhere(pages)
-    for vp in pages:
-        vp.page.get_by_text("The game is over.").first.wait_for(timeout=TIMEOUT)
-        assert vp.problems() == []
