@@ -471,6 +471,7 @@ def test_the_panel_lists_the_students_to_choose_and_hides_them_on_the_projector(
     assert panel.numbers_of.value == "Ben" and "+2 + (-7)" in panel.numbers.value
     panel.hide_names.value = True
     assert panel.numbers_of.layout.display == "none" and panel.numbers.value == ""
+    assert [v for _label, v in panel.numbers_of.options] == [""]  # no name in the page
     panel.hide_names.value = False
     assert panel.numbers_of.layout.display != "none" and "+2 + (-7)" in panel.numbers.value
 

@@ -584,7 +584,8 @@ class AnswersPanel(widgets.VBox):
         self.numbers_of = widgets.Dropdown(options=[(_("no student"), "")], value="",
                                            description=_("Show the numbers of:"),
                                            style={"description_width": "initial"})
-        self.numbers_of.observe(lambda _c: self._draw_numbers(), names="value")
+        self.numbers_of.observe(self._numbers_chosen, names="value")
+        self._numbers_choice = ""  # the student chosen, kept while the projector hides names
         self.numbers = html_widget(classes=("icg-class-variants",))
         self._answers_today: Sequence[Answer] = ()
         self.mistakes = html_widget(classes=("icg-class-mistakes",))
@@ -673,13 +674,13 @@ class AnswersPanel(widgets.VBox):
         self.students.value = students_html(presence, now, hide)
         self.tickets.value = tickets_html(self.summary, hide)
         self._answers_today = answers
-        students = own_numbers_students(answers)
+        # the projector: no name in the list (nor in the page), and the list not shown
+        students = () if hide else own_numbers_students(answers)
         options = [(_("no student"), ""), *((name, name) for name in students)]
         if list(self.numbers_of.options) != options:
-            chosen = self.numbers_of.value if self.numbers_of.value in students else ""
+            chosen = self._numbers_choice if self._numbers_choice in students else ""
             self.numbers_of.options = options  # the choice goes back to the first option
             self.numbers_of.value = chosen
-        # the projector: no name in the list, and the list not shown
         self.numbers_of.layout.display = "none" if hide or not students else None
         self._draw_numbers()
         self.mistakes.value = mistakes_html(self.summary, hide)
@@ -692,6 +693,11 @@ class AnswersPanel(widgets.VBox):
         if self.on_refresh is not None:
             self.on_refresh()
         return True
+
+    def _numbers_chosen(self, _change: Any = None) -> None:
+        if not self.hide_names.value:
+            self._numbers_choice = self.numbers_of.value or ""
+        self._draw_numbers()
 
     def _draw_numbers(self) -> None:
         self.numbers.value = variants_html(self._answers_today, bool(self.hide_names.value),
