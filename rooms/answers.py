@@ -43,7 +43,9 @@ from rooms.spool import SpoolFile, read_items
 
 log = logging.getLogger(__name__)
 
-ACTIVITIES = ("exit-ticket", "practice", "check")
+# an exit ticket, practice, a lesson page's check, and the unit's two checks (before the unit
+# and after it: widgets/lessons/unit_check.py)
+ACTIVITIES = ("exit-ticket", "practice", "check", "readiness", "unit-check")
 DEFAULT_KEEP_DAYS = 7
 MAX_KEEP_DAYS = 365
 MAX_TERMS_TEXT = 60  # characters of a question's numbers ('3,-8')
@@ -295,6 +297,24 @@ class ClassAnswers(Transactions):
         out: dict[str, list[tuple[str, int, str, bool]]] = {}
         for key, _name, d, lesson, item, right in rows:
             out.setdefault(names[key], []).append((d, int(lesson), item, bool(right)))
+        return out
+
+    def firsts_of(self, activities: Sequence[str]) -> dict[str, list[tuple[str, str, str, bool]]]:
+        """Every student's first tries at the items of `activities` on every day kept, today
+        too, by the name they last gave: name -> [(day, activity, item, right)], oldest first
+        (the unit checks: the readiness check of the unit's first day beside the end-of-unit
+        check of its last)."""
+        if not activities:
+            return {}
+        marks = ", ".join("?" for _a in activities)
+        with self._write() as c:
+            rows = c.all("SELECT student_key, student, day, activity, item, right_answer FROM "
+                         f"icg_class_answers WHERE activity IN ({marks}) AND first_try = 1 "
+                         "ORDER BY at, answer_id", tuple(activities))
+        names = {r[0]: r[1] for r in rows}  # the latest name of each key
+        out: dict[str, list[tuple[str, str, str, bool]]] = {}
+        for key, _name, d, activity, item, right in rows:
+            out.setdefault(names[key], []).append((d, activity, item, bool(right)))
         return out
 
     def seen(self, student: str, lesson: int, at: float | None = None) -> None:

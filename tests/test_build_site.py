@@ -71,6 +71,22 @@ def test_only_the_teacher_build_holds_the_answers(built: tuple[bool, Path], lang
     assert served and not served & set(build_site.SERVER_ONLY)
 
 
+@pytest.mark.parametrize("lang", list(course.FOLDERS))
+def test_the_kits_answer_key_is_in_the_teacher_build_only(built: tuple[bool, Path],
+                                                          lang: str) -> None:
+    """The printable kit's unit-check key: left out of the public site (a key in a static page
+    is no secret), open with no key in a teacher's copy; the sheets are in both."""
+    teacher, files = built
+    code = code_of(files / course.FOLDERS[lang] / "printable_kit.ipynb")
+    keys = [c for c in code if '"unit-check-key"' in c]
+    assert any("printable_kit()" in c for c in code)
+    if teacher:
+        assert len(keys) == 1
+        assert keys[0].startswith("from widgets.lessons.teacher_parts import open_without_key")
+    else:
+        assert keys == []
+
+
 def test_the_site_leaves_out_the_lexers_no_page_uses(tmp_path: Path) -> None:
     """pygments keeps its Python lexer (IPython colours a traceback as Python), not the others;
     a wheel with nothing to leave out is used as it is."""

@@ -334,8 +334,9 @@ def test_the_dashboard_acts_skills_practise_this_most_missed_gradebook(
                             "Subtracting integers", "Absolute value",
                             "Distance on the number line", "Greater and less", "Closer to zero"]
     by_name = {r[0]: r for r in rows[1:]}
-    assert by_name["Ana"][1] == "2" and by_name["Ana"][7] == "mastered"
-    assert by_name["Ben"][7] == "ask the teacher" and by_name["Cam"][1] == "0"
+    adding = rows[0].index("Adding two integers")
+    assert by_name["Ana"][1] == "2" and by_name["Ana"][adding] == "mastered"
+    assert by_name["Ben"][adding] == "ask the teacher" and by_name["Cam"][1] == "0"
 
 
 def test_the_gradebook_holds_every_kept_days_exit_tickets(rooms_url: str) -> None:
@@ -534,3 +535,90 @@ def test_most_missed_never_mixes_two_practice_questions() -> None:
     missed = text(most_missed_html(summarise(wrong)))
     assert "+3 + (-8) = ? → +11 ×1" in missed and "-4 + (+7) = ? → +11 ×1" in missed
     assert "+11 ×2" not in missed
+
+
+def take_check(url: str, name: str, which: str, wrong: set[int], at: float) -> None:
+    """`name` takes a unit check on their page at `at`, each question right but those in
+    `wrong` (answered with their first typical wrong answer); the answers reach the store."""
+    from rooms.answers import Outbox
+    from widgets.lessons import unit_check as uc
+    from widgets.lessons.student import Student
+
+    s = Student(clock=lambda: at)
+    s.outbox = Outbox(lambda: open_answers(url), thread=False)
+    s.set_names((name,))
+    check = uc.UnitCheck(which, student=s)
+    check.start()
+    for n in range(1, 9):
+        item = check.items[check.index]
+        given = uc.traps(item)[0][0] if n in wrong else str(item.answer)
+        if item.choices:
+            check.choose(item.choices.index(given))
+        else:
+            check.entry.value = given
+            check.check_typed()
+        check.next_question()
+    assert check.finished and s.outbox.flush() == 0
+
+
+def test_the_dashboard_puts_each_students_start_and_end_side_by_side(rooms_url: str) -> None:
+    """The readiness check ten days ago and the end-of-unit check today, answered on the
+    students' pages: per student and skill the start's mark beside the end's, the scores, the
+    class's share right at each; a check taken again on a later day keeps the first day's;
+    names hidden on the projector; both checks in the gradebook; in the teacher's language."""
+    from widgets.lessons.unit_check import READINESS, UNIT_END
+    from widgets.words import speaking
+
+    store = open_answers(rooms_url)
+    store.set_keep_days(30)  # longer than the unit
+    start, later = NOON - 10 * 86400, NOON - 3 * 86400
+    take_check(rooms_url, "Ana", READINESS, {2, 4}, start)
+    take_check(rooms_url, "Ben", READINESS, {8}, start + 10)
+    take_check(rooms_url, "Cam", READINESS, {1, 2, 3}, start + 20)
+    take_check(rooms_url, "Ana", READINESS, set(), later)  # again, another day: not counted
+    take_check(rooms_url, "Ana", UNIT_END, set(), NOON)
+    take_check(rooms_url, "Ben", UNIT_END, {1, 8}, NOON + 10)
+    panel = AnswersPanel(url=rooms_url, clock=lambda: NOON + 60)
+    table = text(panel.unit.value)
+    head = ("Student Readiness check (out of 8) End-of-unit check (out of 8) Adding different "
+            "signs Adding two negatives Three terms with a zero pair Subtracting a negative "
+            "Absolute value Distance across zero Comparing negatives Closer to zero")
+    assert head in " ".join(table.split())
+    right, wrong, none = "\u2714", "\u2717", "\u2013"
+    assert re.search(r"Whole class \(3 students\), share right\s+75%\s+88%\s+67% → 50%\s+"
+                     r"33% → 100%\s+67% → 100%\s+67% → 100%\s+(100% → 100%\s+){3}67% → 50%",
+                     table), table
+    assert re.search(rf"Ana\s+6\s+8\s+{right} → {right}\s+{wrong} → {right}\s+{right} → "
+                     rf"{right}\s+{wrong} → {right}\s+", table), table
+    assert re.search(rf"Ben\s+7\s+6\s+{right} → {wrong}\s+({right} → {right}\s+){{6}}"
+                     rf"{wrong} → {wrong}", table), table
+    assert re.search(rf"Cam\s+5\s+\u2014\s+({wrong} → {none}\s+){{3}}", table), table
+    # the mistakes and the students' own numbers read today's end-of-unit answers
+    assert "Ben" in panel.mistakes.value and "Work out: " in text(panel.mistakes.value)
+    panel.numbers_of.value = "Ben"
+    assert re.search(r"END\.1\s+\d+\s+Work out: ", text(panel.numbers.value))
+    # the projector: the class's row alone
+    panel.hide_names.value = True
+    assert "Whole class (3 students)" in panel.unit.value
+    for name in ("Ana", "Ben", "Cam"):
+        assert name not in panel.unit.value
+    panel.hide_names.value = False
+    # the gradebook: a column for each check, after the exit tickets
+    assert panel.make_gradebook() is True
+    data = base64.b64decode(re.search(r"base64,([A-Za-z0-9+/=]+)'",
+                                      panel.gradebook.value).group(1)).decode()
+    rows = list(csv.reader(io.StringIO(data)))
+    starts, ends = (rows[0].index(f"{c} check (out of 8)") for c in ("readiness", "end-of-unit"))
+    assert starts == len(TICKETS) + 1 and ends == starts + 1
+    by_name = {r[0]: r for r in rows[1:]}
+    assert [by_name[n][starts:ends + 1] for n in ("Ana", "Ben", "Cam")] == [
+        ["6", "8"], ["7", "6"], ["5", ""]]
+    assert panel.make_csv() is True
+    answers = base64.b64decode(re.search(r"base64,([A-Za-z0-9+/=]+)'",
+                                         panel.download.value).group(1)).decode()
+    assert ",end-of-unit check,1,Work out: " in answers
+    with speaking("es"):
+        spanish = AnswersPanel(url=rooms_url, clock=lambda: NOON + 60)
+        shown = " ".join(text(spanish.unit.value).split())
+    assert "Prueba de inicio (sobre 8) Prueba de fin de unidad (sobre 8) Sumar con signos " \
+           "distintos" in shown and "Toda la clase (3 estudiantes)" in shown

@@ -51,6 +51,7 @@ CREDITS = {  # notebook -> names that must appear in it
 WORDS: dict[str, dict] = {
     "en": {
         "objectives": "### Objectives", "time": r"\*\*Time:\*\* (\d+) minutes",
+        "readiness": "## Check your readiness", "unit_end": "## End-of-unit check",
         "time_mark": "**Time:**", "check": "## Check", "exit": "## Exit ticket",
         "warm_up": "## Warm-up", "key_ideas": "## Key ideas", "talk": "## Talk about it",
         "contexts": ("°C", "thermometer", "sea level", "golf", "$", "money", "forecast", "floor",
@@ -77,6 +78,7 @@ WORDS: dict[str, dict] = {
     },
     "es": {
         "objectives": "### Objetivos", "time": r"\*\*Tiempo:\*\* (\d+) minutos",
+        "readiness": "## Comprueba tu punto de partida", "unit_end": "## Prueba de fin de unidad",
         "time_mark": "**Tiempo:**", "check": "## Comprobación", "exit": "## Ticket de salida",
         "warm_up": "## Calentamiento", "key_ideas": "## Ideas clave", "talk": "## Hablemos",
         "contexts": ("°C", "termómetro", "nivel del mar", "golf", "$", "dinero", "pronóstico",
@@ -136,12 +138,31 @@ def markdown(nb: nbformat.NotebookNode) -> str:
     return "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
 
 
+UNIT_CHECK = 'UnitCheck("{which}")'  # a unit check's cell (widgets/lessons/unit_check.py)
+
+
+def is_unit_check(cell: nbformat.NotebookNode, which: str) -> bool:
+    return cell.cell_type == "code" and UNIT_CHECK.format(which=which) in cell.source
+
+
 def lesson_cells(nb: nbformat.NotebookNode) -> list:
     """The cells of the lesson proper: without the closing "Next lesson / Back to start" cell
-    (test_every_page_ends_with_its_links checks that one)."""
+    (test_every_page_ends_with_its_links checks that one), nor the end-of-unit check after the
+    last lesson's exit ticket (test_the_unit_checks_open_and_close_the_unit checks it)."""
     cells = list(nb.cells)
     if cells and cells[-1].cell_type == "code" and "lesson_nav(" in cells[-1].source:
-        return cells[:-1]
+        cells = cells[:-1]
+    if cells and is_unit_check(cells[-1], "unit-check"):
+        cells = cells[:-2]  # its heading and its cell
+    return cells
+
+
+def opening_cells(nb: nbformat.NotebookNode) -> list:
+    """The cells after the objectives: without the readiness check that opens the first
+    lesson (test_the_unit_checks_open_and_close_the_unit checks it)."""
+    cells = list(nb.cells[1:])
+    if len(cells) > 1 and is_unit_check(cells[1], "readiness"):
+        cells = cells[2:]
     return cells
 
 
@@ -242,7 +263,7 @@ def test_lesson_opens_with_a_warm_up_and_closes_with_key_ideas(name: str | Path)
     exit ticket, the key ideas and debrief questions that all have answers."""
     nb = load(name)
     w = words(nb)
-    warm = nb.cells[1]
+    warm = opening_cells(nb)[0]
     assert warm.cell_type == "markdown" and warm.source.startswith(w["warm_up"]), warm.source
     assert any(c in warm.source for c in w["contexts"]), "a real context (temperature, money...)"
     assert warm.source.count("<details>") >= 1
@@ -343,7 +364,7 @@ def test_every_page_ends_with_its_links(name: str) -> None:
     w, code, file = words(nb), lang_of(nb), page_name(name)
     last = nb.cells[-1]
     assert last.cell_type == "code" and f'lesson_nav("{file}")' in last.source, last.source
-    assert len(lesson_cells(nb)) == len(nb.cells) - 1
+    assert [c for c in nb.cells if "lesson_nav(" in c.source] == [last]
     links = re.findall(r"href='([^']+)'>([^<]+)<", course.lesson_nav_html(file, code))
     assert links[-1] == ("00_start_here.ipynb", w["back"])
     order = [lesson.file for lesson in course.student_lessons(code)]
@@ -401,7 +422,8 @@ def test_the_plan_counts_real_periods() -> None:
             assert all(used <= length for _start, used in parts), (lesson.file, length, parts)
             assert sum(used for _start, used in parts) == \
                 lesson.minutes + course.RECAP * (len(parts) - 1)
-    assert [course.periods(lesson) for lesson in lessons] == [1, 1, 1, 2, 2, 2]
+    # lesson 1 opens with the readiness check, lesson 6 closes with the end-of-unit check
+    assert [course.periods(lesson) for lesson in lessons] == [2, 1, 1, 2, 2, 2]
     plan = course.course_plan()
     long = sum(course.periods(lesson) for lesson in lessons)
     short = sum(course.periods(lesson, course.SHORT_PERIOD) for lesson in lessons)
@@ -432,6 +454,37 @@ def test_lesson_time_and_plan_agree_with_the_list(name: str) -> None:
     text = course.lesson_plan_text(lang_of(nb))
     for start, _used in course.period_parts(lesson, course.SHORT_PERIOD)[1:]:
         assert f'"{own[english.index(lesson.plan[start][0])]}"' in text
+
+
+@pytest.mark.parametrize("name", STUDENT_PAGES)
+def test_the_unit_checks_open_and_close_the_unit(name: str) -> None:
+    """The readiness check opens the first lesson, right after its objectives (a heading, a
+    short introduction and the check: a cell of two lines); the end-of-unit check closes the
+    last one, after its exit ticket and before its links. No other lesson holds either, and
+    each plan gives them their minutes."""
+    nb = load(name)
+    w = words(nb)
+    lesson = course.by_file(page_name(name), lang_of(nb))
+    order = [les.file for les in course.student_lessons()]
+    code_cells = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+    for which, heading, at, file, step in (
+            ("readiness", w["readiness"], 1, order[0], "Check your readiness"),
+            ("unit-check", w["unit_end"], -3, order[-1], "End-of-unit check")):
+        steps = [s for s, _m in lesson.plan]
+        if lesson.file != file:
+            assert UNIT_CHECK.format(which=which) not in code_cells, (name, which)
+            assert step not in steps
+            continue
+        intro, cell = nb.cells[at], nb.cells[at + 1]
+        assert intro.cell_type == "markdown" and intro.source.startswith(heading + "\n"), \
+            intro.source
+        assert len(re.findall(r"\w+", intro.source)) <= 90, "keep the introduction short"
+        assert is_unit_check(cell, which)
+        assert [ln for ln in cell.source.splitlines() if ln.strip()] == [
+            "from widgets.lessons.unit_check import UnitCheck", UNIT_CHECK.format(which=which)]
+        assert dict(lesson.plan)[step] == course.UNIT_CHECK
+    if lesson.file == order[-1]:
+        assert "ExitTicket(lesson=" in nb.cells[-4].source  # after the exit ticket
 
 
 GUIDES = [p for p in PAGES if page_name(p) == "teacher_guide.ipynb"]

@@ -95,6 +95,18 @@ def test_exit_ticket_loads_light() -> None:
     assert t.status.value == "" and t.result in t.children and t.code in t.result.value
 
 
+def test_a_unit_check_loads_as_light_as_an_exit_ticket() -> None:
+    """The readiness check opens lesson 1's page and the end-of-unit check closes the last
+    one: each loads as an exit ticket does, its eight questions made on Start."""
+    from widgets.lessons.unit_check import UnitCheck
+
+    UnitCheck("readiness")
+    for which in ("readiness", "unit-check"):
+        models = _new_models(lambda which=which: UnitCheck(which))
+        assert len(models) <= EXIT_TICKET_BUDGET, [type(m).__name__ for m in models]
+    assert not LazyPart.built(UnitCheck("unit-check"), "body")
+
+
 def test_hit_me_parts_are_made_when_first_needed() -> None:
     """The answer box appears when the round ends; the pass screen only in pass-the-device
     mode; the teacher's controls only in walkthrough mode (a solo page has none to forge)."""

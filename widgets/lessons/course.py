@@ -36,6 +36,7 @@ from widgets.page.language import speaking as _speaking
 from widgets.words import PSEUDO, _, pseudo_text
 
 PERIOD = 45  # minutes in a class period
+UNIT_CHECK = 10  # minutes of a unit check (widgets/lessons/unit_check.py): eight questions
 SHORT_PERIOD = 25  # minutes in a short period
 RECAP = 2  # minutes of recap at the start of a period that goes on with a lesson
 DEVICES = N_("start the devices and open the page")  # the first step of every lesson's plan
@@ -76,16 +77,18 @@ class Lesson:
 LESSONS: tuple[Lesson, ...] = (
     Lesson("00_start_here.ipynb", "Start here", 5,
            "what each lesson is about and how long it takes", role="start"),
-    Lesson("01_integers_with_cards.ipynb", "Integers with cards", PERIOD,
+    Lesson("01_integers_with_cards.ipynb", "Integers with cards", PERIOD + UNIT_CHECK,
            "card values, the number line, opposites and zero pairs",
-           grouping="whole class, then pairs",
-           notes="Project the explorer; let pairs do the four tasks; a real deck helps.",
+           grouping="individual, then whole class, then pairs",
+           notes="Open with the readiness check, each student on their own; then project the "
+                 "explorer; let pairs do the four tasks; a real deck helps.",
            support="Give a printed number line from -13 to +13 and real cards to move along it; "
                    "start with black cards only, then one red card.",
            extension="Ask for three different hands of four cards with a sum of -5, and for a "
                      "rule that predicts the sum when every colour is switched.",
            standards='6.NS.5, 6.NS.6a, 6.NS.6c, 6.NS.7a-b, 7.NS.1a-b',
-           plan=((DEVICES, 3), ("Warm-up (3 minutes): A thermometer", 3),
+           plan=((DEVICES, 3), ("Check your readiness", UNIT_CHECK),
+                 ("Warm-up (3 minutes): A thermometer", 3),
                  ("The colour gives the sign", 4), ("The number line", 8),
                  ("Opposites and zero pairs", 4), ("Try it: the card explorer", 9), ("Check", 5),
                  ("Key ideas", 2), ("Talk about it", 3), ("Exit ticket", 4))),
@@ -149,10 +152,11 @@ LESSONS: tuple[Lesson, ...] = (
                  ("A worked example", 5), ("Play: simple ten first", 8),
                  ("Then the classic game", 10), ("Subtracting a negative in play", 10),
                  ("Check", 5), ("Key ideas", 2), ("Talk about it", 3), ("Exit ticket", 5))),
-    Lesson("06_strategy_lab.ipynb", "Strategy lab", 60,
+    Lesson("06_strategy_lab.ipynb", "Strategy lab", 60 + UNIT_CHECK,
            "simulate thousands of games to find when to hit",
-           grouping="pairs",
-           notes="Each pair predicts before running a chart; discuss Experiment 4 together.",
+           grouping="pairs, then individual",
+           notes="Each pair predicts before running a chart; discuss Experiment 4 together; "
+                 "close the unit with the end-of-unit check, each student on their own.",
            support="Read one chart together, one bar at a time, before pairs work alone; focus on"
                    " Experiments 1 and 4.",
            extension='Use "Your own experiment" to test a rule with other opponents, and write a '
@@ -163,7 +167,8 @@ LESSONS: tuple[Lesson, ...] = (
                  ("Experiment 3: the number of players", 5),
                  ("Experiment 4: test the author's claim", 8), ("Your own experiment", 5),
                  ("Flapjack: how often can a card make a Flapjack?", 5), ("Check", 4),
-                 ("Key ideas", 2), ("Talk about it", 3), ("Exit ticket", 5))),
+                 ("Key ideas", 2), ("Talk about it", 3), ("Exit ticket", 5),
+                 ("End-of-unit check", UNIT_CHECK))),
     Lesson("practice.ipynb", "Practice", 15,
            "practise each skill of the unit until you master it", role="practice"),
     Lesson("play_together.ipynb", "Play together", 30,
@@ -184,8 +189,10 @@ LESSONS: tuple[Lesson, ...] = (
 FACILITATION: dict[str, dict[str, dict[str, str]]] = {
     "en": {
         "01_integers_with_cards.ipynb": {
-            "materials": "a device per pair (started before the bell), the projector, a deck "
-                         "per pair if you have one, the kit's number line strips (-13 to +13)",
+            "materials": "a device per student for the readiness check (or its paper copy "
+                         "from the kit), then one per pair (started before the bell), the "
+                         "projector, a deck per pair if you have one, the kit's number line "
+                         "strips (-13 to +13)",
             "anticipated": '"added the sizes when the signs differ" (+3 + (-8) = 11): ask how many'
                            ' zero pairs there are and what is left; "right size, sign of the '
                            'number closer to zero" (+5): ask which card pulls farther; "took the '
@@ -243,7 +250,9 @@ FACILITATION: dict[str, dict[str, dict[str, str]]] = {
         },
         "06_strategy_lab.ipynb": {
             "materials": "a device per pair (the charts take a few seconds the first time: "
-                         "open the page before class), the projector for Experiment 4",
+                         "open the page before class), the projector for Experiment 4, a "
+                         "device per student for the end-of-unit check (or its paper copy "
+                         "from the kit)",
             "anticipated": '"gave the sum for |sum|" (looking at -3 on the |sum| axis): take the '
                            'distance first; "of two negatives, took the one farther from zero as '
                            'greater" and "took the number closer to zero as greater" when '
@@ -255,9 +264,10 @@ FACILITATION: dict[str, dict[str, dict[str, str]]] = {
     },
     "es": {
         "01_integers_with_cards.ipynb": {
-            "materials": "un dispositivo por pareja (encendido antes de que empiece la clase), "
-                         "el proyector, un mazo por pareja si lo tienes, las tiras de recta "
-                         "numérica del material (de -13 a +13)",
+            "materials": "un dispositivo por estudiante para la prueba de inicio (o su copia "
+                         "en papel del material), después uno por pareja (encendido antes de que "
+                         "empiece la clase), el proyector, un mazo por pareja si lo tienes, las "
+                         "tiras de recta numérica del material (de -13 a +13)",
             "anticipated": "«sumó los valores absolutos con signos distintos» (+3 + (-8) = 11): "
                            "pregunta cuántos pares cero hay y qué queda; «valor absoluto correcto,"
                            " signo del número más cercano al cero» (+5): pregunta qué carta tira "
@@ -324,7 +334,8 @@ FACILITATION: dict[str, dict[str, dict[str, str]]] = {
         "06_strategy_lab.ipynb": {
             "materials": "un dispositivo por pareja (los gráficos tardan unos segundos la "
                          "primera vez: abre la página antes de la clase), el proyector para "
-                         "el Experimento 4",
+                         "el Experimento 4, un dispositivo por estudiante para la prueba de fin "
+                         "de unidad (o su copia en papel del material)",
             "anticipated": "«dio la suma en lugar de |suma|» (buscar -3 en el eje de |suma|): "
                            "primero la distancia; «de dos negativos, tomó como mayor el más lejano"
                            " del cero» y «tomó el número más cercano al cero como mayor» al "
@@ -357,8 +368,9 @@ TRANSLATED: dict[str, dict[str, dict[str, str]]] = {
         "01_integers_with_cards.ipynb": {
             "title": "Enteros con cartas",
             "summary": "el valor de las cartas, la recta numérica, los opuestos y los pares cero",
-            "grouping": "toda la clase, después en parejas",
-            "notes": "Proyecta el explorador; deja que las parejas hagan las cuatro tareas; un "
+            "grouping": "trabajo individual, después toda la clase y luego en parejas",
+            "notes": "Empieza con la prueba de inicio, cada estudiante por su cuenta; después "
+                  "proyecta el explorador; deja que las parejas hagan las cuatro tareas; un "
                   "mazo de verdad ayuda.",
             "support": "Da una recta numérica impresa de -13 a +13 y cartas de verdad para "
                     "moverlas por ella; empieza solo con cartas negras y después añade una "
@@ -414,9 +426,10 @@ TRANSLATED: dict[str, dict[str, dict[str, str]]] = {
         "06_strategy_lab.ipynb": {
             "title": "Laboratorio de estrategia",
             "summary": "simula miles de partidas para saber cuándo pedir carta",
-            "grouping": "parejas",
+            "grouping": "parejas, después trabajo individual",
             "notes": "Cada pareja hace una predicción antes de ver un gráfico; comenten juntos el "
-                  "Experimento 4.",
+                  "Experimento 4; cierra la unidad con la prueba de fin de unidad, cada "
+                  "estudiante por su cuenta.",
             "support": "Lean juntos un gráfico, barra por barra, antes de que las parejas trabajen "
                     "solas; céntrate en los Experimentos 1 y 4.",
             "extension": 'Usa "Tu propio experimento" para probar una regla con otros '

@@ -60,6 +60,7 @@ from widgets.words import (
 
 MIN_ITEMS, MAX_ITEMS = 3, 5
 MAX_CHOICES = 4
+ACTIVITY = "exit-ticket"  # what an exit ticket's answers are filed under in the class's store
 
 
 @dataclass(frozen=True)
@@ -177,7 +178,7 @@ def _sign(n: int) -> int:
     return (n > 0) - (n < 0)
 
 
-def _choice_label(kind: str, option: int) -> str:
+def choice_label(kind: str, option: int) -> str:
     """A generated choice's label as the ticket keeps it (translated when shown)."""
     return N_("Same distance") if kind == "closer" and option == 0 else signed(option)
 
@@ -187,7 +188,7 @@ def _numbers_are_choices(item: Item) -> bool:
     shape = item.shape
     return (shape is not None and shape.kind in CHOICE_KINDS
             and all(p in shape.terms or (p == 0 and shape.kind == "closer") for p in item.picks)
-            and item.choices == tuple(_choice_label(shape.kind, p) for p in item.picks))
+            and item.choices == tuple(choice_label(shape.kind, p) for p in item.picks))
 
 
 def _pick_follows(pick: int, shape: Shape) -> bool:
@@ -328,10 +329,14 @@ def vary(item: Item, variant: int, index: int) -> Item:
     return item
 
 
-def variant_for(name: str, day: str, lesson: int, take: int) -> int:
+def variant_for(name: str, day: str, lesson: int, take: int, activity: str = ACTIVITY) -> int:
     """The variant of a named student's take of a ticket: seeded by the student, the day, the
-    lesson and the take (0 the first, then each retake's number); 1 to MAX_VARIANT."""
-    digest = hashlib.sha256(f"{name.casefold()}|{day}|{lesson}|{take}".encode()).digest()
+    lesson, the take (0 the first, then each retake's number) and the activity (an exit
+    ticket, or a unit check on the same page: each its own numbers); 1 to MAX_VARIANT."""
+    seed = f"{name.casefold()}|{day}|{lesson}|{take}"
+    if activity != ACTIVITY:
+        seed += f"|{activity}"
+    digest = hashlib.sha256(seed.encode()).digest()
     return int.from_bytes(digest[:8], "big") % MAX_VARIANT + 1
 
 
@@ -529,7 +534,27 @@ def answer_key() -> str:
 
 
 class ExitTicket(w.VBox):
-    """The exit ticket of `lesson` (or the given `items`): Start, then one question at a time."""
+    """The exit ticket of `lesson` (or the given `items`): Start, then one question at a time.
+
+    A unit check (widgets/lessons/unit_check.py) is this ticket with more questions, its own
+    activity in the class's store, its own words (WORDS) and its own code."""
+
+    activity = ACTIVITY
+    min_items, max_items = MIN_ITEMS, MAX_ITEMS
+    dom_class = "icg-exit-ticket"  # the page's keyboard help (play-focus.js) knows it
+    # the sentences that name the activity, translated where they are shown
+    WORDS = {
+        "title": N_("Exit ticket, lesson {lesson}:"),
+        "start": N_("Start the exit ticket"),
+        "again": N_("start the exit ticket again for the next student; the code above stays "
+                    "on the page"),
+        "started": N_("The exit ticket has already started."),
+        "finish first": N_("Finish the exit ticket first: then the next student can start."),
+        "press start": N_("Press Start the exit ticket first."),
+        "finished": N_("The exit ticket is finished: read out your code."),
+        "code": N_("Read it out or write it down for your teacher: the number after L is the "
+                   "lesson, then one letter per question (R right, X not right)."),
+    }
 
     # built when the student presses Start (LazyPart): the page loads one button
     (prompt, entry, check_button, choice_buttons, choice_row, typed_row, feedback, next_button,
@@ -548,8 +573,8 @@ class ExitTicket(w.VBox):
         if not chosen:
             raise ValueError(f"no exit ticket for lesson {lesson!r}; there are tickets for "
                              f"lessons {', '.join(map(str, TICKETS))}")
-        if not MIN_ITEMS <= len(chosen) <= MAX_ITEMS:
-            raise ValueError(f"an exit ticket has {MIN_ITEMS} to {MAX_ITEMS} questions; "
+        if not self.min_items <= len(chosen) <= self.max_items:
+            raise ValueError(f"{self.activity}: {self.min_items} to {self.max_items} questions; "
                              f"got {len(chosen)}")
         self.lesson = lesson
         self.base_items = chosen
@@ -564,10 +589,10 @@ class ExitTicket(w.VBox):
         self.codes: list[str] = []  # the codes of the students before, on this device
         self.name_bar: Any = None  # who answers (widgets/lessons/student.py), made on Start
         self.header = html_widget(
-            "<b>" + esc(_("Exit ticket, lesson {lesson}:").format(lesson=lesson)) + "</b> "
+            "<b>" + esc(_(self.WORDS["title"]).format(lesson=lesson)) + "</b> "
             + esc(_("{n} questions. Your first answer to each one counts.").format(
                 n=len(chosen))))
-        self.start_button = make_button(_("Start the exit ticket"), self.start,
+        self.start_button = make_button(_(self.WORDS["start"]), self.start,
                                         button_style="primary")
         # the name the device remembers reaches the kernel at load (widgets/lessons/student.py)
         self.recall: Any = None
@@ -577,13 +602,14 @@ class ExitTicket(w.VBox):
             self.recall = NameRecall(lesson, student=student)
         super().__init__([style_widget(), self.header, self.start_button,
                           *([self.recall] if self.recall is not None else [])],
-                         layout=shared_layout(), _dom_classes=("icg-root", "icg-exit-ticket"))
-        from widgets.page.live_gate import note_exit_ticket
+                         layout=shared_layout(), _dom_classes=("icg-root", self.dom_class))
+        if self.activity == ACTIVITY:
+            from widgets.page.live_gate import note_exit_ticket
 
-        note_exit_ticket(self)  # the live class's "Open the exit ticket" shows this one
+            note_exit_ticket(self)  # the live class's "Open the exit ticket" shows this one
 
     def __repr__(self) -> str:  # not ipywidgets' walk through every child's traits
-        return f"<ExitTicket lesson {self.lesson}>"
+        return f"<{type(self).__name__} lesson {self.lesson}>"
 
     def _build_status(self) -> None:
         self.status = html_widget()
@@ -592,8 +618,7 @@ class ExitTicket(w.VBox):
         self.result = html_widget()
         # two students at one device: each takes the ticket in turn and gets a code
         self.again_button = make_button(_("Next student at this device"), self.next_student,
-                                        tooltip=_("start the exit ticket again for the next "
-                                                  "student; the code above stays on the page"))
+                                        tooltip=_(self.WORDS["again"]))
 
     def _clear_status(self) -> None:
         if LazyPart.built(self, "status"):
@@ -634,7 +659,7 @@ class ExitTicket(w.VBox):
     @speaks
     def start(self) -> None:
         if self.index >= 0:
-            self._say(_("The exit ticket has already started."))
+            self._say(_(self.WORDS["started"]))
             return
         self.index = 0
         if not IN_BROWSER:
@@ -697,7 +722,7 @@ class ExitTicket(w.VBox):
         """After a finished ticket: the same questions, with numbers of their own, for the next
         student at this device. The codes of the students before stay listed on the page."""
         if not self.finished:
-            self._say(_("Finish the exit ticket first: then the next student can start."))
+            self._say(_(self.WORDS["finish first"]))
             return
         self.codes.append(self.code or "")
         if self.name_bar is not None:
@@ -721,7 +746,7 @@ class ExitTicket(w.VBox):
         if student is not None and student.names:
             from widgets.lessons.student import today
 
-            self.repeated = student.first_tried(self.lesson, "exit-ticket")
+            self.repeated = student.first_tried(self.lesson, self.activity)
             # this take's questions before `first`, answered before the student named
             # themselves, are no retake
             if self.repeated - {str(i + 1) for i in range(first)}:
@@ -729,7 +754,8 @@ class ExitTicket(w.VBox):
                 take = self.retakes
             else:
                 take = 0
-            variant = variant_for(student.names[0], today(student.clock()), self.lesson, take)
+            variant = variant_for(student.names[0], today(student.clock()), self.lesson, take,
+                                  self.activity)
         else:
             self.repeated = set()
             variant = unforeseen_variant()
@@ -760,15 +786,19 @@ class ExitTicket(w.VBox):
 
     @property
     def code(self) -> str | None:
-        return code_for(self.lesson, self.marks) if self.finished else None
+        return self.code_of(self.marks) if self.finished else None
+
+    def code_of(self, marks: Sequence[bool]) -> str:
+        """The code of these marks, as the student reads it out."""
+        return code_for(self.lesson, marks)
 
     # ----- helpers ----------------------------------------------------------------------
     def _current(self) -> Item | None:
         if self.index < 0:
-            self._say(_("Press Start the exit ticket first."))
+            self._say(_(self.WORDS["press start"]))
             return None
         if self.finished:
-            self._say(_("The exit ticket is finished: read out your code."))
+            self._say(_(self.WORDS["finished"]))
             return None
         if self.answered:
             self._say(_("This question is answered: press Next question."))
@@ -786,7 +816,7 @@ class ExitTicket(w.VBox):
             q = item.question(self.lesson, self.index + 1)
             self.name_bar.student.record(
                 question=Question(q.kind, q.terms, q.lesson, q.item, self.variants[self.index]),
-                activity="exit-ticket", given=given, right=right,
+                activity=self.activity, given=given, right=right,
                 first_try=str(self.index + 1) not in self.repeated, mistake=mistake)
         self.answered = True
         self._clear_status()
@@ -843,8 +873,6 @@ class ExitTicket(w.VBox):
         self.result.value = before + (
             f"<p role='status' style='font-size:1.2em'><b>{esc(score)}</b> "
             + esc(_("Your code:")) + f" <b>{esc(self.code or '')}</b></p>"
-            "<p>" + esc(_("Read it out or write it down for your teacher: the number after L is "
-                          "the lesson, then one letter per question (R right, X not right)."))
-            + "</p>")
+            "<p>" + esc(_(self.WORDS["code"])) + "</p>")
         self._clear_status()
         self._layout_children()

@@ -2,7 +2,10 @@
 
 Rule cards for both games, number lines from -13 to +13 (across and upright), a Hit Me
 recording sheet, a Flapjack running-total sheet, a score sheet, the exit tickets (with the
-chart the strategy lab's ticket reads) and the stacked deals of the worked examples. Every
+chart the strategy lab's ticket reads), the unit's two checks (readiness and end of unit) and
+the stacked deals of the worked examples; for the teacher, behind the teacher's key, the unit
+checks' answer key (`unit_check_key`: each answer and the mistake each typical wrong answer
+shows, widgets/lessons/teacher_parts.py). Every
 figure comes from the engine (card values, limits, targets, the worked examples played out),
 none is typed by hand. The page is plain HTML (no widget) with print styles: each sheet starts
 a new page and no table is split across pages.
@@ -13,11 +16,12 @@ from __future__ import annotations
 from engine.cards import Card, Suit, parse_cards, signed
 from engine.flapjack import FlapjackConfig
 from engine.hit_me import MAX_CARDS, HitMeConfig
+from widgets.lessons import unit_check as uc
 from widgets.lessons import worked_examples as lt
-from widgets.lessons.exit_ticket import TICKETS, shown
-from widgets.page.language import speaking
+from widgets.lessons.exit_ticket import TICKETS, Item, shown
+from widgets.page.language import N_, speaking
 from widgets.table.render import esc
-from widgets.words import _, play_math
+from widgets.words import _, mistake_label, play_math
 
 KIT_CSS = """
 .icg-kit { font-family: "DejaVu Sans", Arial, sans-serif; color: #000;
@@ -244,6 +248,14 @@ def strategy_ticket_chart() -> str:
             + "".join(f"<li>{esc(row)}</li>" for row in chart.rows) + "</ul></div>")
 
 
+def _paper_question(item: Item) -> str:
+    """A question on paper: its words, then the choices to circle or a line to write on."""
+    answer = (esc(_("circle one: {choices}").format(
+                  choices=" / ".join(shown(c) for c in item.choices)))
+              if item.choices else esc(_("answer: {blank}").format(blank="______")))
+    return f"<li>{esc(shown(item.prompt))}<br>{answer}</li>"
+
+
 def exit_ticket_sheets() -> str:
     """Every exit ticket on paper: the questions, choices to circle and a line for the code."""
     from widgets.lessons.course import student_lessons
@@ -253,12 +265,7 @@ def exit_ticket_sheets() -> str:
                if lesson.file == "06_strategy_lab.ipynb")
     parts = []
     for lesson, items in TICKETS.items():
-        qs = []
-        for item in items:
-            answer = (esc(_("circle one: {choices}").format(
-                          choices=" / ".join(shown(c) for c in item.choices)))
-                      if item.choices else esc(_("answer: {blank}").format(blank="______")))
-            qs.append(f"<li>{esc(shown(item.prompt))}<br>{answer}</li>")
+        qs = [_paper_question(item) for item in items]
         title = _("Exit ticket, lesson {lesson}: {title}").format(
             lesson=lesson, title=shown(titles.get(lesson, "")))
         parts.append(f"<div class='icg-kit-card'><h3>{esc(title)}</h3>"
@@ -269,6 +276,58 @@ def exit_ticket_sheets() -> str:
                          code=f"L{lesson}-" + " ".join("__" for _item in items)))
                      + "</p></div>")
     return _sheet(_("Exit tickets"), "".join(parts))
+
+
+CHECK_TITLES = {uc.READINESS: N_("Check your readiness, before lesson {lesson}"),
+                uc.UNIT_END: N_("End-of-unit check, after lesson {lesson}")}
+
+
+def unit_check_sheets() -> str:
+    """The unit's two checks on paper, with the printed numbers: the same skills in the same
+    order, so that a student's start and end compare question by question."""
+    parts = []
+    for which in uc.CHECKS:
+        items = uc.check_items(which)
+        title = _(CHECK_TITLES[which]).format(lesson=uc.check_lesson(which))
+        parts.append(f"<div class='icg-kit-card'><h3>{esc(title)}</h3>"
+                     + "<p>" + esc(_("Name: {blank}").format(blank="_" * 20)) + "</p>"
+                     + f"<ol>{''.join(_paper_question(item) for item in items)}</ol><p>"
+                     + esc(_("Code: {code} (R right, X not right)").format(
+                         code=f"{uc.CODES[which]}-" + " ".join("__" for _item in items)))
+                     + "</p></div>")
+    return _sheet(_("The unit's checks: readiness and end of unit"), "".join(parts))
+
+
+def unit_check_key_sheet() -> str:
+    """The unit checks' answer key, for the teacher: per question the skill, the printed
+    question, its answer, and the typical wrong answers with the mistake each shows (the
+    class view's names)."""
+    head = ["#", _("Skill"), _("Question"), _("Answer"), _("Wrong answers and the mistake "
+                                                           "they show")]
+    parts = []
+    for which in uc.CHECKS:
+        rows = []
+        for n, (skill, item) in enumerate(zip(uc.SKILLS, uc.check_items(which), strict=True),
+                                          start=1):
+            wrong: dict[str, list[str]] = {}
+            for given, mistake in uc.traps(item):
+                wrong.setdefault(mistake, []).append(given)
+            rows.append([str(n), _(uc.SKILL_NAMES[skill]), shown(item.prompt), item.answer_text,
+                         "; ".join(f"{', '.join(given)}: {mistake_label(m)}"
+                                   for m, given in wrong.items())])
+        title = _(CHECK_TITLES[which]).format(lesson=uc.check_lesson(which))
+        parts.append(f"<h3>{esc(title)}</h3>" + _table(head, rows, label=title))
+    return _sheet(_("The unit's checks: answer key (for the teacher)"), "".join(parts))
+
+
+def unit_check_key(lang: str | None = None) -> object:
+    """The unit checks' answer key as a widget to print, for a teacher's part of a page."""
+    from widgets.table.components import html_widget
+
+    with speaking(lang):
+        sheet = unit_check_key_sheet()
+    return html_widget(f"<style>{KIT_CSS}</style><div class='icg-kit'>{sheet}</div>",
+                       classes=("icg-kit-key",))
 
 
 def stacked_deals() -> str:
@@ -300,7 +359,7 @@ def kit_html(lang: str | None = None) -> str:
     """The whole kit as HTML, in `lang` (None: the kernel's language)."""
     with speaking(lang):
         sheets = [rule_cards(), number_line_sheet(), hit_me_sheet(), flapjack_sheet(),
-                  score_sheet(), exit_ticket_sheets(), stacked_deals()]
+                  score_sheet(), exit_ticket_sheets(), unit_check_sheets(), stacked_deals()]
         note = _("Print this page from the browser (Ctrl+P or \u2318P); each sheet starts on a "
                  "new page.")
     return (f"<style>{KIT_CSS}</style><div class='icg-kit'>"
@@ -336,6 +395,10 @@ def kit_contents(lang: str | None = None) -> str:
             "5. " + _("Score sheet"),
             "6. " + _("Exit tickets of lessons {lessons} (with the chart of Experiment 1)").format(
                 lessons=", ".join(str(n) for n in TICKETS)),
-            "7. " + _("Stacked deals: Hit Me {hit} cards, Flapjack {flapjack} cards").format(
+            "7. " + _("The unit's checks: readiness (before lesson {first}) and end of unit "
+                      "(after lesson {last}), {n} questions each; their answer key for the "
+                      "teacher").format(first=uc.check_lesson(uc.READINESS),
+                                         last=uc.check_lesson(uc.UNIT_END), n=len(uc.SKILLS)),
+            "8. " + _("Stacked deals: Hit Me {hit} cards, Flapjack {flapjack} cards").format(
                 hit=len(parse_cards(lt.HIT_ME_EXAMPLE_DECK)), flapjack=fj_cards),
         ])

@@ -12,6 +12,8 @@ are not in the page until the teacher's key is typed:
     from widgets.lessons.teacher_parts import teacher_part
     teacher_part("exit-ticket-key")                                  # further down the page
 
+    teacher_part("unit-check-key", key_box=True)    # a page with no other part: its own key box
+
 `teacher_page` is `widgets.page.teacher_key.teacher_only` (a password box checked in the kernel)
 whose unlocking also opens every `teacher_part` and `teacher_notes` of the page (a page has its
 own kernel, so one key typed opens that page only). Until then a part is one line saying it is
@@ -46,7 +48,9 @@ LOCKED = N_("For the teacher: this part shows once the teacher's key is typed in
 TITLES = {
     "exit-ticket-key": N_("The exit tickets with their answers"),
     "answer-key": N_("The answer key of every lesson"),
+    "unit-check-key": N_("The unit checks with their answers"),
 }
+KEY_BOX = N_("{title}: for the teacher. Type the teacher's key to show it.")
 
 
 class _Page:
@@ -108,9 +112,16 @@ def _answer_key() -> widgets.Widget:
     return html_widget(full_answer_key().data)
 
 
+def _unit_check_key() -> widgets.Widget:
+    from widgets.lessons.kit import unit_check_key
+
+    return unit_check_key()
+
+
 MAKERS: dict[str, Callable[[], widgets.Widget]] = {
     "exit-ticket-key": _exit_ticket_key,
     "answer-key": _answer_key,
+    "unit-check-key": _unit_check_key,
 }
 
 
@@ -122,11 +133,17 @@ def open_without_key() -> None:
         part.show_answers()
 
 
-def teacher_part(name: str) -> TeacherPart:
+def teacher_part(name: str, *, key_box: bool = False) -> TeacherPart | TeacherGate:
     """One of the computed keys, for the teacher: "exit-ticket-key" (every exit ticket with its
-    answers) or "answer-key" (every answered question of every lesson, read from the lessons)."""
+    answers), "answer-key" (every answered question of every lesson, read from the lessons) or
+    "unit-check-key" (the unit checks with their answers and the mistakes their typical wrong
+    answers show). `key_box`: on a page with no other key box (the printable kit), the part
+    is its own: a key box whose key shows it (shown at once where the page is open without a
+    key, `open_without_key`)."""
     if name not in MAKERS:
         raise ValueError(f"teacher_part({name!r}): not one of {sorted(MAKERS)}")
+    if key_box and not _Page.unlocked:
+        return teacher_page(MAKERS[name], esc(_(KEY_BOX).format(title=_(TITLES[name]))))
     return TeacherPart(MAKERS[name], _(TITLES[name]))
 
 

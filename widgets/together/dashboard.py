@@ -5,6 +5,9 @@ Read from the class's store (rooms/answers.py), today's only:
 - per student, the page they are on and when they were last active;
 - the exit tickets by question: first answers, how many right, the class's share right, and
   per student a mark for each question;
+- the unit's two checks (widgets/lessons/unit_check.py) side by side, skill by skill: each
+  student's readiness check at the start of the unit and end-of-unit check, read from every
+  day kept (the start is days before the end), and the class's share right at each;
 - the wrong answers grouped by the mistake they show (engine/mistakes.py), each with the
   answers given;
 - a projector mode that hides every name (the shares and the mistakes stay, with no name);
@@ -52,7 +55,9 @@ from rooms.answers import (
     open_answers,
 )
 from rooms.names import name_key
-from widgets.lessons.exit_ticket import TICKETS, Item, shown, with_numbers
+from widgets.lessons.exit_ticket import ACTIVITY, TICKETS, Item, shown, with_numbers
+from widgets.lessons.unit_check import CHECKS, CODES, NAMES, SKILL_NAMES, check_items
+from widgets.lessons.unit_check import SKILLS as CHECK_SKILLS
 from widgets.table.components import MessageArea, html_widget, make_button, shared_layout
 from widgets.table.games import game_title
 from widgets.words import (
@@ -98,17 +103,31 @@ def given_words(a: Answer) -> str:
 
 
 def ticket_item(a: Answer) -> Item | None:
-    """The exit-ticket item an answer is to, with the ticket's own numbers."""
-    if a.activity != "exit-ticket" or not a.item.isdigit():
+    """The exit-ticket (or unit check) item an answer is to, with the ticket's own numbers."""
+    if not a.item.isdigit():
         return None
-    items = TICKETS.get(a.lesson, ())
+    if a.activity == ACTIVITY:
+        items = TICKETS.get(a.lesson, ())
+    elif a.activity in CHECKS:
+        items = check_items(a.activity)
+    else:
+        return None
     n = int(a.item)
     return items[n - 1] if 1 <= n <= len(items) else None
 
 
 def own_numbers(a: Answer) -> bool:
-    """An exit-ticket answer to the student's own numbers, not the ticket's."""
-    return a.activity == "exit-ticket" and bool(a.variant) and a.kind != "ticket"
+    """An exit-ticket (or unit check) answer to the student's own numbers, not the
+    ticket's."""
+    return a.activity in (ACTIVITY, *CHECKS) and bool(a.variant) and a.kind != "ticket"
+
+
+def question_label(a: Answer) -> str:
+    """A ticket's question as the teacher's tables name it: 'L2.3' (lesson 2's exit ticket,
+    question 3), 'START.3' and 'END.3' (the unit checks')."""
+    if a.activity in CHECKS:
+        return f"{CODES[a.activity]}.{a.item}"
+    return f"L{a.lesson}.{a.item}"
 
 
 def asked_item(a: Answer) -> Item | None:
@@ -267,8 +286,10 @@ def summarise(answers: Sequence[Answer], earlier: dict[str, list[tuple[str, str,
     for a in answers:
         if a.first_try and a.activity == "practice" and skill_of(a.item):
             firsts.setdefault(a.student, []).append((a.day, skill_of(a.item), a.right))
-        if a.first_try and not a.right and a.activity == "exit-ticket":
+        if a.first_try and not a.right and a.activity == ACTIVITY:
             out.missed.setdefault((a.lesson, a.item), []).append(a)
+        elif a.first_try and not a.right and a.activity in CHECKS:
+            out.missed.setdefault((a.lesson, question_label(a)), []).append(a)
         elif a.first_try and not a.right and a.activity == "practice" and skill_of(a.item):
             out.missed.setdefault((a.lesson, skill_of(a.item)), []).append(a)
     today = today or (answers[-1].day if answers else "")
@@ -385,7 +406,8 @@ def mistakes_html(summary: Summary, hide_names: bool) -> str:
 
 
 ACTIVITY_WORDS = {"exit-ticket": N_("exit ticket"), "practice": N_("practice"),
-                  "check": N_("check")}
+                  "check": N_("check"), "readiness": N_("readiness check"),
+                  "unit-check": N_("end-of-unit check")}
 
 
 def csv_header() -> list[str]:
@@ -406,7 +428,8 @@ def csv_row(a: Answer) -> list[object]:
 
 
 def own_numbers_students(answers: Sequence[Answer]) -> list[str]:
-    """The students who answered an exit ticket with numbers of their own, by name."""
+    """The students who answered an exit ticket (or a unit check) with numbers of their own,
+    by name."""
     return sorted({a.student for a in answers if own_numbers(a)}, key=str.casefold)
 
 
@@ -429,7 +452,7 @@ def variants_html(answers: Sequence[Answer], hide_names: bool, student: str = ""
     rows = []
     right, wrong = "\u2714 " + _("right answer"), "\u2717 " + _("wrong answer")
     for a in answers:
-        if a.student != student or a.activity != "exit-ticket":
+        if a.student != student or a.activity not in (ACTIVITY, *CHECKS):
             continue
         item = asked_item(a)
         if item is not None:
@@ -439,7 +462,7 @@ def variants_html(answers: Sequence[Answer], hide_names: bool, student: str = ""
                 answer = signed(Shape(a.kind, terms_of(a.terms)).answer)
             except ValueError:
                 answer = ""
-        rows.append([f"L{a.lesson}.{a.item}", str(a.variant) if own_numbers(a) else "",
+        rows.append([question_label(a), str(a.variant) if own_numbers(a) else "",
                      question_words(a), answer, given_words(a), right if a.right else wrong])
     return _table("icg-class-variants-table",
                   [_("Question"), _("Variant"), _("Words"), _("Answer"), _("Their answer"),
@@ -466,6 +489,79 @@ def skills_html(summary: Summary, hide_names: bool) -> str:
         rows.append([name] + [status_name(x) for x in statuses])
         attrs.append(" data-flagged='1'" if "flagged" in statuses else "")
     return _table("icg-class-skills-table", head, rows, attrs)
+
+
+UnitResults = dict[str, dict[str, dict[str, bool]]]
+
+
+def unit_results(firsts: dict[str, list[tuple[str, str, str, bool]]] | None) -> UnitResults:
+    """Each student's first answers to each unit check on the first day they took it (a
+    check taken again on a later day keeps the first day's): name -> check -> question ->
+    right. `firsts`: name -> [(day, activity, item, right)], oldest first
+    (ClassAnswers.firsts_of)."""
+    out: UnitResults = {}
+    for name, rows in (firsts or {}).items():
+        first_day: dict[str, str] = {}
+        for day, activity, item, right in rows:
+            if activity in CHECKS and first_day.setdefault(activity, day) == day:
+                out.setdefault(name, {}).setdefault(activity, {}).setdefault(item, right)
+    return out
+
+
+def unit_score(results: UnitResults, name: str, check: str) -> int | None:
+    """A student's score on a unit check (the first answers right), None when not taken."""
+    marks = results.get(name, {}).get(check)
+    return None if not marks else sum(marks.values())
+
+
+def _skill_items(skill: str) -> list[str]:
+    """The questions of each unit check that ask `skill` ('3')."""
+    return [str(i + 1) for i, s in enumerate(CHECK_SKILLS) if s == skill]
+
+
+def _marks_text(marks: dict[str, bool] | None, items: Sequence[str]) -> str:
+    if not marks:
+        return "\u2013"
+    return "".join("\u2013" if i not in marks else "\u2714" if marks[i] else "\u2717"
+                   for i in items)
+
+
+def _unit_share(results: UnitResults, check: str, items: Sequence[str]) -> str:
+    given = [marks[i] for st in results.values() if (marks := st.get(check))
+             for i in items if i in marks]
+    return "\u2014" if not given else f"{round(100 * sum(given) / len(given))}%"
+
+
+def unit_html(results: UnitResults, hide_names: bool) -> str:
+    """The unit's two checks side by side: per student their readiness and end-of-unit
+    scores, and per skill the start's mark beside the end's; first the whole class's share
+    right at the start and at the end of each skill. With names hidden, the class's row
+    alone."""
+    if not results:
+        return "<p>" + html.escape(_("No readiness or end-of-unit check answered yet.")) + "</p>"
+    n = len(CHECK_SKILLS)
+    head = ([_("Student"), _("{check} (out of {n})").format(check=_(NAMES[CHECKS[0]]), n=n),
+             _("{check} (out of {n})").format(check=_(NAMES[CHECKS[1]]), n=n)]
+            + [_(SKILL_NAMES[k]) for k in CHECK_SKILLS])
+    arrow = " \u2192 "
+    everyone = [_("Whole class ({n} students), share right").format(n=len(results)),
+                *(_unit_share(results, check, [str(i + 1) for i in range(n)])
+                  for check in CHECKS)]
+    everyone += [arrow.join(_unit_share(results, check, _skill_items(k)) for check in CHECKS)
+                 for k in CHECK_SKILLS]
+    rows, attrs = [everyone], [" data-class='1'"]
+    if not hide_names:
+        for name in sorted(results, key=str.casefold):
+            scores = [unit_score(results, name, check) for check in CHECKS]
+            rows.append([name, *("\u2014" if s is None else str(s) for s in scores)]
+                        + [arrow.join(_marks_text(results[name].get(check), _skill_items(k))
+                                      for check in CHECKS) for k in CHECK_SKILLS])
+            attrs.append("")
+    legend = _("Each skill: the readiness check at the start of the unit \u2192 the end-of-unit "
+               "check; \u2714 right at the first answer, \u2717 not right, \u2013 not taken. "
+               "The start is read from every day kept: keep answers longer than the unit lasts.")
+    return ("<p>" + html.escape(legend) + "</p>"
+            + _table("icg-class-unit-table", head, rows, attrs))
 
 
 def mistake_students(wrong: Sequence[Answer]) -> list[tuple[str, int]]:
@@ -507,6 +603,8 @@ def most_missed_html(summary: Summary, limit: int = 5) -> str:
 def gradebook_header() -> list[str]:
     return ([_("student")] + [_("exit ticket, lesson {lesson} (out of {n})").format(
         lesson=n, n=len(items)) for n, items in TICKETS.items()]
+        + [_("{check} (out of {n})").format(check=_(ACTIVITY_WORDS[check]),
+                                            n=len(CHECK_SKILLS)) for check in CHECKS]
         + [skill_name(k) for k in SKILLS])
 
 
@@ -534,16 +632,18 @@ def ticket_scores(summary: Summary, earlier: dict[str, list[tuple[str, int, str,
 
 
 def gradebook_rows(summary: Summary, earlier: dict[str, list[tuple[str, int, str, bool]]]
-                   | None = None) -> list[list[object]]:
+                   | None = None, unit: UnitResults | None = None) -> list[list[object]]:
     """A row per student: each lesson's exit-ticket score (a number: the first answers
     right, out of the ticket's questions, as the header says; empty when not taken), every
-    kept day's, and each skill's standing."""
+    kept day's, the unit checks' scores (`unit`: unit_results) and each skill's standing."""
     scores = ticket_scores(summary, earlier)
-    names = sorted({*scores, *summary.skills}, key=str.casefold)
+    unit = unit or {}
+    names = sorted({*scores, *summary.skills, *unit}, key=str.casefold)
     rows: list[list[object]] = []
     for name in names:
         mine = scores.get(name, {})
         row: list[object] = [name] + [mine.get(lesson, "") for lesson in TICKETS]
+        row += ["" if (s := unit_score(unit, name, check)) is None else s for check in CHECKS]
         st = summary.skills.get(name, {})
         row += [status_name(st.get(k, SkillState()).status()) for k in SKILLS]
         rows.append(row)
@@ -591,6 +691,8 @@ class AnswersPanel(widgets.VBox):
         self.mistakes = html_widget(classes=("icg-class-mistakes",))
         self.download = html_widget(classes=("icg-class-csv",))
         self.skills = html_widget(classes=("icg-class-skills",))
+        self.unit = html_widget(classes=("icg-class-unit",))
+        self.unit_results: UnitResults = {}
         self.missed = html_widget(classes=("icg-class-missed",))
         self.practise_choice = widgets.Dropdown(options=[], description=_("Mistake:"),
                                                 style={"description_width": "initial"})
@@ -599,7 +701,8 @@ class AnswersPanel(widgets.VBox):
             tooltip=_("the students who showed this mistake get practice on it next"))
         self.gradebook_button = make_button(
             _("Make the gradebook CSV"), self.make_gradebook,
-            tooltip=_("a row per student: each exit ticket's score and each skill's standing"))
+            tooltip=_("a row per student: each exit ticket's and unit check's score and each "
+                      "skill's standing"))
         self.gradebook = html_widget(classes=("icg-class-gradebook",))
         self.csv_button = make_button(_("Make the CSV of today's answers"), self.make_csv,
                                       tooltip=_("a file of today's answers, one row an "
@@ -626,6 +729,7 @@ class AnswersPanel(widgets.VBox):
             widgets.HBox([self.practise_choice, self.practise_button],
                          layout=shared_layout(flex_flow="row wrap", align_items="center")),
             html_widget(heading(html.escape(_("Skills (practice)")))), self.skills,
+            html_widget(heading(html.escape(_("The unit's checks: start and end")))), self.unit,
             html_widget(heading(html.escape(_("Most missed, for tomorrow's warm-up")))),
             self.missed,
             html_widget(heading(html.escape(_("Today's answers")))),
@@ -665,6 +769,7 @@ class AnswersPanel(widgets.VBox):
             answers = self.answers.answers(day)
             earlier = self.answers.practice_firsts_before(day)
             presence = self.answers.presence(day)
+            unit = self.answers.firsts_of(CHECKS)
         except StoreUnavailable as e:
             self.message.show(room_error_text(e), "error")
             return False
@@ -685,6 +790,8 @@ class AnswersPanel(widgets.VBox):
         self._draw_numbers()
         self.mistakes.value = mistakes_html(self.summary, hide)
         self.skills.value = skills_html(self.summary, hide)
+        self.unit_results = unit_results(unit)
+        self.unit.value = unit_html(self.unit_results, hide)
         self.missed.value = most_missed_html(self.summary)
         options = [(mistake_label(m), m) for m in MISTAKES
                    if m in self.summary.mistakes and MISTAKE_SKILL.get(m)]
@@ -738,7 +845,8 @@ class AnswersPanel(widgets.VBox):
 
     def make_gradebook(self) -> bool:
         """The gradebook as a CSV file: a row per student, a column per lesson's exit-ticket
-        score and per skill's standing (for a spreadsheet or an LMS import)."""
+        score, per unit check's score and per skill's standing (for a spreadsheet or an LMS
+        import)."""
         now = self.clock()
         if not self.refresh():
             return False
@@ -747,7 +855,7 @@ class AnswersPanel(widgets.VBox):
         except StoreUnavailable as e:
             self.message.show(room_error_text(e), "error")
             return False
-        rows = gradebook_rows(self.summary, earlier)
+        rows = gradebook_rows(self.summary, earlier, self.unit_results)
         text = csv_of(rows, header=gradebook_header(), row=lambda r: r)
         self.gradebook.value = csv_link(text, day_of(now), len(rows), now, gradebook=True)
         return True

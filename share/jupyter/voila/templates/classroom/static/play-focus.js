@@ -232,13 +232,14 @@
     if (history.replaceState) history.replaceState(null, '', '#' + id);
   }, true);
 
-  // 5. Enter in an answer box (a table's, an exit ticket's, a practice set's) checks it (the
-  //    kernel handles the submit) and then the focus goes where the answer leads: to the next
-  //    step when one is offered (a button that was not usable before: "Turn up all the
-  //    cards", "Next question"), else to the result (the message that changed), as long as
-  //    the student has not moved the focus meanwhile. A lesson's button pressed by keyboard that
-  //    then goes ("Next question", a choice) leaves the focus on what comes next (followButton).
-  var ANSWER = '.icg-answer, .icg-exit-ticket, .icg-practice';
+  // 5. Enter in an answer box (a table's, an exit ticket's or unit check's, a practice set's)
+  //    checks it (the kernel handles the submit) and then the focus goes where the answer
+  //    leads: to the next step when one is offered (a button that was not usable before:
+  //    "Turn up all the cards", "Next question"), else to the result (the message that
+  //    changed), as long as the student has not moved the focus meanwhile. A lesson's button
+  //    pressed by keyboard that then goes ("Next question", a choice) leaves the focus on what
+  //    comes next (followButton).
+  var ANSWER = '.icg-answer, .icg-exit-ticket, .icg-unit-check, .icg-practice';
   var RESULT = '[role=status], [role=alert], .icg-msg';
 
   // the buttons an answer may lead to: not the page's controls, and not the name bar's
@@ -304,7 +305,7 @@
   // question"): the focus goes to a box shown anew (the next question's), else to a button
   // offered anew ("Next question"), else the first box or button of the exit ticket.
   function followButton(button) {
-    var area = button.closest('.icg-exit-ticket, .icg-practice');
+    var area = button.closest('.icg-exit-ticket, .icg-unit-check, .icg-practice');
     if (!area || area.closest(GAME)) return;
     var inputs = function () {
       return Array.prototype.filter.call(area.querySelectorAll('input'), usable);
@@ -340,7 +341,7 @@
     var box = e.target;
     if (!box || !box.matches) return;
     if (!box.matches(GAME + ' input, .icg-teacher-gate input, .icg-exit-ticket input, '
-                     + '.icg-practice input')) return;
+                     + '.icg-unit-check input, .icg-practice input')) return;
     box.dispatchEvent(new Event('change', {bubbles: true}));
     if (box.closest(ANSWER)) followAnswer(box);
   }, true);
