@@ -30,7 +30,8 @@ from test_keyboard import _ACTIVE_JS, press_card, tab_to
 
 from widgets.words import card_name
 
-LESSONS = sorted((Path(__file__).resolve().parents[2] / "lessons").glob("*.ipynb"))
+LESSONS_DIR = Path(__file__).resolve().parents[2] / "lessons"
+LESSONS = sorted(LESSONS_DIR.glob("*.ipynb"))
 DEVICES = {  # name: (width, height, device scale)
     "chromebook": (1366, 657, 1),
     "ipad-portrait": (768, 1024, 1),
@@ -197,14 +198,17 @@ def _report(found: dict[str, list[dict]], keep: Any) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def visited(lessons_server: Any, browser: Any) -> Any:
-    """`visited(stem)`: the lesson page loaded once for every check made on it at rest (its
-    own text and widgets, its card table, the table's first screen), then closed: at the
-    Chromebook's size first (a table's lesson: the first screen measured and shot, with the
-    table's top at the top of the window), then resized through every device, audited and
-    shot at each. Returns {"found": {device: problems}, "first": the first screen or None,
-    "problems": the page's console errors and error texts}."""
+def visited(lessons_server: Any, browser: Any, bt: Any) -> Any:
+    """`visited(stem)`: the lesson page loaded once for every check made on it at rest (what
+    every lesson page must be, test_lesson_pages.py's `check_lesson_page`; its own text and
+    widgets, its card table, the table's first screen), then closed: at the Chromebook's size
+    first (a table's lesson: the first screen measured and shot, with the table's top at the
+    top of the window), then resized through every device, audited and shot at each. Returns
+    {"page": what check_lesson_page found wrong or None, "found": {device: problems},
+    "first": the first screen or None, "problems": the page's console errors and error
+    texts}."""
     from conftest import VoilaPage, close_context
+    from test_lesson_pages import check_lesson_page, check_policy_in_force, open_lesson_page
 
     done: dict[str, dict] = {}
 
@@ -215,8 +219,14 @@ def visited(lessons_server: Any, browser: Any) -> Any:
             try:
                 vp = VoilaPage(ctx, stem)
                 table = TABLE_OF.get(stem)
-                vp.open(lessons_server.page_url(f"{stem}.ipynb"),
-                        expect_widgets=table is not None)
+                notebook = LESSONS_DIR / f"{stem}.ipynb"
+                seconds = open_lesson_page(vp, lessons_server, notebook,
+                                           expect_widgets=table is not None)
+                page = None
+                try:
+                    check_lesson_page(vp, notebook, bt, seconds)
+                except AssertionError as e:  # reported by test_lesson_page_is_all_it_must_be
+                    page = f"{e}" or repr(e)
                 first = None
                 if table is not None:
                     vp.page.wait_for_timeout(SETTLE_MS)
@@ -224,13 +234,26 @@ def visited(lessons_server: Any, browser: Any) -> Any:
                                              [ROOT_JS[table], NEEDED_JS[table]])
                     vp.page.screenshot(path=str(_artifact(f"devices-first-screen-{table}")))
                 found = _audit_every_device(vp, stem)
-                done[stem] = {"found": found, "first": first, "problems": vp.problems(),
+                done[stem] = {"page": page, "found": found, "first": first,
+                              "problems": vp.problems(),
                               "example": _example_in_large_print(vp, stem)}
+                if page is None:
+                    try:
+                        check_policy_in_force(vp)
+                    except AssertionError as e:
+                        done[stem]["page"] = f"{e}" or repr(e)
             finally:
                 close_context(ctx)
         return done[stem]
 
     return visit
+
+
+@pytest.mark.parametrize("notebook", LESSONS, ids=[p.stem for p in LESSONS])
+def test_lesson_page_is_all_it_must_be(notebook: Path, visited: Any) -> None:
+    """test_lesson_pages.py's checks of a lesson page (clean, CSP, accessible, its language,
+    no teacher's answer), on this visit of the English page."""
+    assert visited(notebook.stem)["page"] is None, visited(notebook.stem)["page"]
 
 
 @pytest.mark.parametrize("notebook", LESSONS, ids=[p.stem for p in LESSONS])

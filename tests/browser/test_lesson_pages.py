@@ -1,5 +1,6 @@
 """Every lesson page, in English (lessons/) and in Spanish (lessons/es/), opened once in a real
-browser and checked for everything a page must be:
+browser and checked for everything a page must be (`check_lesson_page`: the Spanish pages here,
+the English ones on test_devices.py's one visit of each page, before its device sizes):
 
 - it loads cleanly: its widgets visible and live (a kernel websocket), no console error, no
   page error, no request leaving the machine, no error text in the page;
@@ -38,9 +39,10 @@ from test_a11y import axe_check, sign_problems
 from test_answers_for_the_teacher import answer_key_strings_on
 
 LESSONS_DIR = Path(__file__).resolve().parents[2] / "lessons"
-# Every lesson in English (lessons/) and in Spanish (lessons/es/: ids "es-03_hit_me").
-LESSONS = sorted(LESSONS_DIR.glob("*.ipynb")) + sorted(LESSONS_DIR.glob("es/*.ipynb"))
-IDS = ["-".join(p.relative_to(LESSONS_DIR).with_suffix("").parts) for p in LESSONS]
+# Every lesson in Spanish (lessons/es/: ids "es-03_hit_me"); the English ones (lessons/) are
+# checked by test_devices.py, on its one visit of each page.
+SPANISH = sorted(LESSONS_DIR.glob("es/*.ipynb"))
+IDS = ["-".join(p.relative_to(LESSONS_DIR).with_suffix("").parts) for p in SPANISH]
 # Errors raised a moment after the widgets appear (a failing callback, a late script) count.
 SETTLE_MS = 1500
 
@@ -89,14 +91,21 @@ _LATE_WIDGET = """async () => {
 }"""
 
 
-@pytest.mark.parametrize("notebook", LESSONS, ids=IDS)
-def test_lesson_page(notebook: Path, lessons_server: Any, open_page: Any, bt: Any) -> None:
-    name = notebook.relative_to(LESSONS_DIR).as_posix()
-    ident = "-".join(notebook.relative_to(LESSONS_DIR).with_suffix("").parts)
-    vp = open_page(ident)
+def open_lesson_page(vp: Any, lessons_server: Any, notebook: Path, *,
+                     expect_widgets: bool = False) -> float:
+    """Open a lesson page in `vp` (a fresh context), recording every CSP violation from the
+    first script on; the seconds it took to load."""
     vp.context.add_init_script(_RECORD_VIOLATIONS)
     # open() waits until every widget view the executed notebook displays is rendered.
-    seconds = vp.open(lessons_server.page_url(name), expect_widgets=False)
+    return vp.open(lessons_server.page_url(notebook.relative_to(LESSONS_DIR).as_posix()),
+                   expect_widgets=expect_widgets)
+
+
+def check_lesson_page(vp: Any, notebook: Path, bt: Any, seconds: float) -> None:
+    """Everything a lesson page must be (the module's text), on the page `open_lesson_page`
+    loaded, but the policy's positive control (`check_policy_in_force`, done last)."""
+    name = notebook.relative_to(LESSONS_DIR).as_posix()
+    ident = "-".join(notebook.relative_to(LESSONS_DIR).with_suffix("").parts)
     vp.page.wait_for_timeout(SETTLE_MS)
     vp.screenshot(f"lesson-{ident}")
 
@@ -138,7 +147,19 @@ def test_lesson_page(notebook: Path, lessons_server: Any, open_page: Any, bt: An
     if name == "01_integers_with_cards.ipynb":
         assert vp.page.evaluate(_LATE_WIDGET) == "drawn"
 
-    # Positive control, last (it adds to the page): the policy is in force on this page.
+
+def check_policy_in_force(vp: Any) -> None:
+    """The positive control, the last thing done on a page (it adds a script and an image
+    to it, and their refusals are console errors): the policy is in force on this page."""
     control = vp.page.evaluate(_CONTROL)
     assert control["ran"] is False, "an inline script ran despite the CSP"
     assert any(v.startswith("script-src") for v in control["reported"]), control
+
+
+@pytest.mark.parametrize("notebook", SPANISH, ids=IDS)
+def test_lesson_page(notebook: Path, lessons_server: Any, open_page: Any, bt: Any) -> None:
+    """A Spanish lesson page (the English ones are checked on test_devices.py's one visit of
+    each page, before it goes through every device size)."""
+    vp = open_page("-".join(notebook.relative_to(LESSONS_DIR).with_suffix("").parts))
+    check_lesson_page(vp, notebook, bt, open_lesson_page(vp, lessons_server, notebook))
+    check_policy_in_force(vp)
