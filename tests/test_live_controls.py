@@ -4,6 +4,7 @@ name (and no confirmation code) in any panel."""
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -193,3 +194,58 @@ def test_a_page_without_a_name_is_listed_and_removed(rooms_url: str) -> None:
     assert panel.remove() is False
     assert "has a name now" in panel.message.value
     assert live.page(token) == ("in", "Bartholomew")
+
+
+def _numbers_by_row(table_html: str, words: str) -> list[str]:
+    """The "student N" of each row of a drawn table whose page column is `words`."""
+    return re.findall(rf"<td>(student \d+)</td><td>{re.escape(words)}</td>", table_html)
+
+
+def test_projector_mode_gives_a_student_one_number_everywhere(rooms_url: str) -> None:
+    """In projector mode a student has the same number in the class list, in the list of
+    pages (where a name can have two rows: a page in and one asking to move) and in the
+    student chooser: the teacher chooses the number the tables show and acts on that
+    student."""
+    live = open_live_class(rooms_url)
+    live.set_roster(["Desmond", "Amelia", "Bartholomew"])  # the school's order, not A to Z
+    for name in ("Amelia", "Bartholomew", "Desmond"):
+        live.pick(name)
+    live.pick("Amelia")  # Amelia on another device: waits for the teacher
+    panel = LiveControls(url=rooms_url, lessons=[])
+    panel.set_hide_names(True)
+    moving = _numbers_by_row(panel.pages_table.value, "wants to move to another device")
+    assert len(moving) == 1
+    chooser = dict(panel.name_choice.options)
+    assert chooser[moving[0]] == "Amelia"
+    roster_rows = _numbers_by_row(panel.roster_table.value, "in the class")
+    assert [chooser[n] for n in roster_rows] == ["Desmond", "Amelia", "Bartholomew"]
+    in_rows = _numbers_by_row(panel.pages_table.value, "in the class")
+    assert sorted(in_rows) == sorted(roster_rows)
+    panel.name_choice.value = chooser[moving[0]]
+    assert not panel.page_buttons["approve"].disabled
+    panel.page_buttons["approve"].click()
+    assert {p.name for p in live.pages() if p.state == "in"} == {"Amelia", "Bartholomew",
+                                                                 "Desmond"}
+    assert "Amelia" not in synced_text(panel)
+
+
+def test_a_lesson_and_size_being_chosen_stay_while_pages_open(rooms_url: str) -> None:
+    """The teacher chooses today's lesson and types the class size while the students' pages
+    open (each one a change of the class): the redraws keep what the teacher chose until the
+    button; a lesson or size set on another teacher's page is drawn."""
+    panel = LiveControls(url=rooms_url, lessons=[("2. Two", 2), ("3. Three", 3)])
+    live = open_live_class(rooms_url)
+    live.set_lesson(2, 20)
+    assert panel.poll() is True
+    assert (panel.lesson_choice.value, panel.class_size.value) == (2, 20)
+    panel.lesson_choice.value = 3
+    panel.class_size.value = 12
+    live.open_page(3)  # a student's page opens
+    live.pick("Amelia")
+    assert panel.poll() is True  # redrawn: the page is listed
+    assert (panel.lesson_choice.value, panel.class_size.value) == (3, 12)
+    panel.lesson_button.click()
+    assert (live.state().lesson, live.state().class_size) == (3, 12)
+    live.set_lesson(2, 25)  # another teacher's page
+    panel.poll()
+    assert (panel.lesson_choice.value, panel.class_size.value) == (2, 25)

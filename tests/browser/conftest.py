@@ -650,11 +650,13 @@ def ticket_question(ticket: Any, number: int, total: int = 5) -> tuple[str, list
 
 @pytest.fixture
 def open_page(browser: Any) -> Iterator[Callable[..., VoilaPage]]:
-    """Factory: a fresh browser context and page per call, closed after the test."""
+    """Factory: a fresh browser context and page per call, closed after the test. `options`:
+    more of the context's settings (a phone's `has_touch=True, is_mobile=True`)."""
     contexts = []
 
-    def make(name: str = "page", viewport: dict | None = None) -> VoilaPage:
-        ctx = browser.new_context(viewport=viewport or {"width": 1280, "height": 900})
+    def make(name: str = "page", viewport: dict | None = None, **options: Any) -> VoilaPage:
+        ctx = browser.new_context(viewport=viewport or {"width": 1280, "height": 900},
+                                  **options)
         contexts.append(ctx)
         return VoilaPage(ctx, name)
 

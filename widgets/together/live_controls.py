@@ -7,7 +7,8 @@ lesson 2, opened 10:41"), and can be removed and let back (by its id, never show
 
 Every action is one change of the live class's store (rooms/live_class.py); the students'
 pages see it at their next poll (widgets/together/live.py: half a second). In projector mode
-(`hide_names`) no name and no confirmation code is drawn.
+(`hide_names`) no name and no confirmation code is drawn: a student is "student 3" in every
+table and in the student chooser alike.
 """
 
 from __future__ import annotations
@@ -74,6 +75,7 @@ class LiveControls(widgets.VBox):
         self.hide_names = False
         self.version: int | None = None
         self.state: LiveState | None = None
+        self._numbers: dict[str, int] = {}  # projector mode's "student 3", by name
         if lessons is None:
             from widgets.lessons.course import student_lessons
 
@@ -188,15 +190,24 @@ class LiveControls(widgets.VBox):
         except StoreUnavailable as e:
             self.message.show(live_error_text(e), "error")
             return
-        self.state, self.version = state, state.version
+        drawn, self.state, self.version = self.state, state, state.version
+        # projector mode's numbers: the class list's order, then the typed names A to Z; one
+        # number a student in every table and in the chooser
+        listed = [r.name for r in roster]
+        typed = sorted({p.name for p in pages if p.name} - set(listed), key=str.casefold)
+        self._numbers = {name: i + 1 for i, name in enumerate([*listed, *typed])}
         self._drawing = True
         try:
             for name, box in self.toggles.items():
                 box.value = bool(getattr(state, name))
-            if state.lesson is not None and state.lesson in [v for _l, v in
-                                                              self.lesson_choice.options]:
-                self.lesson_choice.value = state.lesson
-            self.class_size.value = state.class_size
+            # the lesson and size the teacher may be choosing stay until the class's own
+            # change (the button here, or another teacher's page): not at every page opened
+            if drawn is None or (drawn.lesson, drawn.class_size) != (state.lesson,
+                                                                     state.class_size):
+                if state.lesson is not None and state.lesson in [
+                        v for _l, v in self.lesson_choice.options]:
+                    self.lesson_choice.value = state.lesson
+                self.class_size.value = state.class_size
         finally:
             self._drawing = False
         self.status.value = "<p role='status'>" + html.escape(self._status_words(state, pages)) \
@@ -204,10 +215,8 @@ class LiveControls(widgets.VBox):
         self.roster_table.value = self._roster_html(roster)
         unnamed = _unnamed_labels(pages)
         self.pages_table.value = self._pages_html(pages, unnamed)
-        names = sorted({p.name for p in pages if p.name} | {r.name for r in roster},
-                       key=str.casefold)
-        options = ([(_("student {n}").format(n=i + 1), n) for i, n in enumerate(names)]
-                   if self.hide_names else [(n, n) for n in names])
+        options = ([(self._hidden(n), n) for n in self._numbers] if self.hide_names else
+                   [(n, n) for n in sorted(self._numbers, key=str.casefold)])
         options += [(label, PAGE_CHOICE + page) for page, label in unnamed.items()]
         if list(self.name_choice.options) != options:
             chosen = self.name_choice.value
@@ -216,6 +225,10 @@ class LiveControls(widgets.VBox):
                 self.name_choice.value = chosen
         self._pages = pages
         self._update_buttons()
+
+    def _hidden(self, name: str) -> str:
+        """A student as projector mode shows them: "student 3", the same number everywhere."""
+        return _("student {n}").format(n=self._numbers[name])
 
     def _status_words(self, state: LiveState, pages: list[Any]) -> str:
         inside = sum(p.state == "in" for p in pages)
@@ -252,8 +265,8 @@ class LiveControls(widgets.VBox):
         head = [_("Student"), _("Code"), _("Page")] if confirm else [_("Student"), _("Page")]
         out = ["<table class='icg-live-roster-table'><thead><tr>",
                *(f"<th scope='col'>{html.escape(h)}</th>" for h in head), "</tr></thead><tbody>"]
-        for i, r in enumerate(roster):
-            name = _("student {n}").format(n=i + 1) if self.hide_names else r.name
+        for r in roster:
+            name = self._hidden(r.name) if self.hide_names else r.name
             cells = [name]
             if confirm:
                 cells.append("\u2014" if self.hide_names else r.code)
@@ -269,11 +282,11 @@ class LiveControls(widgets.VBox):
         head = [_("Student"), _("Page"), _("Since")]
         out = ["<table class='icg-live-pages-table'><thead><tr>",
                *(f"<th scope='col'>{html.escape(h)}</th>" for h in head), "</tr></thead><tbody>"]
-        for i, p in enumerate(pages):
+        for p in pages:
             if not p.name:
                 name = unnamed[p.page]
             else:
-                name = _("student {n}").format(n=i + 1) if self.hide_names else p.name
+                name = self._hidden(p.name) if self.hide_names else p.name
             cells = [name, _page_state_words(p.state, p.moving), time_ago(now - p.at)]
             out.append(f"<tr data-state='{p.state}'>" + "".join(
                 f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>")
