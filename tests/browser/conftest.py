@@ -506,6 +506,14 @@ class VoilaPage:
             # a refused page (503 "class is full", 429) has no spinner to wait for: say so
             text = " ".join(self.page.inner_text("body").split())[:300]
             raise AssertionError(f"{url} answered HTTP {response.status}: {text}")
+        self.wait_loaded(expect_widgets=expect_widgets, timeout_ms=timeout_ms)
+        return time.monotonic() - t0
+
+    def wait_loaded(self, *, expect_widgets: bool = True,
+                    timeout_ms: int = LOAD_TIMEOUT_MS) -> None:
+        """Wait until the page being loaded (by `open`, or by a link the student clicked) ran
+        every cell and shows every widget the notebook displays (with `expect_widgets`, at
+        least one)."""
         # Voila hides #loading (its spinner) once every cell has run.
         self.page.wait_for_function(
             "() => { const l = document.getElementById('loading');"
@@ -523,7 +531,6 @@ class VoilaPage:
                 " && e.getBoundingClientRect().height > 0).length >= n",
                 arg=wanted, timeout=timeout_ms,
             )
-        return time.monotonic() - t0
 
     # -- what the page holds
     def problems(self) -> list[str]:

@@ -1,6 +1,8 @@
 """Every lesson page, in English (lessons/) and in Spanish (lessons/es/), opened once in a real
-browser and checked for everything a page must be (`check_lesson_page`: the Spanish pages here,
-the English ones on test_devices.py's one visit of each page, before its device sizes):
+browser and checked for everything a page must be (`check_lesson_page`: the Spanish guide, kit,
+practice, class view and play-together pages here, the Spanish lessons on test_spanish.py's
+journey through them, the English pages on test_devices.py's one visit of each page, before its
+device sizes):
 
 - it loads cleanly: its widgets visible and live (a kernel websocket), no console error, no
   page error, no request leaving the machine, no error text in the page;
@@ -31,6 +33,7 @@ test_pages.py.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -38,15 +41,20 @@ import pytest
 from test_a11y import axe_check, sign_problems
 from test_answers_for_the_teacher import answer_key_strings_on
 
+from widgets.lessons import course
+
 LESSONS_DIR = Path(__file__).resolve().parents[2] / "lessons"
-# Every lesson in Spanish (lessons/es/: ids "es-03_hit_me"); the English ones (lessons/) are
-# checked by test_devices.py, on its one visit of each page.
-SPANISH = sorted(LESSONS_DIR.glob("es/*.ipynb"))
+# The Spanish pages (lessons/es/: ids "es-03_hit_me") a student does not reach by the lessons'
+# links: those (the start page and every student lesson) are checked on the way by
+# test_spanish.py's journey, the English pages (lessons/) by test_devices.py, on its one visit
+# of each page.
+JOURNEY = {"00_start_here.ipynb", *(lesson.file for lesson in course.student_lessons("es"))}
+SPANISH = sorted(p for p in LESSONS_DIR.glob("es/*.ipynb") if p.name not in JOURNEY)
 IDS = ["-".join(p.relative_to(LESSONS_DIR).with_suffix("").parts) for p in SPANISH]
 # Errors raised a moment after the widgets appear (a failing callback, a late script) count.
 SETTLE_MS = 1500
 
-_RECORD_VIOLATIONS = """
+RECORD_VIOLATIONS = """
 window.__cspViolations = [];
 document.addEventListener('securitypolicyviolation', function (e) {
   window.__cspViolations.push(e.violatedDirective + ' blocked ' + (e.blockedURI || 'inline') +
@@ -95,7 +103,7 @@ def open_lesson_page(vp: Any, lessons_server: Any, notebook: Path, *,
                      expect_widgets: bool = False) -> float:
     """Open a lesson page in `vp` (a fresh context), recording every CSP violation from the
     first script on; the seconds it took to load."""
-    vp.context.add_init_script(_RECORD_VIOLATIONS)
+    vp.context.add_init_script(RECORD_VIOLATIONS)
     # open() waits until every widget view the executed notebook displays is rendered.
     return vp.open(lessons_server.page_url(notebook.relative_to(LESSONS_DIR).as_posix()),
                    expect_widgets=expect_widgets)
@@ -128,6 +136,12 @@ def check_lesson_page(vp: Any, notebook: Path, bt: Any, seconds: float) -> None:
         "() => JSON.parse(document.getElementById('classroom-words').textContent).lang")
     assert block == lang
 
+    # A Spanish page links Spanish pages only (or the credited site).
+    if lang == "es":
+        hrefs = vp.page.eval_on_selector_all(
+            "a[href]", "els => els.map(e => e.getAttribute('href'))")
+        assert [h for h in hrefs if re.match(r"^/voila/render/(?!es/)", h)] == []
+
     # No answer meant for the teacher only.
     if notebook.name != "teacher_guide.ipynb":
         assert answer_key_strings_on(vp, notebook.name, lang) == []
@@ -158,8 +172,7 @@ def check_policy_in_force(vp: Any) -> None:
 
 @pytest.mark.parametrize("notebook", SPANISH, ids=IDS)
 def test_lesson_page(notebook: Path, lessons_server: Any, open_page: Any, bt: Any) -> None:
-    """A Spanish lesson page (the English ones are checked on test_devices.py's one visit of
-    each page, before it goes through every device size)."""
+    """A Spanish page the lessons' links do not lead to (see SPANISH)."""
     vp = open_page("-".join(notebook.relative_to(LESSONS_DIR).with_suffix("").parts))
     check_lesson_page(vp, notebook, bt, open_lesson_page(vp, lessons_server, notebook))
     check_policy_in_force(vp)

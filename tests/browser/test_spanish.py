@@ -14,6 +14,7 @@ no serious or critical violation on it.
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ import pytest
 from widgets.lessons import course
 
 ROOT = Path(__file__).resolve().parents[2]
+LESSONS_DIR = ROOT / "lessons"
 LOCALE = ROOT / "widgets" / "locale"
 TIMEOUT = 30_000
 MAX_TURNS = 80
@@ -92,18 +94,29 @@ def english_on_page(vp: Any, sentences: list[str]) -> list[str]:
     return found
 
 
-def check_page(vp: Any, bt: Any, sentences: list[str], what: str) -> list[str]:
+def check_page(vp: Any, bt: Any, sentences: list[str], what: str,
+               seconds: float | None = None) -> list[str]:
     """What is wrong with a Spanish page as a whole: its language, English text, requests off
-    the server, serious or critical axe-core violations, console errors (the journey goes on,
-    so that one run reports every page)."""
+    the server, console errors, and for a lesson page (`what` its file in lessons/es/, loaded
+    in `seconds`) everything test_lesson_pages.py's `check_lesson_page` asks of it (axe-core,
+    the Content-Security-Policy, no teacher's answer...), else serious or critical axe-core
+    violations (the journey goes on, so that one run reports every page)."""
+    from test_lesson_pages import check_lesson_page
+
     out = []
     lang = vp.page.evaluate("() => document.documentElement.lang")
     if lang != "es":
         out.append(f'{what}: <html lang="{lang}">')
     out += [f"{what}: English: {e}" for e in english_on_page(vp, sentences)]
-    violations = vp.axe_violations()
-    if violations:
-        out.append(f"{what}: axe violations\n{bt.format_violations(violations)}")
+    if seconds is not None:
+        try:
+            check_lesson_page(vp, LESSONS_DIR / "es" / what, bt, seconds)
+        except AssertionError as e:
+            out.append(f"{what}: {e}")
+    else:
+        violations = vp.axe_violations()
+        if violations:
+            out.append(f"{what}: axe violations\n{bt.format_violations(violations)}")
     out += [f"{what}: {p}" for p in vp.problems()]
     return out
 
@@ -195,8 +208,11 @@ def next_link(page: Any) -> Any:
 @pytest.mark.timeout(1800)
 def test_a_spanish_student_goes_through_every_lesson(lessons_server: Any, open_page: Any,
                                                      bt: Any) -> None:
+    from test_lesson_pages import RECORD_VIOLATIONS
+
     sentences = english_sentences()
     vp = open_page("es-journey")
+    vp.context.add_init_script(RECORD_VIOLATIONS)  # on every page of the journey
     page = vp.page
     vp.open(lessons_server.url, expect_widgets=False)
     assert page.evaluate("() => document.documentElement.lang") == "en"
@@ -206,18 +222,21 @@ def test_a_spanish_student_goes_through_every_lesson(lessons_server: Any, open_p
 
     start = course.by_file("00_start_here.ipynb", "es")
     page.get_by_role("link", name=start.title).click()
+    t0 = time.monotonic()
     page.wait_for_url("**/voila/render/es/00_start_here.ipynb", timeout=TIMEOUT)
-    vp.open(page.url, expect_widgets=False)
-    wrong += check_page(vp, bt, sentences, start.file)
+    vp.wait_loaded(expect_widgets=False)
+    wrong += check_page(vp, bt, sentences, start.file, time.monotonic() - t0)
 
     visited = []
     link = page.locator(".icg-lesson-list a").first  # the first lesson, from the start page
     for lesson in course.student_lessons("es"):
         assert link.inner_text().strip().endswith(course.display_name(lesson)), \
             (link.inner_text(), lesson.title)
+        t0 = time.monotonic()
         link.click()
         page.wait_for_url(f"**/voila/render/es/{lesson.file}", timeout=TIMEOUT)
-        vp.open(page.url, expect_widgets=True)
+        vp.wait_loaded(expect_widgets=True)
+        seconds = time.monotonic() - t0
         visited.append(lesson.file)
         if lesson.file == "03_hit_me.ipynb":
             play_hit_me_round(vp)
@@ -226,7 +245,7 @@ def test_a_spanish_student_goes_through_every_lesson(lessons_server: Any, open_p
             text = play_flapjack_game(vp)
             assert text.strip(), "the game's end is announced"
             vp.screenshot("es-flapjack-end")
-        wrong += check_page(vp, bt, sentences, lesson.file)
+        wrong += check_page(vp, bt, sentences, lesson.file, seconds)
         hrefs = page.eval_on_selector_all(
             "a[href]", "els => els.map(e => e.getAttribute('href'))")
         for href in hrefs:  # a Spanish page links Spanish pages only (or the credited site)
@@ -239,19 +258,3 @@ def test_a_spanish_student_goes_through_every_lesson(lessons_server: Any, open_p
     link.click()
     page.wait_for_url("**/voila/render/es/00_start_here.ipynb", timeout=TIMEOUT)
     assert wrong == [], "\n".join(wrong)
-
-
-@pytest.mark.parametrize("name", ["teacher_guide.ipynb", "printable_kit.ipynb"])
-def test_the_other_spanish_pages(name: str, lessons_server: Any, open_page: Any,
-                                 bt: Any) -> None:
-    """The teacher guide and the printable kit: lang="es", axe-core, no request off the
-    server. (The guide names English things a teacher needs, such as docs/deploy.md and
-    commands, so it is not checked for English words.)"""
-    vp = open_page(f"es-{Path(name).stem}")
-    vp.open(lessons_server.page_url(f"es/{name}"), expect_widgets=False)
-    assert vp.page.evaluate("() => document.documentElement.lang") == "es"
-    violations = vp.axe_violations()
-    assert violations == [], f"{name}: axe violations\n{bt.format_violations(violations)}"
-    assert vp.problems() == []
-    hrefs = vp.page.eval_on_selector_all("a[href]", "els => els.map(e => e.getAttribute('href'))")
-    assert all(not re.match(r"^/voila/render/(?!es/)", h) for h in hrefs), hrefs
