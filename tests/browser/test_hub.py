@@ -164,28 +164,35 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hub]:
         assert not alive, f"left running after the hub stopped: {[p.pid for p in alive]}"
 
 
-def _login(hub: Hub, vp: Any, name: str) -> str:
-    """Log in through the hub's form; return the URL the student lands on."""
+def _log_in(hub: Hub, vp: Any, name: str) -> None:
+    """Send the hub's login form; the hub then starts the student's server (its spawn-pending
+    page) and sends the browser on (`_landed`)."""
     page = vp.page
     page.goto(hub.url + "/hub/login", wait_until="domcontentloaded", timeout=TIMEOUT_MS)
     page.fill("#username_input", name)
     page.fill("#password_input", PASSWORD)
     page.click("#login_submit")
-    # The hub starts the student's server (spawn-pending page), then sends the browser on.
-    page.wait_for_url(re.compile(re.escape(hub.user_url(name)) + r"/voila/"),
-                      timeout=START_TIMEOUT * 1000, wait_until="domcontentloaded")
-    return page.url
+
+
+def _landed(hub: Hub, vp: Any, name: str) -> str:
+    """The URL a student who logged in lands on, once the hub has started their server."""
+    vp.page.wait_for_url(re.compile(re.escape(hub.user_url(name)) + r"/voila/"),
+                         timeout=START_TIMEOUT * 1000, wait_until="domcontentloaded")
+    return vp.page.url
 
 
 @pytest.fixture(scope="module")
 def students(hub: Hub, browser: Any, bt: Any) -> Iterator[dict[str, Any]]:
-    """Every user logged in, each in a browser context of their own: name -> (page, URL)."""
-    contexts, out = [], {}
+    """Every user logged in, each in a browser context of their own: name -> (page, URL).
+    They log in one after the other, as a class does, and the hub starts their servers side
+    by side."""
+    contexts, pages = [], {}
     for name in (*STUDENTS, CONTROL):
         ctx = browser.new_context(viewport={"width": 1280, "height": 900})
         contexts.append(ctx)
-        vp = bt.VoilaPage(ctx, f"hub-{name}")
-        out[name] = (vp, _login(hub, vp, name))
+        pages[name] = bt.VoilaPage(ctx, f"hub-{name}")
+        _log_in(hub, pages[name], name)
+    out = {name: (vp, _landed(hub, vp, name)) for name, vp in pages.items()}
     yield out
     for ctx in contexts:
         ctx.close()
