@@ -9,6 +9,9 @@ STAMP   := $(VENV)/.stamp
 PORT    ?= 8866
 # make class: where the server listens; 0.0.0.0 is every interface (the school network).
 HOST    ?= 0.0.0.0
+# make class LOG=class.log: the server's log in that file, rotated (5 files of 10 MB), instead
+# of the terminal. Either way its lines are capped per kind each minute (serving/log_cap.py).
+LOG     ?=
 LAB_PORT ?= 8888
 # The lesson a class is about to open and its pool of preheated kernels (one per student,
 # about 54 MiB each): make serve POOL_LESSON=03_hit_me POOL=30. Empty: every lesson keeps
@@ -111,8 +114,9 @@ define run_pytest
 endef
 
 # The strategy lab's charts drawn during one `make test`, shared by its stages (empty at its
-# start): the unit stage's served lesson 6 draws them, the browser and nbval stages' pages of
-# lesson 6 read them instead of drawing them again (about 2 minutes of a loaded machine each).
+# start): the first page of lesson 6 a stage serves draws them, every later one (the browser
+# and nbval stages' too) reads them instead of drawing them again (about 2 minutes of a loaded
+# machine each).
 TEST_CHART_CACHE := $(CURDIR)/tests/artifacts/chart-cache
 
 # Every stage, timed; the last line reads "== stages: lint Xs, unit Ys, site Ss, browser Zs,
@@ -177,7 +181,7 @@ serve: venv
 class: venv
 	@$(PY) -m widgets.page.teacher_key
 	$(PY) -m serving.class_server --no-browser --Voila.ip=$(HOST) --port=$(PORT) \
-	  --Voila.port_retries=0 \
+	  --Voila.port_retries=0 $(if $(LOG),--ClassVoila.log_file=$(LOG)) \
 	  $(if $(POOL_LESSON),--ClassroomKernelManager.pool_lesson=$(POOL_LESSON) \
 	  --ClassroomKernelManager.pool_lesson_size=$(POOL)) lessons/
 

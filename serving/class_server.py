@@ -34,7 +34,10 @@ from typing import Any
 
 import tornado.ioloop
 import tornado.web
+from traitlets import Float, Int, Unicode
 from voila.app import Voila
+
+from serving import log_cap
 
 ANY_HOST = ("", "0.0.0.0", "::", "*")
 # Interfaces of containers, virtual machines and VPNs: an address there is not on the school
@@ -292,7 +295,25 @@ def ready_banner(where: ClassAddress, started: int) -> str:
 
 class ClassVoila(Voila):
     """Voila with the projector page, printing the students' address once it listens, and
-    again once its preheated kernels are up, with the log lines of QUIET left out."""
+    again once its preheated kernels are up, with the log lines of QUIET left out and the log
+    bounded in size (serving/log_cap.py)."""
+
+    log_file = Unicode("", config=True, help=(
+        "Write the server's log to this file, rotated (log_files files of log_file_mb MB), "
+        "instead of the terminal."))
+    log_file_mb = Float(log_cap.LOG_FILE_BYTES / 2**20, config=True,
+                        help="Size of each log file, in MB (2**20 bytes).")
+    log_files = Int(log_cap.LOG_FILES, config=True,
+                    help="Log files kept: the one written and the older ones.")
+    log_lines_per_kind = Int(log_cap.PER_KIND, config=True, help=(
+        "Log lines of one kind (logger, level, message template) written each window; the "
+        "rest are counted in one line at the window's end."))
+    log_lines_per_window = Int(log_cap.PER_MINUTE, config=True,
+                               help="Log lines of all kinds written each window.")
+    log_window_s = Float(log_cap.WINDOW_S, config=True,
+                         help="The window of the log's caps, in seconds.")
+    log_line_chars = Int(log_cap.MAX_RECORD_CHARS, config=True,
+                         help="Characters of one log line (its traceback included).")
 
     def init_handlers(self) -> list:
         from jupyter_server.utils import url_path_join
@@ -307,8 +328,27 @@ class ClassVoila(Voila):
         self.log.addFilter(quiet)
         for handler in self.log.handlers:
             handler.addFilter(quiet)
+        self._bound_log()
         tornado.ioloop.IOLoop.current().add_callback(self._announce)
         super().start()
+
+    def _bound_log(self) -> None:
+        """Every log line through a `log_cap.LogCap`, to the terminal or to a rotating file;
+        a timer writes the summary of a window that ended with no line after it."""
+        cap = log_cap.LogCap(per_kind=self.log_lines_per_kind,
+                             per_minute=self.log_lines_per_window, window=self.log_window_s,
+                             max_chars=self.log_line_chars)
+        target = None
+        if self.log_file:
+            target = log_cap.rotating_file(self.log_file, int(self.log_file_mb * 2**20),
+                                           self.log_files)
+            print(f"The server's log is written to {self.log_file} (at most {self.log_files} "
+                  f"files of {self.log_file_mb:g} MB).", flush=True)
+        for handler in log_cap.bound_logs(self.log, cap, target):
+            handler.addFilter(QuietFilter())
+        self._log_timer = tornado.ioloop.PeriodicCallback(
+            lambda: log_cap.write(cap.flush()), 1000 * min(self.log_window_s, 10.0))
+        self._log_timer.start()
 
     def _where(self) -> ClassAddress:
         interfaces, up = system_interfaces()

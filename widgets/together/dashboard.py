@@ -693,6 +693,7 @@ class AnswersPanel(widgets.VBox):
         self.skills = html_widget(classes=("icg-class-skills",))
         self.unit = html_widget(classes=("icg-class-unit",))
         self.unit_results: UnitResults = {}
+        self._unit_drawn: Any = None  # the unit's checks and the projector mode last drawn
         self.missed = html_widget(classes=("icg-class-missed",))
         self.practise_choice = widgets.Dropdown(options=[], description=_("Mistake:"),
                                                 style={"description_width": "initial"})
@@ -790,8 +791,10 @@ class AnswersPanel(widgets.VBox):
         self._draw_numbers()
         self.mistakes.value = mistakes_html(self.summary, hide)
         self.skills.value = skills_html(self.summary, hide)
-        self.unit_results = unit_results(unit)
-        self.unit.value = unit_html(self.unit_results, hide)
+        if (unit, hide) != self._unit_drawn:  # the unit's checks change rarely in a class
+            self._unit_drawn = (unit, hide)
+            self.unit_results = unit_results(unit)
+            self.unit.value = unit_html(self.unit_results, hide)
         self.missed.value = most_missed_html(self.summary)
         options = [(mistake_label(m), m) for m in MISTAKES
                    if m in self.summary.mistakes and MISTAKE_SKILL.get(m)]
@@ -891,7 +894,8 @@ class AnswersPanel(widgets.VBox):
         except StoreUnavailable as e:
             self.message.show(room_error_text(e), "error")
             return False
-        self.download.value = ""  # a file made before holds what was deleted
+        # a file made before holds what was deleted (the gradebook: today's scores too)
+        self.download.value = self.gradebook.value = ""
         self.refresh()
         self.message.show(_("Today's class data is deleted ({n} answers).").format(n=n), "ok")
         return True
