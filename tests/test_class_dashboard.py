@@ -121,12 +121,15 @@ def test_delete_today_asks_first(panel: AnswersPanel) -> None:
     panel.ask_delete()
     panel.cancel_delete()
     assert len(panel.answers.answers(day_of(NOON))) == 8
+    assert panel.make_csv() is True and panel.make_gradebook() is True
     panel.ask_delete()
     assert panel.delete_today() is True
     assert panel.answers.answers(day_of(NOON)) == [] and panel.answers.presence(
         day_of(NOON)) == []
     assert "No exit-ticket answer yet" in panel.tickets.value
-    assert panel.download.value == "" and "(8 answers)" in panel.message.value
+    # the files made before hold what was deleted: their links go too
+    assert panel.download.value == "" and panel.gradebook.value == ""
+    assert "(8 answers)" in panel.message.value
     panel.make_csv()
     assert "0 rows" in panel.download.value
 
