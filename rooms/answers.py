@@ -30,7 +30,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -210,7 +210,7 @@ class ClassAnswers(Transactions):
 
     def __init__(self, url: str, *, busy_timeout: float = 5.0) -> None:
         super().__init__(url, busy_timeout=busy_timeout)
-        self.refused_first = 0  # second first tries refused
+        self.refused_first = 0  # second first tries written as later tries
         with self._write() as c:
             if self._db.postgres:  # two kernels creating the tables at once
                 c.execute("SELECT pg_advisory_xact_lock(4243)")
@@ -224,9 +224,9 @@ class ClassAnswers(Transactions):
 
     # ----- writing ------------------------------------------------------------------------------
     def record(self, answer: Answer) -> bool:
-        """Write one answer; False when an answer with its id is there already (a retry), or
-        when it is a second first try of that student at that item today (refused: the first
-        answer stays the first)."""
+        """Write one answer; False when an answer with its id is there already (a retry). A
+        second first try of that student at that item today is written as a later try (the
+        first answer stays the first; the answer is kept as evidence of the retake)."""
         a, key = answer.checked()
         with self._write() as c:
             if why := check_student_room(c, a.day, key, answer=True):  # rooms/caps.py
@@ -237,8 +237,7 @@ class ClassAnswers(Transactions):
                     "answer_id <> ?", (a.day, key, a.lesson, a.activity, a.item,
                                        a.answer_id)):
                 self.refused_first += 1
-                self._seen(c, a.student, key, a.lesson, a.at)
-                return False
+                a = replace(a, first_try=False)
             n = c.run("INSERT INTO icg_class_answers (answer_id, day, student, student_key, "
                       "partner, lesson, activity, item, kind, terms, variant, given, "
                       "right_answer, first_try, mistake, at) "
