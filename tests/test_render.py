@@ -299,3 +299,82 @@ def test_long_point_labels_stay_inside_the_narrow_drawing(value: int) -> None:
         w = CHAR * len(text)
         left = {"start": float(x), "middle": float(x) - w / 2, "end": float(x) - w}[anchor]
         assert 0 <= left and left + w <= NARROW_WIDTH, (text, x, anchor)
+
+
+# ----- the vertical number line (positive up) ---------------------------------------------------
+def _upright(html: str) -> str:
+    drawings = re.findall(r"<svg .*?</svg>", html)
+    assert len(drawings) == 1, "a vertical line is drawn once, at every width"
+    return drawings[0]
+
+
+def test_vertical_line_puts_positive_up_with_every_number_as_signed_text():
+    html = number_line_svg([Point(-4, "start"), Point(5, "end", "me")],
+                           Arrow(-4, 5, "rises 9"), vertical=True, unit=" °C",
+                           title="Temperature")
+    assert html.startswith('<figure class="icg-numberline icg-nl-upright"><svg')
+    svg = _upright(html)
+    assert 'class="icg-nl icg-nl-vertical"' in svg and 'role="img"' in svg
+    assert "<title>Temperature</title>" in svg
+    nums = re.findall(r'<text class="icg-nl-num" x="([\d.]+)" y="([\d.]+)" '
+                      r'text-anchor="end"[^>]*>([^<]+)</text>', svg)
+    at = {text: float(y) for _x, y, text in nums}
+    # every numbered tick says its signed value, and the greater number is higher up
+    assert [t for _x, _y, t in nums] == ["-10", "-8", "-6", "-4", "-2", "0", "+2", "+4", "+6",
+                                         "+8", "+10"]
+    assert at["+10"] < at["+2"] < at["0"] < at["-4"] < at["-10"]
+    assert len({x for x, _y, _t in nums}) == 1  # one column, at the left of the axis
+    axis = re.search(r'<line class="icg-nl-axis" x1="([\d.]+)" y1="([\d.]+)" x2="([\d.]+)" '
+                     r'y2="([\d.]+)"', svg)
+    assert axis[1] == axis[3] and float(nums[0][0]) < float(axis[1])
+    # the points on the axis, their labels (value as text, with the unit) at their height
+    dots = {float(cy) for cy in re.findall(r'<circle [^>]*cy="([\d.]+)"', svg)}
+    labels = {text: float(y) for y, text in re.findall(
+        r'<text class="icg-nl-ptlabel" x="[\d.]+" y="([\d.]+)"[^>]*>([^<]+)</text>', svg)}
+    assert set(labels) == {"start -4 °C", "end +5 °C"}
+    assert labels["end +5 °C"] < labels["start -4 °C"]
+    assert abs(labels["start -4 °C"] - at["-4"]) < 1 and min(dots) < max(dots)
+    # the arrow goes up, its head at +5
+    head = re.search(r'<path class="icg-nl-head" d="M[\d.]+ ([\d.]+) l-6 12 ', svg)
+    assert head and float(head[1]) == min(dots)
+    assert ">rises 9</text>" in svg
+    items = re.findall(r"<li>(.*?)</li>", html)
+    assert items == ["start at -4 °C", "end at +5 °C", "rises 9: from -4 to +5"]
+
+
+def test_vertical_line_falling_arrow_points_down():
+    svg = _upright(number_line_svg([Point(3, "noon"), Point(-5, "midnight")],
+                                   Arrow(3, -5, "falls 8"), vertical=True))
+    assert re.search(r'<path class="icg-nl-head" d="M[\d.]+ [\d.]+ l-6 -12 ', svg)
+
+
+def test_vertical_line_keeps_its_colours_in_forced_dark_mode():
+    """Every part is painted through a gradient of the drawing's own (forced dark mode leaves
+    those alone), on a white ground, as the horizontal line."""
+    svg = _upright(number_line_svg([Point(-4, "start")], Arrow(-4, 5, "rises 9"),
+                                   [Span(-4)], marks=[0], vertical=True))
+    assert '<rect class="icg-nl-bg"' in svg
+    paints = re.findall(r'(?:fill|stroke)="([^"]+)"', svg)
+    assert paints and all(p.startswith("url(#icg") for p in paints), paints
+    ids = set(re.findall(r'<linearGradient id="([^"]+)"', svg))
+    assert {p[5:-1] for p in paints} <= ids
+
+
+def test_vertical_line_labels_stay_apart_and_inside_at_phone_width():
+    """Labels at nearly the same height go to columns of their own; none passes the drawing's
+    right edge; the drawing is at least NARROW_WIDTH units wide, so its 13-unit labels stay
+    12 px or more in a 277 px figure (style.css shows it at most 360 px wide)."""
+    from widgets.table.render import FONT, NARROW_WIDTH
+
+    svg = _upright(number_line_svg([Point(2, "Ana"), Point(2, "Ben"), Point(3, "Cam"),
+                                    Point(-9, "a long name for a point")], vertical=True))
+    width = float(re.search(r'viewBox="0 0 ([\d.]+) ', svg)[1])
+    assert width >= NARROW_WIDTH and FONT * 277 / width >= 12
+    texts = [(float(x), float(y), t) for x, y, t in re.findall(
+        r'<text class="icg-nl-ptlabel" x="([\d.]+)" y="([\d.]+)"[^>]*>([^<]+)</text>', svg)]
+    assert len(texts) == 4
+    for i, (x, y, t) in enumerate(texts):
+        assert x + CHAR * len(t) <= width, t
+        for x2, y2, t2 in texts[i + 1:]:
+            apart = abs(y - y2) >= FONT or x + CHAR * len(t) <= x2 or x2 + CHAR * len(t2) <= x
+            assert apart, (t, t2)

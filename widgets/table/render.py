@@ -128,6 +128,13 @@ def _nice_range(values: Sequence[int], minimum: int) -> tuple[int, int]:
 NARROW_WIDTH = 300
 FONT = 13  # px of every label in SVG units (style.css sets the same size)
 CHAR = 0.6 * FONT  # estimated width of a character of a label
+#: The vertical line (positive up: a thermometer, heights above and below sea level) is drawn
+#: once, NARROW_WIDTH units wide or wider when its labels need it; style.css shows it at most
+#: 360 px wide, so its labels are 12 to 16 px from a 277 px phone figure up. Its whole numbers
+#: are at most V_STEP units apart, and the line at most V_LENGTH units long.
+V_STEP = 18
+V_LENGTH = 380
+V_AXIS = 64  # the axis's x: the numbers are at its left, the labels at its right
 
 
 def number_line_svg(
@@ -140,6 +147,8 @@ def number_line_svg(
     hi: int | None = None,
     title: str | None = None,
     width: int = 640,
+    vertical: bool = False,
+    unit: str = "",
 ) -> str:
     """A number line as inline SVG plus a text list of what it shows (for screen readers).
 
@@ -148,6 +157,11 @@ def number_line_svg(
     arrow and every span as text ("|-3| = 3"), so nothing is said by the picture alone.
     The drawing comes twice, `width` units wide and NARROW_WIDTH wide for small screens (the
     page shows one of them); only the caption is read out.
+
+    `vertical`: the line stands up, positive up (a thermometer, heights above and below sea
+    level), drawn once (`width` is not used): the numbers at the left of the axis, each point's
+    label, the arrow's and the spans' at its right, at their own height. `unit` follows every
+    point's value in its label and in the caption ("start -4 °C").
     """
     title = _("Number line") if title is None else title
     values = [p.value for p in points] + [s.value for s in spans] + list(marks)
@@ -160,13 +174,18 @@ def number_line_svg(
     hi = auto_hi if hi is None else max(hi, max(values, default=hi))
     if hi <= lo:
         hi = lo + 1
-    bits = _number_line_caption(points, arrow, spans, marks, limits)
+    bits = _number_line_caption(points, arrow, spans, marks, limits, unit)
     caption = "; ".join(bits)
-    wide = _drawing(points, arrow, spans, marks, limits, lo, hi, width, "icg-nl-wide",
-                    title, caption)
-    narrow = _drawing(points, arrow, spans, marks, limits, lo, hi, NARROW_WIDTH,
-                      "icg-nl-narrow", "", "")
     items = "".join(f"<li>{esc(t)}</li>" for t in bits if t)
+    if vertical:
+        upright = _vertical_drawing(points, arrow, spans, marks, limits, lo, hi, unit, title,
+                                    caption)
+        return (f'<figure class="icg-numberline icg-nl-upright">{upright}'
+                f'<figcaption><ul class="icg-nl-text">{items}</ul></figcaption></figure>')
+    wide = _drawing(points, arrow, spans, marks, limits, lo, hi, width, "icg-nl-wide",
+                    title, caption, unit)
+    narrow = _drawing(points, arrow, spans, marks, limits, lo, hi, NARROW_WIDTH,
+                      "icg-nl-narrow", "", "", unit)
     return (f'<figure class="icg-numberline">{wide}{narrow}'
             f'<figcaption><ul class="icg-nl-text">{items}</ul></figcaption></figure>')
 
@@ -205,7 +224,7 @@ class _Inks:
 
 def _drawing(points: Sequence[Point], arrow: Arrow | None, spans: Sequence[Span],
              marks: Sequence[int], limits: tuple[int, int] | None, lo: int, hi: int,
-             width: int, kind: str, title: str, caption: str) -> str:
+             width: int, kind: str, title: str, caption: str, unit: str = "") -> str:
     """One SVG of the line, `width` units wide, named `title: caption` (no title: hidden from
     screen readers, being a copy of the other drawing)."""
     pad = 24
@@ -213,7 +232,7 @@ def _drawing(points: Sequence[Point], arrow: Arrow | None, spans: Sequence[Span]
     def x(v: float) -> float:
         return round(pad + (v - lo) * (width - 2 * pad) / (hi - lo), 1)
 
-    rows, n_rows = _label_rows(points, x, width)
+    rows, n_rows = _label_rows(points, x, width, unit)
     top = 22 if arrow is not None and arrow.label else 8
     arrow_y = top + (8 if arrow is not None else 0)
     axis_y = arrow_y + 36 + 18 * (n_rows - 1)  # the top label row clears the arrowhead
@@ -238,13 +257,8 @@ def _drawing(points: Sequence[Point], arrow: Arrow | None, spans: Sequence[Span]
     parts.append(f'<line class="icg-nl-axis" x1="{x(lo)}" y1="{axis_y}" '
                  f'x2="{x(hi)}" y2="{axis_y}" stroke="{ink.paint("axis")}"/>')
     span_len = hi - lo
-    unit = (width - 2 * pad) / span_len  # SVG units per step of 1
-    step = next(s for s in (1, 5, 10, 20, 50, 100, 1000) if s * unit >= 5 or s == 1000)
-    step = max(step, 1 if span_len <= 30 else (5 if span_len <= 100 else 10))
     # numbers at least 4 characters apart ("-10" and a gap)
-    label_step = next(s for s in (5, 10, 20, 50, 100, 1000) if s * unit >= 4.5 * CHAR
-                      or s == 1000)
-    label_step = max(label_step, 5 if span_len <= 60 else 10)
+    step, label_step = _steps(span_len, (width - 2 * pad) / span_len, 4.5 * CHAR, (5, 10))
     special = sorted({*marks, *(limits or ())})
     ticks = []  # every tick in one path: a third of the drawing's bytes, redrawn every move
     for v in range(lo - lo % step, hi + 1, step):
@@ -307,13 +321,121 @@ def _drawing(points: Sequence[Point], arrow: Arrow | None, spans: Sequence[Span]
                      f'cy="{axis_y}" r="6" fill="{dot}"/>')
         parts.append(f'<text class="icg-nl-ptlabel" x="{tx}" y="{axis_y - 15 - 18 * k}" '
                      f'text-anchor="{anchor}" fill="{ink.paint("ptlabel")}">'
-                     f'{esc(_point_text(p))}</text>')
+                     f'{esc(_point_text(p, unit))}</text>')
     a11y = (f'role="img" aria-label="{esc(title)}: {esc(caption)}"' if title
             else 'aria-hidden="true"')
     name = f"<title>{esc(title)}</title>" if title else ""
     body = ink.finish("".join(parts), f"{kind} {width}")
     return (f'<svg class="icg-nl {kind}" viewBox="0 0 {width} {height}" {a11y} '
             f'preserveAspectRatio="xMidYMid meet">{name}{body}</svg>')
+
+
+def _steps(span_len: int, unit: float, label_gap: float, least: tuple[int, int]
+           ) -> tuple[int, int]:
+    """The steps between ticks and between numbered ticks on a line `span_len` long, `unit`
+    SVG units per whole number: ticks at least 5 units apart, numbers at least `label_gap`
+    apart and every least[0] (least[1] on a line longer than 60)."""
+    step = next(s for s in (1, 5, 10, 20, 50, 100, 1000) if s * unit >= 5 or s == 1000)
+    step = max(step, 1 if span_len <= 30 else (5 if span_len <= 100 else 10))
+    label_step = next(s for s in (1, 2, 5, 10, 20, 50, 100, 1000)
+                      if s >= least[0] and s * unit >= label_gap or s == 1000)
+    label_step = max(label_step, least[0] if span_len <= 60 else least[1])
+    return step, label_step
+
+
+def _vertical_drawing(points: Sequence[Point], arrow: Arrow | None, spans: Sequence[Span],
+                      marks: Sequence[int], limits: tuple[int, int] | None, lo: int, hi: int,
+                      unit: str, title: str, caption: str) -> str:
+    """The line standing up, positive up, named `title: caption`: the numbers right-aligned at
+    the left of the axis; the arrow and each span on a lane of their own at its right; every
+    label (the points', the arrow's, the spans') at the height it names, further right, past
+    the labels before it that it would touch (two points at the same height: side by side)."""
+    span_len = hi - lo
+    step_units = min(V_STEP, V_LENGTH / span_len)
+    top = 16
+
+    def y(v: float) -> float:
+        return round(top + (hi - v) * step_units, 1)
+
+    ink = _Inks()
+    lanes = (1 if arrow is not None else 0) + len(spans)
+    text_x = V_AXIS + 16 + 12 * lanes
+    # (height, text, ink part) of every label at the right of the axis
+    labels = [(y(p.value), _point_text(p, unit), "ptlabel") for p in points]
+    if arrow is not None and arrow.label:
+        labels.append(((y(arrow.start) + y(arrow.end)) / 2, arrow.label, "arrowlabel"))
+    labels += [((y(0) + y(s.value)) / 2, s.label or abs_text(s.value), "spanlabel")
+               for s in spans]
+    placed: list[tuple[float, float, float]] = []  # (height, x, end) of each label placed
+    xs = [0.0] * len(labels)
+    for i in sorted(range(len(labels)), key=lambda i: (labels[i][0], i)):
+        h, text, _part = labels[i]
+        # right of every label placed before that it would touch, at its own height
+        x = max([float(text_x)] + [end + 10 for h2, _x, end in placed
+                                   if abs(h - h2) < FONT + 4])
+        xs[i] = round(x, 1)
+        placed.append((h, x, x + CHAR * len(text)))
+    width = max([NARROW_WIDTH] + [round(end + 4) for _h, _x, end in placed])
+    height = round(y(lo) + top)
+    parts: list[str] = [f'<rect class="icg-nl-bg" x="0" y="0" width="{width}" '
+                        f'height="{height}"/>']
+    if limits is not None:
+        a, b = limits
+        if a > lo:
+            parts.append(f'<rect class="icg-nl-out" x="{V_AXIS - 12}" y="{y(a)}" width="24" '
+                         f'height="{round(y(lo) - y(a), 1)}"/>')
+        if b < hi:
+            parts.append(f'<rect class="icg-nl-out" x="{V_AXIS - 12}" y="{y(hi)}" width="24" '
+                         f'height="{round(y(b) - y(hi), 1)}"/>')
+    parts.append(f'<line class="icg-nl-axis" x1="{V_AXIS}" y1="{y(hi)}" x2="{V_AXIS}" '
+                 f'y2="{y(lo)}" stroke="{ink.paint("axis")}"/>')
+    step, label_step = _steps(span_len, step_units, FONT + 6, (1, 5))
+    special = sorted({*marks, *(limits or ())})
+    values = [v for v in range(lo - lo % step, hi + 1, step) if v >= lo]
+    ticks = "".join(f"M{V_AXIS - (8 if v % label_step == 0 else 4)} {y(v)}"
+                    f"H{V_AXIS + (8 if v % label_step == 0 else 4)}" for v in values)
+    parts.append(f'<path class="icg-nl-tick" d="{ticks}" stroke="{ink.paint("tick")}"/>')
+    numbered = [v for v in values if v in special or (
+        v % label_step == 0 and not any(v != m and abs(y(v) - y(m)) < FONT + 4
+                                        for m in special))]
+    numbered += [m for m in marks if m % step]  # a target between ticks gets its number
+    for v in numbered:
+        parts.append(f'<text class="icg-nl-num" x="{V_AXIS - 12}" y="{round(y(v) + FONT / 3, 1)}" '
+                     f'text-anchor="end" fill="{ink.paint("num")}">{esc(signed(v))}</text>')
+    for m in marks:
+        parts.append(f'<path class="icg-nl-mark" d="M{V_AXIS - 9} {y(m)} l9 -6 l9 6 l-9 6 z" '
+                     f'fill="{ink.paint("mark")}"/>')
+    lane = V_AXIS + 20
+    if arrow is not None:
+        y0, y1 = y(arrow.start), y(arrow.end)
+        d = 1 if y1 <= y0 else -1  # 1: the arrow points up
+        parts.append(f'<line class="icg-nl-arrow" x1="{lane}" y1="{y0}" x2="{lane}" '
+                     f'y2="{round(y1 + d * 10, 1)}" stroke="{ink.paint("arrow")}"/>'
+                     f'<path class="icg-nl-head" d="M{lane} {y1} l-6 {12 * d} l12 0 z" '
+                     f'fill="{ink.paint("head")}"/>')
+        lane += 12
+    for s in spans:
+        y0, y1 = y(0), y(s.value)
+        line = ink.paint("span")
+        parts.append(f'<line class="icg-nl-span" x1="{lane}" y1="{y0}" x2="{lane}" y2="{y1}" '
+                     f'stroke="{line}"/>'
+                     f'<line class="icg-nl-span" x1="{lane - 4}" y1="{y0}" x2="{lane + 4}" '
+                     f'y2="{y0}" stroke="{line}"/>'
+                     f'<line class="icg-nl-span" x1="{lane - 4}" y1="{y1}" x2="{lane + 4}" '
+                     f'y2="{y1}" stroke="{line}"/>')
+        lane += 12
+    for p in points:
+        dot = ink.paint(p.kind if p.kind in ("me", "winner") else "pt")
+        parts.append(f'<circle class="icg-nl-pt icg-nl-{esc(p.kind)}" cx="{V_AXIS}" '
+                     f'cy="{y(p.value)}" r="6" fill="{dot}"/>')
+    for (h, text, part), lx in zip(labels, xs, strict=True):
+        parts.append(f'<text class="icg-nl-{part}" '
+                     f'x="{lx}" y="{round(h + FONT / 3, 1)}" '
+                     f'text-anchor="start" fill="{ink.paint(part)}">{esc(text)}</text>')
+    a11y = f'role="img" aria-label="{esc(title)}: {esc(caption)}"'
+    body = ink.finish("".join(parts), f"upright {width}")
+    return (f'<svg class="icg-nl icg-nl-vertical" viewBox="0 0 {width} {height}" {a11y} '
+            f'preserveAspectRatio="xMidYMid meet"><title>{esc(title)}</title>{body}</svg>')
 
 
 def _span_rows(spans: Sequence[Span], x: Any, width: int
@@ -341,11 +463,11 @@ def _span_rows(spans: Sequence[Span], x: Any, width: int
     return out
 
 
-def _point_text(p: Point) -> str:
-    return f"{p.label} {signed(p.value)}"
+def _point_text(p: Point, unit: str = "") -> str:
+    return f"{p.label} {signed(p.value)}{unit}"
 
 
-def _label_rows(points: Sequence[Point], x: Any, width: int
+def _label_rows(points: Sequence[Point], x: Any, width: int, unit: str = ""
                 ) -> tuple[list[tuple[int, str, float]], int]:
     """For each point, a label row (0 = nearest the axis), text-anchor and x, so that labels on
     the same row do not overlap and none goes past an edge of the drawing (widths estimated at
@@ -355,7 +477,7 @@ def _label_rows(points: Sequence[Point], x: Any, width: int
     row_ends: list[float] = []
     for i in sorted(range(len(points)), key=lambda i: (x(points[i].value), i)):
         px = x(points[i].value)
-        w = CHAR * len(_point_text(points[i])) + 8
+        w = CHAR * len(_point_text(points[i], unit)) + 8
         left = max(2.0, min(px - w / 2, width - 2 - w))
         if left == px - w / 2:
             anchor, tx = "middle", px
@@ -370,9 +492,10 @@ def _label_rows(points: Sequence[Point], x: Any, width: int
 
 
 def _number_line_caption(points: Sequence[Point], arrow: Arrow | None, spans: Sequence[Span],
-                         marks: Sequence[int], limits: tuple[int, int] | None) -> list[str]:
+                         marks: Sequence[int], limits: tuple[int, int] | None,
+                         unit: str = "") -> list[str]:
     """The number line in words, one item a line (the caption a screen reader reads)."""
-    bits = [_("{label} at {value}").format(label=p.label, value=signed(p.value))
+    bits = [_("{label} at {value}").format(label=p.label, value=signed(p.value) + unit)
             for p in points]
     if arrow is not None:
         move = _("from {start} to {end}").format(start=signed(arrow.start),
