@@ -55,6 +55,9 @@ PRACTICE_PAGE_BUDGET = 50
 # at load (its question's parts and a button per skill, never shown); 6 with the parts made
 # when a re-check is due (its box, the name's hidden recall and the live class's cover)
 RECHECK_IDLE_BUDGET = 6
+# lesson 4's money-and-debt self-check (2026-12-04): its question, the box and its style, Check,
+# the message, Next question, their row and itself: 8
+MONEY_CHECK_BUDGET = 8
 
 
 def _new_models(make) -> list[widgets.Widget]:
@@ -105,6 +108,14 @@ def test_a_unit_check_loads_as_light_as_an_exit_ticket() -> None:
         models = _new_models(lambda which=which: UnitCheck(which))
         assert len(models) <= EXIT_TICKET_BUDGET, [type(m).__name__ for m in models]
     assert not LazyPart.built(UnitCheck("unit-check"), "body")
+
+
+def test_the_money_check_within_budget() -> None:
+    from widgets.lessons.contexts import MoneyCheck
+
+    MoneyCheck()  # the shared stylesheet and layouts, made once
+    models = _new_models(MoneyCheck)
+    assert len(models) <= MONEY_CHECK_BUDGET, [type(m).__name__ for m in models]
 
 
 def test_hit_me_parts_are_made_when_first_needed() -> None:
