@@ -3,6 +3,7 @@ states either (seat text, number line, move log), until they answer or ask to be
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import ipywidgets as widgets
@@ -76,3 +77,21 @@ def test_show_me_also_opens_the_sum():
     assert f"sum {signed(total)}" not in "\n".join(every_value(t, []))
     t.announce.show_me_button.click()
     assert f"sum {signed(total)}" in "\n".join(every_value(t, []))
+
+
+def test_the_check_lists_the_students_own_cards():
+    """The check's prompt names each of the student's cards with its signed value (what to
+    add), the face-down one only while peeked; no other seat's face-down card."""
+    t, _total = to_the_check(2)
+    r = t.game.round
+    values = [signed(v) for v in own_values(r.observation(0)["seats"][0])]
+    line = t.announce.prompt.value
+    assert "Your cards: " in line
+    assert re.findall(r"\(([+-]\d+)\)", line) == values, line
+    t.peek_button.click()  # hide the face-down card again
+    line = t.announce.prompt.value
+    assert "your face-down card (not peeked)" in line
+    assert re.findall(r"\(([+-]\d+)\)", line) == values[1:], line
+    for seat in range(1, t.game.config.players):
+        down = r.face_down[seat]
+        assert f"{down.label}{down.suit.symbol}" not in line

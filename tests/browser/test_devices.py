@@ -708,10 +708,43 @@ def _sum_statements(total: int) -> list[str]:
     return [f"sum {s}", f"|{s}| = {abs(total)}", f"You {s}", f"You at {s}"]
 
 
+# Where the check's list of the student's own cards is, with its text and the window's height.
+OWN_CARDS_JS = """() => { const el = document.querySelector('.icg-answer .icg-own-cards');
+  if (!el || !el.checkVisibility()) return null;
+  const r = el.getBoundingClientRect();
+  return {text: el.innerText, top: r.top, bottom: r.bottom, height: window.innerHeight}; }"""
+
+
+def _own_cards_in_view_at_zoom_200(vp: Any, replica: Any, bt: Any) -> None:
+    """At 200% zoom (683x328), with the "My sum" box focused from the top of the page (the
+    browser scrolls the box in), the student's own cards are in the window as text, each with
+    its signed value; no other seat's face-down card is named in the page."""
+    from engine.cards import signed
+
+    w, h, _scale = DEVICES["zoom200"]
+    page = vp.page
+    page.set_viewport_size({"width": w, "height": h})
+    page.evaluate("() => { document.activeElement.blur(); window.scrollTo(0, 0); }")
+    box = page.locator(".icg-answer input").nth(0)
+    box.focus()
+    page.wait_for_function("el => document.activeElement === el", arg=box.element_handle())
+    page.screenshot(path=str(_artifact("devices-zoom200-hit-me-check")))
+    own = page.evaluate(OWN_CARDS_JS)
+    assert own is not None, "no list of the student's own cards at the check"
+    assert 0 <= own["top"] and own["bottom"] <= own["height"] + 0.5, own
+    values = [signed(v) for v in replica.round.card_values(0)]
+    listed = re.findall(r"\(([+-]\d+)\)", own["text"])
+    assert listed == values, (own["text"], values)
+    assert bt.find_cards(own["text"], replica.my_cards()).keys() == {
+        c.key for c in replica.my_cards()}, own["text"]
+    assert bt.find_cards(vp.everything_received(), replica.hidden_cards()) == {}
+
+
 def test_hit_me_check_does_not_give_its_answer_away(fixtures_server: Any, open_page: Any,
                                                     bt: Any) -> None:
     """At the check, nothing in the page (DOM, widget state, frames received) states the
-    student's sum or |sum|; after they answer, it is there (the positive control)."""
+    student's sum or |sum|; after they answer, it is there (the positive control). On the
+    same page at 200% zoom, the student's own cards stay in view with the box focused."""
     vp = open_page("hit-me-check")
     replica = _play_hit_me_to_the_check(vp, fixtures_server, bt)
     total = replica.my_sum()
@@ -720,6 +753,7 @@ def test_hit_me_check_does_not_give_its_answer_away(fixtures_server: Any, open_p
     placeholder = vp.page.locator(".icg-answer input").nth(1).get_attribute("placeholder")
     assert not shown and "-" not in (placeholder or ""), (shown, placeholder)
     boxes = vp.page.locator(".icg-answer input")
+    _own_cards_in_view_at_zoom_200(vp, replica, bt)
     boxes.nth(0).fill(str(total))
     boxes.nth(1).fill(str(abs(total)))
     boxes.nth(1).press("Tab")

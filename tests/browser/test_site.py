@@ -87,6 +87,11 @@ def test_hit_me_round_in_the_browser(site_page: SitePage, lang: str) -> None:
     nav = page.locator(".icg-nav a").evaluate_all("els => els.map(a => a.getAttribute('href'))")
     assert nav == ["04_taking_a_card_away.html", "00_start_here.html"]
     assert site_page.problems() == []
+    # "Next lesson" opens the next lesson in this tab (the renderer marks it target="_blank";
+    # the template's static/link-guard.js), not in a second tab with a second Python
+    page.locator(".icg-nav a").first.click()
+    page.wait_for_url(re.compile(r"/04_taking_a_card_away\.html$"), timeout=TIMEOUT)
+    assert [p.url for p in page.context.pages] == [page.url]
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])

@@ -202,13 +202,35 @@ def pass_html(who: str, playing: bool) -> str:
     return f'<div class="icg-pass" role="status">{esc(text.format(name=who))}</div>'
 
 
-def announce_prompt_html(name: str, peeked: bool = False) -> str:
+def own_cards_html(seat: dict[str, Any], peeked: bool) -> str:
+    """The viewer's own hand as one line of text for the check ("Your cards: 3♥ (-3),
+    7♦ (-7)"), each card with its signed value as it scores (an ace as chosen), so the
+    cards to add stay in sight next to the box when the seats are scrolled away (200% zoom).
+    The face-down card is named only after a peek, as the seat shows it."""
+    down = seat["face_down"]
+    vals = seat.get("values")
+    shown_down = peeked and not down.get("hidden")
+    texts = [_card_text(_with_value(down, vals[0] if vals else None)) if shown_down
+             else _("your face-down card (not peeked)")]
+    for i, c in enumerate(seat["face_up"]):
+        texts.append(_card_text(_with_value(c, vals[i + 1] if vals else None)))
+    return '<div class="icg-own-cards">{}</div>'.format(
+        esc(_("Your cards: {cards}").format(cards=", ".join(texts))))
+
+
+def _card_text(card: dict[str, Any]) -> str:
+    """A card as text: rank, suit symbol and signed value ("7♦ (-7)")."""
+    return f"{card['label']}{card['symbol']} ({card.get('value_text', signed(card['value']))})"
+
+
+def announce_prompt_html(name: str, peeked: bool = False, own_cards: str = "") -> str:
+    """The check's question for `name`, then `own_cards` (own_cards_html: the hand to add)."""
     text = esc(_("{name}, before the cards turn up: what is your sum, and how far is it from "
                  "zero? Use the keys or type; the \u2212 key makes a number negative.") if peeked
                else _("{name}, before the cards turn up: what is your sum, and how far is it "
                       "from zero? Peek at your face-down card, then use the keys or type; the "
                       "\u2212 key makes a number negative."))
-    return "<div>" + text.replace("{name}", f"<b>{esc(name)}</b>", 1) + "</div>"
+    return "<div>" + text.replace("{name}", f"<b>{esc(name)}</b>", 1) + "</div>" + own_cards
 
 
 def last_reason_html(names: Sequence[str], moves: Sequence[Any], revealed: bool,

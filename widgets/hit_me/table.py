@@ -319,8 +319,10 @@ class HitMeTable(TableShell, widgets.VBox):
             self._announce_round = s.announce_round
             self.announce.reset(v.announce_prompt)
             self._feedback_shown = None
-        elif s.phase is Phase.ANNOUNCE and self.announce.prompt.value != v.announce_prompt:
-            self.announce.prompt.value = v.announce_prompt  # a peek: it stops asking for one
+        elif s.phase is not Phase.REVEALED and self.announce.prompt.value != v.announce_prompt:
+            # a peek (it stops asking for one and names the face-down card), the next
+            # student's turn, or a new round (no hand of the last round stays in the page)
+            self.announce.prompt.value = v.announce_prompt
         fb = s.announce_feedback
         if fb is not None and fb != getattr(self, "_feedback_shown", None):
             self._feedback_shown = fb

@@ -19,6 +19,7 @@ from widgets.hit_me.render import (
     announce_prompt_html,
     last_reason_html,
     number_line_parts,
+    own_cards_html,
     pass_html,
     reasons_html,
     result_html,
@@ -234,8 +235,10 @@ def table_view(s: HitMeLook) -> HitMeView:
         aces_active=s.phase is Phase.PLAY and not pass_up and viewer is not None,
         status_html=status_html(text, info),
         announcing=announcing,
-        announce_prompt=(announce_prompt_html(names[need] if need is not None else "", s.peeked)
-                         if s.phase is Phase.ANNOUNCE else ""),
+        announce_prompt=(announce_prompt_html(
+            names[need] if need is not None else "", s.peeked,
+            own_cards_html(obs["seats"][viewer], peeked) if viewer is not None else "")
+            if s.phase is Phase.ANNOUNCE else ""),
         can_check=announcing and viewer not in s.announced,
         can_finish=announcing and not s.room and (viewer in s.announced or s.walkthrough),
         finish_label=(_("Done: pass to the next student") if len(s.announce_queue) > 1

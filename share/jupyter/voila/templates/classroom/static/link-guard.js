@@ -2,9 +2,10 @@
 // lesson's text and outputs target="_blank", so "Next lesson" or a lesson of the start page
 // opened a new tab each time, and a double click two tabs: each tab a page with its own
 // kernel on the server, the old ones kept alive while their tabs stay open. A plain click on a
-// link to a lesson (/voila/render/...) now loads it in this tab (the page left behind frees its
-// kernel), and another click in the next 3 seconds (the second click of a double click) is
-// ignored. Ctrl/Cmd/Shift/Alt and middle clicks, a new tab on purpose, are left alone.
+// link to a lesson (/voila/render/..., or /voici/render/... on the static site, whose pages
+// run this template too) now loads it in this tab (the page left behind frees its kernel),
+// and another click in the next 3 seconds (the second click of a double click) is ignored.
+// Ctrl/Cmd/Shift/Alt and middle clicks, a new tab on purpose, are left alone.
 (function () {
   var last = 0;
   document.addEventListener('click', function (e) {
@@ -12,7 +13,7 @@
     if (!a || e.defaultPrevented || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey
         || e.altKey) return;
     var url = new URL(a.href, document.baseURI);
-    if (url.origin !== location.origin || url.pathname.indexOf('/voila/render/') < 0) return;
+    if (url.origin !== location.origin || !/\/vo(ila|ici)\/render\//.test(url.pathname)) return;
     // a link to a place in this page ("#play"): static/play-focus.js
     if (url.pathname === location.pathname && url.search === location.search && url.hash)
       return;
