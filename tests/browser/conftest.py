@@ -191,7 +191,8 @@ def class_server_process(tmp_path_factory: pytest.TempPathFactory) -> Iterator[C
 def class_server(class_server_process: ClassServer) -> Iterator[ClassServer]:
     """The class server shared by the session, as the next class finds it after each test: no
     student page in the live class, no class list, no pause, lock or exit ticket, no answer or
-    name of today. A test takes it before `open_page`, so its pages are closed first (a page
+    name of any day (a test may write answers of earlier days, which the gradebook and the
+    re-checks read). A test takes it before `open_page`, so its pages are closed first (a page
     still open could take its name again, and the next test's student of that name would wait
     for the teacher)."""
     yield class_server_process
@@ -203,7 +204,9 @@ def class_server(class_server_process: ClassServer) -> Iterator[ClassServer]:
     live.set_roster([])
     live.set_lesson(None)
     live.set_options(locked=False, late_join=True, approve=False, confirm=False)
-    open_answers(class_server_process.rooms_url).delete_day()
+    answers = open_answers(class_server_process.rooms_url)
+    answers.delete_day()
+    answers.expire(now=time.time() + 3650 * 86400)  # every earlier day: all "too old" then
 
 
 @pytest.fixture(scope="session")

@@ -95,6 +95,12 @@ def test_both_tables_to_the_end_in_qps_show_no_unmarked_text(
     if any(isinstance(a, Hit) for a in hit_me.round.legal_actions(0)):
         wait_enabled(page, qps("Hit me!")).click()
         hit_me.act(Hit())
+        # the page shows the hit and the computer's move after it (every face-up card of the
+        # engine's round, and the student's own face-down one, peeked) before Hold is clicked:
+        # a click while the computer plays is refused by the kernel
+        page.wait_for_function(
+            "n => document.querySelectorAll('.icg-seat .icg-card:not(.icg-back)').length === n",
+            arg=sum(len(cards) for cards in hit_me.round.face_up) + 1, timeout=TIMEOUT)
     if not hit_me.round.players_done and hit_me.round.current == 0:
         wait_enabled(page, qps("Hold")).click()
         hit_me.act(Hold())

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import LOAD_TIMEOUT_MS
 
 from widgets.lessons import course
 
@@ -223,7 +224,10 @@ def test_a_spanish_student_goes_through_every_lesson(lessons_server: Any, open_p
     start = course.by_file("00_start_here.ipynb", "es")
     page.get_by_role("link", name=start.title).click()
     t0 = time.monotonic()
-    page.wait_for_url("**/voila/render/es/00_start_here.ipynb", timeout=TIMEOUT)
+    # a lesson's page is streamed while its cells run: as long as a page load may take (the
+    # strategy lab's charts are drawn the first time it is served)
+    page.wait_for_url("**/voila/render/es/00_start_here.ipynb", timeout=LOAD_TIMEOUT_MS,
+                      wait_until="domcontentloaded")
     vp.wait_loaded(expect_widgets=False)
     wrong += check_page(vp, bt, sentences, start.file, time.monotonic() - t0)
 
@@ -234,7 +238,8 @@ def test_a_spanish_student_goes_through_every_lesson(lessons_server: Any, open_p
             (link.inner_text(), lesson.title)
         t0 = time.monotonic()
         link.click()
-        page.wait_for_url(f"**/voila/render/es/{lesson.file}", timeout=TIMEOUT)
+        page.wait_for_url(f"**/voila/render/es/{lesson.file}", timeout=LOAD_TIMEOUT_MS,
+                          wait_until="domcontentloaded")
         vp.wait_loaded(expect_widgets=True)
         seconds = time.monotonic() - t0
         visited.append(lesson.file)
