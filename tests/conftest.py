@@ -87,19 +87,18 @@ _ROOMS_DB_NUMBERS = itertools.count()
 # each, in the order collected) take the next file when they are nearly done, and a long file
 # taken last leaves the other workers idle at the end.
 LONGEST_FIRST = (
-    # unit stage: servers started, kernels culled, whole games, every lesson served, the
-    # strategy lab's 100,000-round figures
-    "test_security_http.py", "test_pool.py", "test_security_ws.py", "test_random_play.py",
-    "test_serving.py", "test_lessons_served.py", "test_lesson_figures.py",
-    "test_observations.py", "test_security_attacks.py", "test_forged_saves.py",
-    "test_bots.py", "test_widget_safety.py", "test_table_games.py",
-    # browser stage: every lesson at every device size, every lesson page checked, the static
-    # site, the WebKit journeys, the hub, a Spanish journey, three students' games
-    "test_devices.py", "test_lesson_pages.py", "test_site.py", "test_webkit_site.py",
-    "test_hub.py", "test_spanish.py", "test_play_together_hit_me.py", "test_play_focus.py",
-    "test_play_together_flapjack.py", "test_practice_page.py", "test_site_start.py",
-    "test_kernel_death.py", "test_teacher_key.py", "test_live_class.py",
-    "test_webkit_voila.py", "test_class_morning.py", "test_keyboard.py", "test_hidden_info.py",
+    # unit stage: servers started, kernels culled, the strategy lab's 100,000-round figures,
+    # whole games
+    "test_security_http.py", "test_lesson_figures.py", "test_security_ws.py", "test_pool.py",
+    "test_serving.py", "test_security_attacks.py", "test_random_play.py", "test_log_bound.py",
+    "test_observations.py", "test_widget_safety.py", "test_table_games.py",
+    "test_teacher_key.py",
+    # browser stage: every lesson at every device size, the static site, a Spanish journey,
+    # the WebKit journeys, the hub, practice, three students' games
+    "test_devices.py", "test_site.py", "test_spanish.py", "test_webkit_site.py", "test_hub.py",
+    "test_practice_page.py", "test_play_together_hit_me.py", "test_site_start.py",
+    "test_play_focus.py", "test_play_together_flapjack.py", "test_kernel_death.py",
+    "test_class_morning.py", "test_lesson_pages.py", "test_live_class.py", "test_pages.py",
 )
 
 

@@ -26,6 +26,8 @@ from together import (
 
 from engine.hit_me import HitMeGame
 
+LEAK_CHECK_EVERY = 3
+
 
 def test_three_students_play_a_hit_me_round(rooms_server: tuple[str, str], live_open_page: Any,
                                             bt: Any) -> None:
@@ -36,15 +38,18 @@ def test_three_students_play_a_hit_me_round(rooms_server: tuple[str, str], live_
     pages, code = open_table(rooms_server, live_open_page, "Hit Me")
     assert store.room(code).status == "playing"  # full: it started by itself
     reloaded = False
-    for _ in range(40):
+    for step in range(40):
         _, game = store.load(code)
         assert isinstance(game, HitMeGame)
         r = game.round
         if r.phase != "play":
             break
-        hidden = {p: [r.face_down[p]] for p in range(3)}
-        face_up = {p: list(r.face_up[p]) for p in range(3)}
-        no_leak(bt, pages, hidden, face_up, f"move {len(r.events)}")
+        # every third move (and before the announce, below): what a page received stays in
+        # its frames, so a card that reached it at any move is found at the next check
+        if step % LEAK_CHECK_EVERY == 0:
+            hidden = {p: [r.face_down[p]] for p in range(3)}
+            face_up = {p: list(r.face_up[p]) for p in range(3)}
+            no_leak(bt, pages, hidden, face_up, f"move {len(r.events)}")
         seat = r.current
         vp = pages[seat]
         obs = r.observation(seat)["seats"][seat]
