@@ -15,9 +15,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from test_class_view_changes import NOON, html_panels, large_day  # noqa: E402
+from test_class_view_changes import NOON, html_panels, large_day, one_new_answer  # noqa: E402
 
-from rooms.answers import Answer, new_answer_id, open_answers  # noqa: E402
 from widgets.together.dashboard import AnswersPanel  # noqa: E402
 
 
@@ -31,9 +30,7 @@ def main() -> None:
         sent: list[str] = []
         for name, w in html_panels(panel).items():
             w.observe(lambda _c, name=name: sent.append(name), names="value")
-        open_answers(url).record(Answer(new_answer_id(), "Student 007", 1, "exit-ticket", "9",
-                                        "sum", "3,-8", "+5", False, True, NOON - 1,
-                                        "sign-of-closer"))
+        one_new_answer(url)
         t0 = time.perf_counter()
         panel.poll()
         shown = time.perf_counter() - t0

@@ -399,20 +399,18 @@ class LiveClass(Transactions):
         """The page without a name `page` (its id) is out: it is told, and stays out after a
         reload (its device keeps its token) until `let_back_page`. False: no such page, or it
         has a name now (remove it by its name)."""
-        h = _page_id(page)
-        with self._write() as c:
-            n = c.run("UPDATE icg_live_pages SET state = 'removed', at = ? WHERE token_hash = ? "
-                      "AND name_key = '' AND state = 'open'", (time.time(), h))
-            if n:
-                self._bump(c)
-        return n == 1
+        return self._move_nameless_page(page, "open", "removed")
 
     def let_back_page(self, page: str) -> bool:
         """A page removed before it had a name is back (open: it may name itself)."""
-        h = _page_id(page)
+        return self._move_nameless_page(page, "removed", "open")
+
+    def _move_nameless_page(self, page: str, was: str, state: str) -> bool:
+        """The page without a name `page` (its id) goes from `was` to `state`; False: no such
+        page in `was`, or it has a name now."""
         with self._write() as c:
-            n = c.run("UPDATE icg_live_pages SET state = 'open', at = ? WHERE token_hash = ? "
-                      "AND name_key = '' AND state = 'removed'", (time.time(), h))
+            n = c.run("UPDATE icg_live_pages SET state = ?, at = ? WHERE token_hash = ? "
+                      "AND name_key = '' AND state = ?", (state, time.time(), _page_id(page), was))
             if n:
                 self._bump(c)
         return n == 1

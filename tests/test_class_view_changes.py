@@ -27,6 +27,13 @@ def large_day(url: str, students: int = 300, answers: int = 5000) -> None:
         store.seen(f"Student {s:03d}", 1 + s % 4, at=NOON - 60 + s * 0.1)
 
 
+def one_new_answer(url: str) -> None:
+    """A wrong exit-ticket answer of a student of the large day, a moment before NOON."""
+    open_answers(url).record(Answer(new_answer_id(), "Student 007", 1, "exit-ticket", "9",
+                                    "sum", "3,-8", "+5", False, True, NOON - 1,
+                                    "sign-of-closer"))
+
+
 def html_panels(panel: AnswersPanel) -> dict[str, object]:
     return {name: getattr(panel, name) for name in
             ("students", "tickets", "numbers", "mistakes", "skills", "unit", "missed")}
@@ -39,9 +46,7 @@ def test_one_answer_sends_only_the_changed_panels(rooms_url: str) -> None:
     sent: list[str] = []
     for name, w in html_panels(panel).items():
         w.observe(lambda _c, name=name: sent.append(name), names="value")
-    open_answers(rooms_url).record(Answer(new_answer_id(), "Student 007", 1, "exit-ticket", "9",
-                                          "sum", "3,-8", "+5", False, True, NOON - 1,
-                                          "sign-of-closer"))
+    one_new_answer(rooms_url)
     assert panel.poll() is True
     after = {name: w.value for name, w in html_panels(panel).items()}
     changed = {name for name in after if after[name] != before[name]}

@@ -26,6 +26,7 @@ from engine.questions import NumberRefused, parse_number
 from widgets.lessons.exit_ticket import worked
 from widgets.page.language import N_, check_lang, speaking, speaks
 from widgets.table.components import (
+    MessageArea,
     check_on_enter,
     html_widget,
     load_css,
@@ -33,6 +34,7 @@ from widgets.table.components import (
     shared_layout,
     style_widget,
 )
+from widgets.table.feedback import Feedback
 from widgets.table.render import Arrow, Point, esc, hand_html, number_line_svg
 from widgets.words import _, mistake_feedback, number_refused_text, paren_signed
 
@@ -127,7 +129,7 @@ class MoneyCheck(w.VBox):
                             layout=shared_layout(width="14em"), continuous_update=False)
         self.check_button = make_button(_("Check"), self.check, button_style="primary")
         check_on_enter(self.entry, self.check_button)
-        self.feedback = html_widget()
+        self.feedback = MessageArea()
         self.next_button = make_button(_("Next question"), self.next_question)
         typed = w.HBox([self.entry, self.check_button], layout=shared_layout())
         super().__init__([style_widget(), self.prompt, typed, self.feedback, self.next_button],
@@ -155,35 +157,37 @@ class MoneyCheck(w.VBox):
         try:
             given = parse_number(self.entry.value if text is None else text)
         except NumberRefused as e:
-            self._say(number_refused_text(e.code), "info")
+            self.feedback.show(number_refused_text(e.code), "info")
             return None
+        fb = self._feedback(given)
+        self.done = fb.done
+        self.feedback.show(f"{fb.icon} {fb.message}", fb.tone)
+        self._update()
+        if fb.correct:
+            return "right"
+        self.mistakes.append(fb.mistake)
+        return fb.mistake or "wrong"
+
+    def _feedback(self, given: int) -> Feedback:
+        """The check of `given` for the question on the screen (a wrong try counted)."""
         shape = self.shape
         if given == shape.answer:
-            self.done = True
-            self._say("\u2714 " + _("Right. {why}").format(why=worked(shape)), "ok")
-            self._update()
-            return "right"
+            return Feedback(True, _("Right. {why}").format(why=worked(shape)), done=True)
         self.tries += 1
         mistake = classify(shape, given)
-        self.mistakes.append(mistake)
-        text = "\u2717 " + (mistake_feedback(mistake) if mistake else _(TIP))
-        if self.tries >= self.SHOW_AFTER:
-            self.done = True
-            text += " " + _("The answer is {answer}: {why}").format(
-                answer=signed(shape.answer), why=worked(shape))
-        else:
-            text += " " + _("Try again.")
-        self._say(text, "error")
-        self._update()
-        return mistake or "wrong"
+        text = mistake_feedback(mistake) if mistake else _(TIP)
+        shown = self.tries >= self.SHOW_AFTER
+        text += " " + (_("The answer is {answer}: {why}").format(
+            answer=signed(shape.answer), why=worked(shape)) if shown else _("Try again."))
+        return Feedback(False, text, mistake=mistake, done=shown)
 
     @speaks
     def next_question(self) -> None:
         if not self.done:
-            self._say(_("Answer this question first."), "info")
+            self.feedback.show(_("Answer this question first."), "info")
             return
         if self.index + 1 >= len(self.questions):
-            self._say(_("That was the last question."), "info")
+            self.feedback.show(_("That was the last question."), "info")
             return
         self.index += 1
         self._show()
@@ -191,7 +195,7 @@ class MoneyCheck(w.VBox):
     def _show(self) -> None:
         self.tries, self.done = 0, False
         self.entry.value = ""
-        self.feedback.value = ""
+        self.feedback.clear()
         number = _("Question {number} of {total}.").format(number=self.index + 1,
                                                            total=len(self.questions))
         self.prompt.value = f"<p><b>{esc(number)}</b> {esc(self.question_text())}</p>"
@@ -200,11 +204,6 @@ class MoneyCheck(w.VBox):
     def _update(self) -> None:
         self.check_button.disabled = self.entry.disabled = self.done
         self.next_button.disabled = not self.done or self.index + 1 >= len(self.questions)
-
-    def _say(self, text: str, kind: str) -> None:
-        role = "alert" if kind == "error" else "status"
-        self.feedback.value = (f'<p class="icg-msg icg-msg-{kind}" role="{role}">'
-                               f"{esc(text)}</p>")
 
 
 # ----- temperature on a vertical number line -------------------------------------------------
