@@ -304,6 +304,26 @@ class Scripted:
 
 # ----- an exit ticket's questions, answered from what the page shows --------------------------
 _SIGNED = re.compile(r"[+-]\d+")
+# a card as a question writes it ('5\u2660', '5\u2660 (+5)'), or a signed number
+_STORY = re.compile(r"(10|[2-9AJQK])([\u2660\u2663\u2665\u2666])(?: \(([+-]\d+)\))?|([+-]\d+)")
+_RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13}
+
+
+def story_numbers(text: str) -> list[int]:
+    """The numbers of a question's story in order: each signed number, and each card's value
+    (its value in brackets, else its rank signed by its colour: black +, red -)."""
+    out = []
+    for m in _STORY.finditer(text):
+        if m.group(4):
+            out.append(int(m.group(4)))
+        elif m.group(3):
+            out.append(int(m.group(3)))
+        else:
+            rank = _RANKS.get(m.group(1)) or int(m.group(1))
+            out.append(rank if m.group(2) in "\u2660\u2663" else -rank)
+    return out
+
+
 _EXPRESSION = re.compile(r"[-+()|\d ]+")
 
 
@@ -350,6 +370,28 @@ def ticket_answer(prompt: str, choices: Iterable[str] = ()) -> str:
         ops = {"<": lambda a, b: a < b, ">": lambda a, b: a > b, "=": lambda a, b: a == b}
         return next(c for c in labels
                     if ops[c.split()[1]](int(c.split()[0]), int(c.split()[2])))
+    story = story_numbers(text)
+    if m := re.fullmatch(r"What is the value of a red (\d+) \(black cards \+, red cards -\)\?",
+                         text):
+        return str(-int(m.group(1)))
+    if text.endswith(("What is the absolute value of its sum?",
+                      "At which |sum| of the chart's bottom axis do you look?")):
+        return str(abs(sum(story)))
+    if m := re.fullmatch(r"What is your score with a sum of ([+-]?\d+)\?", text):
+        return str(abs(int(m.group(1))))
+    if text.endswith(("What is your sum?", "What is your new sum?", "What is the new total?")):
+        return f"{sum(story):+d}"
+    if m := re.fullmatch(r"What is the fair share of wins with (\d+) players, in percent\?", text):
+        return str(100 // int(m.group(1)))
+    if text.startswith("A hand is worth") and "what do you put in first" in text:
+        away = story[1]
+        return next(c for c in labels if sorted(story_numbers(c)) == sorted([away, -away]))
+    if m := re.fullmatch(r"The total is ([+-]?\d+)\. Which card (makes a Flapjack|may you "
+                         r"play)\?", text):
+        total = int(m.group(1))
+        if m.group(2) == "makes a Flapjack":
+            return next(c for c in labels if total + story_numbers(c)[0] in (-13, 0, 13))
+        return next(c for c in labels if -13 <= total + story_numbers(c)[0] <= 13)
     for items in TICKETS.values():
         for item in items:
             if item.prompt == text:

@@ -625,3 +625,34 @@ def test_the_dashboard_puts_each_students_start_and_end_side_by_side(rooms_url: 
         shown = " ".join(text(spanish.unit.value).split())
     assert "Prueba de inicio (sobre 8) Prueba de fin de unidad (sobre 8) Sumar con signos " \
            "distintos" in shown and "Toda la clase (3 estudiantes)" in shown
+
+
+def test_items_of_a_family_read_back_with_the_students_numbers_and_choice() -> None:
+    """The card that makes a Flapjack with a student's own total, the zero-pair move with
+    their own hand, a conceptual choice in another order: the key shows each as the student
+    read it, the right answer for their numbers and the choice they pressed, in the teacher's
+    language."""
+    from widgets.lessons import exit_ticket as et
+    from widgets.together.dashboard import given_words, question_words, variants_html
+    from widgets.words import speaking
+
+    flapjack = et.vary(et.TICKETS[5][1], 31, 1)
+    total = flapjack.numbers[0]
+    wrong = next(c for c in flapjack.choices if c != flapjack.answer)
+    tie = et.vary(et.TICKETS[6][3], 31, 3)
+    answers = [own("Ana", "2", "ticket", ",".join(map(str, flapjack.numbers)),
+                   flapjack.given_data(wrong), False, 31, lesson=5),
+               own("Ana", "4", "ticket", "", tie.given_data(tie.answer), True, 31, lesson=6)]
+    with speaking("en"):
+        assert question_words(answers[0]) == f"The total is {total:+d}. Which card makes a " \
+                                             "Flapjack?"
+        assert given_words(answers[0]) == wrong and given_words(answers[1]) == "Half a win"
+        key = text(variants_html(answers, hide_names=False, student="Ana"))
+        assert re.search(rf"L5\.2\s+31\s+The total is \{total:+d}\. Which card makes a "
+                         rf"Flapjack\?\s+{re.escape(flapjack.answer)}\s+{re.escape(wrong)}\s+"
+                         r"\u2717 wrong answer", key), key
+        assert re.search(r"L6\.4\s+Two players tie.*Half a win\s+Half a win\s+\u2714", key), key
+    with speaking("es"):
+        assert question_words(answers[0]) == f"El total es {total:+d}. ¿Qué carta hace un " \
+                                             "Flapjack?"
+        assert given_words(answers[1]) == "Media victoria"

@@ -7,6 +7,7 @@ import re
 
 import ipywidgets as widgets
 import pytest
+from helpers import story_numbers
 
 from engine.flapjack import FlapjackConfig
 from widgets.lessons import course
@@ -92,7 +93,7 @@ def test_every_button_is_guarded_and_forged_values_refused() -> None:
     ticket.next_question()  # called directly, the action still says why
     assert "Answer this question first" in ticket.status.value and ticket.index == 0
     assert ticket.marks == []
-    ticket.entry.value = "\u22126"  # a typographic minus is fine
+    ticket.entry.value = f"\u2212{-ticket.items[0].answer}"  # a typographic minus is fine
     assert ticket.check_typed() is True
     ticket.next_question()
     # question 2 is a choice: forged indexes and a typed answer are refused
@@ -130,13 +131,13 @@ def test_decode_reads_codes_and_refuses_others() -> None:
 
 
 def test_ticket_answers_agree_with_the_rules() -> None:
-    """The worked figures of the tickets, recomputed: Flapjack limits and sums."""
+    """The worked figures of the printed tickets, recomputed: Flapjack limits and sums."""
     cfg = FlapjackConfig(players=2)
     assert -5 + 5 in cfg.targets and -5 + 4 not in cfg.targets and -5 - 6 not in cfg.targets
     assert 10 + 12 > cfg.high and 10 + 4 > cfg.high and cfg.low <= 10 - 2 <= cfg.high
     items = {i.prompt: i for i in et.TICKETS[course.by_file("05_flapjack.ipynb").number]}
     assert items["The total is +10. Which card may you play?"].answer == "2\u2665 (-2)"
-    assert items["The total is -9. You play a black king (+13). What is the new total?"].answer \
+    assert items["The total is -9. You play K\u2663 (+13). What is the new total?"].answer \
         == -9 + 13
     closer = [i for i in et.TICKETS[2] if i.prompt.startswith("Which is closer")]
     # the ticket's closer-to-zero questions: a negative number closer, and a tie
@@ -300,16 +301,19 @@ def test_lesson_4_asks_for_the_zero_pair_move() -> None:
     for lang, pair in (("en", "zero pair"), ("es", "par cero")):
         t = ExitTicket(lesson=4, lang=lang)
         t.start()
-        while t.items[t.index].prompt != item.prompt:  # the questions before it, answered
+        while t.items[t.index].family != item.family:  # the questions before it, answered
             if t.items[t.index].choices:
                 t.choose(0)
             else:
                 t.entry.value = "0"
                 t.check_typed()
             t.next_question()
-        assert pair not in t.prompt.value.lower() and "+3" in t.prompt.value
+        hand, away = t.items[t.index].numbers  # the student's own numbers
+        assert pair not in t.prompt.value.lower() and f"{hand:+d}" in t.prompt.value
+        assert f"({away:+d})" in t.prompt.value
         shown = [b.description for b in t.choice_buttons if b.layout.display != "none"]
-        assert len(shown) == 3 and (lang == "en") == (item.answer in shown)
+        assert len(shown) == 3 and t.items[t.index].answer in shown  # made in the language
+        assert (lang == "en") == (" and " in t.items[t.index].answer)
 
 
 def test_who_wins_a_round_names_the_least_wins_mistake() -> None:
@@ -332,6 +336,7 @@ WORD_CHOICES = {
     "Final sums: Dee -2, Eli +2. Who wins?": ("Dee", "Eli", "They tie"),
     "Which is true?": None,  # statements: "-9 > -2", "-9 < -2", "-9 = -2"
 }
+CARD_RANK = re.compile(r"(10|[2-9AJQK])[\u2660\u2663\u2665\u2666]")  # a card's rank and suit
 ODD_SIGNS = re.compile(r"[+-]\s*[+-]\s*\d|\(\s|\s\)|\{|\}")
 
 
@@ -346,14 +351,14 @@ def _reads_naturally(item: Item, variant: int, index: int, lang: str) -> None:
         prompt = et.shown(new.prompt)
         shown_choices = [et.shown(c) for c in new.choices]
     assert not ODD_SIGNS.search(prompt), prompt
-    assert not re.search(r"(?<![\w|+-])\d", prompt.replace("|", " ")), prompt  # all signed
+    numbers_only = CARD_RANK.sub("", prompt).replace("|", " ")
+    assert not re.search(r"(?<![\w|+-])\d", numbers_only), prompt  # all signed, or a card
     assert prompt.endswith("?"), prompt
     if lang == "es":
         assert "¿" in prompt or prompt.endswith("= ?"), prompt  # a question, or an equation
         assert not re.search(r"\b(Which|Who|Work|positive|distance)\b", prompt), prompt
-    numbers = [int(n) for n in NUMBER.findall(prompt)]
     if new.prompt != item.prompt:
-        assert numbers == list(new.shape.terms), prompt
+        assert story_numbers(prompt) == list(new.shape.terms), prompt
     for old_label, label in zip(item.choices, shown_choices, strict=True):
         if not any(c.isdigit() for c in old_label):  # words stay words
             with speaking(lang):
@@ -372,6 +377,8 @@ def test_every_varied_item_is_right_keeps_its_traps_and_reads_naturally() -> Non
     varied: dict[str, int] = {}
     for items in et.TICKETS.values():
         for i, item in enumerate(items):
+            if item.shape is None:  # see the next test
+                continue
             for variant in VARIANTS:
                 new = et.vary(item, variant, i)
                 if new is item:
@@ -397,6 +404,68 @@ def test_every_varied_item_is_right_keeps_its_traps_and_reads_naturally() -> Non
     assert set(varied) == {it.prompt for it in shaped}
     assert min(varied.values()) >= 0.95 * len(VARIANTS)
     assert set(WORD_CHOICES) <= set(varied)
+
+
+def test_items_without_a_shape_get_other_numbers_or_another_order() -> None:
+    """A red card's value, the zero-pair move, the card that makes a Flapjack, the card that
+    may be played and a fair share take other numbers of their own family, each right by the
+    question's words (worked out as a student reads them) and by the game's rules; the same
+    numbers make the same item again (the dashboard's key). The other choices come in other
+    orders; a choice stored and read back, on the item as the dashboard remakes it, is the
+    same choice."""
+    from helpers import ticket_answer
+
+    cfg = FlapjackConfig(players=2)
+    seen: dict[str, set[tuple[int, ...]]] = {}
+    orders: dict[str, set[tuple[str, ...]]] = {}
+    for lesson, items in et.TICKETS.items():
+        for i, item in enumerate(items):
+            if item.shape is not None:
+                continue
+            if item.family:
+                assert et.made(item.family, item.numbers) == item  # the printed item
+            for variant in VARIANTS:
+                new = et.vary(item, variant, i)
+                assert new.family == item.family and new.shape is None
+                orders.setdefault(item.prompt, set()).add(new.choices)
+                question = new.question(lesson, i + 1)
+                assert question.kind == "ticket" and question.terms == new.numbers
+                # as the dashboard remakes it
+                again = et.with_numbers(item, new.numbers) if item.family else item
+                assert again is not None and set(again.choices) == set(new.choices)
+                assert [again.given_text(new.given_data(c)) for c in new.choices] == \
+                    list(new.choices)
+                if not item.family:
+                    assert new.prompt == item.prompt and new.answer == item.answer
+                    continue
+                seen.setdefault(item.family, set()).add(new.numbers)
+                worked = ticket_answer(new.prompt, new.choices)
+                assert (worked if new.choices else int(worked)) == new.answer, new.prompt
+                if item.family == "flapjack-card":
+                    total = new.numbers[0]
+                    values = [story_numbers(c)[0] for c in new.choices]
+                    assert [total + v in cfg.targets for v in values].count(True) == 1
+                    assert all(cfg.low <= total + v <= cfg.high for v in values)
+                elif item.family == "may-play":
+                    total = new.numbers[0]
+                    legal = [cfg.low <= total + story_numbers(c)[0] <= cfg.high
+                             for c in new.choices]
+                    assert legal == [c == new.answer for c in new.choices]
+                elif item.family == "zero-pair-move":
+                    hand, away = new.numbers
+                    assert f"{hand - away:+d}." in new.why and away < 0
+                for lang in ("en", "es") if variant % 10 == 0 else ():
+                    from widgets.words import speaking
+
+                    with speaking(lang):
+                        words = et.vary(item, variant, i)
+                    assert words.answer in words.choices if words.choices else True
+                    assert "{" not in words.prompt + words.why and words.prompt.endswith("?")
+                    if lang == "es":
+                        assert words.prompt.startswith("¿") or "¿" in words.prompt
+    assert set(seen) == {"red-card", "zero-pair-move", "flapjack-card", "may-play", "fair-share"}
+    assert all(len(numbers) >= 3 for numbers in seen.values()), seen  # fair shares: 3 others
+    assert all(len(o) >= 6 for o in orders.values() if () not in o)  # every order of three
 
 
 def test_choices_in_words_keep_their_words_and_follow_the_numbers() -> None:

@@ -8,8 +8,11 @@ the ticket says whether it was right and why. At the end it shows the score and 
 right. The teacher guide explains how to read it.
 
 Each student answers with numbers of their own, so that neighbours' answers are not each
-other's: the typed questions and the choices whose numbers follow (`vary`) get other numbers
-of the same skill that set the same traps. A named student's numbers are seeded by their name,
+other's: the typed questions (a story keeps its words: cards, totals) and the choices whose
+numbers follow (`vary`) get other numbers of the same skill that set the same traps; a
+question without a shape is made by its family from numbers of its own (a red card's value,
+the zero-pair move, the card that makes a Flapjack or may be played, a fair share), and a
+choice in words alone gets its choices in another order. A named student's numbers are seeded by their name,
 the day and the lesson; an unnamed student's cannot be worked out beforehand. The printed
 ticket (the teacher guide, the kit) has the ticket's own numbers.
 
@@ -35,7 +38,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from engine.cards import signed
+from engine.cards import RANK_LABELS, signed
 from engine.mistakes import CHOICE_KINDS, Shape, classify
 from engine.questions import NumberRefused, Question, parse_number
 from widgets.page.in_browser import IN_BROWSER
@@ -72,7 +75,12 @@ class Item:
     question asks of which numbers, so that a wrong answer's mistake can be named; for a
     choice, `picks` gives the number each choice stands for (0: "the same"). `template`: the
     prompt of a choice in words with fields for other numbers of `shape` ({0}, {1}, ...: the
-    numbers, signed; {sum}: them added, '-9 + (+4)'), see `vary`."""
+    numbers, signed; {sum}: them added, '-9 + (+4)'; {h0}, {r1}, ...: a number's card rank, in
+    Hit Me (A to 10) or Flapjack (A to K)), for a typed item too, see `vary`. `family`: an item
+    without a shape made from its `numbers` by a generator of its own (FAMILIES: a card's
+    value, the zero-pair move, a Flapjack card to play, a fair share), so that it gets other
+    numbers too; `places`: where each choice stood before its choices were put in another
+    order (an answer is stored as that place)."""
 
     prompt: str
     answer: int | str
@@ -83,6 +91,9 @@ class Item:
     shape: Shape | None = None
     picks: tuple[int, ...] = ()
     template: str = ""
+    family: str = ""
+    numbers: tuple[int, ...] = ()
+    places: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if self.choices:
@@ -103,16 +114,22 @@ class Item:
                              f"answer {self.answer!r}")
         elif self.picks and self.shape is None:
             raise ValueError(f"{self.prompt!r}: picks stand for numbers of a shape")
-        if self.template and (self.shape is None or self.template.format(
-                *(signed(n) for n in self.shape.terms), sum=sum_terms(self.shape.terms))
-                != self.prompt):
+        if self.template and (self.shape is None
+                              or fill(self.template, self.shape.terms) != self.prompt):
             raise ValueError(f"{self.prompt!r}: its template with its own numbers is its "
                              f"prompt")
+        if self.family and (self.shape is not None or self.family not in FAMILIES
+                            or not self.numbers):
+            raise ValueError(f"{self.prompt!r}: a family ({', '.join(FAMILIES)}) makes an "
+                             f"item without a shape from its numbers")
+        if self.places and sorted(self.places) != list(range(1, len(self.choices) + 1)):
+            raise ValueError(f"{self.prompt!r}: places are the choices' places before their "
+                             f"order changed")
 
     def question(self, lesson: int, number: int) -> Question:
         """This item as data: its shape's kind and numbers ('ticket' without one)."""
         if self.shape is None:
-            return Question("ticket", (), lesson, str(number))
+            return Question("ticket", self.numbers, lesson, str(number))
         return Question(self.shape.kind, self.shape.terms, lesson, str(number))
 
     def given_data(self, given: int | str) -> str:
@@ -121,7 +138,9 @@ class Item:
         if not self.choices:
             return str(given)
         i = self.choices.index(given)
-        return str(self.picks[i]) if self.picks else str(i + 1)
+        if self.picks:
+            return str(self.picks[i])
+        return str(self.places[i] if self.places else i + 1)
 
     def given_text(self, data: str) -> str:
         """An answer as stored, as the reader sees it (a choice's words in the language in
@@ -129,7 +148,10 @@ class Item:
         if not self.choices:
             return data
         try:
-            i = self.picks.index(int(data)) if self.picks else int(data) - 1
+            if self.picks:
+                i = self.picks.index(int(data))
+            else:
+                i = self.places.index(int(data)) if self.places else int(data) - 1
         except ValueError:
             return data
         return shown(self.choices[i]) if 0 <= i < len(self.choices) else data
@@ -223,6 +245,199 @@ def _new_label(label: str, old: tuple[int, ...], new: tuple[int, ...]) -> str:
     return SIGNED_NUMBER.sub(lambda m: signed(new[old.index(int(m.group()))]), label)
 
 
+HIT_ME_RANKS = range(1, 11)  # a Hit Me card's rank as a story writes it (face cards count 10)
+FLAPJACK_RANKS = range(1, 14)
+
+
+def rank_label(size: int) -> str:
+    """A card's rank as printed: A, 2 to 10, J, Q, K."""
+    return RANK_LABELS.get(size, str(size))
+
+
+def fill(template: str, terms: tuple[int, ...]) -> str:
+    """A template with the numbers `terms`: {0}, {1}, ... the numbers, signed; {sum} them
+    added ('-9 + (+4)'); {h0}, {h1}, ... a number's rank as a Hit Me card (A to 10), {r0},
+    {r1}, ... as a Flapjack card (A to K). KeyError when a number is no such card; in a
+    Flapjack story (an {r} field) a total past -13 or +13 is no story either."""
+    fields: dict[str, str] = {"sum": sum_terms(terms)}
+    for i, t in enumerate(terms):
+        if abs(t) in HIT_ME_RANKS:
+            fields[f"h{i}"] = rank_label(abs(t))
+        if abs(t) in FLAPJACK_RANKS:
+            fields[f"r{i}"] = rank_label(abs(t))
+    if "{r" in template and (abs(sum(terms)) > 13 or abs(terms[0]) > 13):
+        raise KeyError("a Flapjack total stays between -13 and +13")
+    return template.format(*(signed(n) for n in terms), **fields)
+
+
+def card_text(value: int, suit: str = "") -> str:
+    """A card named by its rank, suit and value: '5\u2660 (+5)', 'Q\u2666 (-12)' (black
+    cards +, red cards -; spades and hearts unless another `suit` is given)."""
+    symbol = suit or ("\u2660" if value > 0 else "\u2665")
+    return f"{rank_label(abs(value))}{symbol} ({signed(value)})"
+
+
+# ----- items without a shape that still take other numbers: each made by its family ---------
+# A family makes its item from numbers (`numbers`, stored with each answer as the question's
+# terms) in the language spoken now, and draws other numbers that set the same traps. The
+# ticket's own item is written out below (the printed ticket, translated as a whole); a test
+# checks that its family makes the same item from its numbers.
+@dataclass(frozen=True)
+class Family:
+    draw: Any  # (random.Random) -> numbers
+    make: Any  # (numbers) -> Item, or None for numbers that are not this family's
+
+
+def _red_card_value(numbers: tuple[int, ...]) -> Item | None:
+    (value,) = numbers
+    if not -10 <= value <= -2:
+        return None
+    rank = str(-value)
+    return Item(_("What is the value of a red {rank} (black cards +, red cards -)?").format(
+                    rank=rank), value,
+                why=_("Red cards count negative, so a red {rank} is {value}.").format(
+                    rank=rank, value=signed(value)),
+                hint=_("Which colour is negative?"), family="red-card", numbers=numbers)
+
+
+def _zero_pair_move(numbers: tuple[int, ...]) -> Item | None:
+    """A hand worth `hand`; the card `away` (negative) to take away is not in it: its zero
+    pair goes in first. The wrong choices: the opposite card alone (the hand's worth
+    changes), and a zero pair of the hand's own size."""
+    hand, away = numbers
+    if not (away < 0 and 2 <= -away <= 10 and 1 <= abs(hand) <= 9 and abs(hand) != -away):
+        return None
+    taken, kept = card_text(away), card_text(-away)
+    pair = _("{first} and {second}")
+    right = pair.format(first=kept, second=taken)
+    choices = (_("{card} alone").format(card=kept), right,
+               pair.format(first=card_text(abs(hand)), second=card_text(-abs(hand))))
+    return Item(
+        _("A hand is worth {hand} and has no {card} in it. To take {card} away, what do you "
+          "put in first, so that the hand is still worth {hand}?").format(
+              hand=signed(hand), card=taken), right, choices,
+        why=_("{kept} and {taken} are a zero pair: together they add 0, so the hand is still "
+              "{hand}. Then {taken} is taken away and {kept} stays: {hand} - ({away}) = {hand} "
+              "+ ({opposite}) = {result}.").format(
+                  kept=kept, taken=taken, hand=signed(hand), away=signed(away),
+                  opposite=signed(-away), result=signed(hand - away)),
+        hint=_("A zero pair is a card and its opposite: together they add 0, and one of them "
+               "must be the card to take away."), family="zero-pair-move", numbers=numbers)
+
+
+def _flapjack_card(total: int) -> tuple[int, int, int] | None:
+    """The card that makes a Flapjack on `total` and two that do not, in the order shown: a
+    card one short, the right card, and one of the wrong sign (or, to 0, one too far)."""
+    size, sign = abs(total), _sign(total)
+    if 2 <= size <= 5:  # to 0
+        return -sign * (size - 1), -total, sign * (size + 1)
+    if 7 <= size <= 11:  # to -13 or +13
+        return sign * (12 - size), sign * (13 - size), -sign * (13 - size)
+    return None
+
+
+def _makes_flapjack(numbers: tuple[int, ...]) -> Item | None:
+    (total,) = numbers
+    cards = _flapjack_card(total)
+    if cards is None:
+        return None
+    short, right, wrong = cards
+    suits = ("\u2660", "\u2665") if total < 0 else ("\u2663", "\u2666")
+    labels = tuple(card_text(c, suits[c < 0]) for c in cards)
+    return Item(_("The total is {total}. Which card makes a Flapjack?").format(
+                    total=signed(total)), labels[1], labels,
+                why=_("{total} + ({card}) = {flapjack}, a Flapjack. The others make {first} "
+                      "and {second}.").format(
+                          total=signed(total), card=signed(right),
+                          flapjack=signed(total + right), first=signed(total + short),
+                          second=signed(total + wrong)),
+                hint=_("A Flapjack is a total of exactly -13, 0 or +13."),
+                family="flapjack-card", numbers=numbers)
+
+
+def _may_play(numbers: tuple[int, ...]) -> Item | None:
+    """On a total near a limit, the card that may be played among two that would pass it."""
+    total, big, over, right = numbers
+    sign = _sign(total)
+    if not (8 <= abs(total) <= 11 and _sign(big) == _sign(over) == sign == -_sign(right)
+            and abs(total + over) == 14 and 14 < abs(total + big) and abs(big) <= 12
+            and 1 <= abs(right) <= 6):
+        return None
+    suits = ("\u2663", "\u2660") if sign > 0 else ("\u2666", "\u2665")
+    labels = (card_text(big, suits[0]), card_text(over, suits[1]),
+              card_text(right, "\u2665" if right < 0 else "\u2660"))
+    return Item(_("The total is {total}. Which card may you play?").format(total=signed(total)),
+                labels[2], labels,
+                why=_("{total} + ({card}) = {new} stays within the limits; {first} would make "
+                      "{first_total} and {second} {second_total}, past the limit {limit}.").format(
+                          total=signed(total), card=signed(right), new=signed(total + right),
+                          first=labels[0].split(" ")[0], first_total=signed(total + big),
+                          second=labels[1].split(" ")[0], second_total=signed(total + over),
+                          limit=signed(13 * sign)),
+                hint=_("The total must stay between -13 and +13."),
+                family="may-play", numbers=numbers)
+
+
+FAIR_PLAYERS = (2, 4, 5, 10)  # tables whose fair share is a whole percentage
+
+
+def _fair_share(numbers: tuple[int, ...]) -> Item | None:
+    (players,) = numbers
+    if players not in FAIR_PLAYERS:
+        return None
+    share = 100 // players
+    return Item(_("What is the fair share of wins with {n} players, in percent?").format(
+                    n=players), share, size=True,
+                why=_("1 round in {n} is {share}%.").format(n=players, share=share),
+                hint=_("One round in how many?"), family="fair-share", numbers=numbers)
+
+
+def _draw_may_play(rng: random.Random) -> tuple[int, ...]:
+    sign = rng.choice((1, -1))
+    total = rng.randint(8, 11)
+    over = 14 - total
+    return (sign * total, sign * rng.randint(over + 2, 12), sign * over,
+            -sign * rng.randint(1, 6))
+
+
+FAMILIES: dict[str, Family] = {
+    "red-card": Family(lambda rng: (-rng.randint(2, 10),), _red_card_value),
+    "zero-pair-move": Family(
+        lambda rng: (rng.choice((1, -1)) * rng.randint(1, 9), -rng.randint(2, 10)),
+        _zero_pair_move),
+    "flapjack-card": Family(
+        lambda rng: (rng.choice((1, -1)) * rng.choice((2, 3, 4, 5, 7, 8, 9, 10, 11)),),
+        _makes_flapjack),
+    "may-play": Family(_draw_may_play, _may_play),
+    "fair-share": Family(lambda rng: (rng.choice(FAIR_PLAYERS),), _fair_share),
+}
+
+
+def made(family: str, numbers: tuple[int, ...]) -> Item | None:
+    """The item of `family` on `numbers`, in the language spoken now; None for numbers (or a
+    family) there is no such item of."""
+    maker = FAMILIES.get(family)
+    if maker is None:
+        return None
+    try:
+        return maker.make(tuple(numbers))
+    except ValueError:  # the wrong count of numbers
+        return None
+
+
+def reordered(item: Item, rng: random.Random) -> Item:
+    """A choice without a shape with its choices in another order (the same words for every
+    student, so neighbours do not share a place); each choice keeps its place before for the
+    store (`places`). An item with a shape keeps its order: its choices follow its numbers."""
+    if not item.choices or item.shape is not None or item.places:
+        return item
+    order = list(range(len(item.choices)))
+    rng.shuffle(order)
+    return Item(item.prompt, item.answer, tuple(item.choices[i] for i in order), why=item.why,
+                hint=item.hint, size=item.size, family=item.family, numbers=item.numbers,
+                places=tuple(i + 1 for i in order))
+
+
 def varies(item: Item) -> bool:
     """Whether the item takes other numbers of the same skill (see `vary`): a typed item of a
     kind in VARIED_KINDS; a choice whose prompt and choices hold only its shape's numbers
@@ -230,7 +445,7 @@ def varies(item: Item) -> bool:
     for a number that follows them."""
     shape = item.shape
     if shape is None:
-        return False
+        return bool(item.family)
     if not item.choices:
         return shape.kind in VARIED_KINDS
     if _numbers_are_choices(item):
@@ -269,8 +484,10 @@ def with_numbers(item: Item, terms: tuple[int, ...]) -> Item | None:
     them. None when the item does not vary or these numbers would not set its traps: other
     signs, order or equal sizes, another sign of the answer, another choice right, or a wrong
     choice showing another mistake."""
-    if not varies(item) or item.shape is None:
+    if not varies(item):
         return None
+    if item.shape is None:
+        return item if tuple(terms) == item.numbers else made(item.family, terms)
     old = item.shape
     if terms == old.terms:
         return item
@@ -286,6 +503,12 @@ def with_numbers(item: Item, terms: tuple[int, ...]) -> Item | None:
     hint = item.hint if item.hint and not any(c.isdigit() for c in shown(item.hint)) else ""
     why = worked(shape)
     if not item.choices:
+        if item.template:  # a story: its words stay, with the new numbers
+            try:
+                prompt = fill(_(item.template), terms)
+            except KeyError:  # a number that is no card of the story's game
+                return None
+            return Item(prompt, shape.answer, size=item.size, shape=shape, hint=hint, why=why)
         question = question_text(shape.kind, terms)
         return Item(question if shape.kind == "distance" else
                     _("Work out: {question}").format(question=question),
@@ -293,7 +516,10 @@ def with_numbers(item: Item, terms: tuple[int, ...]) -> Item | None:
     if _numbers_are_choices(item):
         prompt = question_text(shape.kind, terms)
     elif item.template:
-        prompt = _(item.template).format(*(signed(n) for n in terms), sum=sum_terms(terms))
+        try:
+            prompt = fill(_(item.template), terms)
+        except KeyError:
+            return None
     else:
         prompt = item.prompt
     picks = tuple(_new_pick(p, old, shape) for p in item.picks)
@@ -315,10 +541,21 @@ def vary(item: Item, variant: int, index: int) -> Item:
     generator seeded by the variant and the item's place (`index`): see `with_numbers`. The
     numbers keep their signs, order and equal sizes, the answer its sign (and, for a choice,
     which is closer to zero, and each choice the mistake it shows), so the item sets the same
-    traps."""
-    if not variant or not varies(item) or item.shape is None:
+    traps. An item of a family gets its family's other numbers; a choice without a shape,
+    its choices in another order (`reordered`)."""
+    if not variant:
         return item
     rng = random.Random(variant * 10 + index)
+    if item.shape is None:
+        if item.family:
+            maker = FAMILIES[item.family]
+            for _try in range(100):
+                numbers = tuple(maker.draw(rng))
+                if numbers != item.numbers and (other := made(item.family, numbers)):
+                    return reordered(other, rng)
+        return reordered(item, rng)
+    if not varies(item):
+        return item
     old = item.shape.terms
     for _try in range(500):
         new = tuple(0 if t == 0 else _sign(t) * rng.randint(1, MAX_SIZE) for t in old)
@@ -374,7 +611,7 @@ TICKETS: dict[int, tuple[Item, ...]] = {
     1: (
         Item(N_("What is the value of a red 6 (black cards +, red cards -)?"), -6,
              why=N_("Red cards count negative, so a red 6 is -6."),
-             hint=N_("Which colour is negative?")),
+             hint=N_("Which colour is negative?"), family="red-card", numbers=(-6,)),
         # "closer to zero is greater" picks -1, "the bigger digit is greater" picks -6
         Item(N_("Which is the greatest: -6, -1 or +4?"), "+4", ("-6", "-1", "+4"),
              shape=Shape("greater", (-6, -1, 4)), picks=(-6, -1, 4),
@@ -420,15 +657,18 @@ TICKETS: dict[int, tuple[Item, ...]] = {
              size=True,
              why=N_("The sum is +7 + (-10) = -3, and |-3| = 3."),
              hint=N_("Add with the signs first, then take the distance from zero."),
-             shape=Shape("abs-sum", (7, -10))),
+             shape=Shape("abs-sum", (7, -10)),
+             template=N_("A hand holds {0} and {1}. What is the absolute value of its sum?")),
     ),
     3: (
         Item(N_("In Hit Me your cards are 6\u2663 and 9\u2666. What is your sum?"), -3,
              why=N_("+6 + (-9) = -3."), hint=N_("Black cards are +, red cards are -."),
-             shape=Shape("sum", (6, -9))),
+             shape=Shape("sum", (6, -9)),
+             template=N_("In Hit Me your cards are {h0}\u2663 and {h1}\u2666. What is your "
+                         "sum?")),
         Item(N_("What is your score with a sum of -3?"), 3, size=True,
              why=N_("|-3| = 3."), hint=N_("A score is a distance, never negative."),
-             shape=Shape("abs", (-3,))),
+             shape=Shape("abs", (-3,)), template=N_("What is your score with a sum of {0}?")),
         # the sum closest to zero wins: "the least wins" picks Cam, "the greatest wins" Ana
         Item(N_("Final sums: Ana +3, Ben -1, Cam -4. Who wins?"), "Ben", ("Ana", "Ben", "Cam"),
              shape=Shape("closer", (3, -1, -4)), picks=(3, -1, -4),
@@ -437,7 +677,9 @@ TICKETS: dict[int, tuple[Item, ...]] = {
              hint=N_("Compare the distances from zero.")),
         Item(N_("Your sum is -2. You hit and get 5\u2660 (+5). What is your new sum?"), 3,
              why=N_("-2 + (+5) = +3."), hint=N_("Start at -2 and move 5 to the right."),
-             shape=Shape("sum", (-2, 5))),
+             shape=Shape("sum", (-2, 5)),
+             template=N_("Your sum is {0}. You hit and get {h1}\u2660 ({1}). What is your new "
+                         "sum?")),
         Item(N_("Final sums: Dee -2, Eli +2. Who wins?"), N_("They tie"),
              ("Dee", "Eli", N_("They tie")), shape=Shape("closer", (-2, 2)), picks=(-2, 2, 0),
              template=N_("Final sums: Dee {0}, Eli {1}. Who wins?"),
@@ -462,7 +704,8 @@ TICKETS: dict[int, tuple[Item, ...]] = {
                     "hand is still +3. Then 5\u2665 (-5) is taken away and 5\u2660 (+5) stays: "
                     "+3 - (-5) = +3 + (+5) = +8."),
              hint=N_("A zero pair is a card and its opposite: together they add 0, and one of "
-                     "them must be the card to take away.")),
+                     "them must be the card to take away."),
+             family="zero-pair-move", numbers=(3, -5)),
         Item(N_("What is the distance between -3 and +5 on the number line?"), 8, size=True,
              why=N_("|+5 - (-3)| = |+8| = 8: 3 steps to zero, then 5 more."),
              hint=N_("The distance between p and q is |p - q|."),
@@ -478,19 +721,25 @@ TICKETS: dict[int, tuple[Item, ...]] = {
         Item(N_("In Flapjack the total is +6. You play 8\u2665 (-8). What is the new total?"),
              -2,
              why=N_("+6 + (-8) = -2."), hint=N_("A red card moves the total to the left."),
-             shape=Shape("sum", (6, -8))),
+             shape=Shape("sum", (6, -8)),
+             template=N_("In Flapjack the total is {0}. You play {r1}\u2665 ({1}). What is the "
+                         "new total?")),
         Item(N_("The total is -5. Which card makes a Flapjack?"), "5\u2660 (+5)",
              ("4\u2660 (+4)", "5\u2660 (+5)", "6\u2665 (-6)"),
              why=N_("-5 + (+5) = 0, a Flapjack. The others make -1 and -11."),
-             hint=N_("A Flapjack is a total of exactly -13, 0 or +13.")),
+             hint=N_("A Flapjack is a total of exactly -13, 0 or +13."),
+             family="flapjack-card", numbers=(-5,)),
         Item(N_("The total is +10. Which card may you play?"), "2\u2665 (-2)",
              ("Q\u2663 (+12)", "4\u2660 (+4)", "2\u2665 (-2)"),
              why=N_("+10 + (-2) = +8 stays within the limits; Q\u2663 would make +22 and "
                     "4\u2660 +14, past the limit +13."),
-             hint=N_("The total must stay between -13 and +13.")),
-        Item(N_("The total is -9. You play a black king (+13). What is the new total?"), 4,
+             hint=N_("The total must stay between -13 and +13."),
+             family="may-play", numbers=(10, 12, 4, -2)),
+        Item(N_("The total is -9. You play K\u2663 (+13). What is the new total?"), 4,
              why=N_("-9 + (+13) = +4."), hint=N_("Start at -9 and move 13 to the right."),
-             shape=Shape("sum", (-9, 13))),
+             shape=Shape("sum", (-9, 13)),
+             template=N_("The total is {0}. You play {r1}\u2663 ({1}). What is the new "
+                         "total?")),
     ),
     6: (
         Item(N_("Look at the chart of Experiment 1 (4 players). At |sum| 3, which is higher: "
@@ -501,12 +750,15 @@ TICKETS: dict[int, tuple[Item, ...]] = {
                     "same.)"),
              hint=N_("Find 3 on the bottom axis, then compare the bar and the dot above it.")),
         Item(N_("What is the fair share of wins with 5 players, in percent?"), 20, size=True,
-             why=N_("1 round in 5 is 20%."), hint=N_("One round in how many?")),
+             why=N_("1 round in 5 is 20%."), hint=N_("One round in how many?"),
+             family="fair-share", numbers=(5,)),
         Item(N_("Your first two cards are 5\u2665 (-5) and 2\u2660 (+2). At which |sum| of "
                 "the chart's bottom axis do you look?"), 3, size=True,
              why=N_("-5 + (+2) = -3, and |-3| = 3."),
              hint=N_("Add with the signs, then take the distance from zero."),
-             shape=Shape("abs-sum", (-5, 2))),
+             shape=Shape("abs-sum", (-5, 2)),
+             template=N_("Your first two cards are {h0}\u2665 ({0}) and {h1}\u2660 ({1}). At "
+                         "which |sum| of the chart's bottom axis do you look?")),
         Item(N_("Two players tie for the lowest score. How much of a win does each get?"),
              N_("Half a win"), (N_("A whole win"), N_("Half a win"), N_("Nothing")),
              why=N_("A tie is shared: with two winners each counts half a win."),

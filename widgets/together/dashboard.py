@@ -119,7 +119,8 @@ def ticket_item(a: Answer) -> Item | None:
 def own_numbers(a: Answer) -> bool:
     """An exit-ticket (or unit check) answer to the student's own numbers, not the
     ticket's."""
-    return a.activity in (ACTIVITY, *CHECKS) and bool(a.variant) and a.kind != "ticket"
+    return (a.activity in (ACTIVITY, *CHECKS) and bool(a.variant)
+            and (a.kind != "ticket" or bool(a.terms)))
 
 
 def question_label(a: Answer) -> str:
