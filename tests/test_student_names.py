@@ -601,3 +601,29 @@ def test_a_check_whose_name_comes_back_after_load_is_swapped_before_any_answer(
     student.set_names(("Eve",))
     assert late.seed == 9 and not late.scored_first
     assert len([a for a in stored(student) if a.first_try]) == 3
+
+
+def test_money_check_tries_reach_the_store_as_lesson_4_checks(student: Student) -> None:
+    """Each try of lesson 4's money-and-debt self-check is filed under the page's student as
+    a lesson check with its numbers and the mistake it shows, the first try of each question
+    marked; the class view lists them under their own place, per student."""
+    from widgets.lessons.contexts import MoneyCheck
+    from widgets.together.dashboard import check_place, lesson_checks
+
+    student.set_names(("Ana",))
+    check = MoneyCheck()  # the page's student
+    assert check.check("15") == "added-abs" and check.check("-3") == "right"
+    check.next_question()
+    assert check.check("+1") == "right"
+    rows = stored(student)
+    assert [(a.lesson, a.activity, a.item, a.kind, a.terms, a.given, a.right, a.first_try,
+             a.mistake) for a in rows] == [
+        (4, "check", "money 1", "sum", "6,-9", "+15", False, True, "added-abs"),
+        (4, "check", "money 1", "sum", "6,-9", "-3", True, False, None),
+        (4, "check", "money 2", "difference", "-3,-4", "+1", True, True, None)]
+    with speaking("en"):
+        assert {check_place(a) for a in rows} == {("Money and debt, lesson 4", "money 1"),
+                                                  ("Money and debt, lesson 4", "money 2")}
+        (ana,) = lesson_checks(rows)
+    assert (ana.name, ana.checks, ana.first_try, ana.misses, ana.mistakes) == \
+        ("Ana", 2, 1, 1, (("added-abs", 1),))

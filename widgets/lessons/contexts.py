@@ -22,8 +22,9 @@ import ipywidgets as w
 from engine.cards import Card, Suit, signed
 from engine.events import card_view
 from engine.mistakes import Shape, classify
-from engine.questions import NumberRefused, parse_number
+from engine.questions import MONEY_CHECK, NumberRefused, Question, parse_number
 from widgets.lessons.exit_ticket import worked
+from widgets.page.in_browser import IN_BROWSER
 from widgets.page.language import N_, check_lang, speaking, speaks
 from widgets.table.components import (
     MessageArea,
@@ -114,11 +115,18 @@ class MoneyCheck(w.VBox):
     wrong tries the answer is shown, worked out."""
 
     SHOW_AFTER = 2  # wrong tries before the answer is shown
+    LESSON = 4  # the lesson whose page holds it: its answers are filed under it
+    ITEM = MONEY_CHECK  # each question's answers: 'money 1', 'money 2', ...
 
     @speaks
     def __init__(self, questions: tuple[tuple[str, Shape], ...] = MONEY_QUESTIONS, *,
-                 lang: str | None = None) -> None:
+                 lang: str | None = None, student: Any = None) -> None:
+        """`student`: who answers (a widgets.lessons.student.Student; default: the page's).
+        Served, every try goes to the class's store as a lesson check (the teacher's class
+        view shows them per student, with the mistakes); on the static site nothing leaves
+        the device."""
         self.lang = check_lang(lang)
+        self.student = student
         self.questions = questions
         self.index = 0
         self.tries = 0
@@ -159,7 +167,9 @@ class MoneyCheck(w.VBox):
         except NumberRefused as e:
             self.feedback.show(number_refused_text(e.code), "info")
             return None
+        first = self.tries == 0
         fb = self._feedback(given)
+        self._to_class(given, fb, first)
         self.done = fb.done
         self.feedback.show(f"{fb.icon} {fb.message}", fb.tone)
         self._update()
@@ -180,6 +190,18 @@ class MoneyCheck(w.VBox):
         text += " " + (_("The answer is {answer}: {why}").format(
             answer=signed(shape.answer), why=worked(shape)) if shown else _("Try again."))
         return Feedback(False, text, mistake=mistake, done=shown)
+
+    def _to_class(self, given: int, fb: Feedback, first: bool) -> None:
+        if IN_BROWSER:
+            return
+        from widgets.lessons.student import STUDENT
+
+        who = self.student if self.student is not None else STUDENT
+        shape = self.shape
+        who.record(question=Question(shape.kind, shape.terms, self.LESSON,
+                                     f"{self.ITEM} {self.index + 1}"),
+                   activity="check", given=signed(given), right=fb.correct, first_try=first,
+                   mistake=fb.mistake)
 
     @speaks
     def next_question(self) -> None:

@@ -37,6 +37,7 @@ from engine.mistakes import MISTAKES, Shape
 from engine.questions import (
     CHOICE_KINDS,
     MISTAKE_SKILL,
+    MONEY_CHECK,
     SKILLS,
     SkillState,
     progress,
@@ -220,6 +221,8 @@ def check_place(a: Answer) -> tuple[str, str] | None:
     if game in GAMES and rest:
         where = _("{game}, lesson {lesson}").format(game=game_title(game), lesson=a.lesson)
         return where, a.item.rsplit(" ", 1)[0]
+    if game == MONEY_CHECK and rest:
+        return _("Money and debt, lesson {lesson}").format(lesson=a.lesson), a.item
     return _("Lesson {lesson}'s check").format(lesson=a.lesson), a.item
 
 
