@@ -12,9 +12,9 @@ other's: the typed questions (a story keeps its words: cards, totals) and the ch
 numbers follow (`vary`) get other numbers of the same skill that set the same traps; a
 question without a shape is made by its family from numbers of its own (a red card's value,
 the zero-pair move, the card that makes a Flapjack or may be played, a fair share), and a
-choice in words alone gets its choices in another order. A named student's numbers are seeded by their name,
-the day and the lesson; an unnamed student's cannot be worked out beforehand. The printed
-ticket (the teacher guide, the kit) has the ticket's own numbers.
+choice in words alone gets its choices in another order. A named student's numbers are
+seeded by their name, the day and the lesson; an unnamed student's cannot be worked out
+beforehand. The printed ticket (the teacher guide, the kit) has the ticket's own numbers.
 
 On a served page the ticket asks the student's first name once (widgets/lessons/student.py,
 remembered
