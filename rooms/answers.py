@@ -43,9 +43,10 @@ from rooms.spool import SpoolFile, read_items
 
 log = logging.getLogger(__name__)
 
-# an exit ticket, practice, a lesson page's check, and the unit's two checks (before the unit
-# and after it: widgets/lessons/unit_check.py)
-ACTIVITIES = ("exit-ticket", "practice", "check", "readiness", "unit-check")
+# an exit ticket, practice, a lesson page's check, the unit's two checks (before the unit and
+# after it: widgets/lessons/unit_check.py) and a lesson's problem set
+# (widgets/lessons/problem_set.py)
+ACTIVITIES = ("exit-ticket", "practice", "check", "readiness", "unit-check", "problem-set")
 DEFAULT_KEEP_DAYS = 7
 MAX_KEEP_DAYS = 365
 MAX_TERMS_TEXT = 60  # characters of a question's numbers ('3,-8')
@@ -252,13 +253,19 @@ class ClassAnswers(Transactions):
     def first_tried(self, student: str, lesson: int, activity: str,
                     day: str | None = None) -> set[str]:
         """The items `student` has had a first try at on `day` (default: today)."""
+        return set(self.first_marks(student, lesson, activity, day))
+
+    def first_marks(self, student: str, lesson: int, activity: str,
+                    day: str | None = None) -> dict[str, bool]:
+        """`student`'s first tries on `day` (default: today) at the items of `activity` on
+        the page of `lesson`: item -> right or not."""
         day = _day(day)
         key = clean_name(student)[1]
         with self._write() as c:
-            rows = c.all("SELECT item FROM icg_class_answers WHERE day = ? AND student_key = ? "
-                         "AND lesson = ? AND activity = ? AND first_try = 1",
+            rows = c.all("SELECT item, right_answer FROM icg_class_answers WHERE day = ? AND "
+                         "student_key = ? AND lesson = ? AND activity = ? AND first_try = 1",
                          (day, key, lesson, activity))
-        return {r[0] for r in rows}
+        return {r[0]: bool(r[1]) for r in rows}
 
     def practice_firsts(self, student: str) -> list[tuple[str, str, bool]]:
         """`student`'s first tries at practice items, every day kept, oldest first: (day,
@@ -284,14 +291,16 @@ class ClassAnswers(Transactions):
             out.setdefault(names[key], []).append((d, item, bool(right)))
         return out
 
-    def ticket_firsts_before(self, day: str) -> dict[str, list[tuple[str, int, str, bool]]]:
-        """Every student's first tries at exit-ticket items on the days kept before `day`, by
-        the name they last gave: name -> [(day, lesson, item, right)], oldest first (the
-        gradebook's scores of the lessons taught before today)."""
+    def ticket_firsts_before(self, day: str, activity: str = "exit-ticket"
+                             ) -> dict[str, list[tuple[str, int, str, bool]]]:
+        """Every student's first tries at exit-ticket items (or another lesson's `activity`:
+        a problem set's) on the days kept before `day`, by the name they last gave: name ->
+        [(day, lesson, item, right)], oldest first (the gradebook's scores of the lessons
+        taught before today)."""
         with self._write() as c:
             rows = c.all("SELECT student_key, student, day, lesson, item, right_answer FROM "
-                         "icg_class_answers WHERE day < ? AND activity = 'exit-ticket' AND "
-                         "first_try = 1 ORDER BY at, answer_id", (day,))
+                         "icg_class_answers WHERE day < ? AND activity = ? AND "
+                         "first_try = 1 ORDER BY at, answer_id", (day, activity))
         names = {r[0]: r[1] for r in rows}  # the latest name of each key
         out: dict[str, list[tuple[str, int, str, bool]]] = {}
         for key, _name, d, lesson, item, right in rows:

@@ -627,3 +627,64 @@ def test_money_check_tries_reach_the_store_as_lesson_4_checks(student: Student) 
         (ana,) = lesson_checks(rows)
     assert (ana.name, ana.checks, ana.first_try, ana.misses, ana.mistakes) == \
         ("Ana", 2, 1, 1, (("added-abs", 1),))
+
+
+def _device(student: Student) -> Student:
+    """The same class's store seen from another device (a page of its own, nobody named)."""
+    other = Student(clock=student.clock)
+    url = student.url  # type: ignore[attr-defined]
+    other.outbox = Outbox(lambda: open_answers(url), thread=False)
+    other.url = url  # type: ignore[attr-defined]
+    return other
+
+
+def _answer(t: ExitTicket, right: bool) -> None:
+    item = t.items[t.index]
+    if item.choices:
+        t.choose(next(i for i, c in enumerate(item.choices) if (c == item.answer) == right))
+    else:
+        t.entry.value = str(item.answer if right else item.answer + 1)
+        t.check_typed()
+    t.next_question()
+
+
+def test_a_ticket_left_unfinished_goes_on_where_it_was(student: Student) -> None:
+    """Ana answers two questions and her tablet drops. On another device (named before or
+    after Start) the ticket goes on at question 3 with the numbers her first page had: her
+    first answers are kept as given (never asked again, no second first try), and the code at
+    the end holds them. A finished ticket is not gone on with: a page opened after it is a
+    retake with other numbers."""
+    student.set_names(("Ana",))
+    first = ExitTicket(lesson=1)
+    first.start()
+    _answer(first, True)
+    _answer(first, False)
+    assert first.index == 2 and len(stored(student)) == 2
+    tablet = _device(student)
+    tablet.set_names(("Ana",))
+    again = ExitTicket(lesson=1, student=tablet)
+    again.start()
+    assert again.index == 2 and again.marks == [True, False]
+    assert again.items[2:] == first.items[2:]  # her numbers of the day
+    assert "Welcome back: your answers to questions 1 to 2 are kept" in again.status.value
+    assert "Question 3 of 5." in again.prompt.value
+    # named after Start on a third device: the question on the screen moves on to hers
+    phone = _device(student)
+    late = ExitTicket(lesson=1, student=phone)
+    late.start()
+    assert late.index == 0
+    phone.set_names(("Ana",))
+    assert late.index == 2 and late.marks == [True, False] and late.items[2] == first.items[2]
+    for _n in range(3):
+        _answer(again, True)
+    assert again.code == "L1-RXRRR"
+    assert tablet.outbox.flush() == 0
+    rows = stored(student)
+    assert sorted(a.item for a in rows if a.first_try) == ["1", "2", "3", "4", "5"]
+    assert len(rows) == 5
+    # finished: a page opened now is a retake, nothing kept to go on with
+    retake = ExitTicket(lesson=1, student=_device(student))
+    retake.student.set_names(("Ana",))
+    retake.start()
+    assert retake.index == 0 and retake.repeated == {"1", "2", "3", "4", "5"}
+    assert retake.items[2:] != first.items[2:]

@@ -158,7 +158,7 @@ def test_a_class_morning(class_server: ClassServer, open_page: Any, tmp_path: Pa
     # student's own first take's
     numbers = {name: [a.terms for a in rows if a.student == name and a.variant and a.first_try]
                for name in PLANS}
-    assert all(len(n) == 4 for n in numbers.values()) and numbers["Ana"] != numbers["Ben"]
+    assert all(len(n) == 5 for n in numbers.values()) and numbers["Ana"] != numbers["Ben"]
     for name in RETAKES:
         again = [a.terms for a in rows if a.student == name and a.variant and not a.first_try]
         assert again and again != numbers[name], name

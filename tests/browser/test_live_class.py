@@ -9,7 +9,8 @@ exit ticket's Check with an answer typed, and on the table's Hit me!) is refused
 no answer reaches the store, the hand stays as it was. Resume: the same clicks count. "Open the
 exit ticket" shows it on every page. The teacher removes Ben's page: it is told, stays out
 after a reload, and comes back with Let back. Ana moves to another device: the old page is
-told it moved, the new one says her answer of the day is kept. In projector mode no student's
+told it moved, the new one says her answer of the day is kept, and her exit ticket goes on at
+the next question. In projector mode no student's
 name is visible anywhere on the class page, nor in its drop-down lists.
 """
 
@@ -230,6 +231,11 @@ def test_the_live_class_morning(class_server: ClassServer, open_page: Any) -> No
         tablet.page.get_by_text("Answering as Ana.").first.wait_for(timeout=15_000)
         tablet.page.get_by_text("Welcome, Ana: your 1 answer of today is kept (1 right)."
                                 ).first.wait_for(timeout=5_000)
+        # her exit ticket goes on at the question after the one she answered
+        tablet.page.get_by_text("Welcome back: your answer to question 1 is kept."
+                                ).first.wait_for(timeout=5_000)
+        tablet.page.locator(".icg-exit-ticket").get_by_text("Question 2 of 5.").wait_for(
+            timeout=5_000)
         assert not tablet.page.get_by_text("Waiting for your teacher").first.is_visible()
         pages["Ana on the tablet"] = tablet
 

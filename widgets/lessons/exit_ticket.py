@@ -55,6 +55,7 @@ from widgets.table.shell import LazyPart
 from widgets.words import (
     _,
     mistake_feedback,
+    ngettext,
     number_refused_text,
     paren_signed,
     question_text,
@@ -919,6 +920,8 @@ class ExitTicket(w.VBox):
 
             self.name_bar = NameBar(self.lesson, student=self.student, lang=self.lang)
             self.name_bar.student.listeners.append(self._named)
+        if self._resume():
+            return
         self._choose_numbers(0)
         self._show_item()
 
@@ -1025,7 +1028,41 @@ class ExitTicket(w.VBox):
         again."""
         if self.name_bar is None or not self.name_bar.student.names or self.finished:
             return
+        if self.index == 0 and not self.answered and not self.marks and self._resume():
+            return
         self._choose_numbers(self.index + 1)
+
+    def _resume(self) -> bool:
+        """A named student who answered part of this ticket today and did not finish it (on
+        another device, before a reload or a crash) goes on where they were: their first
+        answers are kept as given (their marks, never asked again), and the questions they
+        have not answered come with their numbers of the day. False (nothing changed) when
+        there is nothing to go on with: no answer yet, or the ticket finished (then a
+        retake)."""
+        student = self.name_bar.student if self.name_bar is not None else None
+        if student is None or not student.names:
+            return False
+        marks = student.first_marks(self.lesson, self.activity)
+        places = [str(i + 1) for i in range(len(self.base_items))]
+        done = next((i for i, p in enumerate(places) if p not in marks), len(places))
+        if done == 0 or done == len(places) or any(p in marks for p in places[done:]):
+            return False
+        from widgets.lessons.student import today
+
+        variant = variant_for(student.names[0], today(student.clock()), self.lesson, 0,
+                              self.activity)
+        self.items = tuple(vary(item, variant, i) for i, item in enumerate(self.base_items))
+        self.variants = [0 if new is old else variant
+                         for new, old in zip(self.items, self.base_items, strict=True)]
+        self.repeated = set(marks)
+        self.marks = [marks[p] for p in places[:done]]
+        self.index = done
+        self._show_item()
+        self.status.value = "<p role='status'>" + esc(ngettext(
+            "Welcome back: your answer to question 1 is kept. Go on here.",
+            "Welcome back: your answers to questions 1 to {n} are kept. Go on here.",
+            done).format(n=done)) + "</p>"
+        return True
 
     # ----- reading ----------------------------------------------------------------------
     @property

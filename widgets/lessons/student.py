@@ -115,8 +115,8 @@ class Student:
         self.lesson: int | None = None  # the page's lesson (its name bars say it)
         self.waiting: list[dict[str, Any]] = []
         # (name, lesson, activity, item) of the first tries this page sent (some may still be
-        # on their way to the store)
-        self.sent_firsts: set[tuple[str, int, str, str]] = set()
+        # on their way to the store), each right or not
+        self.sent_firsts: dict[tuple[str, int, str, str], bool] = {}
         self.listeners: list[Callable[[], None]] = []
         # the live class's decision on a name, asked before it becomes the page's: returns the
         # names as the class spells them (the page holds the name now), None (the teacher
@@ -238,7 +238,7 @@ class Student:
             partner = names[1 - i] if len(names) == 2 else ""
             box.put(Answer(answer_id=f"{answer_id}-{i}", student=name, partner=partner, **kw))
             if kw["first_try"]:
-                self.sent_firsts.add((name, kw["lesson"], kw["activity"], kw["item"]))
+                self.sent_firsts[(name, kw["lesson"], kw["activity"], kw["item"])] = kw["right"]
 
     def asked_practice(self) -> list[tuple[str, str | None]]:
         """The skills the teacher asked this page's student to practise today ("practise
@@ -261,20 +261,25 @@ class Student:
         """The items this page's student (the first of a pair) had a first try at today, in
         the store and on this page (sent, maybe not stored yet); only this page's when the
         store cannot be reached."""
+        return set(self.first_marks(lesson, activity))
+
+    def first_marks(self, lesson: int, activity: str) -> dict[str, bool]:
+        """`first_tried`, each item's first try right or not."""
         if IN_BROWSER or not self.names:
-            return set()
+            return {}
         from rooms.answers import AnswerRefused
         from rooms.errors import StoreUnavailable
 
         name = self.names[0]
-        here = {item for (who, les, act, item) in self.sent_firsts
+        here = {item: right for (who, les, act, item), right in self.sent_firsts.items()
                 if (who, les, act) == (name, lesson, activity)}
         try:
             if self._reader is None:
                 self._reader = self._box().opener()
-            return here | self._reader.first_tried(name, lesson, activity, today(self.clock()))
+            stored = self._reader.first_marks(name, lesson, activity, today(self.clock()))
         except (StoreUnavailable, AnswerRefused):
             return here
+        return {**stored, **here}
 
     def practice_firsts(self) -> list[tuple[str, str, bool]]:
         """This page's student's (the first of a pair) first tries at practice, every day the
