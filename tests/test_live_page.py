@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -301,7 +302,7 @@ def test_enter_in_an_exit_ticket_or_practice_box_is_refused_while_paused(
     ticket.start()
     assert not ticket.items[0].choices  # its first question is typed
     practice = SkillPractice(("abs",), student=p.student)
-    for box, answer in ((ticket.entry, "-6"), (practice.answer, "3")):
+    for box, answer in ((ticket.entry, str(ticket.items[0].answer)), (practice.answer, "3")):
         box.value = answer
     teacher.pause()
     p.poll()
@@ -568,3 +569,40 @@ def test_a_page_without_a_name_is_listed_and_stays_out_after_a_reload(rooms_url:
     assert again.page_state == "open" and again.screen.value == ""
     assert bar.name_me() is True and again.student.names == ("Ana",)
     assert [(i.name, i.state) for i in teacher.pages()] == [("Ana", "in")]
+
+
+def test_a_page_closed_before_it_had_a_name_leaves_the_list(rooms_url: str) -> None:
+    """When a page's kernel stops (its tab closed: the server shuts the kernel down), a page
+    without a name, or one waiting for the teacher, leaves the teacher's list; a page that
+    holds its name or was removed stays (a reload brings it back). Checked in a kernel of its
+    own that ends as a culled kernel does (a normal exit)."""
+    import subprocess
+    import sys
+    import textwrap
+
+    teacher = open_live_class(rooms_url)
+    script = textwrap.dedent(f"""
+        from rooms.live_class import open_live_class
+        from widgets.lessons.student import Student
+        from widgets.together import live
+        p = live.activate(open_live_class({rooms_url!r}), student=Student(), poll=False,
+                          token_grace=3600)
+        p.recall.value = live.NO_TOKEN  # the device keeps no token: the page is listed
+        assert p.page_state == "open", p.page_state
+        assert [i.state for i in open_live_class({rooms_url!r}).pages()] == ["open"]
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120, cwd=str(Path(__file__).resolve().parents[1]))
+    assert done.returncode == 0, done.stderr
+    assert teacher.pages() == []  # listed while it ran, gone with its kernel
+    # a named page stays; a removed nameless page stays removed
+    ana = named(rooms_url, "Ana")
+    assert ana
+    p = page(rooms_url, token_grace=3600)
+    p.recall.value = live.NO_TOKEN
+    [_ana, open_] = teacher.pages()
+    assert open_.state == "open"
+    teacher.remove_page(open_.page)
+    p.poll()
+    live.kernel_ends()
+    assert [(i.name, i.state) for i in teacher.pages()] == [("Ana", "in"), ("", "removed")]

@@ -32,6 +32,7 @@ settings and its own state (no roster code, no other page).
 
 from __future__ import annotations
 
+import atexit
 import html
 import logging
 import os
@@ -552,14 +553,33 @@ def _update_gate(widget: Any, keys: list[str]) -> bool:
 
 def activate(store: LiveClass | None = None, **kw: Any) -> LivePage:
     """This kernel's page joins the live class (a served student page; tests)."""
-    global PAGE
+    global PAGE, _ENDS_NOTED
     if PAGE is not None:
         PAGE.stop()
     components.gate_page_updates()
     PAGE = LivePage(store, **kw)
     components.CLICK_GATE = _gate
     components.UPDATE_GATE = _update_gate
+    if not _ENDS_NOTED:
+        atexit.register(kernel_ends)
+        _ENDS_NOTED = True
     return PAGE
+
+
+_ENDS_NOTED = False
+
+
+def kernel_ends() -> None:
+    """This kernel stops (its tab closed, its page culled, the server stopping): a page that
+    had no name yet, or waited for the teacher, leaves the teacher's list (a page that holds
+    its name or was removed stays: a reload brings it back)."""
+    page = PAGE
+    if page is None or not page.token or page.page_state not in ("open", "waiting"):
+        return
+    try:
+        page.store.forget(page.token)
+    except Exception:  # noqa: BLE001 - the kernel is stopping: nothing to tell anyone
+        log.info("live class: a closing page could not leave the list", exc_info=True)
 
 
 def deactivate() -> None:
