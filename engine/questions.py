@@ -124,6 +124,10 @@ def terms_of(text: str) -> tuple[int, ...]:
 SHOWN_DEAL = 12
 # lesson 4's money-and-debt self-check files its questions as 'money 1', 'money 2', ...
 MONEY_CHECK = "money"
+# the unit's two checks, as their answers are filed: before lesson 1, and after the last lesson
+READINESS = "readiness"
+UNIT_END = "unit-check"
+UNIT_CHECKS = (READINESS, UNIT_END)
 
 
 def table_check_item(game: str, deal_code: object, n: int) -> str:

@@ -34,7 +34,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from engine.questions import SKILL_TARGETS, SKILLS, Question, terms_of
+from engine.questions import SKILL_TARGETS, SKILLS, UNIT_CHECKS, Question, terms_of
 from rooms.caps import check_student_room
 from rooms.codes import CodeError, clean_name
 from rooms.database import DEFAULT_PATH, Cursor, Transactions, store_url
@@ -49,6 +49,9 @@ log = logging.getLogger(__name__)
 ACTIVITIES = ("exit-ticket", "practice", "check", "readiness", "unit-check", "problem-set")
 DEFAULT_KEEP_DAYS = 7
 MAX_KEEP_DAYS = 365
+# the unit's readiness and end-of-unit checks are compared, start and end: their answers are
+# kept this many days at least (a unit of six lessons over a few weeks), whatever the setting
+UNIT_KEEP_DAYS = 42
 MAX_TERMS_TEXT = 60  # characters of a question's numbers ('3,-8')
 MAX_GIVEN = 40  # characters of an answer as given
 ANSWER_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
@@ -454,11 +457,19 @@ class ClassAnswers(Transactions):
 
     def expire(self, now: float | None = None) -> int:
         """Delete the answers and pages of days more than `keep_days()` days before today (a
-        day kept 7 days is deleted on the eighth); the number of answers deleted."""
+        day kept 7 days is deleted on the eighth), the answers to the unit's two checks after
+        UNIT_KEEP_DAYS days at least (the start of the unit beside its end); the number of
+        answers deleted."""
         now = time.time() if now is None else now
-        first_kept = day_of(now - (self.keep_days() - 1) * 86400)
+        days = self.keep_days()
+        first_kept = day_of(now - (days - 1) * 86400)
+        unit_first_kept = day_of(now - (max(days, UNIT_KEEP_DAYS) - 1) * 86400)
+        checks = ", ".join("?" for _c in UNIT_CHECKS)
         with self._write() as c:
-            n = c.run("DELETE FROM icg_class_answers WHERE day < ?", (first_kept,))
+            n = c.run(f"DELETE FROM icg_class_answers WHERE day < ? AND activity NOT IN "
+                      f"({checks})", (first_kept, *UNIT_CHECKS))
+            n += c.run(f"DELETE FROM icg_class_answers WHERE day < ? AND activity IN "
+                       f"({checks})", (unit_first_kept, *UNIT_CHECKS))
             c.run("DELETE FROM icg_presence WHERE day < ?", (first_kept,))
             c.run("DELETE FROM icg_practice_asked WHERE day < ?", (first_kept,))
         return n

@@ -353,3 +353,27 @@ def test_practise_this_keeps_its_mistake_and_an_older_store_gets_it(rooms_url: s
     with pytest.raises(AnswerRefused, match="mistake"):  # not a mistake of that skill
         store.ask_practice(["Ben"], "closer", NOON, mistake="two-negatives-positive")
     assert store.practice_asked("Ben", day_of(NOON)) == [("subtract", None)]
+
+
+def test_the_unit_checks_are_kept_for_the_unit(rooms_url: str) -> None:
+    """The readiness check's answers stay while the unit goes on (its start is compared with
+    its end, weeks later) whatever shorter number of days the teacher keeps answers; after
+    UNIT_KEEP_DAYS they go too. Other answers of the same days go after the days set."""
+    from rooms.answers import UNIT_KEEP_DAYS
+
+    store = open_answers(rooms_url)
+    store.set_keep_days(7)
+    ages = (10, UNIT_KEEP_DAYS - 1, UNIT_KEEP_DAYS)
+    for days_ago in ages:
+        at = NOON - days_ago * 86400
+        store.record(answer("Ana", activity="readiness", at=at))
+        store.record(answer("Ana", at=at + 1))
+    assert store.expire(now=NOON) == 4  # three exit tickets, the oldest readiness check
+    kept = [(a.activity, days_ago) for days_ago in ages
+            for a in store.answers(day_of(NOON - days_ago * 86400))]
+    assert kept == [("readiness", 10), ("readiness", UNIT_KEEP_DAYS - 1)]
+    assert store.firsts_of(("readiness",))["Ana"][0][0] == day_of(
+        NOON - (UNIT_KEEP_DAYS - 1) * 86400)
+    store.set_keep_days(365)  # a longer setting keeps them longer too
+    store.record(answer("Ben", activity="readiness", at=NOON - 100 * 86400))
+    assert store.expire(now=NOON) == 0

@@ -31,13 +31,12 @@ from typing import Any
 
 from engine.cards import signed
 from engine.mistakes import CHOICE_KINDS, Shape
+from engine.questions import READINESS, UNIT_CHECKS, UNIT_END
 from widgets.lessons.exit_ticket import ExitTicket, Item, choice_label, shown, worked
 from widgets.page.language import N_, language, speaks
 from widgets.words import _, question_text
 
-READINESS = "readiness"  # before lesson 1: what the students bring to the unit
-UNIT_END = "unit-check"  # after the last lesson: what they take from it
-CHECKS = (READINESS, UNIT_END)
+CHECKS = UNIT_CHECKS  # READINESS before lesson 1, UNIT_END after the last lesson
 
 # the skills the checks ask, one question each, in the order asked
 SKILLS = ("add-signs", "add-negatives", "zero-pair", "subtract-negative", "abs", "distance",
