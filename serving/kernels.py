@@ -31,6 +31,8 @@ slowed every other student's page from 3.1 s to 8.1 s.
 - `kernel_oom_score_adj`: written to each kernel's /proc/<pid>/oom_score_adj once it has
   started, so that under memory pressure the kernel of one page is killed, not the server;
 - `kernel_memory_limit`: an optional address-space limit (RLIMIT_AS) per kernel;
+- `bound_kernel_output`: the kernels' stdout and stderr go through the server's log
+  (serving/kernel_output.py), bounded like every other line, not to the terminal directly;
 - with Voila's `preheat_kernel` (voila.json): pools of kernels that have run their lesson
   before a student asks. A pooled kernel counts for a computer, and the short cull's clock
   starts, when a page takes it; a waiting one is never culled; one that died or was restarted
@@ -66,6 +68,7 @@ from tornado.httputil import HTTPHeaders, HTTPServerRequest
 from tornado.ioloop import IOLoop
 from traitlets import Bool, Float, Integer, Unicode
 
+from serving.kernel_output import KernelOutput
 from serving.refusal_log import RefusalLog
 
 # A discarded kernel is watched this many half-seconds after its shutdown, for a restart that
@@ -273,6 +276,14 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         with 4 GB (about 55 MB per lesson kernel, 130 MB for the strategy lab).""",
     )
 
+    bound_kernel_output = Bool(
+        True,
+        config=True,
+        help="""Kernels write their stdout and stderr to a pipe the server reads, each line
+        logged through the server's log (`serving.kernel_output`), which `make class` bounds
+        (serving/log_cap.py); False: they write to the server's terminal directly.""",
+    )
+
     max_unconnected_per_client = Integer(
         3,
         config=True,
@@ -440,6 +451,7 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         self._closing = False
         self._pool_starts: asyncio.Semaphore | None = None
         self.refusals = RefusalLog(self.log)
+        self.kernel_output = KernelOutput()
         self._raise_zmq_socket_cap()
         self._use_pool_lesson()
         self.todays_lesson = None  # serving.todays_lesson.TodaysLesson, with pools
@@ -533,6 +545,9 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         client = PAGE_CLIENT.get()
         PAGE_CLIENT.set(None)  # one kernel per page request
         self._refuse_if_too_many(client)
+        if self.bound_kernel_output:  # through the server's bounded log
+            kwargs.setdefault("stdout", self.kernel_output.fd())
+            kwargs.setdefault("stderr", self.kernel_output.fd())
         self._starting += 1
         if client:
             self._starting_by_client[client] += 1
