@@ -30,7 +30,7 @@ from widgets.page.teacher_key import KEY_ENV, TeacherGate
 
 ROOT = Path(__file__).resolve().parent.parent
 MODULES = ("lessons/explorer", "lessons/practice", "lessons/strategy", "lessons/exit_ticket",
-           "lessons/unit_check",
+           "lessons/unit_check", "lessons/problem_set",
            "lessons/kit", "lessons/worked_examples", "page/teacher_key")
 PO = ROOT / "widgets" / "locale" / "es" / "LC_MESSAGES" / "icg.po"
 KEYWORDS = {"_": None, "ngettext": (1, 2), "N_": None}
@@ -174,7 +174,7 @@ def unmarked(texts: list[str] | str) -> list[str]:
             break
         text = new
     text = re.sub(r"(?<![A-Za-z])(10|[2-9AJQK])[\u2660\u2665\u2666\u2663]", " ", text)
-    text = re.sub(r"\b(?:L\d+|START|END)-[RX_ ]+", " ", text)  # codes: the same everywhere
+    text = re.sub(r"\b(?:L\d+|P\d+|START|END)-[RX_ ]+", " ", text)  # codes: the same everywhere
     words = re.findall(r"[A-Za-z\u00c0-\u017f]{2,}", text)
     titles = {w for lesson in LESSONS for w in re.findall(r"[A-Za-z]{2,}", lesson.title)}
     return sorted({w for w in words if w not in NAMES and w not in titles})
@@ -252,10 +252,15 @@ def practice_run(lang: str) -> Iterator[widgets.Widget]:
 
 
 def ticket_run(lang: str, lesson: int, check: str = "") -> Iterator[widgets.Widget]:
-    """An exit ticket's run, or a unit check's (`check`: its activity)."""
+    """An exit ticket's run, a unit check's (`check`: its activity) or a lesson's problem
+    set's (`check`: 'problem-set')."""
+    from widgets.lessons.problem_set import PROBLEM_SET, ProblemSet
     from widgets.lessons.unit_check import UnitCheck
 
-    t = UnitCheck(check, lang=lang) if check else ExitTicket(lesson, lang=lang)
+    if check == PROBLEM_SET:
+        t = ProblemSet(lesson, lang=lang)
+    else:
+        t = UnitCheck(check, lang=lang) if check else ExitTicket(lesson, lang=lang)
     yield t
     t.next_question()  # not started: a message
     yield t
@@ -332,6 +337,8 @@ RUNS = {
     "strategy": lambda lang, mp: strategy_run(lang),
     "teacher-gate": gate_run,
     **{f"exit-ticket-{n}": (lambda lang, mp, n=n: ticket_run(lang, n)) for n in et.TICKETS},
+    **{f"problem-set-{n}": (lambda lang, mp, n=n: ticket_run(lang, n, "problem-set"))
+       for n in et.TICKETS},
     **{check: (lambda lang, mp, c=check: ticket_run(lang, 0, c))
        for check in ("readiness", "unit-check")},
 }
@@ -346,7 +353,7 @@ def html_outputs(lang: str) -> list[str]:
                  lesson_tools.stacking_instructions(), lesson_tools.subtraction_steps([(2, -3),
                                                                                       (1, 4)]),
                  lesson_tools.distance_steps([(-3, 5)]), et.answer_key(),
-                 kit.kit_contents(), kit.unit_check_key_sheet()]
+                 kit.kit_contents(), kit.unit_check_key_sheet(), kit.problem_set_key_sheet()]
     texts += [lesson_tools.example_view("hit-me", lang).data,
               lesson_tools.example_view("flapjack", lang).data, kit.kit_html(lang)]
     texts += [lesson_tools.lesson_nav_html(lesson.file, lang) for lesson in LESSONS]

@@ -11,6 +11,7 @@ import pytest
 from engine.cards import parse_cards, signed
 from engine.flapjack import FlapjackConfig
 from widgets.lessons import course, kit
+from widgets.lessons import problem_set as ps
 from widgets.lessons import unit_check as uc
 from widgets.lessons import worked_examples as lt
 from widgets.lessons.exit_ticket import TICKETS, shown
@@ -24,7 +25,8 @@ def test_the_kit_holds_every_sheet() -> None:
                   "The unit&#x27;s checks: readiness and end of unit",
                   "Stacked deals of the worked examples"):
         assert f"<h2>{title}" in html, title
-    assert html.count("<section class='icg-kit-sheet'>") == 8
+    # eight sheets, then a problem set per lesson (tests/test_problem_set.py)
+    assert html.count("<section class='icg-kit-sheet'>") == 8 + len(ps.SETS)
     for lesson, items in TICKETS.items():
         assert f"Exit ticket, lesson {lesson}" in html
         assert f"Code: L{lesson}-" + " ".join("__" for _ in items) in html

@@ -145,13 +145,28 @@ def is_unit_check(cell: nbformat.NotebookNode, which: str) -> bool:
     return cell.cell_type == "code" and UNIT_CHECK.format(which=which) in cell.source
 
 
-def lesson_cells(nb: nbformat.NotebookNode) -> list:
-    """The cells of the lesson proper: without the closing "Next lesson / Back to start" cell
-    (test_every_page_ends_with_its_links checks that one), nor the end-of-unit check after the
-    last lesson's exit ticket (test_the_unit_checks_open_and_close_the_unit checks it)."""
+def is_problem_set(cell: nbformat.NotebookNode) -> bool:
+    """A lesson's problem set (widgets/lessons/problem_set.py): the last section of its page."""
+    return cell.cell_type == "code" and "ProblemSet(lesson=" in cell.source
+
+
+def page_cells(nb: nbformat.NotebookNode) -> list:
+    """The cells of a page without its closing "Next lesson / Back to start" cell
+    (test_every_page_ends_with_its_links checks that one), nor a lesson's problem set before
+    it, its heading and its cell (tests/test_problem_set.py checks them)."""
     cells = list(nb.cells)
     if cells and cells[-1].cell_type == "code" and "lesson_nav(" in cells[-1].source:
         cells = cells[:-1]
+    if cells and is_problem_set(cells[-1]):
+        cells = cells[:-2]
+    return cells
+
+
+def lesson_cells(nb: nbformat.NotebookNode) -> list:
+    """The cells of the lesson proper: the page's cells (`page_cells`) without the end-of-unit
+    check after the last lesson's exit ticket (test_the_unit_checks_open_and_close_the_unit
+    checks it)."""
+    cells = page_cells(nb)
     if cells and is_unit_check(cells[-1], "unit-check"):
         cells = cells[:-2]  # its heading and its cell
     return cells
@@ -460,22 +475,23 @@ def test_lesson_time_and_plan_agree_with_the_list(name: str) -> None:
 def test_the_unit_checks_open_and_close_the_unit(name: str) -> None:
     """The readiness check opens the first lesson, right after its objectives (a heading, a
     short introduction and the check: a cell of two lines); the end-of-unit check closes the
-    last one, after its exit ticket and before its links. No other lesson holds either, and
-    each plan gives them their minutes."""
+    last one, after its exit ticket and before its problem set and links. No other lesson
+    holds either, and each plan gives them their minutes."""
     nb = load(name)
     w = words(nb)
     lesson = course.by_file(page_name(name), lang_of(nb))
     order = [les.file for les in course.student_lessons()]
     code_cells = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+    cells = page_cells(nb)
     for which, heading, at, file, step in (
             ("readiness", w["readiness"], 1, order[0], "Check your readiness"),
-            ("unit-check", w["unit_end"], -3, order[-1], "End-of-unit check")):
+            ("unit-check", w["unit_end"], -2, order[-1], "End-of-unit check")):
         steps = [s for s, _m in lesson.plan]
         if lesson.file != file:
             assert UNIT_CHECK.format(which=which) not in code_cells, (name, which)
             assert step not in steps
             continue
-        intro, cell = nb.cells[at], nb.cells[at + 1]
+        intro, cell = cells[at], cells[at + 1]
         assert intro.cell_type == "markdown" and intro.source.startswith(heading + "\n"), \
             intro.source
         assert len(re.findall(r"\w+", intro.source)) <= 90, "keep the introduction short"
@@ -484,7 +500,7 @@ def test_the_unit_checks_open_and_close_the_unit(name: str) -> None:
             "from widgets.lessons.unit_check import UnitCheck", UNIT_CHECK.format(which=which)]
         assert dict(lesson.plan)[step] == course.UNIT_CHECK
     if lesson.file == order[-1]:
-        assert "ExitTicket(lesson=" in nb.cells[-4].source  # after the exit ticket
+        assert "ExitTicket(lesson=" in cells[-3].source  # after the exit ticket
 
 
 GUIDES = [p for p in PAGES if page_name(p) == "teacher_guide.ipynb"]

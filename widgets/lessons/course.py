@@ -37,6 +37,9 @@ from widgets.words import PSEUDO, _, pseudo_text
 
 PERIOD = 45  # minutes in a class period
 UNIT_CHECK = 10  # minutes of a unit check (widgets/lessons/unit_check.py): eight questions
+# minutes of a lesson's problem set (widgets/lessons/problem_set.py): homework or independent
+# practice after the lesson, not in its periods
+PROBLEM_SET = 15
 SHORT_PERIOD = 25  # minutes in a short period
 RECAP = 2  # minutes of recap at the start of a period that goes on with a lesson
 DEVICES = N_("start the devices and open the page")  # the first step of every lesson's plan
@@ -680,7 +683,8 @@ def periods(lesson: Lesson, period: int = PERIOD) -> int:
 
 def lesson_plan_text(lang: str | None = None) -> str:
     """For the teacher guide: for each lesson its minutes, grouping, notes, its minute by minute
-    plan, where it stops in 45- and 25-minute periods, support, extension and standards."""
+    plan, where it stops in 45- and 25-minute periods, its problem set (homework), support,
+    extension and standards."""
     with _speaking(lang):
         lines = [_("Each lesson has its own plan, minute by minute; the first step starts the "
                    "devices. When a lesson takes more than one period, stop before the heading "
@@ -714,6 +718,10 @@ def lesson_plan_text(lang: str | None = None) -> str:
             if lesson.language_support:
                 lines.append("  " + _("Language supports: {text}.").format(
                     text=lesson.language_support))
+            lines.append("  " + _("Homework or independent practice: the lesson's problem set, "
+                                  "about {minutes} minutes (the last section of the lesson's "
+                                  "page; on paper in the printable kit, its answer key for the "
+                                  "teacher).").format(minutes=PROBLEM_SET))
             lines.append("  " + _("Support: {text}").format(text=lesson.support))
             lines.append("  " + _("Extension: {text}").format(text=lesson.extension))
             lines.append("  " + _("Standards: {text}").format(text=lesson.standards))

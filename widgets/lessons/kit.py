@@ -2,10 +2,11 @@
 
 Rule cards for both games, number lines from -13 to +13 (across and upright), a Hit Me
 recording sheet, a Flapjack running-total sheet, a score sheet, the exit tickets (with the
-chart the strategy lab's ticket reads), the unit's two checks (readiness and end of unit) and
-the stacked deals of the worked examples; for the teacher, behind the teacher's key, the unit
-checks' answer key (`unit_check_key`: each answer and the mistake each typical wrong answer
-shows, widgets/lessons/teacher_parts.py). Every
+chart the strategy lab's ticket reads), the unit's two checks (readiness and end of unit),
+the stacked deals of the worked examples and each lesson's problem set (homework, with room to
+work each question out); for the teacher, behind the teacher's key, the answer keys of the unit
+checks and of the problem sets (`unit_check_key`, `problem_set_key`: each answer and the
+mistake each typical wrong answer shows, widgets/lessons/teacher_parts.py). Every
 figure comes from the engine (card values, limits, targets, the worked examples played out),
 none is typed by hand. The page is plain HTML (no widget) with print styles: each sheet starts
 a new page and no table is split across pages.
@@ -16,6 +17,7 @@ from __future__ import annotations
 from engine.cards import Card, Suit, parse_cards, signed
 from engine.flapjack import FlapjackConfig
 from engine.hit_me import MAX_CARDS, HitMeConfig
+from widgets.lessons import problem_set as ps
 from widgets.lessons import unit_check as uc
 from widgets.lessons import worked_examples as lt
 from widgets.lessons.exit_ticket import TICKETS, Item, shown
@@ -47,6 +49,9 @@ KIT_CSS = """
 .icg-kit .icg-kit-sheet, .icg-kit table, .icg-kit .icg-kit-card { break-inside: avoid; }
 .icg-kit .icg-kit-card { border: 2px solid #000; border-radius: 8px; padding: 0.5em 0.8em;
                          margin: 0.5em 0; }
+/* a problem set's room to work each question out, under its words */
+.icg-kit .icg-kit-work { height: 3em; border-bottom: 1px dotted #999; margin-bottom: 0.4em; }
+.icg-kit ol.icg-kit-problems > li { break-inside: avoid; }
 /* a phone, 200% zoom: columns share the width, words wrap */
 @media screen and (max-width: 760px) {
   .icg-kit table { table-layout: fixed; }
@@ -69,6 +74,7 @@ KIT_CSS = """
   .icg-kit { max-width: none; font-size: 11pt; }
   .icg-kit table, .icg-kit th, .icg-kit td, .icg-kit p, .icg-kit li { font-size: 11pt; }
   .icg-kit td.blank { height: 8mm; }  /* room to write by hand */
+  .icg-kit .icg-kit-work { height: 16mm; }
   .icg-nav { display: none !important; }  /* the links at the page's end */
   .icg-kit .icg-kit-sheet { break-after: page; border-bottom: none; }
   .icg-kit .icg-kit-sheet:last-child { break-after: auto; }
@@ -248,12 +254,14 @@ def strategy_ticket_chart() -> str:
             + "".join(f"<li>{esc(row)}</li>" for row in chart.rows) + "</ul></div>")
 
 
-def _paper_question(item: Item) -> str:
-    """A question on paper: its words, then the choices to circle or a line to write on."""
+def _paper_question(item: Item, work: bool = False) -> str:
+    """A question on paper: its words, then the choices to circle or a line to write on;
+    `work`: room to work it out between the two."""
     answer = (esc(_("circle one: {choices}").format(
                   choices=" / ".join(shown(c) for c in item.choices)))
               if item.choices else esc(_("answer: {blank}").format(blank="______")))
-    return f"<li>{esc(shown(item.prompt))}<br>{answer}</li>"
+    room = "<div class='icg-kit-work'></div>" if work else "<br>"
+    return f"<li>{esc(shown(item.prompt))}{room}{answer}</li>"
 
 
 def exit_ticket_sheets() -> str:
@@ -330,6 +338,67 @@ def unit_check_key(lang: str | None = None) -> object:
                        classes=("icg-kit-key",))
 
 
+PROBLEM_SET_TITLE = N_("Problem set, lesson {lesson}: {title}")
+
+
+def _problem_set_title(lesson: int) -> str:
+    from widgets.lessons.course import student_lessons
+
+    titles = {les.number: les.title for les in student_lessons()}
+    return _(PROBLEM_SET_TITLE).format(lesson=lesson, title=shown(titles.get(lesson, "")))
+
+
+def problem_set_sheets() -> str:
+    """Each lesson's problem set on paper, a sheet of its own (homework to hand out): its
+    questions with their printed numbers, room to work each one out, the choices to circle or
+    a line for the answer, and the code to fill in. No answer."""
+    parts = []
+    for lesson in ps.SETS:
+        items = ps.set_items(lesson)
+        parts.append(_sheet(
+            _problem_set_title(lesson),
+            "<p>" + esc(_("Name: {blank}").format(blank="_" * 20)) + "</p>"
+            + "<p>" + esc(_("Homework: work each question out in the room below it, then write "
+                            "your answer on the line or circle one. Your first answer "
+                            "counts.")) + "</p>"
+            + "<ol class='icg-kit-problems'>"
+            + "".join(_paper_question(item, work=True) for item in items) + "</ol><p>"
+            + esc(_("Code: {code} (R right, X not right)").format(
+                code=ps.code_for(lesson, ()) + " ".join("__" for _item in items)))
+            + "</p>"))
+    return "".join(parts)
+
+
+def problem_set_key_sheet() -> str:
+    """The problem sets' answer key, for the teacher: per lesson each printed question, its
+    answer, and the typical wrong answers with the mistake each shows (the class view's
+    names)."""
+    head = ["#", _("Question"), _("Answer"), _("Wrong answers and the mistake they show")]
+    parts = []
+    for lesson in ps.SETS:
+        rows = []
+        for n, item in enumerate(ps.set_items(lesson), start=1):
+            wrong: dict[str, list[str]] = {}
+            for given, mistake in uc.traps(item):
+                wrong.setdefault(mistake, []).append(given)
+            rows.append([str(n), shown(item.prompt), item.answer_text,
+                         "; ".join(f"{', '.join(given)}: {mistake_label(m)}"
+                                   for m, given in wrong.items())])
+        title = _problem_set_title(lesson)
+        parts.append(f"<h3>{esc(title)}</h3>" + _table(head, rows, label=title))
+    return _sheet(_("Problem sets: answer key (for the teacher)"), "".join(parts))
+
+
+def problem_set_key(lang: str | None = None) -> object:
+    """The problem sets' answer key as a widget to print, for a teacher's part of a page."""
+    from widgets.table.components import html_widget
+
+    with speaking(lang):
+        sheet = problem_set_key_sheet()
+    return html_widget(f"<style>{KIT_CSS}</style><div class='icg-kit'>{sheet}</div>",
+                       classes=("icg-kit-key",))
+
+
 def stacked_deals() -> str:
     """The worked examples' card orders, from the engine's example decks."""
     hit = HitMeConfig(players=3)
@@ -359,7 +428,8 @@ def kit_html(lang: str | None = None) -> str:
     """The whole kit as HTML, in `lang` (None: the kernel's language)."""
     with speaking(lang):
         sheets = [rule_cards(), number_line_sheet(), hit_me_sheet(), flapjack_sheet(),
-                  score_sheet(), exit_ticket_sheets(), unit_check_sheets(), stacked_deals()]
+                  score_sheet(), exit_ticket_sheets(), unit_check_sheets(), stacked_deals(),
+                  problem_set_sheets()]
         note = _("Print this page from the browser (Ctrl+P or \u2318P); each sheet starts on a "
                  "new page.")
     return (f"<style>{KIT_CSS}</style><div class='icg-kit'>"
@@ -401,4 +471,8 @@ def kit_contents(lang: str | None = None) -> str:
                                          last=uc.check_lesson(uc.UNIT_END), n=len(uc.SKILLS)),
             "8. " + _("Stacked deals: Hit Me {hit} cards, Flapjack {flapjack} cards").format(
                 hit=len(parse_cards(lt.HIT_ME_EXAMPLE_DECK)), flapjack=fj_cards),
+            "9. " + _("Problem sets of lessons {lessons}, homework with room to write ({n} "
+                      "questions in all); their answer key for the teacher").format(
+                lessons=", ".join(str(n) for n in ps.SETS),
+                n=sum(len(problems) for problems in ps.SETS.values())),
         ])

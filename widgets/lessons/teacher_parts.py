@@ -13,6 +13,7 @@ are not in the page until the teacher's key is typed:
     teacher_part("exit-ticket-key")                                  # further down the page
 
     teacher_part("unit-check-key", key_box=True)    # a page with no other part: its own key box
+    teacher_part("problem-set-key")                  # opens with that key box's key
 
 `teacher_page` is `widgets.page.teacher_key.teacher_only` (a password box checked in the kernel)
 whose unlocking also opens every `teacher_part` and `teacher_notes` of the page (a page has its
@@ -49,6 +50,7 @@ TITLES = {
     "exit-ticket-key": N_("The exit tickets with their answers"),
     "answer-key": N_("The answer key of every lesson"),
     "unit-check-key": N_("The unit checks with their answers"),
+    "problem-set-key": N_("The problem sets with their answers"),
 }
 KEY_BOX = N_("{title}: for the teacher. Type the teacher's key to show it.")
 
@@ -118,10 +120,17 @@ def _unit_check_key() -> widgets.Widget:
     return unit_check_key()
 
 
+def _problem_set_key() -> widgets.Widget:
+    from widgets.lessons.kit import problem_set_key
+
+    return problem_set_key()
+
+
 MAKERS: dict[str, Callable[[], widgets.Widget]] = {
     "exit-ticket-key": _exit_ticket_key,
     "answer-key": _answer_key,
     "unit-check-key": _unit_check_key,
+    "problem-set-key": _problem_set_key,
 }
 
 
@@ -135,11 +144,11 @@ def open_without_key() -> None:
 
 def teacher_part(name: str, *, key_box: bool = False) -> TeacherPart | TeacherGate:
     """One of the computed keys, for the teacher: "exit-ticket-key" (every exit ticket with its
-    answers), "answer-key" (every answered question of every lesson, read from the lessons) or
+    answers), "answer-key" (every answered question of every lesson, read from the lessons),
     "unit-check-key" (the unit checks with their answers and the mistakes their typical wrong
-    answers show). `key_box`: on a page with no other key box (the printable kit), the part
-    is its own: a key box whose key shows it (shown at once where the page is open without a
-    key, `open_without_key`)."""
+    answers show) or "problem-set-key" (the same for every lesson's problem set). `key_box`:
+    on a page with no other key box (the printable kit), the part is its own: a key box whose
+    key shows it (shown at once where the page is open without a key, `open_without_key`)."""
     if name not in MAKERS:
         raise ValueError(f"teacher_part({name!r}): not one of {sorted(MAKERS)}")
     if key_box and not _Page.unlocked:

@@ -9,7 +9,8 @@ Read from the class's store (rooms/answers.py), today's only:
   student's readiness check at the start of the unit and end-of-unit check, read from every
   day kept (the start is days before the end), and the class's share right at each;
 - the wrong answers grouped by the mistake they show (engine/mistakes.py), each with the
-  answers given;
+  answers given (the lessons' problem sets, widgets/lessons/problem_set.py, too: there, in
+  the most missed, the students' own numbers and the gradebook);
 - a projector mode that hides every name (the shares and the mistakes stay, with no name);
 - a CSV of the day's answers (a download link made in the kernel: nothing leaves the server),
   "Delete today's class data" (asked twice), and how many days answers are kept.
@@ -57,6 +58,8 @@ from rooms.answers import (
 )
 from rooms.names import name_key
 from widgets.lessons.exit_ticket import ACTIVITY, TICKETS, Item, shown, with_numbers
+from widgets.lessons.problem_set import CODE as SET_CODE
+from widgets.lessons.problem_set import PROBLEM_SET, SETS, set_items
 from widgets.lessons.unit_check import CHECKS, CODES, NAMES, SKILL_NAMES, check_items
 from widgets.lessons.unit_check import SKILLS as CHECK_SKILLS
 from widgets.table.components import MessageArea, html_widget, make_button, shared_layout
@@ -111,6 +114,8 @@ def ticket_item(a: Answer) -> Item | None:
         items = TICKETS.get(a.lesson, ())
     elif a.activity in CHECKS:
         items = check_items(a.activity)
+    elif a.activity == PROBLEM_SET and a.lesson in SETS:
+        items = set_items(a.lesson)
     else:
         return None
     n = int(a.item)
@@ -120,7 +125,7 @@ def ticket_item(a: Answer) -> Item | None:
 def own_numbers(a: Answer) -> bool:
     """An exit-ticket (or unit check) answer to the student's own numbers, not the
     ticket's."""
-    return (a.activity in (ACTIVITY, *CHECKS) and bool(a.variant)
+    return (a.activity in (ACTIVITY, *CHECKS, PROBLEM_SET) and bool(a.variant)
             and (a.kind != "ticket" or bool(a.terms)))
 
 
@@ -129,6 +134,8 @@ def question_label(a: Answer) -> str:
     question 3), 'START.3' and 'END.3' (the unit checks')."""
     if a.activity in CHECKS:
         return f"{CODES[a.activity]}.{a.item}"
+    if a.activity == PROBLEM_SET:  # 'P3.2': lesson 3's problem set, question 2
+        return f"{SET_CODE}{a.lesson}.{a.item}"
     return f"L{a.lesson}.{a.item}"
 
 
@@ -292,7 +299,7 @@ def summarise(answers: Sequence[Answer], earlier: dict[str, list[tuple[str, str,
             firsts.setdefault(a.student, []).append((a.day, skill_of(a.item), a.right))
         if a.first_try and not a.right and a.activity == ACTIVITY:
             out.missed.setdefault((a.lesson, a.item), []).append(a)
-        elif a.first_try and not a.right and a.activity in CHECKS:
+        elif a.first_try and not a.right and a.activity in (*CHECKS, PROBLEM_SET):
             out.missed.setdefault((a.lesson, question_label(a)), []).append(a)
         elif a.first_try and not a.right and a.activity == "practice" and skill_of(a.item):
             out.missed.setdefault((a.lesson, skill_of(a.item)), []).append(a)
@@ -411,7 +418,7 @@ def mistakes_html(summary: Summary, hide_names: bool) -> str:
 
 ACTIVITY_WORDS = {"exit-ticket": N_("exit ticket"), "practice": N_("practice"),
                   "check": N_("check"), "readiness": N_("readiness check"),
-                  "unit-check": N_("end-of-unit check")}
+                  "unit-check": N_("end-of-unit check"), PROBLEM_SET: N_("problem set")}
 
 
 def csv_header() -> list[str]:
@@ -456,7 +463,7 @@ def variants_html(answers: Sequence[Answer], hide_names: bool, student: str = ""
     rows = []
     right, wrong = "\u2714 " + _("right answer"), "\u2717 " + _("wrong answer")
     for a in answers:
-        if a.student != student or a.activity not in (ACTIVITY, *CHECKS):
+        if a.student != student or a.activity not in (ACTIVITY, *CHECKS, PROBLEM_SET):
             continue
         item = asked_item(a)
         if item is not None:
@@ -609,6 +616,8 @@ def gradebook_header() -> list[str]:
         lesson=n, n=len(items)) for n, items in TICKETS.items()]
         + [_("{check} (out of {n})").format(check=_(ACTIVITY_WORDS[check]),
                                             n=len(CHECK_SKILLS)) for check in CHECKS]
+        + [_("problem set, lesson {lesson} (out of {n})").format(lesson=n, n=len(problems))
+           for n, problems in SETS.items()]
         + [skill_name(k) for k in SKILLS])
 
 
@@ -635,19 +644,45 @@ def ticket_scores(summary: Summary, earlier: dict[str, list[tuple[str, int, str,
     return out
 
 
+def problem_set_scores(answers: Sequence[Answer], earlier: dict[
+        str, list[tuple[str, int, str, bool]]] | None = None) -> dict[str, dict[int, int]]:
+    """Each student's problem-set score by lesson: the first answers right on the first day
+    they did that lesson's set (`earlier`: the days before today, name -> [(day, lesson, item,
+    right)], ClassAnswers.ticket_firsts_before(day, PROBLEM_SET); then today's `answers`)."""
+    firsts = {name: list(rows) for name, rows in (earlier or {}).items()}
+    for a in answers:
+        if a.activity == PROBLEM_SET and a.first_try:
+            firsts.setdefault(a.student, []).append((a.day, a.lesson, a.item, a.right))
+    out: dict[str, dict[int, int]] = {}
+    for name, rows in firsts.items():
+        first_day: dict[int, str] = {}
+        marks: dict[tuple[int, str], bool] = {}
+        for day, lesson, item, right in rows:  # oldest first
+            if first_day.setdefault(lesson, day) == day:
+                marks.setdefault((lesson, item), right)
+        for (lesson, _item), right in marks.items():
+            out.setdefault(name, {}).setdefault(lesson, 0)
+            out[name][lesson] += right
+    return out
+
+
 def gradebook_rows(summary: Summary, earlier: dict[str, list[tuple[str, int, str, bool]]]
-                   | None = None, unit: UnitResults | None = None) -> list[list[object]]:
+                   | None = None, unit: UnitResults | None = None,
+                   sets: dict[str, dict[int, int]] | None = None) -> list[list[object]]:
     """A row per student: each lesson's exit-ticket score (a number: the first answers
     right, out of the ticket's questions, as the header says; empty when not taken), every
-    kept day's, the unit checks' scores (`unit`: unit_results) and each skill's standing."""
+    kept day's, the unit checks' scores (`unit`: unit_results), each lesson's problem-set
+    score (`sets`: problem_set_scores) and each skill's standing."""
     scores = ticket_scores(summary, earlier)
     unit = unit or {}
-    names = sorted({*scores, *summary.skills, *unit}, key=str.casefold)
+    sets = sets or {}
+    names = sorted({*scores, *summary.skills, *unit, *sets}, key=str.casefold)
     rows: list[list[object]] = []
     for name in names:
         mine = scores.get(name, {})
         row: list[object] = [name] + [mine.get(lesson, "") for lesson in TICKETS]
         row += ["" if (s := unit_score(unit, name, check)) is None else s for check in CHECKS]
+        row += [sets.get(name, {}).get(lesson, "") for lesson in SETS]
         st = summary.skills.get(name, {})
         row += [status_name(st.get(k, SkillState()).status()) for k in SKILLS]
         rows.append(row)
@@ -706,8 +741,8 @@ class AnswersPanel(widgets.VBox):
             tooltip=_("the students who showed this mistake get practice on it next"))
         self.gradebook_button = make_button(
             _("Make the gradebook CSV"), self.make_gradebook,
-            tooltip=_("a row per student: each exit ticket's and unit check's score and each "
-                      "skill's standing"))
+            tooltip=_("a row per student: each exit ticket's, unit check's and problem set's "
+                      "score and each skill's standing"))
         self.gradebook = html_widget(classes=("icg-class-gradebook",))
         self.csv_button = make_button(_("Make the CSV of today's answers"), self.make_csv,
                                       tooltip=_("a file of today's answers, one row an "
@@ -852,17 +887,19 @@ class AnswersPanel(widgets.VBox):
 
     def make_gradebook(self) -> bool:
         """The gradebook as a CSV file: a row per student, a column per lesson's exit-ticket
-        score, per unit check's score and per skill's standing (for a spreadsheet or an LMS
-        import)."""
+        score, per unit check's score, per lesson's problem-set score and per skill's standing
+        (for a spreadsheet or an LMS import)."""
         now = self.clock()
         if not self.refresh():
             return False
         try:
             earlier = self.answers.ticket_firsts_before(day_of(now))
+            sets = self.answers.ticket_firsts_before(day_of(now), PROBLEM_SET)
         except StoreUnavailable as e:
             self.message.show(room_error_text(e), "error")
             return False
-        rows = gradebook_rows(self.summary, earlier, self.unit_results)
+        rows = gradebook_rows(self.summary, earlier, self.unit_results,
+                              problem_set_scores(self._answers_today, sets))
         text = csv_of(rows, header=gradebook_header(), row=lambda r: r)
         self.gradebook.value = csv_link(text, day_of(now), len(rows), now, gradebook=True)
         return True

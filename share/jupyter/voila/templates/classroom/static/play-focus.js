@@ -239,7 +239,7 @@
   //    changed), as long as the student has not moved the focus meanwhile. A lesson's button
   //    pressed by keyboard that then goes ("Next question", a choice) leaves the focus on what
   //    comes next (followButton).
-  var ANSWER = '.icg-answer, .icg-exit-ticket, .icg-unit-check, .icg-practice';
+  var ANSWER = '.icg-answer, .icg-exit-ticket, .icg-unit-check, .icg-problem-set, .icg-practice';
   var RESULT = '[role=status], [role=alert], .icg-msg';
 
   // the buttons an answer may lead to: not the page's controls, and not the name bar's
@@ -305,7 +305,7 @@
   // question"): the focus goes to a box shown anew (the next question's), else to a button
   // offered anew ("Next question"), else the first box or button of the exit ticket.
   function followButton(button) {
-    var area = button.closest('.icg-exit-ticket, .icg-unit-check, .icg-practice');
+    var area = button.closest('.icg-exit-ticket, .icg-unit-check, .icg-problem-set, .icg-practice');
     if (!area || area.closest(GAME)) return;
     var inputs = function () {
       return Array.prototype.filter.call(area.querySelectorAll('input'), usable);
@@ -341,7 +341,9 @@
     var box = e.target;
     if (!box || !box.matches) return;
     if (!box.matches(GAME + ' input, .icg-teacher-gate input, .icg-exit-ticket input, '
-                     + '.icg-unit-check input, .icg-practice input')) return;
+                     + '.icg-unit-check input, .icg-problem-set input, .icg-practice input')) {
+      return;
+    }
     box.dispatchEvent(new Event('change', {bubbles: true}));
     if (box.closest(ANSWER)) followAnswer(box);
   }, true);
