@@ -541,3 +541,13 @@ def test_a_template_gives_the_prompt_with_its_own_numbers() -> None:
         Item("Final sums: Dee -2, Eli +2. Who wins?", "They tie", ("Dee", "Eli", "They tie"),
              shape=et.Shape("closer", (-2, 2)), picks=(-2, 2, 0),
              template="Final sums: Eli {0}, Dee {1}. Who wins?")
+
+
+def test_an_absolute_value_of_a_sum_keeps_the_sums_sign() -> None:
+    """|+7 + (-10)|: the sum is negative on every student's numbers, so that giving it with
+    its sign (-3) stays a named mistake for all of them."""
+    item = next(it for it in et.TICKETS[2] if it.shape and it.shape.kind == "abs-sum")
+    for variant in VARIANTS:
+        new = et.vary(item, variant, 4)
+        assert sum(new.shape.terms) < 0
+        assert new.mistake(-new.answer) == "abs-kept-sign"

@@ -499,8 +499,9 @@ def with_numbers(item: Item, terms: tuple[int, ...]) -> Item | None:
         shape = Shape(old.kind, terms, old.both)
     except ValueError:
         return None
-    if _sign(shape.answer) != _sign(old.answer):
-        return None
+    if _sign(shape.answer) != _sign(old.answer) or (
+            old.kind == "abs-sum" and _sign(sum(terms)) != _sign(sum(old.terms))):
+        return None  # the answer's sign; an absolute value's sum's sign (its traps)
     hint = item.hint if item.hint and not any(c.isdigit() for c in shown(item.hint)) else ""
     why = worked(shape)
     if not item.choices:
@@ -1059,7 +1060,7 @@ class ExitTicket(w.VBox):
         self.index = done
         self._show_item()
         self.status.value = "<p role='status'>" + esc(ngettext(
-            "Welcome back: your answer to question 1 is kept. Go on here.",
+            "Welcome back: your answer to question {n} is kept. Go on here.",
             "Welcome back: your answers to questions 1 to {n} are kept. Go on here.",
             done).format(n=done)) + "</p>"
         return True
