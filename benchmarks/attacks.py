@@ -697,7 +697,9 @@ def main() -> int:
                 print(f"  {name}: {type(e).__name__}: {e}")
                 ok = False
             held += ok
-            print(f"{'held  ' if ok else 'BROKE '} {name}", flush=True)
+            rss = _server(process).memory_info().rss / 1024 / 1024
+            print(f"{'held  ' if ok else 'BROKE '} {name} (server RSS {rss:.0f} MiB)",
+                  flush=True)
         students.stop.set()
         students.join(timeout=120)
         tried += 1

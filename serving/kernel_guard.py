@@ -24,6 +24,8 @@ the kernels Voila started for a page) it also:
   forged one would re-enable a control the lesson disabled);
 - caps a message at `PAGE_MAX_MESSAGE_BYTES` (a lesson page sends under 1 KB; a click is
   about 350 bytes) and the number of control comms a connection may open;
+- caps a page's messages at `PAGE_MESSAGES_PER_SECOND` on average (a burst of
+  `PAGE_MESSAGE_BURST`): the rest are dropped before they queue in the server for the kernel;
 - keeps kernel errors off the page: stderr stream output (a widget handler's traceback, with
   the server's paths) is logged on the server instead, and error messages reach the page with
   the traceback replaced, as Voila hides tracebacks of cells (`show_tracebacks: false`).
@@ -76,6 +78,11 @@ POLICY_VIOLATION = 1008
 # does not say (ClassroomKernelManager.max_websockets_per_kernel / _per_client).
 MAX_WEBSOCKETS_PER_KERNEL = 4
 MAX_WEBSOCKETS_PER_CLIENT = 16
+# A lesson page's messages a second, on average, and at once: its front end sends a widget's
+# next change only once the kernel has handled the one before, so a page is far below these;
+# beyond them a message is dropped (a flood would queue in the server's memory for the kernel).
+PAGE_MESSAGES_PER_SECOND = 30.0
+PAGE_MESSAGE_BURST = 120
 # A handshake under way (the kernel_info reply awaited) counts for this long at most.
 HANDSHAKE_SECONDS = 60.0
 REFUSALS = RefusalLog(logging.getLogger("serving.kernel_guard"))
@@ -241,7 +248,7 @@ class GuardedKernelConnection(ZMQChannelsWebsocketConnection):
             return
         try:
             msg_type, content = self._check_frame(incoming_msg)
-            refusal = self._repeated() or (
+            refusal = self._too_fast() or self._repeated() or (
                 self._page_refusal(msg_type, content) if self.is_page_kernel else None)
         except RefusedFrame as e:
             self._refuse(f"malformed frame ({e})")
@@ -255,6 +262,21 @@ class GuardedKernelConnection(ZMQChannelsWebsocketConnection):
             super().handle_incoming_message(incoming_msg)
         except Exception as e:  # whatever upstream trips on, the page's frame is the cause
             self._refuse(f"message jupyter_server could not handle ({type(e).__name__}: {e})")
+
+    def _too_fast(self) -> str | None:
+        """A page's message past its rate (PAGE_MESSAGES_PER_SECOND on average, a burst of
+        PAGE_MESSAGE_BURST): a token bucket per connection. Other kernels' messages (a
+        notebook's code cells) are not limited."""
+        if not self.is_page_kernel:
+            return None
+        now = time.monotonic()
+        tokens, then = getattr(self, "_tokens", (float(PAGE_MESSAGE_BURST), now))
+        tokens = min(float(PAGE_MESSAGE_BURST), tokens + (now - then) * PAGE_MESSAGES_PER_SECOND)
+        if tokens < 1.0:
+            self._tokens = (tokens, now)
+            return f"message past {PAGE_MESSAGES_PER_SECOND:.0f} a second"
+        self._tokens = (tokens - 1.0, now)
+        return None
 
     def _repeated(self) -> str | None:
         """A message id this connection sent already (the frame's header, `_check_frame`):

@@ -505,6 +505,44 @@ def test_page_cannot_set_disabled(served: tuple[str, Any]) -> None:
     assert "widget update of disabled from a page refused" in read_log(process)
 
 
+def test_a_page_flooding_messages_is_held_to_its_rate(served: tuple[str, Any]) -> None:
+    """2,000 widget updates sent at once: the kernel gets the first PAGE_MESSAGE_BURST and
+    then PAGE_MESSAGES_PER_SECOND a second (counted by the updates it echoes), the rest are
+    dropped before they queue in the server (logged through the refusal log); a moment later
+    the page's messages pass again."""
+    from serving.kernel_guard import PAGE_MESSAGE_BURST, PAGE_MESSAGES_PER_SECOND
+
+    url, process = served
+    page = Page(url, "one_button.ipynb")
+    button = MODEL_ID.search(page.html).group(1)
+    try:
+        page.kernel_info()
+        start = time.monotonic()
+        for i in range(2000):
+            page.send(message("comm_msg", page.session, {
+                "comm_id": button,
+                "data": {"method": "update", "state": {"description": f"flood {i}"},
+                         "buffer_paths": []}}))
+        time.sleep(1.5)  # the page's rate allows a few messages again
+        info_id = page.send(message("kernel_info_request", page.session, {}))
+        seen = page.collect(lambda m: m["msg_type"] == "kernel_info_reply"
+                            and m["parent_header"].get("msg_id") == info_id, seconds=60)
+        window = time.monotonic() - start  # the server read the flood within it
+        reached = sum(1 for m in seen if m["msg_type"] == "comm_msg"
+                      and m["content"].get("data", {}).get("method") == "echo_update")
+        page.send(message("comm_msg", page.session, {
+            "comm_id": button, "data": {"method": "update",
+                                        "state": {"description": "after the flood"},
+                                        "buffer_paths": []}}))
+        after = page.widget_states()[button]["state"]["description"]
+    finally:
+        page.close()
+    most = PAGE_MESSAGE_BURST + PAGE_MESSAGES_PER_SECOND * window
+    assert PAGE_MESSAGE_BURST <= reached <= min(most, 1000), (reached, window)
+    assert after == "after the flood"
+    assert "past 30 a second" in read_log(process)
+
+
 # --- 8a. a bad widget message shows no traceback --------------------------------------------
 
 
