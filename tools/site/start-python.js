@@ -4,6 +4,12 @@
 // kernel and the lessons' modules already imported), gives it back the JavaScript objects it
 // holds by name, and writes its site-packages and home folder back, instead of starting Python
 // and unpacking the packages at every visit.
+// The file (14 MB packed, 47 MB unpacked) is fetched and unpacked by a worker of its own while
+// Pyodide's script loads: it hands over the memory and the files in two arrays and ends, and the
+// browser frees at once everything the unpacking left behind (its pieces, some 60 MB, would
+// otherwise stay in the kernel's worker until its next garbage collection). The memory's array
+// is let go once Python is restored from it (the loader's settings would keep it, 36 MB, for as
+// long as the page is open); the files' array holds the files.
 // Python starts afresh instead, and imports from the same files (the same pages, slower), when
 // the memory does not restore, or when the browser cannot unpack the file before Python starts
 // (no DecompressionStream: Safari before 16.4, Firefox before 113); Python then unpacks it.
@@ -13,20 +19,124 @@
   const SNAPSHOT = "python-snapshot.gz";
   const UNPACKED = "/tmp/python-snapshot";
 
-  const gzipped = (bytes) => bytes[0] === 0x1f && bytes[1] === 0x8b;
-
-  async function gunzip(bytes) {
-    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-    return new Uint8Array(await new Response(stream).arrayBuffer());
+  // The snapshot at `url`, unpacked as it arrives: {header, memory, files} (the memory and
+  // every file's bytes one after the other, in arrays of their own), or {packed} (its bytes)
+  // when it is gzipped and this browser cannot unpack it. The file: a little-endian uint32 n,
+  // n bytes of JSON header, the memory, then every file's bytes in header order. A web host may
+  // have sent it already unpacked (Content-Encoding: gzip). Self-contained: it runs in a worker
+  // of its own (its source is that worker's script).
+  async function unpackSnapshot(url) {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+    let reader = response.body.getReader();
+    let chunk = new Uint8Array(0);
+    let at = 0;
+    const next = async () => {
+      const { done, value } = await reader.read();
+      if (done) return false;
+      chunk = value;
+      at = 0;
+      return true;
+    };
+    const fill = async (target) => {
+      let filled = 0;
+      while (filled < target.length) {
+        if (at === chunk.length && !(await next())) throw new Error(`${url} ends early`);
+        const n = Math.min(chunk.length - at, target.length - filled);
+        target.set(chunk.subarray(at, at + n), filled);
+        filled += n;
+        at += n;
+      }
+      return target;
+    };
+    const head = await fill(new Uint8Array(2));
+    if (head[0] === 0x1f && head[1] === 0x8b) {
+      const raw = reader;
+      const rest = chunk.subarray(at);
+      if (typeof DecompressionStream === "undefined") {
+        const pieces = [head, rest];
+        for (let got = await raw.read(); !got.done; got = await raw.read()) pieces.push(got.value);
+        const packed = new Uint8Array(pieces.reduce((n, piece) => n + piece.length, 0));
+        pieces.reduce((to, piece) => (packed.set(piece, to), to + piece.length), 0);
+        return { packed };
+      }
+      // the bytes read so far, then the rest of the response, unpacked
+      const packed = new ReadableStream({
+        start(controller) {
+          controller.enqueue(head.slice());
+          if (rest.length) controller.enqueue(rest);
+        },
+        async pull(controller) {
+          const { done, value } = await raw.read();
+          if (done) controller.close();
+          else controller.enqueue(value);
+        },
+      });
+      reader = packed.pipeThrough(new DecompressionStream("gzip")).getReader();
+      chunk = new Uint8Array(0);
+      at = 0;
+      await fill(head);
+    }
+    const sizeBytes = new Uint8Array(4);
+    sizeBytes.set(head);
+    await fill(sizeBytes.subarray(2));
+    const size = new DataView(sizeBytes.buffer).getUint32(0, true);
+    const header = JSON.parse(new TextDecoder().decode(await fill(new Uint8Array(size))));
+    const memory = await fill(new Uint8Array(header.memory));
+    const files = await fill(new Uint8Array(header.files.reduce((n, [, bytes]) => n + bytes, 0)));
+    reader.cancel().catch(() => {});
+    return { header, memory, files };
   }
 
-  // The file's parts: a uint32 n, n bytes of JSON header, the memory, the files' bytes.
+  // unpackSnapshot(url) in a worker of its own, which ends once it has handed over its arrays;
+  // in this worker when the browser starts no worker from a worker (or refuses this one).
+  function unpackedElsewhere(url) {
+    if (typeof Worker === "undefined") return unpackSnapshot(url);
+    const source = `"use strict";\nconst unpackSnapshot = ${unpackSnapshot};\n`
+      + "onmessage = async (event) => {\n"
+      + "  try {\n"
+      + "    const got = await unpackSnapshot(event.data);\n"
+      + "    postMessage(got, [got.packed || got.memory, got.files].filter(Boolean)"
+      + ".map((a) => a.buffer));\n"
+      + "  } catch (error) {\n"
+      + "    postMessage({ error: String(error) });\n"
+      + "  }\n"
+      + "};\n";
+    const script = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+    let worker;
+    try {
+      worker = new Worker(script);
+    } catch (error) { // a worker from a blob: address refused (a web host's security policy)
+      URL.revokeObjectURL(script);
+      return unpackSnapshot(url);
+    }
+    return new Promise((resolve, reject) => {
+      const end = () => {
+        worker.terminate();
+        URL.revokeObjectURL(script);
+      };
+      worker.onmessage = ({ data }) => {
+        end();
+        if (data.error) reject(new Error(data.error));
+        else resolve(data);
+      };
+      worker.onerror = (event) => {
+        event.preventDefault();
+        end();
+        resolve(unpackSnapshot(url)); // that worker could not run: this one unpacks the file
+      };
+      worker.postMessage(url);
+    });
+  }
+
+  // The parts of the whole unpacked file, as unpackSnapshot gives them (the files copied out:
+  // the whole file is not kept for them).
   function parts(data) {
     const size = new DataView(data.buffer, data.byteOffset).getUint32(0, true);
     const header = JSON.parse(new TextDecoder().decode(data.subarray(4, 4 + size)));
     const start = 4 + size;
-    return { header, data, memory: data.subarray(start, start + header.memory),
-             filesStart: start + header.memory };
+    return { header, memory: data.subarray(start, start + header.memory),
+             files: data.slice(start + header.memory) };
   }
 
   // The JavaScript objects the snapshot's Python holds, by name (snapshot.mjs): Pyodide's API
@@ -39,21 +149,35 @@
       });
   }
 
-  function writeFiles(pyodide, { header, data, filesStart }) {
+  // Each file's contents are its part of the files' array (no copy).
+  function writeFiles(pyodide, { header, files }) {
     const { FS } = pyodide;
     for (const dir of header.dirs) FS.mkdirTree(dir);
     const made = new Set(header.dirs);
-    let offset = filesStart;
+    let offset = 0;
     for (const [file, size] of header.files) {
       const dir = file.slice(0, file.lastIndexOf("/"));
       if (!made.has(dir)) {
         FS.mkdirTree(dir);
         made.add(dir);
       }
-      FS.writeFile(file, data.subarray(offset, offset + size));
+      FS.writeFile(file, files.subarray(offset, offset + size), { canOwn: true });
       offset += size;
     }
     for (const name of header.packages) pyodide.loadedPackages[name] = "snapshot";
+  }
+
+  // The memory's array, let go once Python is restored from it (Pyodide copied it into its
+  // own): the loader's settings no longer name it, and the array is emptied (freed at once when
+  // this worker made it; when it came from the unpacking worker, at the next garbage collection).
+  function letGo(pyodide, memory) {
+    const config = pyodide && pyodide._api && pyodide._api.config;
+    if (config) {
+      delete config._loadSnapshot;
+      delete config._snapshotDeserializer;
+    }
+    const whole = memory.byteOffset === 0 && memory.byteLength === memory.buffer.byteLength;
+    if (whole && typeof memory.buffer.transfer === "function") memory.buffer.transfer(0);
   }
 
   // Python started afresh unpacks the file with its own gzip module.
@@ -70,34 +194,36 @@ os.remove("${UNPACKED}.gz")`);
   }
 
   async function startPython(options) {
+    const url = options.indexURL + SNAPSHOT;
+    // unpacked by a worker of its own while Pyodide's script loads, when this browser can
+    const unpacked = typeof DecompressionStream === "undefined" ? null : unpackedElsewhere(url);
+    if (unpacked) unpacked.catch(() => {}); // its failure is Pyodide's load's, below
     importScripts(options.indexURL + "pyodide.js");
     const load = self.loadPyodide;
     self.loadPyodide = startPython;
     // The snapshot's files hold every package: none is loaded from the (empty) lock file.
     const { packages: _packages, ...rest } = options;
-    const url = options.indexURL + SNAPSHOT;
-    const response = await fetch(url);
-    if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-    // A web host may have sent the file already unpacked (Content-Encoding: gzip).
-    const bytes = new Uint8Array(await response.arrayBuffer());
+    let snapshot = unpacked ? null : await unpackSnapshot(url);
     let pyodide;
-    let snapshot;
-    if (gzipped(bytes) && typeof DecompressionStream === "undefined") {
+    if (snapshot && snapshot.packed) {
       console.warn("Python starts afresh: this browser cannot unpack the site's snapshot");
       pyodide = await load(rest);
-      snapshot = unpackedByPython(pyodide, bytes);
+      snapshot = unpackedByPython(pyodide, snapshot.packed);
     } else {
-      snapshot = parts(gzipped(bytes) ? await gunzip(bytes) : bytes);
+      // Pyodide loads its own script and waits for the memory before it starts Python
+      const memory = unpacked ? unpacked.then((got) => (snapshot = got).memory) : snapshot.memory;
       try {
         const api = {};
-        pyodide = await load({ ...rest, _loadSnapshot: snapshot.memory,
+        pyodide = await load({ ...rest, _loadSnapshot: memory,
                                _snapshotDeserializer: apiObjects(api) });
         api.now = pyodide;
         console.info("Python restored from the site's snapshot");
       } catch (error) {
+        if (snapshot === null) throw error; // the file was not fetched or not unpacked
         console.warn(`Python starts afresh: the site's snapshot did not restore (${error})`);
         pyodide = await load(rest);
       }
+      letGo(pyodide, snapshot.memory);
     }
     writeFiles(pyodide, snapshot);
     // the snapshot's random state is every visitor's: each page draws its own

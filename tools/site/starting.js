@@ -14,6 +14,10 @@
   let anchor = null; // the first cell in sight, and its top in the window
   let focused = null;
   let moved = false;
+  // Whether the student has scrolled down from the top (as the last scroll left it): until then
+  // there is no place to keep, and the page's changes cost no layout of their own (reading the
+  // scroll position or a cell's place makes the browser lay the page out at once).
+  let away = false;
 
   function noteAnchor() {
     anchor = null;
@@ -27,14 +31,20 @@
     }
   }
 
+  // The place noted once in the next frame, however many changes come before it.
   let pending = false;
-  window.addEventListener("scroll", () => {
+  function noteSoon() {
     if (moved || pending) return;
     pending = true;
     requestAnimationFrame(() => {
       pending = false;
       if (!moved) noteAnchor();
     });
+  }
+  window.addEventListener("scroll", () => {
+    if (moved) return;
+    away = window.scrollY > 0;
+    noteSoon();
   }, { passive: true });
   document.addEventListener("focusin", (event) => {
     if (!moved) focused = event.target;
@@ -75,8 +85,8 @@
       observer.disconnect();
       if (note && note.isConnected) note.remove();
       keepPlace(cells);
-    } else if (!moved && cells && !pending) {
-      noteAnchor(); // an output above the place shifted it (the browser keeps it in sight)
+    } else if (!moved && cells && away) {
+      noteSoon(); // an output above the place shifted it (the browser keeps it in sight)
     }
   });
   observer.observe(document.documentElement, { childList: true, subtree: true });
