@@ -1,7 +1,7 @@
 """The static site (make site) on this machine: its size, and the Hit Me lesson in Chromium
 served by `python -m http.server`.
 
-    .venv/bin/python benchmarks/site.py [--site site] [--rounds 10]
+    .venv/bin/python benchmarks/site.py [--site site] [--clicks 10] [--settle 30]
 
 Builds site/ first when it is missing. Cold: a new browser profile (empty cache) opens the Hit
 Me lesson until its table answers; warm: the same profile opens it again. Clicks: Peek / Hide
@@ -12,10 +12,16 @@ A slow Chromebook: the lesson opened again (warm cache) with the page's CPU thro
 DevTools protocol (Emulation.setCPUThrottlingRate), until its table answers. That throttles
 the page's own thread only: the Python kernel runs in a Web Worker, which the protocol does not
 slow, so Python's own start and each reply run at this machine's speed (the figure is a lower
-bound of a 4x slower device). Tab memory: the resident memory (RSS) of the Chromium renderer
-processes once the lesson answers (one tab open: its page and its Python worker). Next lesson
-(a line of its own): whether the lesson's "next" link opens in the same tab (a new tab keeps
-the first lesson's memory). WebKit: the lesson opened cold in WebKitGTK (WebKitWebDriver under Xvfb,
+bound of a 4x slower device). It is taken while the browser's other tab (the lesson just played)
+is idle, before the strategy lab opens: that page keeps computing its charts after its first
+one shows. Tab memory: the resident memory (RSS) of the Chromium renderer process that holds the
+lesson's tab (its page and its Python worker), once the lesson has been played, and again
+after --settle seconds with the tab idle (a line of its own: what the unpacking of Python's
+start left behind is freed by the worker's next garbage collection); the line "renderers" gives
+every renderer process of the browser as well (the closed first visit's process, kept alive by
+the site's service worker, and Chromium's spare one). Next lesson (a line of its own): whether
+the lesson's "next" link opens in the same tab (a new tab keeps the first lesson's memory).
+WebKit: the lesson opened cold in WebKitGTK (WebKitWebDriver under Xvfb,
 tests/browser/webkit.py) until its table answers ("n/a" without WebKit).
 Last line:
 site: N pages, X MB (Y MB gzip), first lesson interactive cold A s / warm B s, click p50 C ms,
@@ -26,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import json
 import os
 import statistics
 import sys
@@ -126,6 +133,25 @@ def renderer_rss_mib(browser_pid: int) -> float:
     return total / 2**20
 
 
+def page_process(browser, page) -> int:
+    """The id of the renderer process that holds `page` (the browser names it when it starts
+    tracing that page)."""
+    browser.start_tracing(page=page, categories=["disabled-by-default-devtools.timeline"])
+    page.evaluate("0")
+    events = json.loads(browser.stop_tracing())["traceEvents"]
+    for e in events:
+        if e.get("name") == "TracingStartedInBrowser":
+            frames = e["args"]["data"]["frames"]
+            return next(f["processId"] for f in frames if f.get("isOutermostMainFrame", True))
+    raise RuntimeError("the trace names no process for the page")
+
+
+def rss_mib(pid: int) -> float:
+    import psutil
+
+    return psutil.Process(pid).memory_info().rss / 2**20
+
+
 def chromium_pid(exe: str) -> int:
     """The newest Chromium browser process (not a helper) of ours: started from `exe` (Debian's
     /usr/bin/chromium is a script that runs /usr/lib/chromium/chromium)."""
@@ -186,6 +212,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--site", type=Path, default=ROOT / "site")
     ap.add_argument("--clicks", type=int, default=10)
+    ap.add_argument("--settle", type=float, default=30,
+                    help="seconds the played lesson stays idle before its memory is read again")
     args = ap.parse_args()
     if not (args.site / "build.json").is_file():
         ss.build(args.site)
@@ -207,13 +235,18 @@ def main() -> None:
         clicks = peek_clicks(sp.page, args.clicks)
         clicks += ss.play_hit_me_round(sp.page, "en")["clicks_ms"]
         print("clicks ms:", " ".join(f"{c:.0f}" for c in clicks))
-        memory = renderer_rss_mib(chromium_pid(ss_chromium()))
+        tab_pid = page_process(browser, sp.page)
+        memory = rss_mib(tab_pid)
         print(f"tab memory {memory:.0f} MiB")
+        print(f"renderers {renderer_rss_mib(chromium_pid(ss_chromium())):.0f} MiB")
+        if args.settle > 0:
+            sp.page.wait_for_timeout(args.settle * 1000)
+            print(f"tab memory after {args.settle:.0f} s idle {rss_mib(tab_pid):.0f} MiB")
+        slow = throttled(context, url)
+        print(f"throttled 4x {slow:.1f} s")
         tab = next_lesson_tab(sp)
         print(f"next lesson: {tab}")
         strategy = strategy_experiment(sp)
-        slow = throttled(context, url)
-        print(f"throttled 4x {slow:.1f} s")
         problems = sp.problems()
         browser.close()
     webkit_s = webkit_interactive(args.site)
