@@ -11,6 +11,7 @@ import pypdf
 
 from widgets.lessons import kit
 from widgets.lessons.exit_ticket import TICKETS
+from widgets.lessons.problem_set import SETS
 
 A4_HEIGHT_PX = 1123  # 297 mm at 96 px per inch
 MARGIN_PX = 2 * 45  # @page margin 12 mm, top and bottom
@@ -31,15 +32,17 @@ def test_the_kit_prints_to_pdf(lessons_server: Any, open_page: Any) -> None:
     pages = [p.extract_text() or "" for p in reader.pages]
     sheets = ["Rule cards", "Hit Me recording sheet", "Flapjack running-total sheet",
               "Score sheet", "Exit tickets", "Stacked deals of the worked examples"]
-    # every sheet starts a page; the exit tickets and decks may take more than one
-    assert len(sheets) <= len(pages) <= 16, len(pages)
+    # every sheet starts a page; the exit tickets and decks may take more than one, and each
+    # lesson's problem set (room to write) two at most
+    assert len(sheets) <= len(pages) <= 16 + 2 * len(SETS), len(pages)
     text = "\n".join(pages)
     for title in sheets:
         starts = [i for i, p in enumerate(pages) if title in p]
         assert starts, f"{title!r} is not in the PDF"
     # the engine's figures are there: limits, targets, the example's sums, every exit ticket
     for needle in ("from -13 to +13", "-13, 0, +13", "-4, +5, -2", "+4 + (+9) = +13",
-                   *(f"Exit ticket, lesson {n}" for n in TICKETS)):
+                   *(f"Exit ticket, lesson {n}" for n in TICKETS),
+                   *(f"Problem set, lesson {n}" for n in SETS)):
         assert needle in " ".join(text.replace("\u2212", "-").split()), needle  # lines wrap
     assert "(Ctrl+P or" not in text  # the kit's screen-only note is not printed
     assert vp.problems() == []

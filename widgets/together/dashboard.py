@@ -816,7 +816,6 @@ class AnswersPanel(widgets.VBox):
         hide = bool(self.hide_names.value)
         self.stamp = stamp
         self.summary = summarise(answers, earlier, day)
-        self.students.value = students_html(presence, now, hide)
         self.tickets.value = tickets_html(self.summary, hide)
         self._answers_today = answers
         # the projector: no name in the list (nor in the page), and the list not shown
@@ -835,6 +834,9 @@ class AnswersPanel(widgets.VBox):
             self.unit_results = unit_results(unit)
             self.unit.value = unit_html(self.unit_results, hide)
         self.missed.value = most_missed_html(self.summary)
+        # last: the page sees the changes in the order they are made, so "names hidden" shows
+        # once no panel above holds a name any more (the projector's switch)
+        self.students.value = students_html(presence, now, hide)
         options = [(mistake_label(m), m) for m in MISTAKES
                    if m in self.summary.mistakes and MISTAKE_SKILL.get(m)]
         if list(self.practise_choice.options) != options:
