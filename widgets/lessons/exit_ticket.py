@@ -32,7 +32,7 @@ from __future__ import annotations
 import hashlib
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -285,8 +285,11 @@ def card_text(value: int, suit: str = "") -> str:
 # checks that its family makes the same item from its numbers.
 @dataclass(frozen=True)
 class Family:
-    draw: Any  # (random.Random) -> numbers
-    make: Any  # (numbers) -> Item, or None for numbers that are not this family's
+    """How a family draws other numbers, and makes its item from numbers (None: numbers that
+    are not this family's)."""
+
+    draw: Callable[[random.Random], tuple[int, ...]]
+    make: Callable[[tuple[int, ...]], Item | None]
 
 
 def _red_card_value(numbers: tuple[int, ...]) -> Item | None:
