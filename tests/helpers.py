@@ -302,6 +302,27 @@ class Scripted:
         return Decision(legal[0], "I play my first legal card.")
 
 
+def click_every_answer_right(ticket: Any, lang: str) -> None:
+    """Start an exit ticket (a unit check, a problem set) and answer every question right by
+    its buttons, as a student's clicks do: the right choice by its label in `lang`, or the
+    answer typed and Check."""
+    from widgets.lessons.exit_ticket import shown
+    from widgets.words import speaking
+
+    ticket.start_button.click()
+    while not ticket.finished:
+        item = ticket.items[ticket.index]
+        if item.choices:
+            with speaking(lang):
+                label = shown(item.answer)
+            [button] = [b for b in ticket.choice_buttons if b.description == label]
+            button.click()
+        else:
+            ticket.entry.value = str(item.answer)
+            ticket.check_button.click()
+        ticket.next_button.click()
+
+
 # ----- an exit ticket's questions, answered from what the page shows --------------------------
 _SIGNED = re.compile(r"[+-]\d+")
 # a card as a question writes it ('5\u2660', '5\u2660 (+5)'), or a signed number

@@ -20,6 +20,7 @@ import nbformat
 import pytest
 from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po
+from helpers import click_every_answer_right
 from widget_helpers import errors_raise  # noqa: F401 - autouse: click handlers raise
 
 from engine.mistakes import CHOICE_KINDS, MISTAKES
@@ -158,18 +159,7 @@ def test_a_wrong_answer_is_named_at_once_and_the_code_marks_it(lesson: int) -> N
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_a_full_run_by_clicks_scores_all_and_gives_its_code(lesson: int, lang: str) -> None:
     t = ProblemSet(lesson=lesson, lang=lang, student=Student())
-    t.start_button.click()
-    while not t.finished:
-        item = t.items[t.index]
-        if item.choices:
-            with speaking(lang):
-                label = et.shown(item.answer)
-            [button] = [b for b in t.choice_buttons if b.description == label]
-            button.click()
-        else:
-            t.entry.value = str(item.answer)
-            t.check_button.click()
-        t.next_button.click()
+    click_every_answer_right(t, lang)
     n = len(t.items)
     assert t.score == n and t.code == f"P{lesson}-" + "R" * n
     score = f"Score: {n} of {n}." if lang == "en" else f"Puntuación: {n} de {n}."

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import ticket_answer
+from helpers import click_every_answer_right, ticket_answer
 from widget_helpers import errors_raise  # noqa: F401 - autouse: click handlers raise
 
 from engine.mistakes import CHOICE_KINDS
@@ -109,18 +109,7 @@ def test_start_and_end_ask_the_same_skills_with_other_numbers() -> None:
 def test_a_full_run_scores_eight_of_eight_and_gives_its_code(which: str, lang: str) -> None:
     check = UnitCheck(which, lang=lang, student=Student())
     assert check.lesson == uc.check_lesson(which)
-    check.start_button.click()
-    while not check.finished:
-        item = check.items[check.index]
-        if item.choices:
-            with speaking(lang):
-                label = et.shown(item.answer)
-            [button] = [b for b in check.choice_buttons if b.description == label]
-            button.click()
-        else:
-            check.entry.value = str(item.answer)
-            check.check_button.click()
-        check.next_button.click()
+    click_every_answer_right(check, lang)
     prefix = "START" if which == uc.READINESS else "END"
     assert check.score == 8 and check.code == f"{prefix}-RRRRRRRR"
     score = "Score: 8 of 8." if lang == "en" else "Puntuación: 8 de 8."

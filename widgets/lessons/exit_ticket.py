@@ -271,11 +271,16 @@ def fill(template: str, terms: tuple[int, ...]) -> str:
     return template.format(*(signed(n) for n in terms), **fields)
 
 
-def card_text(value: int, suit: str = "") -> str:
-    """A card named by its rank, suit and value: '5\u2660 (+5)', 'Q\u2666 (-12)' (black
-    cards +, red cards -; spades and hearts unless another `suit` is given)."""
+def card_face(value: int, suit: str = "") -> str:
+    """A card's rank and suit: '5\u2660', 'Q\u2666' (black cards +, red cards -; spades and
+    hearts unless another `suit` is given)."""
     symbol = suit or ("\u2660" if value > 0 else "\u2665")
-    return f"{rank_label(abs(value))}{symbol} ({signed(value)})"
+    return f"{rank_label(abs(value))}{symbol}"
+
+
+def card_text(value: int, suit: str = "") -> str:
+    """A card named by its rank, suit and value: '5\u2660 (+5)', 'Q\u2666 (-12)'."""
+    return f"{card_face(value, suit)} ({signed(value)})"
 
 
 # ----- items without a shape that still take other numbers: each made by its family ---------
@@ -368,15 +373,14 @@ def _may_play(numbers: tuple[int, ...]) -> Item | None:
             and 1 <= abs(right) <= 6):
         return None
     suits = ("\u2663", "\u2660") if sign > 0 else ("\u2666", "\u2665")
-    labels = (card_text(big, suits[0]), card_text(over, suits[1]),
-              card_text(right, "\u2665" if right < 0 else "\u2660"))
+    labels = (card_text(big, suits[0]), card_text(over, suits[1]), card_text(right))
     return Item(_("The total is {total}. Which card may you play?").format(total=signed(total)),
                 labels[2], labels,
                 why=_("{total} + ({card}) = {new} stays within the limits; {first} would make "
                       "{first_total} and {second} {second_total}, past the limit {limit}.").format(
                           total=signed(total), card=signed(right), new=signed(total + right),
-                          first=labels[0].split(" ")[0], first_total=signed(total + big),
-                          second=labels[1].split(" ")[0], second_total=signed(total + over),
+                          first=card_face(big, suits[0]), first_total=signed(total + big),
+                          second=card_face(over, suits[1]), second_total=signed(total + over),
                           limit=signed(13 * sign)),
                 hint=_("The total must stay between -13 and +13."),
                 family="may-play", numbers=numbers)
@@ -1018,6 +1022,10 @@ class ExitTicket(w.VBox):
         else:
             self.repeated = set()
             variant = unforeseen_variant()
+        self._set_numbers(variant, first)
+
+    def _set_numbers(self, variant: int, first: int) -> None:
+        """The questions from `first` on with the numbers of `variant` (`vary`)."""
         items, variants = list(self.items), list(self.variants)
         for i in range(first, len(self.base_items)):
             items[i] = vary(self.base_items[i], variant, i)
@@ -1053,11 +1061,8 @@ class ExitTicket(w.VBox):
             return False
         from widgets.lessons.student import today
 
-        variant = variant_for(student.names[0], today(student.clock()), self.lesson, 0,
-                              self.activity)
-        self.items = tuple(vary(item, variant, i) for i, item in enumerate(self.base_items))
-        self.variants = [0 if new is old else variant
-                         for new, old in zip(self.items, self.base_items, strict=True)]
+        self._set_numbers(variant_for(student.names[0], today(student.clock()), self.lesson,
+                                      0, self.activity), 0)
         self.repeated = set(marks)
         self.marks = [marks[p] for p in places[:done]]
         self.index = done

@@ -14,6 +14,8 @@ a new page and no table is split across pages.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.cards import Card, Suit, parse_cards, signed
 from engine.flapjack import FlapjackConfig
 from engine.hit_me import MAX_CARDS, HitMeConfig
@@ -306,6 +308,25 @@ def unit_check_sheets() -> str:
     return _sheet(_("The unit's checks: readiness and end of unit"), "".join(parts))
 
 
+def _wrong_answers(item: Item) -> str:
+    """A key's column of a question's wrong answers, grouped by the mistake each shows:
+    "-11, +11: the sizes added; ..." (the class view's names)."""
+    wrong: dict[str, list[str]] = {}
+    for given, mistake in uc.traps(item):
+        wrong.setdefault(mistake, []).append(given)
+    return "; ".join(f"{', '.join(given)}: {mistake_label(m)}" for m, given in wrong.items())
+
+
+def _key_widget(sheet: Callable[[], str], lang: str | None) -> object:
+    """An answer key's sheet, made in `lang`, as a widget to print (a teacher's part)."""
+    from widgets.table.components import html_widget
+
+    with speaking(lang):
+        html = sheet()
+    return html_widget(f"<style>{KIT_CSS}</style><div class='icg-kit'>{html}</div>",
+                       classes=("icg-kit-key",))
+
+
 def unit_check_key_sheet() -> str:
     """The unit checks' answer key, for the teacher: per question the skill, the printed
     question, its answer, and the typical wrong answers with the mistake each shows (the
@@ -317,12 +338,8 @@ def unit_check_key_sheet() -> str:
         rows = []
         for n, (skill, item) in enumerate(zip(uc.SKILLS, uc.check_items(which), strict=True),
                                           start=1):
-            wrong: dict[str, list[str]] = {}
-            for given, mistake in uc.traps(item):
-                wrong.setdefault(mistake, []).append(given)
             rows.append([str(n), _(uc.SKILL_NAMES[skill]), shown(item.prompt), item.answer_text,
-                         "; ".join(f"{', '.join(given)}: {mistake_label(m)}"
-                                   for m, given in wrong.items())])
+                         _wrong_answers(item)])
         title = _(CHECK_TITLES[which]).format(lesson=uc.check_lesson(which))
         parts.append(f"<h3>{esc(title)}</h3>" + _table(head, rows, label=title))
     return _sheet(_("The unit's checks: answer key (for the teacher)"), "".join(parts))
@@ -330,12 +347,7 @@ def unit_check_key_sheet() -> str:
 
 def unit_check_key(lang: str | None = None) -> object:
     """The unit checks' answer key as a widget to print, for a teacher's part of a page."""
-    from widgets.table.components import html_widget
-
-    with speaking(lang):
-        sheet = unit_check_key_sheet()
-    return html_widget(f"<style>{KIT_CSS}</style><div class='icg-kit'>{sheet}</div>",
-                       classes=("icg-kit-key",))
+    return _key_widget(unit_check_key_sheet, lang)
 
 
 PROBLEM_SET_TITLE = N_("Problem set, lesson {lesson}: {title}")
@@ -378,12 +390,7 @@ def problem_set_key_sheet() -> str:
     for lesson in ps.SETS:
         rows = []
         for n, item in enumerate(ps.set_items(lesson), start=1):
-            wrong: dict[str, list[str]] = {}
-            for given, mistake in uc.traps(item):
-                wrong.setdefault(mistake, []).append(given)
-            rows.append([str(n), shown(item.prompt), item.answer_text,
-                         "; ".join(f"{', '.join(given)}: {mistake_label(m)}"
-                                   for m, given in wrong.items())])
+            rows.append([str(n), shown(item.prompt), item.answer_text, _wrong_answers(item)])
         title = _problem_set_title(lesson)
         parts.append(f"<h3>{esc(title)}</h3>" + _table(head, rows, label=title))
     return _sheet(_("Problem sets: answer key (for the teacher)"), "".join(parts))
@@ -391,12 +398,7 @@ def problem_set_key_sheet() -> str:
 
 def problem_set_key(lang: str | None = None) -> object:
     """The problem sets' answer key as a widget to print, for a teacher's part of a page."""
-    from widgets.table.components import html_widget
-
-    with speaking(lang):
-        sheet = problem_set_key_sheet()
-    return html_widget(f"<style>{KIT_CSS}</style><div class='icg-kit'>{sheet}</div>",
-                       classes=("icg-kit-key",))
+    return _key_widget(problem_set_key_sheet, lang)
 
 
 def stacked_deals() -> str:

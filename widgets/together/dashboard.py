@@ -621,21 +621,30 @@ def gradebook_header() -> list[str]:
         + [skill_name(k) for k in SKILLS])
 
 
-def ticket_scores(summary: Summary, earlier: dict[str, list[tuple[str, int, str, bool]]]
-                  | None = None) -> dict[str, dict[int, int]]:
-    """Each student's exit-ticket score by lesson: the first answers right on the first day
-    they took that lesson's ticket (`earlier`: the days before today, name -> [(day, lesson,
-    item, right)], ClassAnswers.ticket_firsts_before; then today's)."""
+def first_day_scores(firsts: dict[str, list[tuple[str, int, str, bool]]]
+                     ) -> dict[str, dict[int, int]]:
+    """Each student's score by lesson from their first tries, name -> [(day, lesson, item,
+    right)] oldest first: the first answers right on the first day they answered that
+    lesson's questions."""
     out: dict[str, dict[int, int]] = {}
-    for name, firsts in (earlier or {}).items():
+    for name, rows in firsts.items():
         first_day: dict[int, str] = {}
         marks: dict[tuple[int, str], bool] = {}
-        for day, lesson, item, right in firsts:  # oldest first
+        for day, lesson, item, right in rows:  # oldest first
             if first_day.setdefault(lesson, day) == day:
                 marks.setdefault((lesson, item), right)
         for (lesson, _item), right in marks.items():
             out.setdefault(name, {}).setdefault(lesson, 0)
             out[name][lesson] += right
+    return out
+
+
+def ticket_scores(summary: Summary, earlier: dict[str, list[tuple[str, int, str, bool]]]
+                  | None = None) -> dict[str, dict[int, int]]:
+    """Each student's exit-ticket score by lesson: the first answers right on the first day
+    they took that lesson's ticket (`earlier`: the days before today, name -> [(day, lesson,
+    item, right)], ClassAnswers.ticket_firsts_before; then today's)."""
+    out = first_day_scores(earlier or {})
     for name, marks in summary.marks.items():
         mine = out.setdefault(name, {})
         for lesson in {les for les, _q in marks}:
@@ -653,17 +662,7 @@ def problem_set_scores(answers: Sequence[Answer], earlier: dict[
     for a in answers:
         if a.activity == PROBLEM_SET and a.first_try:
             firsts.setdefault(a.student, []).append((a.day, a.lesson, a.item, a.right))
-    out: dict[str, dict[int, int]] = {}
-    for name, rows in firsts.items():
-        first_day: dict[int, str] = {}
-        marks: dict[tuple[int, str], bool] = {}
-        for day, lesson, item, right in rows:  # oldest first
-            if first_day.setdefault(lesson, day) == day:
-                marks.setdefault((lesson, item), right)
-        for (lesson, _item), right in marks.items():
-            out.setdefault(name, {}).setdefault(lesson, 0)
-            out[name][lesson] += right
-    return out
+    return first_day_scores(firsts)
 
 
 def gradebook_rows(summary: Summary, earlier: dict[str, list[tuple[str, int, str, bool]]]
