@@ -9,7 +9,7 @@ device sizes):
 - under the Content-Security-Policy (voila.json): scripts from the server only (script-src
   'self', plus the hash of the one fixed inline script Voila's handler may send on a slow
   cell), no plugins (object-src 'none'), no <base> from elsewhere, connections to the server
-  only. Every `securitypolicyviolation` event and CSP console message is collected from the
+  only (tests/page_policy.py), and no inline script or event handler in the page's HTML. Every `securitypolicyviolation` event and CSP console message is collected from the
   first script on: there must be none. A positive control shows the policy is enforced: an
   inline script and an inline event handler added to the page do not run and are reported;
 - accessible: axe-core (the copy bundled by axe-playwright-python, run offline, no rule
@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from page_policy import check_policy
 from test_a11y import axe_check, sign_problems
 from test_answers_for_the_teacher import answer_key_strings_on
 
@@ -147,8 +148,9 @@ def check_lesson_page(vp: Any, notebook: Path, bt: Any, seconds: float) -> None:
         assert answer_key_strings_on(vp, notebook.name, lang) == []
 
     # No CSP violation while it loaded and ran.
-    csp = vp.documents[-1].headers.get("content-security-policy", "")
-    assert "script-src 'self'" in csp and "object-src 'none'" in csp, csp
+    html = vp.raw_html()
+    assert "</html>" in html, f"{name}: the page's HTML was not kept"
+    check_policy(vp.documents[-1].headers.get("content-security-policy", ""), html, name)
     violations = vp.page.evaluate("() => window.__cspViolations")
     assert violations == [], violations
     assert [e for e in vp.console_errors if "Content Security Policy" in e] == []
