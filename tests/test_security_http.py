@@ -109,6 +109,14 @@ def _wait_no_kernels(process, seconds: float) -> float:
     raise AssertionError(f"{left} kernels still running {seconds:.0f} s later")
 
 
+@pytest.fixture(scope="module")
+def served() -> Iterator[tuple[str, object]]:
+    """One server with the short cull for the tests that close every page they open and
+    change no limit (a server starts in about 2 s of a core)."""
+    with running_voila(LESSONS, extra_args=_short_cull_args()) as running:
+        yield running
+
+
 # --- 40 bare GETs -----------------------------------------------------------------------------
 
 
@@ -156,31 +164,31 @@ def test_bare_gets_neither_block_other_pages_nor_leave_kernels() -> None:
         assert "no page connected to it" in read_log(process)
 
 
-def test_a_connected_page_keeps_its_kernel_past_the_short_cull() -> None:
+def test_a_connected_page_keeps_its_kernel_past_the_short_cull(served) -> None:
     """The short cull is only for kernels no page ever connected to: a tab that connected
     is left to the ordinary idle culling (10 minutes in voila.json)."""
-    with running_voila(LESSONS, extra_args=_short_cull_args()) as (url, process):
-        student = Student(url)
-        page, _ = student.open("00_start_here.ipynb")
-        kept = KERNEL_ID.search(page.text).group(1)
-        bare = KERNEL_ID.search(_bare_get(url, "/voila/render/00_start_here.ipynb")[2]).group(1)
-        cookie = "; ".join(f"{c.name}={c.value}" for c in student.session.cookies)
-        ws = websocket.create_connection(
-            url.replace("http://", "ws://") + f"api/kernels/{kept}/channels"
-            f"?session_id={uuid.uuid4().hex}", cookie=cookie, timeout=30)
-        try:
-            deadline = time.monotonic() + SHORT_CULL + 30
-            while _kernel_exists(url, bare):
-                assert time.monotonic() < deadline, "the never-connected kernel was not culled"
-                time.sleep(0.5)
-            time.sleep(2)
-            assert _kernel_exists(url, kept), "a connected page's kernel was culled"
-        finally:
-            ws.close()
-        # Disconnected now, but it did connect once: still not culled by the short cull.
-        time.sleep(SHORT_CULL + 3)
-        assert _kernel_exists(url, kept)
-        student.close(kept)
+    url, _ = served
+    student = Student(url)
+    page, _ = student.open("00_start_here.ipynb")
+    kept = KERNEL_ID.search(page.text).group(1)
+    bare = KERNEL_ID.search(_bare_get(url, "/voila/render/00_start_here.ipynb")[2]).group(1)
+    cookie = "; ".join(f"{c.name}={c.value}" for c in student.session.cookies)
+    ws = websocket.create_connection(
+        url.replace("http://", "ws://") + f"api/kernels/{kept}/channels"
+        f"?session_id={uuid.uuid4().hex}", cookie=cookie, timeout=30)
+    try:
+        deadline = time.monotonic() + SHORT_CULL + 30
+        while _kernel_exists(url, bare):
+            assert time.monotonic() < deadline, "the never-connected kernel was not culled"
+            time.sleep(0.5)
+        time.sleep(2)
+        assert _kernel_exists(url, kept), "a connected page's kernel was culled"
+    finally:
+        ws.close()
+    # Disconnected now, but it did connect once: still not culled by the short cull.
+    time.sleep(SHORT_CULL + 3)
+    assert _kernel_exists(url, kept)
+    student.close(kept)
 
 
 def _kernel_exists(url: str, kernel_id: str) -> bool:
@@ -239,27 +247,21 @@ def test_too_many_pages_from_one_computer_get_429_others_are_served() -> None:
 # --- kernels die before the server ------------------------------------------------------------
 
 
-def test_kernels_have_a_higher_oom_score_than_the_server() -> None:
-    with running_voila(LESSONS, extra_args=_short_cull_args()) as (url, process):
-        student = Student(url)
-        page, _ = student.open("00_start_here.ipynb")
-        assert page.status_code == 200
-        server = int(Path(f"/proc/{process.pid}/oom_score_adj").read_text())
-        kernels = kernel_processes(process.pid)
-        assert kernels
-        for kernel in kernels:
-            score = int(Path(f"/proc/{kernel.pid}/oom_score_adj").read_text())
-            assert score >= 500 and score > server, (score, server)
-        student.close(KERNEL_ID.search(page.text).group(1))
+def test_kernels_have_a_higher_oom_score_than_the_server(served) -> None:
+    url, process = served
+    student = Student(url)
+    page, _ = student.open("00_start_here.ipynb")
+    assert page.status_code == 200
+    server = int(Path(f"/proc/{process.pid}/oom_score_adj").read_text())
+    kernels = kernel_processes(process.pid)
+    assert kernels
+    for kernel in kernels:
+        score = int(Path(f"/proc/{kernel.pid}/oom_score_adj").read_text())
+        assert score >= 500 and score > server, (score, server)
+    student.close(KERNEL_ID.search(page.text).group(1))
 
 
 # --- cookies, CSP, kernel ids -----------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def served() -> Iterator[tuple[str, object]]:
-    with running_voila(LESSONS, extra_args=_short_cull_args()) as running:
-        yield running
 
 
 def _set_cookies(response: requests.Response) -> dict[str, str]:
