@@ -9,8 +9,9 @@ device sizes):
 - under the Content-Security-Policy (voila.json): scripts from the server only (script-src
   'self', plus the hash of the one fixed inline script Voila's handler may send on a slow
   cell), no plugins (object-src 'none'), no <base> from elsewhere, connections to the server
-  only (tests/page_policy.py), and no inline script or event handler in the page's HTML. Every `securitypolicyviolation` event and CSP console message is collected from the
-  first script on: there must be none. A positive control shows the policy is enforced: an
+  only (tests/page_policy.py), and no inline script or event handler in the page's HTML.
+  Every `securitypolicyviolation` event and CSP console message is collected from the first
+  script on: there must be none. A positive control shows the policy is enforced: an
   inline script and an inline event handler added to the page do not run and are reported;
 - accessible: axe-core (the copy bundled by axe-playwright-python, run offline, no rule
   excluded) finds no violation of impact "serious" or "critical" (its button-name and label
