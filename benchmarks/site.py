@@ -17,7 +17,9 @@ is idle, before the strategy lab opens: that page keeps computing its charts aft
 one shows. Tab memory: the resident memory (RSS) of the Chromium renderer process that holds the
 lesson's tab (its page and its Python worker), once the lesson has been played, and again
 after --settle seconds with the tab idle (a line of its own: what the unpacking of Python's
-start left behind is freed by the worker's next garbage collection); the line "renderers" gives
+start left behind is freed by the worker's next garbage collection), each with the tab's
+private memory beside it (USS: without Chromium's own code, which every Chromium process
+shares); the line "renderers" gives
 every renderer process of the browser as well (the closed first visit's process, kept alive by
 the site's service worker, and Chromium's spare one). Next lesson (a line of its own): whether
 the lesson's "next" link opens in the same tab (a new tab keeps the first lesson's memory).
@@ -152,6 +154,14 @@ def rss_mib(pid: int) -> float:
     return psutil.Process(pid).memory_info().rss / 2**20
 
 
+def private_mib(pid: int) -> float:
+    """The memory only this process holds (USS: its pages no other process maps; Chromium's own
+    code, mapped by every Chromium process, is not in it)."""
+    import psutil
+
+    return psutil.Process(pid).memory_full_info().uss / 2**20
+
+
 def chromium_pid(exe: str) -> int:
     """The newest Chromium browser process (not a helper) of ours: started from `exe` (Debian's
     /usr/bin/chromium is a script that runs /usr/lib/chromium/chromium)."""
@@ -237,11 +247,12 @@ def main() -> None:
         print("clicks ms:", " ".join(f"{c:.0f}" for c in clicks))
         tab_pid = page_process(browser, sp.page)
         memory = rss_mib(tab_pid)
-        print(f"tab memory {memory:.0f} MiB")
+        print(f"tab memory {memory:.0f} MiB (private {private_mib(tab_pid):.0f} MiB)")
         print(f"renderers {renderer_rss_mib(chromium_pid(ss_chromium())):.0f} MiB")
         if args.settle > 0:
             sp.page.wait_for_timeout(args.settle * 1000)
-            print(f"tab memory after {args.settle:.0f} s idle {rss_mib(tab_pid):.0f} MiB")
+            print(f"tab memory after {args.settle:.0f} s idle {rss_mib(tab_pid):.0f} MiB "
+                  f"(private {private_mib(tab_pid):.0f} MiB)")
         slow = throttled(context, url)
         print(f"throttled 4x {slow:.1f} s")
         tab = next_lesson_tab(sp)
