@@ -109,6 +109,47 @@ def test_strategy_charts_without_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
         assert "por regla" in strategy.threshold_chart(players=2, rounds=50)._repr_html_()
 
 
+def _lab_chart_calls(notebook: Path) -> list[tuple[str, dict]]:
+    """The strategy lab notebook's charts as the plain charts' arguments (progress aside): each
+    chart function called in a cell, and ChartByPlayers as the chart it shows first."""
+    import ast
+    import inspect
+
+    from widgets.lessons.strategy import PLAIN_CHARTS
+
+    calls = []
+    for cell in json.loads(notebook.read_text())["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        for node in ast.walk(ast.parse("".join(cell["source"]))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and (node.func.id in PLAIN_CHARTS or node.func.id == "ChartByPlayers")):
+                continue
+            args = [ast.literal_eval(a) for a in node.args]
+            kwargs = {k.arg: ast.literal_eval(k.value) for k in node.keywords}
+            name = node.func.id
+            if name == "ChartByPlayers":
+                name = f"{args.pop(0)}_chart"
+                kwargs["players"] = kwargs.pop("value")
+            if name in PLAIN_CHARTS:
+                bound = inspect.signature(PLAIN_CHARTS[name]).bind(*args, **kwargs).arguments
+                calls.append((name, {k: v for k, v in bound.items() if k != "progress"}))
+    return calls
+
+
+@pytest.mark.parametrize("folder", ["", "es"])
+def test_the_snapshot_plays_the_strategy_labs_first_charts(folder: str) -> None:
+    """The rounds the static site's snapshot plays (lab_defaults.LAB_CHARTS, run when it is
+    made) are those of every chart the strategy lab page draws when it opens, in English and
+    in Spanish: the page reads them from the snapshot's caches, it plays none."""
+    from widgets.lessons.strategy.lab_defaults import LAB_CHARTS
+
+    notebook = Path(__file__).resolve().parents[1] / "lessons" / folder / "06_strategy_lab.ipynb"
+    calls = _lab_chart_calls(notebook)
+    assert len(calls) == 5, calls
+    assert calls == list(LAB_CHARTS)
+
+
 def test_plain_charts_give_the_lessons_figures() -> None:
     """The strategy lab's statements hold for the charts drawn in the browser (its seeds, the
     browser's rounds): the best holding rule is 2 or less with 2 to 4 players and 1 or less
@@ -122,7 +163,7 @@ def test_plain_charts_give_the_lessons_figures() -> None:
     )
 
     for players, best in ((2, 2), (3, 2), (4, 2), (5, 1), (6, 1)):
-        rates = threshold_shares(players, range(11), 3, BROWSER_RULE_ROUNDS, seed=1)
+        rates = threshold_shares(players, tuple(range(11)), 3, BROWSER_RULE_ROUNDS, seed=1)
         assert max(rates, key=rates.get) == best, players
     more = {}
     for players in (2, 3, 4):

@@ -438,8 +438,9 @@ def runtime(src: Path, npm_pkg: Path, lock: dict, venv: Path, work: Path) -> Non
 
 # What the snapshot imports once the packages are loaded: IPython, the widgets, the kernel
 # and every module of the lessons that the browser's kernel can import (not the server's rooms,
-# not numpy's simulations). Its last line gives the byte-code files those imports read, which
-# no page reads again.
+# not numpy's simulations); then the strategy lab's first charts are played
+# (widgets/lessons/strategy/lab_defaults.py). Its last line gives the byte-code files those
+# imports read, which no page reads again.
 SNAPSHOT_IMPORTS = """
 import importlib, json, pkgutil, sys
 import IPython, comm, ipywidgets, traitlets
@@ -456,6 +457,10 @@ for package in (engine, widgets):
         except ModuleNotFoundError as e:
             if e.name not in ("numpy", "rooms"):
                 raise
+
+# the strategy lab page's first charts: their rounds played here, kept in the snapshot
+from widgets.lessons.strategy.lab_defaults import play_lab_defaults
+play_lab_defaults()
 json.dumps([m.__cached__ for m in list(sys.modules.values())
             if isinstance(getattr(m, "__cached__", None), str)])
 """

@@ -154,9 +154,11 @@ def spanish_headings_in_the_guide(page: Any) -> None:
 
 
 def test_strategy_lab_experiments(site_page: SitePage) -> None:
-    """Every experiment of the strategy lab runs in plain Python and is drawn as SVG with its
-    numbers: hold or hit, the holding rules (a chart by number of players), the number of
-    players, the author's claim, the Flapjack chances, and the simulation panel's run."""
+    """Every experiment of the strategy lab is drawn as SVG with its numbers: hold or hit, the
+    holding rules (a chart by number of players), the number of players, the author's claim,
+    the Flapjack chances (their rounds played in plain Python when the site's snapshot was
+    made), and, played in the page, the holding rules for six players and the simulation
+    panel's run."""
     site_page.open(render_path("en", "06_strategy_lab"))
     page = site_page.page
     chart = page.locator("svg.icg-chart-svg").first

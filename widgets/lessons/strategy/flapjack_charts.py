@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Sequence
@@ -149,13 +150,18 @@ def _flapjack_words(variant: str, games: int, rows: Sequence[FlapjackChance],
     }
 
 
+@functools.lru_cache(maxsize=8)  # the static site's snapshot keeps the lab's chart
+def _plain_hand_rates(variant: str, games: int, seed: int) -> dict[int, tuple[int, int]]:
+    return flapjack_hand_rates(variant, games=games, seed=seed, progress=False)
+
+
 def flapjack_chart_plain(variant: str = "classic", games: int = 300, seed: int = 1,
                          progress: bool = True) -> Chart:
     """`flapjack_chart` drawn as SVG (its games are played by the engine, no numpy)."""
     from widgets.lessons.strategy.plain import Bars, Line, chart_svg
 
     rows = flapjack_chances(variant)
-    sim = flapjack_hand_rates(variant, games=games, seed=seed, progress=False)
+    sim = _plain_hand_rates(variant, games, seed)
     words = _flapjack_words(variant, games, rows, sim)
     held = words["held"]
     legend = [("bar", FLAPJACK_BAR, words["bars"])] + (

@@ -79,7 +79,8 @@ def _deals(players: int, rounds: int, seed: int) -> Iterator[list[int]]:
         yield rng.sample(deck, need)
 
 
-def threshold_shares(players: int, holds: Sequence[int], opponent_hold: int, rounds: int,
+@functools.lru_cache(maxsize=16)  # the static site's snapshot keeps the lab's first chart
+def threshold_shares(players: int, holds: tuple[int, ...], opponent_hold: int, rounds: int,
                      seed: int) -> dict[int, float]:
     """Seat 0's share of the rounds won (ties split) when it holds at |sum| H or less, for
     each H of `holds`, against others who hold at `opponent_hold` or less. Every rule plays
