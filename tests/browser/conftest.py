@@ -45,10 +45,6 @@ CHROMIUM_ARGS = [
 # Any widget view; the lab template wraps every rendered widget in .jupyter-widgets.
 WIDGET_SELECTOR = ".jupyter-widgets"
 LOAD_TIMEOUT_MS = 120_000
-# How often a test's wait_for_function looks at the page, in ms. Playwright's default looks at
-# every animation frame, which has the page draw 60 frames a second for as long as the test
-# waits (about 0.65 s of the machine's CPU for 10 s of waiting, against 0.05 s at 100 ms).
-POLL_MS = 100
 LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "[::1]", "::1"}
 
 # Console messages that are not problems of our pages. Each entry says why.
@@ -525,7 +521,7 @@ class VoilaPage:
         self.page.wait_for_function(
             "() => { const l = document.getElementById('loading');"
             " return !l || l.style.display === 'none' || l.offsetParent === null; }",
-            timeout=timeout_ms, polling=POLL_MS,
+            timeout=timeout_ms,
         )
         if expect_widgets:
             self.page.locator(WIDGET_SELECTOR).first.wait_for(state="visible",
@@ -536,7 +532,7 @@ class VoilaPage:
                 "n => [...document.querySelectorAll('.jupyter-widgets')].filter(e =>"
                 " !e.parentElement.closest('.jupyter-widgets') && e.offsetParent !== null"
                 " && e.getBoundingClientRect().height > 0).length >= n",
-                arg=wanted, timeout=timeout_ms, polling=POLL_MS,
+                arg=wanted, timeout=timeout_ms,
             )
 
     # -- what the page holds
@@ -903,7 +899,7 @@ def wait_total_prompt(page: Any, card: Any, timeout_ms: int = 30_000) -> None:
     page.wait_for_function(
         "() => [...document.querySelectorAll('.icg-answer button')].some(b =>"
         " b.offsetParent !== null && b.innerText.trim() === 'Check the new total'"
-        " && !b.disabled)", timeout=timeout_ms, polling=POLL_MS)
+        " && !b.disabled)", timeout=timeout_ms)
 
 
 @pytest.fixture(scope="session")

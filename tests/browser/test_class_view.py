@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import KEY, POLL_MS, format_violations, unlock_teacher
+from conftest import KEY, format_violations, unlock_teacher
 
 from engine.flapjack import FlapjackConfig, FlapjackState
 from rooms import open_store
@@ -60,12 +60,12 @@ def test_the_class_view_updates_without_a_click(class_server: Any, rooms_url: st
     page.wait_for_function(
         "code => { const r = document.querySelector(`tr[data-room='${code}']`);"
         " return r && r.querySelectorAll('td')[6].innerText.trim() === '1'; }",
-        arg=host.code, timeout=15_000, polling=POLL_MS)
+        arg=host.code, timeout=15_000)
     whose = ["Ana", "Ben"][store.room(host.code).turn]
     page.wait_for_function(
         "([code, who]) => document.querySelector(`tr[data-room='${code}']`)"
         ".querySelectorAll('td')[4].innerText.trim() === who", arg=[host.code, whose],
-        timeout=15_000, polling=POLL_MS)
+        timeout=15_000)
 
     # The teacher pauses the room by a click: the store refuses moves.
     page.get_by_role("button", name="Pause the room").click()

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import KEY, POLL_MS, unlock_teacher
+from conftest import KEY, unlock_teacher
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from test_keyboard import _ACTIVE_JS, press_card, tab_to
 
@@ -574,7 +574,7 @@ def test_projector_large_print_with_every_hand_shown(keyed_server: Any,
         step.click()
         page.wait_for_function(
             "t => (document.querySelector('.icg-last-reason') || {}).innerText !== t",
-            arg=before, timeout=30_000, polling=POLL_MS)
+            arg=before, timeout=30_000)
         vp.wait_synced()
         said.append(page.locator(".icg-last-reason").inner_text())
     page.evaluate(f"() => ({ROOT_JS['hitme']})().scrollIntoView({{block: 'start'}})")
@@ -686,8 +686,7 @@ def _play_hit_me_to_the_check(vp: Any, server: Any, bt: Any) -> Any:
     def button(name: str) -> Any:
         b = page.locator(".widget-button:visible", has_text=re.compile(f"^{re.escape(name)}$"))
         b.wait_for(state="visible", timeout=30_000)
-        page.wait_for_function("el => !el.disabled", arg=b.element_handle(), timeout=30_000,
-                               polling=POLL_MS)
+        page.wait_for_function("el => !el.disabled", arg=b.element_handle(), timeout=30_000)
         return b
 
     button("Peek at my face-down card").click()
@@ -728,8 +727,7 @@ def _own_cards_in_view_at_zoom_200(vp: Any, replica: Any, bt: Any) -> None:
     page.evaluate("() => { document.activeElement.blur(); window.scrollTo(0, 0); }")
     box = page.locator(".icg-answer input").nth(0)
     box.focus()
-    page.wait_for_function("el => document.activeElement === el", arg=box.element_handle(),
-                           polling=POLL_MS)
+    page.wait_for_function("el => document.activeElement === el", arg=box.element_handle())
     page.screenshot(path=str(_artifact("devices-zoom200-hit-me-check")))
     own = page.evaluate(OWN_CARDS_JS)
     assert own is not None, "no list of the student's own cards at the check"
@@ -795,7 +793,7 @@ def test_keypad_and_sign_key_on_a_phone(fixtures_server: Any, open_page: Any, bt
     def value_is(text: str) -> None:
         page.wait_for_function(
             "v => document.querySelectorAll('.icg-answer input')[0].value === v", arg=text,
-            timeout=30_000, polling=POLL_MS)
+            timeout=30_000)
 
     total = replica.my_sum()
     boxes.nth(0).click()
@@ -832,7 +830,7 @@ def test_flapjack_focus_follows_a_chosen_card(fixtures_server: Any, open_page: A
     page = vp.page
     play = press_card(page, replica)
     try:
-        page.wait_for_function(ON_NEXT_STEP_JS, timeout=30_000, polling=POLL_MS)
+        page.wait_for_function(ON_NEXT_STEP_JS, timeout=30_000)
     except PlaywrightTimeoutError:
         page.screenshot(path=str(_artifact("devices-phone-flapjack-signs")))
         raise AssertionError(f"the focus stayed on {page.evaluate(_ACTIVE_JS)}") from None
@@ -847,7 +845,7 @@ def test_flapjack_focus_follows_a_chosen_card(fixtures_server: Any, open_page: A
     try:
         page.wait_for_function(
             "() => { const e = document.activeElement; return !!(e && !e.disabled"
-            " && e.matches('.icg-game .icg-card-btn')); }", timeout=30_000, polling=POLL_MS)
+            " && e.matches('.icg-game .icg-card-btn')); }", timeout=30_000)
     except PlaywrightTimeoutError:
         raise AssertionError(f"the focus is not on the hand: {page.evaluate(_ACTIVE_JS)}") \
             from None

@@ -13,8 +13,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from conftest import POLL_MS
-
 from engine import Hit, Hold
 
 TIMEOUT = 30_000
@@ -32,8 +30,7 @@ def text_box(page: Any, label: str) -> Any:
 def click_when_enabled(page: Any, name: str) -> None:
     b = named_button(page, name)
     b.wait_for(state="visible", timeout=TIMEOUT)
-    page.wait_for_function("el => !el.disabled", arg=b.element_handle(), timeout=TIMEOUT,
-                           polling=POLL_MS)
+    page.wait_for_function("el => !el.disabled", arg=b.element_handle(), timeout=TIMEOUT)
     b.click()
 
 
@@ -126,7 +123,7 @@ def test_flapjack_hands_and_draw_pile_stay_in_the_kernel(
             ".filter(b => b.offsetParent !== null)"
             ".map(b => b.innerText.replace(/\\s*\\(.*\\)$/, '').trim()).sort())"
             " === JSON.stringify(want)",
-            arg=want, timeout=TIMEOUT, polling=POLL_MS,
+            arg=want, timeout=TIMEOUT,
         )
         settle(vp)
         assert_hidden(vp, bt, replica.hidden_cards(), replica.state.hands[0], f"after turn {turn}")

@@ -14,8 +14,6 @@ import re
 import time
 from typing import Any
 
-from conftest import POLL_MS
-
 from engine import Hit, Hold
 from widgets import words
 
@@ -72,8 +70,7 @@ def button(page: Any, name: str) -> Any:
 def wait_enabled(page: Any, name: str) -> Any:
     b = button(page, name).first
     b.wait_for(state="visible", timeout=TIMEOUT)
-    page.wait_for_function("el => !el.disabled", arg=b.element_handle(), timeout=TIMEOUT,
-                           polling=POLL_MS)
+    page.wait_for_function("el => !el.disabled", arg=b.element_handle(), timeout=TIMEOUT)
     return b
 
 
@@ -103,8 +100,7 @@ def test_both_tables_to_the_end_in_qps_show_no_unmarked_text(
         # a click while the computer plays is refused by the kernel
         page.wait_for_function(
             "n => document.querySelectorAll('.icg-seat .icg-card:not(.icg-back)').length === n",
-            arg=sum(len(cards) for cards in hit_me.round.face_up) + 1, timeout=TIMEOUT,
-            polling=POLL_MS)
+            arg=sum(len(cards) for cards in hit_me.round.face_up) + 1, timeout=TIMEOUT)
     if not hit_me.round.players_done and hit_me.round.current == 0:
         wait_enabled(page, qps("Hold")).click()
         hit_me.act(Hold())

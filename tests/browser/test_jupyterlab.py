@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import POLL_MS
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 ROOT = Path(__file__).resolve().parents[2]
@@ -121,7 +120,7 @@ def test_hit_me_table_plays_in_jupyterlab(lab: str, browser: Any) -> None:
         page.wait_for_function(
             "() => [...document.querySelectorAll('.widget-button')]"
             ".some(b => b.textContent.includes('Hit me!') && !b.disabled)",
-            timeout=TIMEOUT_MS, polling=POLL_MS)
+            timeout=TIMEOUT_MS)
         hit.click()
         log = page.locator(".jupyter-widgets", has_text="says \u201cHit me!\u201d").first
         log.wait_for(timeout=TIMEOUT_MS)

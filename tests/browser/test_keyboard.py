@@ -12,8 +12,6 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from conftest import POLL_MS
-
 from engine import Hit, Hold
 from widgets.words import card_name
 
@@ -125,7 +123,7 @@ def _wait_hand(page: Any, want: list[str], vp: Any) -> None:
             ".filter(b => b.offsetParent !== null)"
             ".map(b => b.innerText.replace(/\\s*\\(.*\\)$/, '').trim()).sort())"
             " === JSON.stringify(want)",
-            arg=sorted(want), timeout=TIMEOUT, polling=POLL_MS,
+            arg=sorted(want), timeout=TIMEOUT,
         )
     except Exception:
         vp.screenshot("keyboard-flapjack-failure")

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from conftest import POLL_MS
-
 
 def test_an_update_made_while_the_page_loads_reaches_the_page(
     fixtures_server: Any, open_page: Any
@@ -24,6 +22,5 @@ def test_an_update_made_while_the_page_loads_reaches_the_page(
     button = vp.page.locator(".widget-button", has_text="Play")
     button.first.wait_for(state="visible", timeout=30_000)
     vp.page.wait_for_function(
-        "() => !!document.querySelector('.widget-button:not([disabled])')", timeout=15_000,
-        polling=POLL_MS)
+        "() => !!document.querySelector('.widget-button:not([disabled])')", timeout=15_000)
     assert button.first.is_enabled()

@@ -20,7 +20,7 @@ import re
 import time
 from typing import Any
 
-from conftest import KEY, POLL_MS, ClassServer, close_context, ticket_question, unlock_teacher
+from conftest import KEY, ClassServer, close_context, ticket_question, unlock_teacher
 from helpers import ticket_answer
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
@@ -191,7 +191,7 @@ def test_the_live_class_morning(class_server: ClassServer, open_page: Any) -> No
         assert [(a.student, a.right) for a in answers.answers()] == [("Ana", True)]
         hit.click()
         ana.wait_for_function("([el, was]) => el.innerText !== was",
-                              arg=[hand.element_handle(), before], timeout=15_000, polling=POLL_MS)
+                              arg=[hand.element_handle(), before], timeout=15_000)
 
         # "Open the exit ticket": on every page of the lesson; then closed again.
         controls.get_by_role("button", name="Open the exit ticket").click()
@@ -245,7 +245,7 @@ def test_the_live_class_morning(class_server: ClassServer, open_page: Any) -> No
             timeout=15_000)
         tp.get_by_text("names hidden").first.wait_for(timeout=15_000)
         try:  # every panel redrawn
-            tp.wait_for_function(NO_NAME_JS, arg=list(NAMES), timeout=15_000, polling=POLL_MS)
+            tp.wait_for_function(NO_NAME_JS, arg=list(NAMES), timeout=15_000)
         except PlaywrightTimeout:
             pass  # the assertion says which
         assert names_shown(tp.inner_text("body")) == []

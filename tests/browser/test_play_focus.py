@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import KEY, POLL_MS, ticket_question
+from conftest import KEY, ticket_question
 from helpers import ticket_answer
 from test_keyboard import _ACTIVE_JS, box_labelled, press_card, tab_to
 
@@ -106,7 +106,7 @@ def _focus_settles(page: Any, name: str) -> dict:
         page.wait_for_function(
             "name => { const e = document.activeElement; return e && !e.disabled &&"
             " e.closest('.icg-game') && (e.innerText || '').trim() === name; }",
-            arg=name, timeout=TIMEOUT, polling=POLL_MS)
+            arg=name, timeout=TIMEOUT)
     except Exception:
         raise AssertionError(f"the focus is not on {name!r}: {_active(page)}") from None
     return _active(page)
@@ -146,7 +146,7 @@ def test_focus_follows_play_and_enter_checks(fixtures_server: Any, open_page: An
     boxes = page.locator(".icg-answer input")
     boxes.first.wait_for(state="visible", timeout=TIMEOUT)
     page.wait_for_function("() => document.activeElement.matches('.icg-answer input')",
-                           timeout=TIMEOUT, polling=POLL_MS)
+                           timeout=TIMEOUT)
     live = page.locator("#icg-live")
     assert live.text_content().strip() == page.locator(".icg-status-now").inner_text().strip()
     assert [boxes.nth(i).get_attribute("inputmode") for i in range(2)] == ["numeric"] * 2
@@ -161,7 +161,7 @@ def test_focus_follows_play_and_enter_checks(fixtures_server: Any, open_page: An
     page.locator(".icg-answer .icg-msg-ok").first.wait_for(timeout=TIMEOUT)
     # the focus goes on to the next step, not left in the box 16 Tabs from it
     page.wait_for_function("() => document.activeElement.innerText.trim()"
-                           " === 'Turn up all the cards'", timeout=TIMEOUT, polling=POLL_MS)
+                           " === 'Turn up all the cards'", timeout=TIMEOUT)
     assert_focus_ring(page)
     _shot(page, "focus-follows-play-checked")
     assert vp.problems() == []
@@ -179,7 +179,7 @@ def test_flapjack_focus_follows_the_card_played(fixtures_server: Any, open_page:
     play = press_card(page, replica)
     bt.wait_total_prompt(page, play.card)
     page.wait_for_function("() => document.activeElement.matches('.icg-answer input')",
-                           timeout=TIMEOUT, polling=POLL_MS)
+                           timeout=TIMEOUT)
     new_total = replica.state.total + play.sign * replica.config.value(play.card)
     page.keyboard.type(str(new_total))
     page.keyboard.press("Enter")
@@ -242,17 +242,16 @@ def test_an_exit_ticket_by_keyboard_moves_on(lessons_server: Any, open_page: Any
     vp.page.keyboard.type(ticket_answer(prompt))
     vp.page.keyboard.press("Enter")
     ticket.locator("p[role=status]").filter(has_text="Right").first.wait_for(timeout=TIMEOUT)
-    vp.page.wait_for_function(ACTIVE_TEXT_JS, arg="Next question", timeout=TIMEOUT, polling=POLL_MS)
+    vp.page.wait_for_function(ACTIVE_TEXT_JS, arg="Next question", timeout=TIMEOUT)
     assert_focus_ring(vp.page)
     vp.page.keyboard.press("Enter")
     prompt, choices = ticket_question(ticket, 2)  # the greatest of Kim's own numbers
     vp.page.wait_for_function(
         "() => document.activeElement.closest('.icg-exit-ticket')"
         " && document.activeElement.matches('button') && !document.activeElement.disabled"
-        " && document.activeElement.innerText.trim() !== 'Next question'", timeout=TIMEOUT,
-        polling=POLL_MS)
+        " && document.activeElement.innerText.trim() !== 'Next question'", timeout=TIMEOUT)
     ticket.get_by_role("button", name=ticket_answer(prompt, choices), exact=True).focus()
     vp.page.keyboard.press("Enter")
-    vp.page.wait_for_function(ACTIVE_TEXT_JS, arg="Next question", timeout=TIMEOUT, polling=POLL_MS)
+    vp.page.wait_for_function(ACTIVE_TEXT_JS, arg="Next question", timeout=TIMEOUT)
     _shot(vp.page, "exit-ticket-keyboard-next")
     assert vp.problems() == []

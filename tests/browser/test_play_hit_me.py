@@ -10,8 +10,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from conftest import POLL_MS
-
 from engine import Hit, Hold
 from widgets.words import card_name
 
@@ -32,8 +30,7 @@ def text_box(page: Any, label: str) -> Any:
 def wait_enabled(page: Any, name: str) -> Any:
     b = button(page, name)
     b.wait_for(state="visible", timeout=TIMEOUT)
-    page.wait_for_function("el => !el.disabled", arg=b.element_handle(), timeout=TIMEOUT,
-                           polling=POLL_MS)
+    page.wait_for_function("el => !el.disabled", arg=b.element_handle(), timeout=TIMEOUT)
     return b
 
 

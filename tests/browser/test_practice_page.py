@@ -14,7 +14,7 @@ import re
 import time
 from typing import Any
 
-from conftest import KEY, POLL_MS, ClassServer, unlock_teacher
+from conftest import KEY, ClassServer, unlock_teacher
 
 from engine.questions import SKILLS
 from rooms.answers import open_answers
@@ -209,7 +209,7 @@ def test_a_later_lesson_opens_with_the_re_check_of_a_skill_mastered_before(
     # the device keeps the name once the kernel's keep widget reached the page (it may come
     # just after the line that says it): then the next page can find it
     page.wait_for_function("() => (localStorage.getItem('icg-student-names') || '')"
-                           ".includes('Rhea')", timeout=30_000, polling=POLL_MS)
+                           ".includes('Rhea')", timeout=30_000)
     vp.open(class_server.address + "voila/render/03_hit_me.ipynb")  # her name comes back
     recheck.get_by_text("Re-check: Absolute value").wait_for(timeout=30_000)
     box = recheck.bounding_box()

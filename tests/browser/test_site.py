@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import POLL_MS
 from static_site import (
     LOAD_TIMEOUT,
     TIMEOUT,
@@ -177,7 +176,7 @@ def test_strategy_lab_experiments(site_page: SitePage) -> None:
     page.get_by_role("button", name="6 players").click()
     page.wait_for_function(
         "() => /6 players.*Best: hold at 1 or less/.test(document.querySelectorAll("
-        "'svg.icg-chart-svg')[1].getAttribute('aria-label'))", timeout=TIMEOUT, polling=POLL_MS)
+        "'svg.icg-chart-svg')[1].getAttribute('aria-label'))", timeout=TIMEOUT)
     page.get_by_role("button", name="Open the simulation panel").click()
     page.get_by_role("button", name="Run the simulation").click()
     page.get_by_text(re.compile(r"^Done: ")).wait_for(timeout=LOAD_TIMEOUT)
@@ -207,7 +206,7 @@ def test_the_teacher_guide_and_its_walkthrough_with_no_key(site_page: SitePage,
     wait_enabled(page, next_move).click()
     page.wait_for_function("t => { const e = document.querySelector('.icg-last-reason');"
                            " return e && e.innerText.trim() !== t; }", arg=no_moves,
-                           timeout=TIMEOUT, polling=POLL_MS)
+                           timeout=TIMEOUT)
     wait_all_cells(page)
     assert page.evaluate(ERROR_OUTPUTS_JS) == []
     if lang == "es":

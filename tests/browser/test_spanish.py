@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import LOAD_TIMEOUT_MS, POLL_MS
+from conftest import LOAD_TIMEOUT_MS
 
 from widgets.lessons import course
 
@@ -136,8 +136,7 @@ def button(page: Any, msgid: str) -> Any:
 def wait_enabled(page: Any, name: str) -> Any:
     b = button(page, name)
     b.wait_for(state="visible", timeout=TIMEOUT)
-    page.wait_for_function("el => !el.disabled", arg=b.element_handle(), timeout=TIMEOUT,
-                           polling=POLL_MS)
+    page.wait_for_function("el => !el.disabled", arg=b.element_handle(), timeout=TIMEOUT)
     return b
 
 
@@ -188,7 +187,7 @@ def play_flapjack_game(vp: Any) -> str:
         page.wait_for_function(
             "t => t.querySelector('.icg-fj-end') || [...t.querySelectorAll('.icg-card-btn')]"
             ".some(b => !b.disabled && b.offsetParent !== null)",
-            arg=table.element_handle(), timeout=60_000, polling=POLL_MS)
+            arg=table.element_handle(), timeout=60_000)
         if end.count():
             break
         before = table.inner_text()
@@ -198,8 +197,7 @@ def play_flapjack_game(vp: Any) -> str:
             continue
         clicks += 1
         page.wait_for_function("([t, before]) => t.innerText !== before",
-                               arg=[table.element_handle(), before], timeout=60_000,
-                               polling=POLL_MS)
+                               arg=[table.element_handle(), before], timeout=60_000)
     return end.first.inner_text()
 
 

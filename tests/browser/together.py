@@ -15,8 +15,6 @@ import re
 import time
 from typing import Any
 
-from conftest import POLL_MS
-
 TIMEOUT = 30_000
 NAMES = ["Ana", "Ben", "Cy"]
 
@@ -206,12 +204,12 @@ def reload_same_tab(vp: Any, name: str, seat: int) -> None:
     PIN typed (the page keeps its own seat link in its address: static/seat-keeper.js)."""
     key = seat_key(vp)
     vp.page.wait_for_function("k => location.search.includes('key=' + k)", arg=key,
-                              timeout=TIMEOUT, polling=POLL_MS)
+                              timeout=TIMEOUT)
     vp.page.reload(wait_until="domcontentloaded", timeout=TIMEOUT * 4)
     vp.page.wait_for_function(
         "() => { const l = document.getElementById('loading');"
         " return !l || l.style.display === 'none' || l.offsetParent === null; }",
-        timeout=TIMEOUT * 4, polling=POLL_MS)
+        timeout=TIMEOUT * 4)
     wait_seated(vp, name, seat)
     assert seat_key(vp) == key
 
