@@ -461,6 +461,8 @@ for package in (engine, widgets):
 # the strategy lab page's first charts: their rounds played here, kept in the snapshot
 from widgets.lessons.strategy.lab_defaults import play_lab_defaults
 play_lab_defaults()
+import gc
+gc.collect()
 json.dumps([m.__cached__ for m in list(sys.modules.values())
             if isinstance(getattr(m, "__cached__", None), str)])
 """
