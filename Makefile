@@ -38,7 +38,7 @@ WAITING_XDIST = $(if $(filter 0,$(WAITING_WORKERS)),,-n $(WAITING_WORKERS) --dis
   --no-loadscope-reorder)
 # The unit stage waits more still (its serving tests sleep through culls and timeouts): both
 # cores 15% idle with three workers, 7% with four (unit stage 255-257 s against 247 s). The
-# browser stage is busier (5% idle with three workers) and slower with four (521 s against 478 s).
+# browser stage keeps both cores 95% busy with three workers already.
 UNIT_WORKERS ?= $(if $(filter 0,$(WORKERS)),0,$(shell echo $$(( $(WORKERS) + 2 ))))
 UNIT_XDIST = $(if $(filter 0,$(UNIT_WORKERS)),,-n $(UNIT_WORKERS) --dist loadfile \
   --no-loadscope-reorder)

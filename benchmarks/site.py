@@ -13,18 +13,18 @@ DevTools protocol (Emulation.setCPUThrottlingRate), until its table answers. Tha
 the page's own thread only: the Python kernel runs in a Web Worker, which the protocol does not
 slow, so Python's own start and each reply run at this machine's speed (the figure is a lower
 bound of a 4x slower device). It is taken while the browser's other tab (the lesson just played)
-is idle, before the strategy lab opens: that page keeps computing its charts after its first
-one shows. Tab memory: the resident memory (RSS) of the Chromium renderer process that holds the
-lesson's tab (its page and its Python worker), once the lesson has been played, and again
+is idle, before the strategy lab opens (a page still drawing in another tab would slow it).
+Tab memory: the resident memory (RSS) of the Chromium renderer process that holds the lesson's
+tab (its page and its Python worker), once the lesson has been played, and again
 after --settle seconds with the tab idle (a line of its own: what the unpacking of Python's
 start left behind is freed by the worker's next garbage collection), each with the tab's
 private memory beside it (USS: without Chromium's own code, which every Chromium process
-shares); the line "renderers" gives
-every renderer process of the browser as well (the closed first visit's process, kept alive by
-the site's service worker, and Chromium's spare one). Next lesson (a line of its own): whether
-the lesson's "next" link opens in the same tab (a new tab keeps the first lesson's memory).
-WebKit: the lesson opened cold in WebKitGTK (WebKitWebDriver under Xvfb,
-tests/browser/webkit.py) until its table answers ("n/a" without WebKit).
+shares); the line "renderers" gives every renderer process of the browser as well (the closed
+first visit's process, kept alive by the site's service worker, and Chromium's spare one).
+Next lesson (a line of its own): whether the lesson's "next" link opens in the same tab (a new
+tab keeps the first lesson's memory). WebKit: the lesson opened cold in WebKitGTK
+(WebKitWebDriver under Xvfb, tests/browser/webkit.py) until its table answers ("n/a" without
+WebKit).
 Last line:
 site: N pages, X MB (Y MB gzip), first lesson interactive cold A s / warm B s, click p50 C ms,
 strategy experiment D s, throttled 4x E s, tab memory M MiB, webkit W s

@@ -154,3 +154,15 @@ def test_every_page_starts_python_through_the_start_script(tmp_path: Path) -> No
     assert sorted(p.relative_to(lab).as_posix() for p in lab.rglob("*") if p.is_file()) == [
         "1542.js.LICENSE.txt", "schemas/a.json", "themes/light.css",
         "third-party-licenses.json"]
+
+
+def test_the_snapshot_plays_the_strategy_labs_charts_before_it_is_saved() -> None:
+    """The snapshot's script plays the strategy lab's first charts (lab_defaults, whose calls
+    test_in_browser.py checks against the lesson) and collects their garbage, before its last
+    line, which ends the script."""
+    import ast
+
+    body = ast.parse(build_site.SNAPSHOT_IMPORTS).body
+    calls = [ast.unparse(node.value) for node in body
+             if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)]
+    assert calls.index("play_lab_defaults()") < calls.index("gc.collect()") < len(calls) - 1
