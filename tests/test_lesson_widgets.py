@@ -449,6 +449,95 @@ def test_a_cached_chart_needs_no_matplotlib(tmp_path) -> None:
     assert runs == [["True", "True"], ["False", "True"]]
 
 
+def _count_rounds(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
+    """Every deal the simulator makes to play rounds (("deal", players)), and every table of
+    a seat holding on two cards asked of it (("hold", players))."""
+    import engine.vector_sim as sim
+
+    calls: list[tuple[str, int]] = []
+    deal, hold = sim.deal_values, sim.hold_win_chance
+
+    def dealt(n, players, *args, **kwargs):
+        calls.append(("deal", players))
+        return deal(n, players, *args, **kwargs)
+
+    def held(players, *args, **kwargs):
+        calls.append(("hold", players))
+        return hold(players, *args, **kwargs)
+
+    monkeypatch.setattr(sim, "deal_values", dealt)
+    monkeypatch.setattr(sim, "hold_win_chance", held)
+    return calls
+
+
+def test_a_chart_in_another_language_plays_no_round_again(monkeypatch, tmp_path) -> None:
+    """The rounds are kept apart from the words: the Spanish chart after the English one (and
+    the claim chart after the players chart, the same tables) draws without playing."""
+    from widgets.words import speaking
+
+    monkeypatch.setenv(strategy.CACHE_ENV, str(tmp_path))
+    calls = _count_rounds(monkeypatch)
+    english = strategy.hold_chart(players=3, rounds=2_000, seed=4, progress=False)
+    assert ("hold", 3) in calls and ("deal", 3) in calls
+    calls.clear()
+    with speaking("es"):
+        spanish = strategy.hold_chart(players=3, rounds=2_000, seed=4, progress=False)
+        assert calls == [] and spanish.alt != english.alt and "gana" in spanish.alt.lower()
+        strategy.threshold_chart(players=3, rounds=1_000, seed=4, progress=False)
+    assert calls and set(calls) == {("deal", 3)}
+    calls.clear()
+    strategy.threshold_chart(players=3, rounds=1_000, seed=4, progress=False)
+    strategy.players_chart(players=(2, 3), rounds=2_000, seed=4, progress=False)
+    assert calls and {players for _, players in calls} == {2}  # 3 players' table was kept
+    calls.clear()
+    strategy.claim_chart(players=(2, 3), rounds=2_000, seed=4, progress=False)
+    assert calls == []
+    kept = list((tmp_path / "numbers").glob("*.json"))
+    assert {p.name.split("-")[0] for p in kept} == {"hold_table", "hit_table",
+                                                   "threshold_win_rates"}
+
+
+def test_kept_numbers_are_the_numbers_played(monkeypatch, tmp_path) -> None:
+    """A table, rates and hand rates read back from the cache equal the ones played, exactly;
+    a damaged entry is played again, a bad setting is refused and nothing is kept."""
+    monkeypatch.setenv(strategy.CACHE_ENV, "off")
+    plain = (strategy.hold_table(players=3, rounds=3_000, seed=2, progress=False),
+             strategy.threshold_win_rates(players=3, holds=(1, 2, 5), rounds=1_000, seed=2,
+                                          progress=False),
+             strategy.flapjack_hand_rates("simple-ten", games=20, seed=3, progress=False))
+    monkeypatch.setenv(strategy.CACHE_ENV, str(tmp_path))
+    calls = _count_rounds(monkeypatch)
+    for again in range(3):
+        table = strategy.hold_table(players=3, rounds=3_000, seed=2, progress=False)
+        rates = strategy.threshold_win_rates(players=3, holds=(1, 2, 5), rounds=1_000, seed=2,
+                                             progress=False)
+        hands = strategy.flapjack_hand_rates("simple-ten", games=20, seed=3, progress=False)
+        assert np.array_equal(table.count, plain[0].count)
+        assert np.array_equal(table.wins, plain[0].wins)
+        assert np.array_equal(table.abs_sum, plain[0].abs_sum)
+        assert rates == plain[1] and list(rates) == [1, 2, 5] and hands == plain[2]
+        assert bool(calls) == (again in (0, 2)), again  # played, read, played again
+        calls.clear()
+        if again == 1:
+            for entry in (tmp_path / "numbers").glob("hold_table-*.json"):
+                entry.write_text('{"count": [1, 2], "wins": [0, 1]}')  # damaged
+    with pytest.raises(ValueError):
+        strategy.hold_table(players=1, rounds=1_000, progress=False)
+    assert len(list((tmp_path / "numbers").glob("*.json"))) == 3
+
+
+def test_the_cache_key_follows_the_code_that_plays_the_rounds() -> None:
+    """Every kept function's module is in the code version: editing how a table is played
+    makes it played again, not read stale."""
+    from widgets.lessons.strategy import cache
+
+    for fn in (strategy.hold_table, strategy.hit_table, strategy.threshold_win_rates,
+               strategy.flapjack_hand_rates, strategy.hold_chart, strategy.threshold_chart,
+               strategy.players_chart, strategy.claim_chart, strategy.flapjack_chart):
+        assert fn.__module__ in cache.NUMBERS_CODE, fn.__name__
+    assert cache._code_version(chart=False) != cache._code_version(chart=True)
+
+
 # ----- corrections checked against the simulator and the engine ---------
 def test_hold_chart_colours_each_bar_by_the_fair_share() -> None:
     """A bar is green exactly when holding there wins at least the fair share: with 4 players

@@ -1,5 +1,6 @@
-"""The chart cache: charts kept on disk by arguments, language and code version; the note
-shown in place of a chart in a kernel without numpy and matplotlib."""
+"""The chart cache: charts kept on disk by arguments, language and code version, and the
+numbers of their simulations by arguments and code version (in no language); the note shown in
+place of a chart in a kernel without numpy and matplotlib."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import logging
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:  # numpy, matplotlib and tqdm are imported when a chart is drawn; a page whose
     # charts all come from the cache imports none of them
@@ -27,9 +28,11 @@ from widgets.words import _
 
 # ----- the chart cache -------------------------------------------------------------------------
 # A class opening the strategy lab would otherwise run the same seeded simulations and draw the
-# same charts in every student's kernel (about 3 s of CPU each, 30 times over). A chart is the
-# same for the same arguments and code, so it is kept on disk: the first kernel draws it (under
-# a file lock: the others wait for it), the rest read it and never import matplotlib.
+# same charts in every student's kernel (about 11 s of CPU for the lab's first five, 30 times
+# over). A chart is the same for the same arguments and code, so it is kept on disk: the first
+# kernel draws it (under a file lock: the others wait for it), the rest read it and never import
+# matplotlib. The rounds behind it are kept apart from its words, so the same chart in another
+# language, or another chart of the same rounds, plays none of them again.
 CACHE_ENV = "ICG_CHART_CACHE"  # a directory for the cache, or "off"
 
 
@@ -57,20 +60,34 @@ def chart_cache_dir() -> Path | None:
     return Path(base) / "integer-card-games" / "charts"
 
 
-@functools.lru_cache(maxsize=1)
-def _code_version() -> str:
-    """Changes whenever the code that makes a chart (or a library that draws it) changes."""
+# What a kept entry depends on besides its arguments: the code that plays the rounds (and, for a
+# chart, the code and libraries that draw it and the words it is drawn with).
+NUMBERS_CODE = ("engine.vector_sim", "engine.cards", "engine.flapjack", "engine.bots",
+                "widgets.lessons.strategy.charts", "widgets.lessons.strategy.hit_me_charts",
+                "widgets.lessons.strategy.flapjack_charts", __name__)
+
+
+CHART_LIBRARIES = ("numpy", "matplotlib")
+
+
+@functools.lru_cache(maxsize=2)
+def _code_version(chart: bool = True) -> str:
+    """Changes whenever the code that plays a chart's rounds changes (with `chart`, also the
+    code and libraries that draw it and its words' catalogues)."""
     h = hashlib.sha256()
-    for name in (__name__, "engine.vector_sim", "engine.cards", "engine.flapjack",
-                 "engine.bots"):
+    for name in NUMBERS_CODE:
         spec = importlib.util.find_spec(name)  # the source file, without importing it
         h.update(Path(spec.origin).read_bytes() if spec and spec.origin else name.encode())
-    for package in ("matplotlib", "numpy"):  # their version files, found without importing
+    for package in CHART_LIBRARIES if chart else ("numpy",):  # their version files
         spec = importlib.util.find_spec(package)
         origin = Path(spec.origin) if spec and spec.origin else None
         for name in ("_version.py", "version.py"):
             if origin is not None and (origin.parent / name).exists():
                 h.update((origin.parent / name).read_bytes())
+    if chart:
+        locale = Path(__file__).resolve().parents[2] / "locale"
+        for po in sorted(locale.glob("*/LC_MESSAGES/icg.po")):
+            h.update(po.read_bytes())
     return h.hexdigest()[:16]
 
 
@@ -164,68 +181,121 @@ class NoSimulation(Chart):
         return f'<p class="icg-note" role="note">{html.escape(self.alt)}</p>'
 
 
+T = TypeVar("T")
+
+
+# The numbers are kept in a folder of their own inside the cache, capped as the charts are (a
+# kept table is about 1 kB).
+NUMBERS_FOLDER = "numbers"
+
+
+def _through_cache(name: str, key_args: dict[str, Any], version: str, make: Callable[[], T],
+                   dump: Callable[[T], dict[str, Any]], load: Callable[[dict[str, Any]], T],
+                   sub: str = "") -> T:
+    """`make()`'s result kept on disk as `dump` gives it, under `name`, the arguments and the
+    code version (in the cache's folder `sub`): the first process makes it (under a file lock:
+    the others wait for it), the rest read it with `load`. Without a usable cache folder,
+    simply `make()`."""
+    top = chart_cache_dir()
+    if top is None:
+        return make()
+    folder = top / sub if sub else top
+    try:
+        raw = json.dumps([name, version, key_args], sort_keys=True)
+    except TypeError:  # an argument that has no stable text form: no caching
+        return make()
+    key = hashlib.sha256(raw.encode()).hexdigest()[:32]
+    path = folder / f"{name}-{key}.json"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        lock = open(folder / f"{name}-{key}.lock", "a+")  # noqa: SIM115
+    except OSError as e:
+        log.info("chart cache not writable (%s): working without it", e)
+        return make()
+    with lock:
+        try:
+            import fcntl
+
+            fcntl.flock(lock, fcntl.LOCK_EX)  # one process makes it, the others wait and read
+        except (ImportError, OSError):
+            pass
+        try:
+            kept = load(json.loads(path.read_text(encoding="utf-8")))
+            with contextlib.suppress(OSError):
+                os.utime(path)  # used now: the cap deletes the entries used longest ago
+            return kept
+        except (OSError, ValueError, KeyError, TypeError, IndexError):
+            pass  # not there yet (or damaged): make it
+        value = make()
+        try:
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(dump(value)), encoding="utf-8")
+            os.replace(tmp, path)
+            evict_charts(folder, keep=path)
+        except OSError as e:
+            log.info("chart cache not writable (%s)", e)
+        return value
+
+
+def _key_args(sig: inspect.Signature, args: tuple[Any, ...],
+              kwargs: dict[str, Any]) -> dict[str, Any]:
+    """A call's arguments by name, defaults filled in, the progress bar's switch left out."""
+    bound = sig.bind(*args, **kwargs)
+    bound.apply_defaults()
+    return {k: _key_value(v) for k, v in bound.arguments.items() if k != "progress"}
+
+
 def cached_chart(fn: Callable[..., Chart]) -> Callable[..., Chart]:
-    """Keep `fn`'s charts on disk by arguments (progress aside) and code version."""
+    """Keep `fn`'s charts on disk by arguments (progress aside), language and code version."""
     sig = inspect.signature(fn)
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Chart:
-        bound = sig.bind(*args, **kwargs)
-        bound.apply_defaults()
+        key_args = _key_args(sig, args, kwargs)
         if not SIMULATIONS:  # the browser's kernel: the plain-Python chart, or a note
             plain = PLAIN_CHARTS.get(fn.__name__)
             return plain(*args, **kwargs) if plain else NoSimulation()
-        folder = chart_cache_dir()
-        if folder is None:
-            return fn(*args, **kwargs)
-        key_args = {k: _key_value(v) for k, v in bound.arguments.items() if k != "progress"}
-        key_args["lang"] = language()  # a chart's words are in the language it was drawn in
-        try:
-            raw = json.dumps([fn.__name__, _code_version(), key_args], sort_keys=True)
-        except TypeError:  # an argument that has no stable text form: no caching
-            return fn(*args, **kwargs)
-        key = hashlib.sha256(raw.encode()).hexdigest()[:32]
-        path = folder / f"{fn.__name__}-{key}.json"
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            lock = open(folder / f"{fn.__name__}-{key}.lock", "a+")  # noqa: SIM115
-        except OSError as e:
-            log.info("chart cache not writable (%s): drawing without it", e)
-            return fn(*args, **kwargs)
-        with lock:
-            try:
-                import fcntl
+        lang = language()
+        key_args["lang"] = lang  # a chart's words are in the language it was drawn in
 
-                fcntl.flock(lock, fcntl.LOCK_EX)  # one kernel draws, the others wait and read
-            except (ImportError, OSError):
-                pass
-            try:
-                kept = json.loads(path.read_text(encoding="utf-8"))
-                with contextlib.suppress(OSError):
-                    os.utime(path)  # used now: the cap deletes the charts used longest ago
-                lang = language()
+        def rebuild() -> Chart:
+            with speaking(lang):
+                return fn(*args, **kwargs)
 
-                def rebuild() -> Chart:
-                    with speaking(lang):
-                        return fn(*args, **kwargs)
+        def load(kept: dict[str, Any]) -> Chart:
+            return Chart(None, kept["alt"], kept["rows"], png=base64.b64decode(kept["png"]),
+                         rebuild=rebuild)
 
-                return Chart(None, kept["alt"], kept["rows"],
-                             png=base64.b64decode(kept["png"]), rebuild=rebuild)
-            except (OSError, ValueError, KeyError, TypeError):
-                pass  # not there yet (or damaged): draw it
-            chart = fn(*args, **kwargs)
-            data = {"alt": chart.alt, "rows": chart.rows,
+        def dump(chart: Chart) -> dict[str, Any]:
+            return {"alt": chart.alt, "rows": chart.rows,
                     "png": base64.b64encode(chart.png()).decode("ascii")}
-            try:
-                tmp = path.with_suffix(f".{os.getpid()}.tmp")
-                tmp.write_text(json.dumps(data), encoding="utf-8")
-                os.replace(tmp, path)
-                evict_charts(folder, keep=path)
-            except OSError as e:
-                log.info("chart cache not writable (%s)", e)
-            return chart
+
+        return _through_cache(fn.__name__, key_args, _code_version(), lambda: fn(*args, **kwargs),
+                              dump, load)
 
     return wrapper
+
+
+def cached_numbers(dump: Callable[[Any], dict[str, Any]],
+                   load: Callable[[dict[str, Any]], Any]) -> Callable[[Callable[..., T]],
+                                                                   Callable[..., T]]:
+    """Keep a simulation's numbers on disk by arguments (progress aside) and code version, in
+    no language: a chart drawn in another language, or another chart of the same rounds,
+    reads them instead of playing the rounds again. `dump` makes the result JSON, `load`
+    makes it back."""
+
+    def decorate(fn: Callable[..., T]) -> Callable[..., T]:
+        sig = inspect.signature(fn)
+
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> T:
+            return _through_cache(fn.__name__, _key_args(sig, args, kwargs),
+                                  _code_version(chart=False), lambda: fn(*args, **kwargs),
+                                  dump, load, NUMBERS_FOLDER)
+
+        return wrapper
+
+    return decorate
 
 
 # The charts drawn without numpy and matplotlib (in the browser), by chart function name; each

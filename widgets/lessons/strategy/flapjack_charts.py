@@ -15,7 +15,7 @@ if TYPE_CHECKING:  # numpy, matplotlib and tqdm are imported when a chart is dra
 
 from engine.cards import make_deck
 from engine.flapjack import FlapjackConfig, FlapjackState
-from widgets.lessons.strategy.cache import PLAIN_CHARTS, cached_chart
+from widgets.lessons.strategy.cache import PLAIN_CHARTS, cached_chart, cached_numbers
 from widgets.lessons.strategy.charts import Chart, SvgChart, new_figure, percent_text, progress_bar
 from widgets.words import _, ngettext, variant_title
 
@@ -68,6 +68,15 @@ def flapjack_table_text(variant: str = "classic", totals: Sequence[int] | None =
     return "\n".join(lines)
 
 
+def _dump_hand_rates(rates: dict[int, tuple[int, int]]) -> dict[str, Any]:
+    return {"rates": [[t, n, k] for t, (n, k) in rates.items()]}
+
+
+def _load_hand_rates(kept: dict[str, Any]) -> dict[int, tuple[int, int]]:
+    return {int(t): (int(n), int(k)) for t, n, k in kept["rates"]}
+
+
+@cached_numbers(_dump_hand_rates, _load_hand_rates)
 def flapjack_hand_rates(variant: str = "classic", players: int = 2, games: int = 300,
                         seed: int = 1, progress: bool = True) -> dict[int, tuple[int, int]]:
     """Play `games` games between random players (each plays a random legal card). For each

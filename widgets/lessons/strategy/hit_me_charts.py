@@ -12,7 +12,7 @@ if TYPE_CHECKING:  # numpy, matplotlib and tqdm are imported when a chart is dra
     # charts all come from the cache imports none of them
     import numpy as np
 
-from widgets.lessons.strategy.cache import PLAIN_CHARTS, cached_chart
+from widgets.lessons.strategy.cache import PLAIN_CHARTS, cached_chart, cached_numbers
 from widgets.lessons.strategy.charts import (
     BATCHES,
     MAX_ABS,
@@ -55,6 +55,29 @@ class HoldTable:
         return float(self.wins[k:].sum() / c) if c else math.nan
 
 
+def _dump_table(table: HoldTable) -> dict[str, Any]:
+    return {"count": [float(x) for x in table.count], "wins": [float(x) for x in table.wins]}
+
+
+def _load_table(kept: dict[str, Any]) -> HoldTable:
+    import numpy as np
+
+    count = np.array(kept["count"], dtype=float)
+    wins = np.array(kept["wins"], dtype=float)
+    if count.shape != (MAX_ABS + 1,) or wins.shape != count.shape:
+        raise ValueError("a kept table of another size")
+    return HoldTable(np.arange(MAX_ABS + 1), count, wins)
+
+
+def _dump_rates(rates: dict[int, Any]) -> dict[str, Any]:
+    return {"rates": [[k, v] for k, v in rates.items()]}
+
+
+def _load_rates(kept: dict[str, Any]) -> dict[int, float]:
+    return {int(k): float(v) for k, v in kept["rates"]}
+
+
+@cached_numbers(_dump_table, _load_table)
 def hold_table(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds: int = 100_000,
                seed: int = 1, progress: bool = True) -> HoldTable:
     """Simulate `rounds` rounds where seat 0 holds on two cards and the others hold at
@@ -75,6 +98,7 @@ def hold_table(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds: int =
     return HoldTable(np.arange(MAX_ABS + 1), count, wins)
 
 
+@cached_numbers(_dump_table, _load_table)
 def hit_table(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds: int = 100_000,
               seed: int = 1, progress: bool = True) -> HoldTable:
     """Like `hold_table`, but seat 0 always hits its first two cards once and then follows the
@@ -205,6 +229,7 @@ def hold_chart_plain(players: int = 4, opponent_hold: int = MEDIUM_HOLD, rounds:
 
 
 # ----- Hit Me: which threshold wins most ----------------------------------------------------
+@cached_numbers(_dump_rates, _load_rates)
 def threshold_win_rates(players: int = 4, holds: Sequence[int] = tuple(range(0, 11)),
                         opponent_hold: int = MEDIUM_HOLD, rounds: int = 50_000, seed: int = 1,
                         progress: bool = True) -> dict[int, float]:
@@ -216,7 +241,8 @@ def threshold_win_rates(players: int = 4, holds: Sequence[int] = tuple(range(0, 
     out = {}
     for i, h in enumerate(progress_bar(holds, len(holds), "thresholds", progress)):
         t = [h + 1] + [opponent_hold + 1] * (players - 1)
-        out[h] = simulate_thresholds(players, t, rounds, seed=seed * 1000 + i)["win_share"][0]
+        out[h] = float(simulate_thresholds(players, t, rounds,
+                                           seed=seed * 1000 + i)["win_share"][0])
     return out
 
 
