@@ -375,78 +375,92 @@ def _open_lesson_with_a_line(page: Any, server: Any) -> None:
     page.wait_for_timeout(SETTLE_MS)
 
 
-@pytest.mark.parametrize("device", ["chromebook", "phone"])
-def test_number_line_readable_in_forced_dark_mode(device: str, lessons_server: Any,
-                                                  browser: Any) -> None:
+def test_number_line_readable_in_forced_dark_mode(lessons_server: Any, browser: Any) -> None:
     """Chromium's own forced dark mode (the setting a student can turn on): a browser started
-    with WebContentsForceDark darkens the page; every label of the line keeps 4.5:1, in
-    lesson 01's explorer and (on the Chromebook) on Hit Me's and Flapjack's tables."""
+    with WebContentsForceDark darkens the page; every label of the line keeps 4.5:1 in lesson
+    01's explorer on a Chromebook and, the same page narrowed, on a phone; and on Hit Me's and
+    Flapjack's tables on a Chromebook."""
     from conftest import CHROMIUM, CHROMIUM_ARGS
+    from PIL import Image
 
     dark = browser.browser_type.launch(
         executable_path=CHROMIUM, headless=True,
         args=[*CHROMIUM_ARGS, "--force-dark-mode", "--enable-features=WebContentsForceDark"])
     try:
-        w, h, _ = DEVICES[device]
+        w, h, _ = DEVICES["chromebook"]
         page = dark.new_page(viewport={"width": w, "height": h})
         _open_lesson_with_a_line(page, lessons_server)
-        # the page is really dark: its body text is drawn light on dark
-        body = page.screenshot(clip={"x": 0, "y": 0, "width": w, "height": 40})
-        from PIL import Image
-        ground = max(Image.open(io.BytesIO(body)).convert("RGB").getcolors(w * 40))[1]
-        assert _luminance(ground) < 0.2, f"forced dark mode is not on: ground {ground}"
-        page.locator("svg.icg-nl:visible").first.screenshot(
-            path=str(_artifact(f"devices-forced-dark-{device}")))
-        found = _number_line_contrasts(page)
-        assert len(found) >= 5, found
-        low = [(text, c) for text, c in found if c < MIN_CONTRAST]
-        assert not low, f"labels under {MIN_CONTRAST}:1 in forced dark mode: {low}"
-        if device == "chromebook":  # the games' lines too: seats, the total, axis numbers
-            for game, notebook, least in (("hit-me", "03_hit_me.ipynb", 5),
-                                          ("flapjack", "05_flapjack.ipynb", 3)):
-                page.goto(lessons_server.page_url(notebook), wait_until="domcontentloaded",
-                          timeout=120_000)
-                line = page.locator(".icg-game svg.icg-nl:visible").first
-                line.wait_for(state="visible", timeout=120_000)
+        for device in ("chromebook", "phone"):
+            w, h, _ = DEVICES[device]
+            if page.viewport_size != {"width": w, "height": h}:
+                page.set_viewport_size({"width": w, "height": h})
                 page.wait_for_timeout(SETTLE_MS)
-                line.scroll_into_view_if_needed()
-                line.screenshot(path=str(_artifact(f"devices-forced-dark-{game}")))
-                found = [f for f in _number_line_contrasts(page, h) if f[0].strip()]
-                assert len(found) >= least, (game, found)
-                low = [(text, c) for text, c in found if c < MIN_CONTRAST]
-                assert not low, f"{game}: labels under {MIN_CONTRAST}:1 in forced dark mode: {low}"
+            # the page is really dark: its body text is drawn light on dark
+            body = page.screenshot(clip={"x": 0, "y": 0, "width": w, "height": 40})
+            ground = max(Image.open(io.BytesIO(body)).convert("RGB").getcolors(w * 40))[1]
+            assert _luminance(ground) < 0.2, f"{device}: forced dark mode is not on: {ground}"
+            line = page.locator("svg.icg-nl:visible").first
+            line.scroll_into_view_if_needed()
+            line.screenshot(path=str(_artifact(f"devices-forced-dark-{device}")))
+            found = _number_line_contrasts(page)
+            assert len(found) >= 5, (device, found)
+            low = [(text, c) for text, c in found if c < MIN_CONTRAST]
+            assert not low, f"{device}: labels under {MIN_CONTRAST}:1 in forced dark mode: {low}"
+        w, h, _ = DEVICES["chromebook"]
+        page.set_viewport_size({"width": w, "height": h})
+        # the games' lines too: seats, the total, axis numbers
+        for game, notebook, least in (("hit-me", "03_hit_me.ipynb", 5),
+                                      ("flapjack", "05_flapjack.ipynb", 3)):
+            page.goto(lessons_server.page_url(notebook), wait_until="domcontentloaded",
+                      timeout=120_000)
+            line = page.locator(".icg-game svg.icg-nl:visible").first
+            line.wait_for(state="visible", timeout=120_000)
+            page.wait_for_timeout(SETTLE_MS)
+            line.scroll_into_view_if_needed()
+            line.screenshot(path=str(_artifact(f"devices-forced-dark-{game}")))
+            found = [f for f in _number_line_contrasts(page, h) if f[0].strip()]
+            assert len(found) >= least, (game, found)
+            low = [(text, c) for text, c in found if c < MIN_CONTRAST]
+            assert not low, f"{game}: labels under {MIN_CONTRAST}:1 in forced dark mode: {low}"
     finally:
         from conftest import close_context
         close_context(dark)
 
 
-@pytest.mark.parametrize("scheme", ["dark", "light"])
-def test_number_line_readable_with_forced_colors(scheme: str, lessons_server: Any,
-                                                 open_page: Any) -> None:
-    """`forced-colors: active` (Windows high contrast) with a dark and a light scheme: the
-    labels take the system colours; measured both from the computed colours and in pixels."""
-    vp = open_page(f"forced-{scheme}", viewport={"width": 1366, "height": 657})
+def test_number_line_readable_with_forced_colors(lessons_server: Any, open_page: Any) -> None:
+    """`forced-colors: active` (Windows high contrast) with a dark and a light scheme, one
+    after the other on the same page: the labels take the system colours; measured both from
+    the computed colours and in pixels."""
+    vp = open_page("forced-colors", viewport={"width": 1366, "height": 657})
     page = vp.page
-    page.emulate_media(color_scheme=scheme, forced_colors="active")
+    page.emulate_media(color_scheme="dark", forced_colors="active")
     _open_lesson_with_a_line(page, lessons_server)
-    styles = page.evaluate("""() => [...document.querySelectorAll('svg.icg-nl')]
-      .filter(s => s.checkVisibility()).map(s => ({
-        ground: getComputedStyle(s.querySelector('.icg-nl-bg')).fill,
-        texts: [...s.querySelectorAll('text')].map(t => getComputedStyle(t).fill)}))""")
-    assert styles
 
     def rgb(css: str) -> tuple[int, ...]:
         return tuple(int(float(v)) for v in css[css.index("(") + 1:-1].split(",")[:3])
 
-    for svg in styles:
-        for fill in svg["texts"]:
-            assert contrast(rgb(fill), rgb(svg["ground"])) >= MIN_CONTRAST, (fill, svg)
-    page.locator("svg.icg-nl:visible").first.screenshot(
-        path=str(_artifact(f"devices-forced-colors-{scheme}")))
-    found = _number_line_contrasts(page)
-    assert len(found) >= 5, found
-    low = [(text, c) for text, c in found if c < MIN_CONTRAST]
-    assert not low, f"labels under {MIN_CONTRAST}:1 with forced colours: {low}"
+    grounds = {}
+    for scheme in ("dark", "light"):
+        page.emulate_media(color_scheme=scheme, forced_colors="active")
+        page.wait_for_timeout(SETTLE_MS)
+        styles = page.evaluate("""() => [...document.querySelectorAll('svg.icg-nl')]
+          .filter(s => s.checkVisibility()).map(s => ({
+            ground: getComputedStyle(s.querySelector('.icg-nl-bg')).fill,
+            texts: [...s.querySelectorAll('text')].map(t => getComputedStyle(t).fill)}))""")
+        assert styles, scheme
+        grounds[scheme] = styles[0]["ground"]
+        for svg in styles:
+            for fill in svg["texts"]:
+                assert contrast(rgb(fill), rgb(svg["ground"])) >= MIN_CONTRAST, (scheme, fill,
+                                                                               svg)
+        page.locator("svg.icg-nl:visible").first.screenshot(
+            path=str(_artifact(f"devices-forced-colors-{scheme}")))
+        found = _number_line_contrasts(page)
+        assert len(found) >= 5, (scheme, found)
+        low = [(text, c) for text, c in found if c < MIN_CONTRAST]
+        assert not low, f"{scheme}: labels under {MIN_CONTRAST}:1 with forced colours: {low}"
+    # the scheme really changed between the two measures: the line's ground with it
+    assert _luminance(rgb(grounds["dark"])) < _luminance(rgb(grounds["light"])), grounds
     assert vp.problems() == []
 
 
