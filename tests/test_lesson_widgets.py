@@ -526,6 +526,22 @@ def test_kept_numbers_are_the_numbers_played(monkeypatch, tmp_path) -> None:
     assert len(list((tmp_path / "numbers").glob("*.json"))) == 3
 
 
+def test_a_kernel_without_numpy_keeps_no_numbers_on_disk(monkeypatch, tmp_path) -> None:
+    """The browser's kernel (no numpy, no matplotlib, a file system in memory, a `fcntl`
+    without `flock`) plays the plain chart's Flapjack games and keeps nothing on disk."""
+    import types
+
+    from widgets.lessons.strategy import cache
+
+    monkeypatch.setenv(strategy.CACHE_ENV, str(tmp_path))
+    monkeypatch.setattr(cache, "SIMULATIONS", False)
+    monkeypatch.setitem(__import__("sys").modules, "fcntl", types.ModuleType("fcntl"))
+    rates = strategy.flapjack_hand_rates("simple-ten", games=10, seed=5, progress=False)
+    assert rates and list(tmp_path.iterdir()) == []
+    chart = strategy.flapjack_chart("simple-ten", games=10, seed=5, progress=False)
+    assert "<svg" in chart._repr_html_() and list(tmp_path.iterdir()) == []
+
+
 def test_the_cache_key_follows_the_code_that_plays_the_rounds() -> None:
     """Every kept function's module is in the code version: editing how a table is played
     makes it played again, not read stale."""

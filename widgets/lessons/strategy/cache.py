@@ -217,7 +217,7 @@ def _through_cache(name: str, key_args: dict[str, Any], version: str, make: Call
             import fcntl
 
             fcntl.flock(lock, fcntl.LOCK_EX)  # one process makes it, the others wait and read
-        except (ImportError, OSError):
+        except (ImportError, OSError, AttributeError):  # no flock (Pyodide's fcntl has none)
             pass
         try:
             kept = load(json.loads(path.read_text(encoding="utf-8")))
@@ -282,13 +282,16 @@ def cached_numbers(dump: Callable[[Any], dict[str, Any]],
     """Keep a simulation's numbers on disk by arguments (progress aside) and code version, in
     no language: a chart drawn in another language, or another chart of the same rounds,
     reads them instead of playing the rounds again. `dump` makes the result JSON, `load`
-    makes it back."""
+    makes it back. In a kernel without numpy and matplotlib (the browser's), nothing is kept:
+    its plain-Python charts keep their rounds in memory."""
 
     def decorate(fn: Callable[..., T]) -> Callable[..., T]:
         sig = inspect.signature(fn)
 
         @functools.wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> T:
+            if not SIMULATIONS:  # the browser's kernel: nobody to share a disk with
+                return fn(*args, **kwargs)
             return _through_cache(fn.__name__, _key_args(sig, args, kwargs),
                                   _code_version(chart=False), lambda: fn(*args, **kwargs),
                                   dump, load, NUMBERS_FOLDER)
