@@ -676,10 +676,15 @@ def open_page(browser: Any) -> Iterator[Callable[..., VoilaPage]]:
 
 
 # A Voila page's kernel, from the page's own settings (the shutdown beacon names it too).
+# The page's kernel, and whether Voila's widget manager is active (it adds the beforeunload
+# handler that sends the shutdown beacon as it starts).
 KERNEL_JS = """() => { const c = document.getElementById('jupyter-config-data');
   if (!c) return null;
   try { const d = JSON.parse(c.textContent);
-        return d.kernelId ? {id: d.kernelId, base: location.origin + (d.baseUrl || '/')} : null;
+        const app = window.jupyterapp;
+        return d.kernelId ? {id: d.kernelId, base: location.origin + (d.baseUrl || '/'),
+                             beacon: !!(app && (app.widgetManager || app._widgetManager))}
+                          : null;
   } catch (e) { return null; } }"""
 
 
@@ -691,9 +696,11 @@ def close_context(ctx: Any) -> None:
     server reached `max_kernels` and answered pages with 503 "class is full".
 
     Closing the context at once can cancel the beacon on its way (a CI run kept a closed tab's
-    kernel 20 s), and Playwright reports no answer to a closed page's beacon: so the server is
-    asked (`GET api/kernels/<id>`, in the context, with its cookies) until each closed page's
-    kernel is gone (404), for at most 10 s, or 1 s when the page sent no beacon."""
+    kernel 20 s), and Playwright reports no answer to a closed page's beacon (on a loaded
+    machine, not even the request): so the server is asked (`GET api/kernels/<id>`, in the
+    context, with its cookies) until each closed page's kernel is gone (404), for at most 10 s,
+    or 1 s for a page whose widget manager never started (no beacon handler) and whose beacon
+    was not seen."""
     for inner in list(getattr(ctx, "contexts", [])):  # a whole browser: each of its contexts
         close_context(inner)
     kernels: list[dict] = []
@@ -719,7 +726,8 @@ def close_context(ctx: Any) -> None:
             while time.monotonic() < t0 + 10:
                 if ctx.request.get(url, timeout=5_000, max_redirects=0).status != 200:
                     break  # 404: shut down (any other answer: nothing to wait for)
-                if time.monotonic() > t0 + 1 and not any(k["id"] in u for u in beacons):
+                if (time.monotonic() > t0 + 1 and not k.get("beacon")
+                        and not any(k["id"] in u for u in beacons)):
                     break  # the page sent no beacon: its kernel is left to the idle cull
                 time.sleep(0.1)
     except Exception:  # noqa: BLE001 - closing a dead page must not mask the test's result

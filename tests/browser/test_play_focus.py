@@ -3,9 +3,9 @@ link at the top of lessons 03 and 05 (English and Spanish) brings the cards and 
 buttons on screen in one click, with the line that says what to do; focus follows play (it
 never drops to the page body after a move, and a live region says what the table says now);
 Enter checks the answer typed in a box (a table's, an exit ticket's) and the focus goes on to
-the next step, and Enter unlocks with the teacher's key; from the |sum| box one Tab reaches
-"Check my sum";
-the answer boxes ask a tablet for its number keyboard. Screenshots go to tests/artifacts/.
+the next step (Enter in the teacher's key box: test_teacher_key.py); from the |sum| box one Tab
+reaches "Check my sum"; the answer boxes ask a tablet for its number keyboard. Screenshots go to
+tests/artifacts/.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import KEY, ticket_question
+from conftest import ticket_question
 from helpers import ticket_answer
 from test_keyboard import _ACTIVE_JS, box_labelled, press_card, tab_to
 
@@ -189,18 +189,6 @@ def test_flapjack_focus_follows_the_card_played(fixtures_server: Any, open_page:
     page.wait_for_timeout(500)
     _shot(page, "focus-flapjack-after-check")
     assert page.evaluate("() => !!document.activeElement.closest('.icg-game')"), _active(page)
-    assert vp.problems() == []
-
-
-def test_enter_in_the_teacher_key_box_unlocks(keyed_server: Any,
-                                              open_page: Any) -> None:
-    """The teacher guide: the key typed and Enter pressed, the teacher's controls appear."""
-    vp = open_page("teacher-key-enter")
-    vp.open(keyed_server.page_url("teacher_guide.ipynb"))
-    box = vp.page.locator("input[type=password]")
-    box.fill(KEY)
-    box.press("Enter")
-    vp.page.get_by_role("button", name="Next move").wait_for(timeout=TIMEOUT)
     assert vp.problems() == []
 
 

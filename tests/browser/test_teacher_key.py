@@ -62,7 +62,7 @@ def test_no_reveal_or_replay_control_on_a_student_page(
 def test_the_teacher_guide_unlocks_with_the_key_only(keyed_server: Any,
                                                      open_page: Any) -> None:
     """A student's view of the guide first (no teacher's control before the key), then a
-    wrong key, then the key."""
+    wrong key (the Unlock button), then the key in lower case (Enter in the box)."""
     vp = open_page("teacher-guide-key")
     vp.open(keyed_server.page_url("teacher_guide.ipynb"))
     page = vp.page
@@ -73,7 +73,9 @@ def test_the_teacher_guide_unlocks_with_the_key_only(keyed_server: Any,
     assert page.get_by_role("button", name="Show every hand").count() == 0
     assert teacher_models(vp) == [] and KEY not in vp.everything_received()
     page.wait_for_timeout(1200)  # the wait after a wrong key
-    unlock_teacher(vp, KEY.lower())
+    box = page.locator("input[type=password]")  # the key in lower case, and Enter unlocks
+    box.fill(KEY.lower())
+    box.press("Enter")
     show = page.get_by_role("button", name="Show every hand")
     show.wait_for(timeout=30_000)
     assert page.get_by_role("button", name="Restart this deal").is_visible()
