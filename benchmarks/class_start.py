@@ -154,7 +154,8 @@ async def run(args: argparse.Namespace) -> tuple[list[Page], float]:
     url_store = f"sqlite:///{work / 'rooms.sqlite3'}"
     os.environ["ICG_ROOMS_URL"] = url_store
     os.environ["ICG_CHART_CACHE"] = str(work / "charts")
-    subprocess.run([sys.executable, "-m", "compileall", "-q", "engine", "rooms", "widgets"],
+    subprocess.run([sys.executable, "-m", "compileall", "-q", "engine", "rooms", "widgets",
+                    "serving"],
                    cwd=ROOT, check=True)
     teacher = open_live_class(url_store)
     url, server, stop = cr.start_server(folder, [

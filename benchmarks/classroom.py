@@ -423,7 +423,8 @@ async def main_async(args: argparse.Namespace) -> list[Wave]:
     # student or the teacher's preview does in a class).
     os.environ["ICG_CHART_CACHE"] = str(Path(tempfile.mkdtemp(prefix="classroom-charts-")))
     # As `make serve` does (make venv): the project byte-compiled, so kernels do not compile it.
-    subprocess.run([sys.executable, "-m", "compileall", "-q", "engine", "rooms", "widgets"],
+    subprocess.run([sys.executable, "-m", "compileall", "-q", "engine", "rooms", "widgets",
+                    "serving"],
                    cwd=ROOT, check=True)
     folder = Path(tempfile.mkdtemp(prefix="classroom-"))
     lesson, baseline = Path(args.lesson), Path(args.baseline)
