@@ -70,8 +70,8 @@ NUMBERS_CODE = ("engine.vector_sim", "engine.cards", "engine.flapjack", "engine.
 CHART_LIBRARIES = ("numpy", "matplotlib")
 
 
-@functools.lru_cache(maxsize=2)
-def _code_version(chart: bool = True) -> str:
+@functools.cache
+def _code_version(chart: bool) -> str:
     """Changes whenever the code that plays a chart's rounds changes (with `chart`, also the
     code and libraries that draw it and its words' catalogues)."""
     h = hashlib.sha256()
@@ -251,10 +251,10 @@ def cached_chart(fn: Callable[..., Chart]) -> Callable[..., Chart]:
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Chart:
-        key_args = _key_args(sig, args, kwargs)
         if not SIMULATIONS:  # the browser's kernel: the plain-Python chart, or a note
             plain = PLAIN_CHARTS.get(fn.__name__)
             return plain(*args, **kwargs) if plain else NoSimulation()
+        key_args = _key_args(sig, args, kwargs)
         lang = language()
         key_args["lang"] = lang  # a chart's words are in the language it was drawn in
 
@@ -270,8 +270,8 @@ def cached_chart(fn: Callable[..., Chart]) -> Callable[..., Chart]:
             return {"alt": chart.alt, "rows": chart.rows,
                     "png": base64.b64encode(chart.png()).decode("ascii")}
 
-        return _through_cache(fn.__name__, key_args, _code_version(), lambda: fn(*args, **kwargs),
-                              dump, load)
+        return _through_cache(fn.__name__, key_args, _code_version(chart=True),
+                              lambda: fn(*args, **kwargs), dump, load)
 
     return wrapper
 
