@@ -157,10 +157,11 @@ def forget_page_request(kernel_id: str) -> None:
 
     When a page takes a pooled kernel, Voila's handler stores the request (its URL's query,
     host and port) in `RequestInfoSocketHandler._cache`, a class-level dict, until the kernel
-    asks for it over `voila/query/<kernel id>` (`get_query_string`, our `page_query`). Lesson
-    pages never ask, and Voila never removes an entry: without this, the server kept one entry
-    per pooled page for its whole life (a query string may be as long as the URL a student
-    types), and handed it to whoever opened that websocket after the tab had closed.
+    asks for it over `voila/query/<kernel id>` (`get_query_string`, our
+    `widgets.page.query.page_query`). Lesson pages never ask, and Voila never removes an
+    entry: without this, the server kept one entry per pooled page for its whole life (a query
+    string may be as long as the URL a student types), and handed it to whoever opened that
+    websocket after the tab had closed.
     """
     try:
         from voila.request_info_handler import RequestInfoSocketHandler

@@ -1,7 +1,7 @@
 """The page-query websocket (`/voila/query/<kernel id>`) with sound bookkeeping.
 
 With preheated kernels, a kernel that reads its page's URL
-(`widgets.lessons.worked_examples.page_query`,
+(`widgets.page.query.page_query`, or
 Voila's `get_query_string`) waits on a websocket to `/voila/query/<its kernel id>` until a page
 takes it; Voila's `RequestInfoSocketHandler` keeps one waiter per kernel id in a class-level
 dict and sends the page's request to it. Upstream (Voila 0.5, checked up to the version in

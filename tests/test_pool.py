@@ -9,7 +9,7 @@ serving/kernels.py), on a real Voila server on 127.0.0.1 with the project's conf
   and the pool is back to its size afterwards;
 - a page taken from the pool still gets the `_xsrf` cookie, and closing its tab frees the kernel;
 - a computer that only GETs pooled pages meets the per-computer limit (HTTP 429);
-- a page that reads its URL (`widgets.lessons.worked_examples.page_query`) gets its own query from a
+- a page that reads its URL (`widgets.page.query.page_query`) gets its own query from a
   pooled kernel;
 - once a pooled page's tab is closed, the server keeps nothing of its request (Voila's
   request-info cache grew by one entry per pooled page).

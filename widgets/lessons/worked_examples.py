@@ -348,27 +348,6 @@ def distance_steps(pairs: Sequence[tuple[int, int]]) -> str:
         for p, q in pairs)
 
 
-def page_query() -> dict[str, str]:
-    """The query of the lesson page's URL (`?deal=K7QX&room=...`), as a dict.
-
-    Works whichever way the page got its kernel: started for the request (Voila puts the query
-    in the kernel's environment, `QUERY_STRING`) or preheated in a pool before any student
-    asked (voila.json's `preheat_kernel`): there Voila's `get_query_string` pauses the
-    notebook at this call until a page takes the kernel, then returns that page's query. Empty
-    outside Voila (JupyterLab, nbval).
-    """
-    import os
-    from urllib.parse import parse_qsl
-
-    if os.environ.get("VOILA_PREHEAT") == "True":
-        from voila.utils import get_query_string
-
-        query = get_query_string() or ""
-    else:
-        query = os.environ.get("QUERY_STRING", "")
-    return dict(parse_qsl(query))
-
-
 # ----- the links at the end of a lesson ---------------------------------------------------------
 def lesson_nav_html(name: str, lang: str | None = None) -> str:
     """'Next lesson: 2. Absolute value' and 'Back to start' as relative links, in `lang`

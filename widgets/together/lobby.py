@@ -399,7 +399,7 @@ class PlayTogether(widgets.VBox):
 
 def play_together(**kw: Any) -> PlayTogether:
     """The lesson page's one call: the table, back in one's seat when the page has a seat link."""
-    from widgets.lessons.worked_examples import page_query
+    from widgets.page.query import page_query
 
     return PlayTogether(query=page_query(), **kw)
 
