@@ -674,6 +674,8 @@ def landing_pages(out: Path) -> None:
             for les in page["classroomLessons"] if les["file"] not in SERVER_ONLY)
         doc = (f'<!DOCTYPE html>\n<html lang="{code}"><head><meta charset="utf-8">'
                '<meta name="viewport" content="width=device-width, initial-scale=1">'
+               # no icon, as the lesson pages: the browser asks for no /favicon.ico (a 404)
+               '<link rel="icon" href="data:;base64,=">'
                f"<title>{escape(t['page_title'])}</title><style>"
                "body{font-family:sans-serif;max-width:50em;margin:2em auto;padding:0 1em;"
                "line-height:1.5}a{font-size:1.15em;display:inline-block;min-height:24px}"

@@ -9,6 +9,7 @@ tests skip with the reason; under CI=true they fail instead.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -33,6 +34,12 @@ IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 # The flags this machine needs (see the environment notes): no sandbox as root, no GPU, and no
 # background traffic to Google's hosts (the network is closed; those requests only add noise).
+# No request may leave the machine (a closed school network): every request to another host goes
+# to a proxy that is not there (the loopback's discard port) and fails at once; Chromium never
+# sends loopback requests through a proxy. A page records each request that tried
+# (VoilaPage.external_requests, SitePage.external). Playwright's routing would do the same by
+# holding every request for a round trip to the test process, and turns the browser's cache off.
+OFFLINE_ARGS = ["--proxy-server=http://127.0.0.1:9"]
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -41,6 +48,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
+    *OFFLINE_ARGS,
 ]
 # Any widget view; the lab template wraps every rendered widget in .jupyter-widgets.
 WIDGET_SELECTOR = ".jupyter-widgets"
@@ -49,9 +57,10 @@ LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "[::1]", "::1"}
 
 # Console messages that are not problems of our pages. Each entry says why.
 BENIGN_CONSOLE = [
-    # Chrome logs an "error" for every request that our own router aborted because it left
-    # the machine; those requests are reported (and fail the test) as external requests.
-    re.compile(r"^Failed to load resource: net::ERR_FAILED$"),
+    # Chrome logs an "error" for every request that the absent proxy (OFFLINE_ARGS) failed
+    # because it left the machine; those requests are reported (and fail the test) as external
+    # requests.
+    re.compile(r"^Failed to load resource: net::ERR_(PROXY|TUNNEL)_CONNECTION_FAILED$"),
 ]
 
 
@@ -248,7 +257,7 @@ def rooms_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str
 LIVE_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
              "--disable-component-update", "--disable-sync", "--no-first-run",
              "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
-             "--disable-backgrounding-occluded-windows"]
+             "--disable-backgrounding-occluded-windows", *OFFLINE_ARGS]
 
 
 @pytest.fixture(scope="module")
@@ -438,16 +447,13 @@ class VoilaPage:
         self.page.on("console", self._on_console)
         self.page.on("pageerror", lambda e: self.page_errors.append(str(e)))
         self.page.on("websocket", self._on_websocket)
-        # No request may leave the machine: abort and record any that tries.
-        self.page.route("**/*", self._route)
+        # No request may leave the machine: the browser fails any that tries (OFFLINE_ARGS).
+        self.page.on("requestfailed", self._on_request_failed)
 
-    def _route(self, route: Any) -> None:
-        host = urlparse(route.request.url).hostname or ""
-        if route.request.url.startswith(("data:", "blob:")) or host in LOOPBACK_HOSTS:
-            route.continue_()
-        else:
-            self.external_requests.append(route.request.url)
-            route.abort()
+    def _on_request_failed(self, request: Any) -> None:
+        host = urlparse(request.url).hostname or ""
+        if not request.url.startswith(("data:", "blob:")) and host not in LOOPBACK_HOSTS:
+            self.external_requests.append(request.url)
 
     def _on_console(self, msg: Any) -> None:
         if msg.type != "error":
@@ -757,6 +763,7 @@ _BEFORE = r"(?<![0-9A-Za-z%.#&])"
 _AFTER = r"(?![0-9A-Za-z%])"
 
 
+@functools.lru_cache(maxsize=8)  # a leak check searches one page's text twice or more
 def searchable(text: str) -> str:
     """`text` without the parts that can hold no game data (styles, comments, data: URIs)."""
     for pat in _NOISE:
@@ -767,10 +774,15 @@ def searchable(text: str) -> str:
 def find_cards(text: str, cards: Sequence[Any]) -> dict[str, list[str]]:
     """Which of `cards` occur in `text` (whole tokens; names case-insensitively), by card key."""
     text = searchable(text)
+    lowered = text.lower()
     found: dict[str, list[str]] = {}
     for card in cards:
         for form in card_forms(card):
-            flags = re.IGNORECASE if " " in form else 0
+            name = " " in form
+            # most forms are nowhere in the text: a plain substring search rules them out
+            if (form.lower() not in lowered) if name else (form not in text):
+                continue
+            flags = re.IGNORECASE if name else 0
             if re.search(_BEFORE + re.escape(form) + _AFTER, text, flags):
                 found.setdefault(card.key, []).append(form)
     return found

@@ -33,6 +33,28 @@ def test_tree_page_lists_every_lesson(lessons_server: Any, open_page: Any) -> No
     assert vp.problems() == []
 
 
+FETCH_JS = """url => fetch(url, {mode: 'no-cors'}).then(r => 'answered ' + r.type,
+                                                    e => 'failed ' + e.name)"""
+
+
+def test_a_request_off_the_machine_fails_and_is_reported(lessons_server: Any,
+                                                         open_page: Any) -> None:
+    """Every browser test's guard of a closed school network: a request to another host, by
+    name or by address, fails in the browser and is reported as a problem of the page; the
+    loopback server still answers."""
+    vp = open_page("offline")
+    vp.page.goto(lessons_server.url + "no-such-page")  # a small page of the loopback server
+    outside = ["http://example.com/lesson.js", "https://example.org/font.woff2",
+               "http://192.0.2.7/beacon"]
+    for url in outside:
+        assert vp.page.evaluate(FETCH_JS, url) == "failed TypeError", url
+    assert vp.page.evaluate(FETCH_JS, lessons_server.url) == "answered basic"
+    vp.page.wait_for_timeout(200)  # the failures' events reach the test
+    assert sorted(vp.external_requests) == sorted(outside)
+    assert [p for p in vp.problems() if "left the machine" in p] == [
+        f"request left the machine: {u}" for u in vp.external_requests]
+
+
 def test_double_click_opens_a_lesson_once(lessons_server: Any, open_page: Any) -> None:
     """A double click on a lesson link, on the landing page or in a lesson (where JupyterLab
     gives every link target=_blank), asks the server for the page once (one kernel), in the
