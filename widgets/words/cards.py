@@ -5,20 +5,23 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from widgets.words.catalogues import _
+from widgets.words.catalogues import N_, _
 from widgets.words.numbers import number_words
+
+_RANK_WORDS = {
+    1: N_("ace"), 2: N_("two"), 3: N_("three"), 4: N_("four"), 5: N_("five"), 6: N_("six"),
+    7: N_("seven"), 8: N_("eight"), 9: N_("nine"), 10: N_("ten"), 11: N_("jack"),
+    12: N_("queen"), 13: N_("king"),
+}
+_SUIT_WORDS = {"C": N_("clubs"), "D": N_("diamonds"), "H": N_("hearts"), "S": N_("spades")}
 
 
 def _rank_word(rank: int) -> str:
-    return {
-        1: _("ace"), 2: _("two"), 3: _("three"), 4: _("four"), 5: _("five"), 6: _("six"),
-        7: _("seven"), 8: _("eight"), 9: _("nine"), 10: _("ten"), 11: _("jack"),
-        12: _("queen"), 13: _("king"),
-    }[rank]
+    return _(_RANK_WORDS[rank])
 
 
 def _suit_word(suit: str) -> str:
-    return {"C": _("clubs"), "D": _("diamonds"), "H": _("hearts"), "S": _("spades")}[suit]
+    return _(_SUIT_WORDS[suit])
 
 
 def _card_fields(card: Any) -> tuple[int, str]:

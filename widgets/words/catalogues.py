@@ -182,7 +182,12 @@ def _active() -> gettext.NullTranslations:
 
 
 def _(message: str) -> str:
-    return _active().gettext(message)
+    # _active() written out: every sentence and card name of a page comes through here
+    t = translation
+    if t is None:
+        code = _current.get() or _default_language
+        t = _catalogues.get(code) or catalogue(code)
+    return t.gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
