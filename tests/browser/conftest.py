@@ -220,12 +220,14 @@ def class_server(class_server_process: ClassServer) -> Iterator[ClassServer]:
 
 @pytest.fixture(scope="session")
 def fixtures_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaServer]:
-    """Voila serving a copy of tests/browser/fixtures/ (our seeded game notebooks)."""
+    """Voila serving a copy of tests/browser/fixtures/ (our seeded game notebooks). Each page
+    starts its kernel when asked, as the slow-start pages' watchdog test needs (no pool of
+    preheated kernels, which would run every fixture once more than the tests open it:
+    pooled pages in a browser are the play-together journeys', `rooms_server`)."""
     root = tmp_path_factory.mktemp("voila-fixtures")
     for nb in FIXTURES_DIR.glob("*.ipynb"):
         shutil.copy(nb, root / nb.name)
-    # The slow-start page must start its kernel when asked (the watchdog test): not preheated.
-    url, proc = _start(root, ["--ClassroomKernelManager.preheat_denylist=['slow_start']"])
+    url, proc = _start(root, preheat=False)
     yield VoilaServer(url, proc, root)
     _stop(proc)
 
