@@ -32,14 +32,14 @@ FIXTURES_DIR = Path(__file__).resolve().parent / "fixtures"
 ARTIFACTS_DIR = ROOT / "tests" / "artifacts"
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-# The flags this machine needs (see the environment notes): no sandbox as root, no GPU, and no
-# background traffic to Google's hosts (the network is closed; those requests only add noise).
 # No request may leave the machine (a closed school network): every request to another host goes
 # to a proxy that is not there (the loopback's discard port) and fails at once; Chromium never
 # sends loopback requests through a proxy. A page records each request that tried
 # (VoilaPage.external_requests, SitePage.external). Playwright's routing would do the same by
 # holding every request for a round trip to the test process, and turns the browser's cache off.
 OFFLINE_ARGS = ["--proxy-server=http://127.0.0.1:9"]
+# The flags this machine needs (see the environment notes): no sandbox as root, no GPU, and no
+# background traffic to Google's hosts (the network is closed; those requests only add noise).
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
