@@ -302,16 +302,16 @@ _CARD_KEY = re.compile(r"(A|[2-9]|10|J|Q|K)([CDHS])(?:#([1-9][0-9]{0,5}))?")
 
 def card_from_json(text: str) -> Card:
     """Read a card key written by `card_to_json`; anything else is refused with ConfigError."""
-    if type(text) is not str:
+    card = _read_card(text) if type(text) is str else None
+    if card is None:
         raise ConfigError(f"not a saved card: {text!r} (expected a key such as KS, 10H or AD#1)")
-    return _read_card(text)
+    return card
 
 
 # Cards are immutable: every reading of one key may share one Card, whose texts (cached
 # properties) are then worked out once. A room's page reads its whole game at every move.
 @functools.lru_cache(maxsize=1024)
-def _read_card(text: str) -> Card:
+def _read_card(text: str) -> Card | None:
     m = _CARD_KEY.fullmatch(text)
-    if m is None:
-        raise ConfigError(f"not a saved card: {text!r} (expected a key such as KS, 10H or AD#1)")
-    return Card(_LABEL_TO_RANK[m[1]], Suit(m[2]), int(m[3]) if m[3] else 0)
+    return None if m is None else Card(_LABEL_TO_RANK[m[1]], Suit(m[2]),
+                                       int(m[3]) if m[3] else 0)

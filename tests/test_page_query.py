@@ -14,7 +14,7 @@ from widgets.page.query import query_socket_url
 # once, after a moment, as the server does when a page takes the kernel), then page_query().
 KERNEL = r"""
 import asyncio, json, os, sys, threading, time
-import tornado.web, tornado.websocket
+import tornado.httpserver, tornado.netutil, tornado.web, tornado.websocket
 
 opened = []
 
@@ -29,9 +29,11 @@ port = []
 
 def serve():
     async def main():
-        app = tornado.web.Application([(r"/base/voila/query/(.*)", Query)])
-        server = app.listen(0, "127.0.0.1")
-        port.append(next(iter(server._sockets.values())).getsockname()[1])
+        sockets = tornado.netutil.bind_sockets(0, "127.0.0.1")
+        port.append(sockets[0].getsockname()[1])
+        server = tornado.httpserver.HTTPServer(
+            tornado.web.Application([(r"/base/voila/query/(.*)", Query)]))
+        server.add_sockets(sockets)
         ready.set()
         await asyncio.Event().wait()
     asyncio.run(main())

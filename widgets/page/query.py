@@ -18,6 +18,7 @@ import json
 import logging
 import os
 import threading
+from collections.abc import Mapping
 from urllib.parse import parse_qsl
 
 log = logging.getLogger(__name__)
@@ -32,7 +33,7 @@ def page_query() -> dict[str, str]:
     return dict(parse_qsl(os.environ.get("QUERY_STRING", "")))
 
 
-def query_socket_url(env: dict[str, str] | os._Environ[str] = os.environ) -> str:
+def query_socket_url(env: Mapping[str, str] = os.environ) -> str:
     """Where the server sends this kernel its page's request, from the environment Voila gives
     a preheated kernel (the same variables and defaults as Voila's `wait_for_request`)."""
     protocol = env.get("VOILA_WS_PROTOCOL", "ws")

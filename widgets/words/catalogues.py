@@ -176,18 +176,15 @@ def set_translation(t: gettext.NullTranslations | None) -> None:
 
 
 def _active() -> gettext.NullTranslations:
+    # language() and catalogue() written out: every sentence and card name of a page comes here
     if translation is not None:
         return translation
-    return catalogue(language())
+    code = _current.get() or _default_language
+    return _catalogues.get(code) or catalogue(code)
 
 
 def _(message: str) -> str:
-    # _active() written out: every sentence and card name of a page comes through here
-    t = translation
-    if t is None:
-        code = _current.get() or _default_language
-        t = _catalogues.get(code) or catalogue(code)
-    return t.gettext(message)
+    return _active().gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
