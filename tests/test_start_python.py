@@ -2,8 +2,9 @@
 Node.js runs the script around stand-ins for the kernel's worker, `fetch` and Pyodide's own
 script (tests/fixtures/start_python_harness.mjs). The snapshot file, gzipped or not, read in
 pieces of any size, gives Pyodide its memory and the files their bytes, in the kernel's worker
-or in a worker of its own; the loader's settings no longer hold the memory once Python is
-restored; without DecompressionStream, or when the memory is refused, Python starts afresh."""
+or in a worker of its own (which gets the memory's array back once Python is restored, and
+ends); the loader's settings no longer hold the memory once Python is restored; without
+DecompressionStream, or when the memory is refused, Python starts afresh."""
 
 from __future__ import annotations
 
@@ -89,9 +90,16 @@ def test_the_snapshot_restores_however_it_is_served(tmp_path: Path) -> None:
         assert "_snapshotDeserializer" not in r["configKeys"]
         assert ["info", RESTORED] in r["console"]
         assert r["python"] == ["import random; random.seed()"]
-    # the unpacking worker ends once it has handed over the file; a refused one unpacks here
-    assert results["in a worker"]["workers"] == [1, 1]
+    # the unpacking worker gets the memory's array back once Python is restored (moved, not
+    # copied: the kernel's worker holds none of it), then ends; it fetches nothing more when
+    # that message reaches it; a refused worker: this one unpacks the file
+    r = results["in a worker"]
+    assert r["toWorker"] == [["string", []], ["object", [len(MEMORY)]]]
+    assert r["memoryLeft"] == 0
+    assert r["workers"] == [1, 1]
+    assert len(r["fetches"]) == 1
     assert results["worker refused"]["workers"] == [0, 0]
+    assert results["worker refused"]["toWorker"] == []
 
 
 def test_python_starts_afresh_when_it_cannot_restore(tmp_path: Path) -> None:
@@ -108,6 +116,8 @@ def test_python_starts_afresh_when_it_cannot_restore(tmp_path: Path) -> None:
     assert any(level == "warn" and m.startswith(AFRESH) for level, m in r["console"])
     assert any("gzip.open" in line or line.startswith("import gzip") for line in r["python"])
     assert restored_files(r) == wanted
+    # the memory refused still goes back to the worker that unpacked it
+    assert results["refused in a worker"]["toWorker"][1:] == [["object", [len(MEMORY)]]]
     for name in ("refused", "refused in a worker"):
         r = results[name]
         assert "error" not in r, r["error"]

@@ -5,11 +5,14 @@
 // holds by name, and writes its site-packages and home folder back, instead of starting Python
 // and unpacking the packages at every visit.
 // The file (14 MB packed, 47 MB unpacked) is fetched and unpacked by a worker of its own while
-// Pyodide's script loads: it hands over the memory and the files in two arrays and ends, and the
-// browser frees at once everything the unpacking left behind (its pieces, some 60 MB, would
-// otherwise stay in the kernel's worker until its next garbage collection). The memory's array
-// is let go once Python is restored from it (the loader's settings would keep it, 36 MB, for as
-// long as the page is open); the files' array holds the files.
+// Pyodide's script loads: it hands over the memory and the files in two arrays, and the browser
+// frees everything the unpacking left behind when that worker ends (its pieces, some 60 MB,
+// would otherwise stay in the kernel's worker until its next garbage collection). Once Python is
+// restored from the memory's array (36 MB), the array goes back to that worker, which then ends:
+// the browser frees it at once, where an array received from another worker and merely dropped
+// stays until this worker's next garbage collection, tens of seconds later (the loader's
+// settings would even keep it for as long as the page is open). The files' array holds the
+// files.
 // Python starts afresh instead, and imports from the same files (the same pages, slower), when
 // the memory does not restore, or when the browser cannot unpack the file before Python starts
 // (no DecompressionStream: Safari before 16.4, Firefox before 113); Python then unpacks it.
@@ -88,12 +91,14 @@
     return { header, memory, files };
   }
 
-  // unpackSnapshot(url) in a worker of its own, which ends once it has handed over its arrays;
-  // in this worker when the browser starts no worker from a worker (or refuses this one).
+  // unpackSnapshot(url) in a worker of its own: its arrays, and `giveBack(buffers)`, which hands
+  // `buffers` back to that worker (moved, not copied) and ends it; in this worker when the
+  // browser starts no worker from a worker (or refuses this one).
   function unpackedElsewhere(url) {
     if (typeof Worker === "undefined") return unpackSnapshot(url);
     const source = `"use strict";\nconst unpackSnapshot = ${unpackSnapshot};\n`
       + "onmessage = async (event) => {\n"
+      + "  if (typeof event.data !== \"string\") return; // its arrays given back: it ends\n"
       + "  try {\n"
       + "    const got = await unpackSnapshot(event.data);\n"
       + "    postMessage(got, [got.packed || got.memory, got.files].filter(Boolean)"
@@ -116,9 +121,19 @@
         URL.revokeObjectURL(script);
       };
       worker.onmessage = ({ data }) => {
-        end();
-        if (data.error) reject(new Error(data.error));
-        else resolve(data);
+        if (data.error) {
+          end();
+          reject(new Error(data.error));
+          return;
+        }
+        data.giveBack = (buffers) => {
+          try {
+            worker.postMessage(null, buffers);
+          } finally {
+            end();
+          }
+        };
+        resolve(data);
       };
       worker.onerror = (event) => {
         event.preventDefault();
@@ -168,16 +183,17 @@
   }
 
   // The memory's array, let go once Python is restored from it (Pyodide copied it into its
-  // own): the loader's settings no longer name it, and the array is emptied (freed at once when
-  // this worker made it; when it came from the unpacking worker, at the next garbage collection).
-  function letGo(pyodide, memory) {
+  // own): the loader's settings no longer name it, and the array goes back to the worker that
+  // unpacked it (`giveBack`), or is emptied when this worker made it; either frees it at once.
+  function letGo(pyodide, { memory, giveBack }) {
     const config = pyodide && pyodide._api && pyodide._api.config;
     if (config) {
       delete config._loadSnapshot;
       delete config._snapshotDeserializer;
     }
     const whole = memory.byteOffset === 0 && memory.byteLength === memory.buffer.byteLength;
-    if (whole && typeof memory.buffer.transfer === "function") memory.buffer.transfer(0);
+    if (giveBack) giveBack(whole ? [memory.buffer] : []);
+    else if (whole && typeof memory.buffer.transfer === "function") memory.buffer.transfer(0);
   }
 
   // Python started afresh unpacks the file with its own gzip module.
@@ -223,7 +239,7 @@ os.remove("${UNPACKED}.gz")`);
         console.warn(`Python starts afresh: the site's snapshot did not restore (${error})`);
         pyodide = await load(rest);
       }
-      letGo(pyodide, snapshot.memory);
+      letGo(pyodide, snapshot);
     }
     writeFiles(pyodide, snapshot);
     // the snapshot's random state is every visitor's: each page draws its own
