@@ -14,13 +14,16 @@ the page's own thread only: the Python kernel runs in a Web Worker, which the pr
 slow, so Python's own start and each reply run at this machine's speed (the figure is a lower
 bound of a 4x slower device). It is taken while the browser's other tab (the lesson just played)
 is idle, before the strategy lab opens (a page still drawing in another tab would slow it).
-Tab memory: the resident memory (RSS) of the Chromium renderer process that holds the lesson's
-tab (its page and its Python worker), once the lesson has been played, and again
-after --settle seconds with the tab idle (a line of its own: what the unpacking of Python's
-start left behind is freed by the worker's next garbage collection), each with the tab's
-private memory beside it (USS: without Chromium's own code, which every Chromium process
-shares); the line "renderers" gives every renderer process of the browser as well (the closed
-first visit's process, kept alive by the site's service worker, and Chromium's spare one).
+Tab memory: what the Chromium renderer process that holds the lesson's tab (its page and its
+Python worker) adds to the machine's memory in use, once the lesson has been played: its
+memory footprint as Chromium counts it (Linux: RssAnon + VmSwap, the "Memory footprint" column
+of Chromium's task manager). Its resident memory (RSS) is printed beside it: RSS also counts
+the pages of Chromium's own code (some 120-136 MiB), which every Chromium process maps and the
+machine holds once, whatever the number of tabs. Both again after --settle seconds with the tab
+idle (a line of its own: the garbage of the start and the round goes at the worker's and the
+page's next collections); the line "renderers" gives the RSS of every renderer process of the
+browser (the closed first visit's process, kept alive by the site's service worker, and
+Chromium's spare one).
 Next lesson (a line of its own): whether the lesson's "next" link opens in the same tab (a new
 tab keeps the first lesson's memory). WebKit: the lesson opened cold in WebKitGTK
 (WebKitWebDriver under Xvfb, tests/browser/webkit.py) until its table answers ("n/a" without
@@ -154,12 +157,19 @@ def rss_mib(pid: int) -> float:
     return psutil.Process(pid).memory_info().rss / 2**20
 
 
-def private_mib(pid: int) -> float:
-    """The memory only this process holds (USS: its pages no other process maps; Chromium's own
-    code, mapped by every Chromium process, is not in it)."""
-    import psutil
+def footprint_mib(pid: int) -> float:
+    """The process's memory footprint as Chromium computes it on Linux (its task manager's
+    "Memory footprint"): its anonymous resident memory and its swap (RssAnon + VmSwap in
+    /proc/PID/status), so without the files it maps, Chromium's own code among them."""
+    fields = dict(line.split(":", 1) for line in
+                  Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
+    return sum(int(fields.get(k, "0 kB").split()[0]) for k in ("RssAnon", "VmSwap")) / 1024
 
-    return psutil.Process(pid).memory_full_info().uss / 2**20
+
+def memory_line(pid: int) -> tuple[float, str]:
+    """The tab's footprint, and how it reads with its RSS beside it."""
+    footprint = footprint_mib(pid)
+    return footprint, f"{footprint:.0f} MiB (RSS {rss_mib(pid):.0f} MiB)"
 
 
 def chromium_pid(exe: str) -> int:
@@ -246,13 +256,12 @@ def main() -> None:
         clicks += ss.play_hit_me_round(sp.page, "en")["clicks_ms"]
         print("clicks ms:", " ".join(f"{c:.0f}" for c in clicks))
         tab_pid = page_process(browser, sp.page)
-        memory = rss_mib(tab_pid)
-        print(f"tab memory {memory:.0f} MiB (private {private_mib(tab_pid):.0f} MiB)")
-        print(f"renderers {renderer_rss_mib(chromium_pid(ss_chromium())):.0f} MiB")
+        memory, said = memory_line(tab_pid)
+        print(f"tab memory {said}")
+        print(f"renderers {renderer_rss_mib(chromium_pid(ss_chromium())):.0f} MiB (RSS)")
         if args.settle > 0:
             sp.page.wait_for_timeout(args.settle * 1000)
-            print(f"tab memory after {args.settle:.0f} s idle {rss_mib(tab_pid):.0f} MiB "
-                  f"(private {private_mib(tab_pid):.0f} MiB)")
+            print(f"tab memory after {args.settle:.0f} s idle {memory_line(tab_pid)[1]}")
         slow = throttled(context, url)
         print(f"throttled 4x {slow:.1f} s")
         tab = next_lesson_tab(sp)
