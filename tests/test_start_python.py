@@ -2,9 +2,10 @@
 Node.js runs the script around stand-ins for the kernel's worker, `fetch` and Pyodide's own
 script (tests/fixtures/start_python_harness.mjs). The snapshot file, gzipped or not, read in
 pieces of any size, gives Pyodide its memory and the files their bytes, in the kernel's worker
-or in a worker of its own (which gets the memory's array back once Python is restored, and
-ends); the loader's settings no longer hold the memory once Python is restored; without
-DecompressionStream, or when the memory is refused, Python starts afresh."""
+or in a worker of its own (which also compiles Pyodide's WebAssembly for it, gets the memory's
+array back once Python is restored, and ends); the loader's settings no longer hold the memory
+once Python is restored; without DecompressionStream, or when the memory is refused, Python
+starts afresh."""
 
 from __future__ import annotations
 
@@ -30,6 +31,9 @@ FILES = {"/lib/python3.12/site-packages/engine/__init__.py": b"RULES = 1\n",
          "/home/pyodide/.ipython/profile_default/startup/README": b"startup\n"}
 PACKAGES = ["ipython", "integer-card-games"]
 RESTORED = "Python restored from the site's snapshot"
+INDEX = "https://site.test/static/pyodide/"
+SNAPSHOT = INDEX + "python-snapshot.gz"
+RUNTIME = INDEX + "pyodide.asm.wasm"
 AFRESH = "Python starts afresh"
 
 
@@ -52,7 +56,7 @@ def run(cases: list[dict], tmp_path: Path) -> dict[str, dict]:
         pytest.skip("no Node.js")
     defaults = {"file": base64.b64encode(gzip.compress(snapshot())).decode(), "status": 200,
                 "piece": 0, "decompression": True, "worker": False, "refuseWorker": False,
-                "afresh": False}
+                "afresh": False, "workerCompile": True, "noModuleClone": False}
     path = tmp_path / "cases.json"
     path.write_text(json.dumps([defaults | c for c in cases]))
     out = subprocess.run([node, str(HARNESS), str(START), str(path)], capture_output=True,
@@ -90,16 +94,38 @@ def test_the_snapshot_restores_however_it_is_served(tmp_path: Path) -> None:
         assert "_snapshotDeserializer" not in r["configKeys"]
         assert ["info", RESTORED] in r["console"]
         assert r["python"] == ["import random; random.seed()"]
-    # the unpacking worker gets the memory's array back once Python is restored (moved, not
-    # copied: the kernel's worker holds none of it), then ends; it fetches nothing more when
-    # that message reaches it; a refused worker: this one unpacks the file
+    # The unpacking worker fetches and compiles Pyodide's WebAssembly too: the kernel's worker
+    # fetches nothing and instantiates that module. It gets the memory's array back once Python
+    # is restored (moved, not copied: the kernel's worker holds none of it), then ends; it
+    # fetches nothing more when that message reaches it. A refused worker: this one unpacks
+    # the file, and Pyodide fetches and compiles its WebAssembly itself.
     r = results["in a worker"]
-    assert r["toWorker"] == [["string", []], ["object", [len(MEMORY)]]]
+    assert r["toWorker"] == [["object", []], ["null", [len(MEMORY)]]]
     assert r["memoryLeft"] == 0
     assert r["workers"] == [1, 1]
-    assert len(r["fetches"]) == 1
+    assert sorted(r["fetches"]) == [["worker", RUNTIME], ["worker", SNAPSHOT]]
+    assert r["loads"][0]["runtime"] == "worker"
+    for name in ("gzipped", "worker refused"):
+        assert sorted(results[name]["fetches"]) == [["kernel", RUNTIME], ["kernel", SNAPSHOT]]
+        assert results[name]["loads"][0]["runtime"] == "kernel"
     assert results["worker refused"]["workers"] == [0, 0]
     assert results["worker refused"]["toWorker"] == []
+
+
+def test_pyodide_compiles_its_webassembly_when_the_worker_cannot(tmp_path: Path) -> None:
+    """A worker without WebAssembly.compileStreaming, or a browser that cannot post a compiled
+    module to another worker: the snapshot still comes from that worker (and goes back to it),
+    and Pyodide fetches and compiles its WebAssembly in the kernel's worker, once."""
+    results = run([{"name": "no compiling", "worker": True, "workerCompile": False},
+                   {"name": "no module posted", "worker": True, "noModuleClone": True}], tmp_path)
+    for r in results.values():
+        assert "error" not in r, r["error"]
+        assert ["info", RESTORED] in r["console"]
+        assert r["loads"][0]["runtime"] == "kernel"
+        assert [f for f in r["fetches"] if f[0] == "kernel"] == [["kernel", RUNTIME]]
+        assert ["worker", SNAPSHOT] in r["fetches"]
+        assert r["toWorker"] == [["object", []], ["null", [len(MEMORY)]]]
+        assert r["workers"] == [1, 1]
 
 
 def test_python_starts_afresh_when_it_cannot_restore(tmp_path: Path) -> None:
@@ -117,7 +143,7 @@ def test_python_starts_afresh_when_it_cannot_restore(tmp_path: Path) -> None:
     assert any("gzip.open" in line or line.startswith("import gzip") for line in r["python"])
     assert restored_files(r) == wanted
     # the memory refused still goes back to the worker that unpacked it
-    assert results["refused in a worker"]["toWorker"][1:] == [["object", [len(MEMORY)]]]
+    assert results["refused in a worker"]["toWorker"][1:] == [["null", [len(MEMORY)]]]
     for name in ("refused", "refused in a worker"):
         r = results[name]
         assert "error" not in r, r["error"]

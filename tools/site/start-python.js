@@ -12,7 +12,10 @@
 // the browser frees it at once, where an array received from another worker and merely dropped
 // stays until this worker's next garbage collection, tens of seconds later (the loader's
 // settings would even keep it for as long as the page is open). The files' array holds the
-// files.
+// files. The same worker compiles Pyodide's WebAssembly (10 MB) meanwhile and hands over the
+// compiled module, which Pyodide then instantiates instead of fetching and compiling the file
+// itself: compiling it keeps pieces of the file (some 13 MB) until the compiling worker's next
+// garbage collection, and that worker ends.
 // Python starts afresh instead, and imports from the same files (the same pages, slower), when
 // the memory does not restore, or when the browser cannot unpack the file before Python starts
 // (no DecompressionStream: Safari before 16.4, Firefox before 113); Python then unpacks it.
@@ -20,6 +23,7 @@
 
 (function () {
   const SNAPSHOT = "python-snapshot.gz";
+  const RUNTIME = "pyodide.asm.wasm";
   const UNPACKED = "/tmp/python-snapshot";
 
   // The snapshot at `url`, unpacked as it arrives: {header, memory, files} (the memory and
@@ -91,18 +95,39 @@
     return { header, memory, files };
   }
 
-  // unpackSnapshot(url) in a worker of its own: its arrays, and `giveBack(buffers)`, which hands
-  // `buffers` back to that worker (moved, not copied) and ends it; in this worker when the
-  // browser starts no worker from a worker (or refuses this one).
-  function unpackedElsewhere(url) {
+  // Pyodide's WebAssembly at `url`, compiled (null when this browser cannot compile it here).
+  // Self-contained, as unpackSnapshot.
+  async function compileRuntime(url) {
+    try {
+      return await WebAssembly.compileStreaming(fetch(url));
+    } catch (error) {
+      return null;
+    }
+  }
+
+  // unpackSnapshot(url) in a worker of its own, with Pyodide's WebAssembly at `runtimeUrl`
+  // compiled there too: its arrays, the compiled module (`runtime`, null when it could not be
+  // compiled or handed over), and `giveBack(buffers)`, which hands `buffers` back to that worker
+  // (moved, not copied) and ends it; the snapshot unpacked in this worker, and no module, when
+  // the browser starts no worker from a worker (or refuses this one).
+  function unpackedElsewhere(url, runtimeUrl) {
     if (typeof Worker === "undefined") return unpackSnapshot(url);
     const source = `"use strict";\nconst unpackSnapshot = ${unpackSnapshot};\n`
+      + `const compileRuntime = ${compileRuntime};\n`
       + "onmessage = async (event) => {\n"
-      + "  if (typeof event.data !== \"string\") return; // its arrays given back: it ends\n"
+      + "  if (!event.data || !event.data.snapshot) return; // its arrays given back: it ends\n"
       + "  try {\n"
-      + "    const got = await unpackSnapshot(event.data);\n"
-      + "    postMessage(got, [got.packed || got.memory, got.files].filter(Boolean)"
-      + ".map((a) => a.buffer));\n"
+      + "    const runtime = compileRuntime(event.data.runtime);\n"
+      + "    const got = await unpackSnapshot(event.data.snapshot);\n"
+      + "    const moved = [got.packed || got.memory, got.files].filter(Boolean)"
+      + ".map((a) => a.buffer);\n"
+      + "    got.runtime = await runtime;\n"
+      + "    try {\n"
+      + "      postMessage(got, moved);\n"
+      + "    } catch (error) { // a compiled module this browser cannot hand to another worker\n"
+      + "      got.runtime = null;\n"
+      + "      postMessage(got, moved);\n"
+      + "    }\n"
       + "  } catch (error) {\n"
       + "    postMessage({ error: String(error) });\n"
       + "  }\n"
@@ -140,7 +165,7 @@
         end();
         resolve(unpackSnapshot(url)); // that worker could not run: this one unpacks the file
       };
-      worker.postMessage(url);
+      worker.postMessage({ snapshot: url, runtime: runtimeUrl });
     });
   }
 
@@ -182,6 +207,34 @@
     for (const name of header.packages) pyodide.loadedPackages[name] = "snapshot";
   }
 
+  // Pyodide's fetch of its WebAssembly at `runtimeUrl` and its instantiateStreaming, answered
+  // by the module the unpacking worker compiled (`runtime` of what `unpacked` gives): the file
+  // is then neither fetched nor compiled in this worker. Without a module Pyodide fetches and
+  // compiles it itself. Each is answered once; the function returned puts both back.
+  function compiledElsewhere(unpacked, runtimeUrl) {
+    const ownFetch = self.fetch;
+    const ownInstantiate = WebAssembly.instantiateStreaming;
+    const module = unpacked.then((got) => got.runtime || null, () => null);
+    const address = (resource) => new URL(String((resource && resource.url) || resource),
+                                          self.location).href;
+    const runtime = address(runtimeUrl);
+    self.fetch = function fetch(resource, init) {
+      if (address(resource) !== runtime) return ownFetch.call(self, resource, init);
+      self.fetch = ownFetch;
+      return module.then((m) => (m ? new Response(null) : ownFetch.call(self, resource, init)));
+    };
+    WebAssembly.instantiateStreaming = async (source, imports) => {
+      WebAssembly.instantiateStreaming = ownInstantiate;
+      const m = await module;
+      if (!m) return ownInstantiate.call(WebAssembly, source, imports);
+      return { module: m, instance: await WebAssembly.instantiate(m, imports) };
+    };
+    return () => {
+      self.fetch = ownFetch;
+      WebAssembly.instantiateStreaming = ownInstantiate;
+    };
+  }
+
   // The memory's array, let go once Python is restored from it (Pyodide copied it into its
   // own): the loader's settings no longer name it, and the array goes back to the worker that
   // unpacked it (`giveBack`), or is emptied when this worker made it; either frees it at once.
@@ -211,8 +264,10 @@ os.remove("${UNPACKED}.gz")`);
 
   async function startPython(options) {
     const url = options.indexURL + SNAPSHOT;
+    const runtimeUrl = options.indexURL + RUNTIME;
     // unpacked by a worker of its own while Pyodide's script loads, when this browser can
-    const unpacked = typeof DecompressionStream === "undefined" ? null : unpackedElsewhere(url);
+    const unpacked = typeof DecompressionStream === "undefined" ? null
+      : unpackedElsewhere(url, runtimeUrl);
     if (unpacked) unpacked.catch(() => {}); // its failure is Pyodide's load's, below
     importScripts(options.indexURL + "pyodide.js");
     const load = self.loadPyodide;
@@ -230,8 +285,13 @@ os.remove("${UNPACKED}.gz")`);
       const memory = unpacked ? unpacked.then((got) => (snapshot = got).memory) : snapshot.memory;
       try {
         const api = {};
-        pyodide = await load({ ...rest, _loadSnapshot: memory,
-                               _snapshotDeserializer: apiObjects(api) });
+        const restore = unpacked ? compiledElsewhere(unpacked, runtimeUrl) : () => {};
+        try {
+          pyodide = await load({ ...rest, _loadSnapshot: memory,
+                                 _snapshotDeserializer: apiObjects(api) });
+        } finally {
+          restore();
+        }
         api.now = pyodide;
         console.info("Python restored from the site's snapshot");
       } catch (error) {
