@@ -108,8 +108,9 @@
   // unpackSnapshot(url) in a worker of its own, with Pyodide's WebAssembly at `runtimeUrl`
   // compiled there too: its arrays, the compiled module (`runtime`, null when it could not be
   // compiled or handed over), and `giveBack(buffers)`, which hands `buffers` back to that worker
-  // (moved, not copied) and ends it; the snapshot unpacked in this worker, and no module, when
-  // the browser starts no worker from a worker (or refuses this one).
+  // (moved, not copied) and ends it (the promise's `compiling` is true); the snapshot unpacked in
+  // this worker, and no module, when the browser starts no worker from a worker (or refuses
+  // this one).
   function unpackedElsewhere(url, runtimeUrl) {
     if (typeof Worker === "undefined") return unpackSnapshot(url);
     const source = `"use strict";\nconst unpackSnapshot = ${unpackSnapshot};\n`
@@ -140,7 +141,7 @@
       URL.revokeObjectURL(script);
       return unpackSnapshot(url);
     }
-    return new Promise((resolve, reject) => {
+    const got = new Promise((resolve, reject) => {
       const end = () => {
         worker.terminate();
         URL.revokeObjectURL(script);
@@ -167,6 +168,8 @@
       };
       worker.postMessage({ snapshot: url, runtime: runtimeUrl });
     });
+    got.compiling = true; // that worker compiles the WebAssembly too
+    return got;
   }
 
   // The parts of the whole unpacked file, as unpackSnapshot gives them (the files copied out:
@@ -215,11 +218,18 @@
     const ownFetch = self.fetch;
     const ownInstantiate = WebAssembly.instantiateStreaming;
     const module = unpacked.then((got) => got.runtime || null, () => null);
-    const address = (resource) => new URL(String((resource && resource.url) || resource),
-                                          self.location).href;
+    const address = (resource) => {
+      try {
+        return new URL(String((resource && resource.url) || resource), self.location).href;
+      } catch (error) { // not an address: the browser's fetch refuses it as it would
+        return null;
+      }
+    };
     const runtime = address(runtimeUrl);
     self.fetch = function fetch(resource, init) {
-      if (address(resource) !== runtime) return ownFetch.call(self, resource, init);
+      if (runtime === null || address(resource) !== runtime) {
+        return ownFetch.call(self, resource, init);
+      }
       self.fetch = ownFetch;
       return module.then((m) => (m ? new Response(null) : ownFetch.call(self, resource, init)));
     };
@@ -285,7 +295,8 @@ os.remove("${UNPACKED}.gz")`);
       const memory = unpacked ? unpacked.then((got) => (snapshot = got).memory) : snapshot.memory;
       try {
         const api = {};
-        const restore = unpacked ? compiledElsewhere(unpacked, runtimeUrl) : () => {};
+        const restore = unpacked && unpacked.compiling ? compiledElsewhere(unpacked, runtimeUrl)
+          : () => {};
         try {
           pyodide = await load({ ...rest, _loadSnapshot: memory,
                                  _snapshotDeserializer: apiObjects(api) });
