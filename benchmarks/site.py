@@ -13,8 +13,9 @@ DevTools protocol (Emulation.setCPUThrottlingRate), until its table answers; the
 --slow such visits, one after the other (a single visit varies by a second or two from run to
 run on a shared machine). That throttles the page's own thread only: the Python kernel runs in
 a Web Worker, which the protocol does not slow, so Python's own start and each reply run at
-this machine's speed (the figure is a lower bound of a 4x slower device). It is taken while the browser's other tab (the lesson just played)
-is idle, before the strategy lab opens (a page still drawing in another tab would slow it).
+this machine's speed (the figure is a lower bound of a 4x slower device). It is taken while
+the browser's other tab (the lesson just played) is idle, before the strategy lab opens (a page
+still drawing in another tab would slow it).
 Tab memory: what the Chromium renderer process that holds the lesson's tab (its page and its
 Python worker) adds to the machine's memory in use, once the lesson has been played: its
 memory footprint as Chromium counts it (Linux: RssAnon + VmSwap, the "Memory footprint" column
