@@ -225,11 +225,9 @@
         return null;
       }
     };
-    const runtime = address(runtimeUrl);
+    const runtime = new URL(runtimeUrl, self.location).href;
     self.fetch = function fetch(resource, init) {
-      if (runtime === null || address(resource) !== runtime) {
-        return ownFetch.call(self, resource, init);
-      }
+      if (address(resource) !== runtime) return ownFetch.call(self, resource, init);
       self.fetch = ownFetch;
       return module.then((m) => (m ? new Response(null) : ownFetch.call(self, resource, init)));
     };

@@ -176,11 +176,9 @@ def set_translation(t: gettext.NullTranslations | None) -> None:
 
 
 def _active() -> gettext.NullTranslations:
-    # language() and catalogue() written out: every sentence and card name of a page comes here
     if translation is not None:
         return translation
-    code = _current.get() or _default_language
-    return _catalogues.get(code) or catalogue(code)
+    return catalogue(language())
 
 
 def _(message: str) -> str:
